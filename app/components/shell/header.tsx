@@ -1,0 +1,45 @@
+import { Link } from '@tanstack/react-router'
+import { Icon } from '../ui/icon'
+import { Logo } from './logo'
+import { setMenuOpen } from './ui-store'
+
+export function DemoBadge() {
+  return (
+    <span
+      className="rounded-full bg-yellow px-2 py-0.5 text-xs font-bold text-slate-900"
+      title="デモ用の認証プロバイダーで動いています"
+      data-testid="demo-badge"
+    >
+      デモ環境
+    </span>
+  )
+}
+
+/** Site header (spec §2 "App shell"): logo, (search and account controls as their features land), menu button. */
+export function Header({ demo, children }: { demo: boolean; children?: React.ReactNode }) {
+  return (
+    <header
+      id="site-header"
+      className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur"
+      data-testid="site-header"
+    >
+      <div className="mx-auto flex h-16 max-w-6xl items-center gap-3 px-4">
+        <Link to="/" className="shrink-0" aria-label="まなびのたね トップページ">
+          <Logo />
+        </Link>
+        {demo ? <DemoBadge /> : null}
+        <div className="flex flex-1 items-center justify-end gap-2">{children}</div>
+        <button
+          type="button"
+          className="rounded-full p-2 text-slate-700 hover:bg-light-grey"
+          aria-label="メニューを開く"
+          aria-haspopup="dialog"
+          data-testid="menu-button"
+          onClick={() => setMenuOpen(true)}
+        >
+          <Icon name="menu" />
+        </button>
+      </div>
+    </header>
+  )
+}

@@ -1,0 +1,32 @@
+import { useSelector } from '@tanstack/react-store'
+import { lazy, Suspense, useRef } from 'react'
+import { uiStore } from './ui-store'
+
+// Radix Dialog/Toast and DOMPurify are not needed to paint a page, so they load the first time the
+// menu, the login modal or a snackbar opens. This keeps them out of the first-load bundle (issue budget).
+const HamburgerMenu = lazy(() => import('./hamburger-menu').then((m) => ({ default: m.HamburgerMenu })))
+const LoginModal = lazy(() => import('./login-modal').then((m) => ({ default: m.LoginModal })))
+const Snackbar = lazy(() => import('./snackbar').then((m) => ({ default: m.Snackbar })))
+
+/** Mounts an overlay once it has been opened, and keeps it mounted so that it can animate closed. */
+function useOnceOpened(open: boolean) {
+  const opened = useRef(false)
+  if (open) opened.current = true
+  return opened.current
+}
+
+export function LazyOverlays() {
+  const menuOpen = useSelector(uiStore, (s) => s.menuOpen)
+  const loginOpen = useSelector(uiStore, (s) => s.loginModalOpen)
+  const snackbarShown = useSelector(uiStore, (s) => s.snackbar.show)
+  const menu = useOnceOpened(menuOpen)
+  const login = useOnceOpened(loginOpen)
+  const snackbar = useOnceOpened(snackbarShown)
+  return (
+    <Suspense fallback={null}>
+      {menu ? <HamburgerMenu /> : null}
+      {login ? <LoginModal /> : null}
+      {snackbar ? <Snackbar /> : null}
+    </Suspense>
+  )
+}

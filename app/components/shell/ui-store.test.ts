@@ -1,0 +1,60 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import {
+  APP_LOAD_KEY,
+  closeSnackbar,
+  isLoading,
+  resetUiStore,
+  showErrorSnackbar,
+  showSnackbar,
+  startLoading,
+  stopLoading,
+  uiStore,
+} from './ui-store'
+
+beforeEach(() => resetUiStore())
+
+describe('loading keys', () => {
+  it('starts under appLoad', () => {
+    expect(uiStore.state.loading.keys).toEqual([APP_LOAD_KEY])
+    expect(isLoading(uiStore.state)).toBe(true)
+  })
+  it('stays shown while any key is pending and hides when none remain', () => {
+    startLoading('a', { message: '保存中', transparent: true })
+    startLoading('a')
+    startLoading('b')
+    expect(uiStore.state.loading.keys).toEqual([APP_LOAD_KEY, 'a', 'b'])
+    stopLoading(APP_LOAD_KEY)
+    stopLoading('a')
+    expect(isLoading(uiStore.state)).toBe(true)
+    stopLoading('b')
+    expect(isLoading(uiStore.state)).toBe(false)
+    expect(uiStore.state.loading.message).toBe('Loading')
+    expect(uiStore.state.loading.transparent).toBe(false)
+  })
+  it('ignores stopping a key that is not pending', () => {
+    const before = uiStore.state
+    stopLoading('nope')
+    expect(uiStore.state).toBe(before)
+  })
+})
+
+describe('snackbar', () => {
+  it('has the spec defaults', () => {
+    showSnackbar({ message: '保存しました' })
+    expect(uiStore.state.snackbar).toEqual({
+      show: true,
+      message: '保存しました',
+      icon: 'check-circle',
+      color: 'base',
+      timer: 3000,
+      hasError: false,
+      hasAction: false,
+    })
+  })
+  it('uses the red alert style for errors and resets to defaults on close', () => {
+    showErrorSnackbar('失敗しました')
+    expect(uiStore.state.snackbar).toMatchObject({ show: true, hasError: true, color: 'red' })
+    closeSnackbar()
+    expect(uiStore.state.snackbar).toMatchObject({ show: false, message: '', hasError: false, color: 'base' })
+  })
+})

@@ -1,0 +1,118 @@
+import { Store } from '@tanstack/react-store'
+import { appConfig } from '../../../app.config'
+
+/**
+ * Client UI state of the app shell (the original app's global store): loading keys, snackbar, menu, login modal.
+ * Only event handlers and effects change it, so server rendering always sees the initial state.
+ */
+
+export type SnackbarState = {
+  show: boolean
+  /** May contain HTML; sanitized before it is rendered. */
+  message: string
+  icon: string
+  color: 'base' | 'purple' | 'yellow' | 'red'
+  timer: number
+  hasError: boolean
+  hasAction: boolean
+}
+
+export type LoadingState = {
+  keys: string[]
+  message: string
+  transparent: boolean
+}
+
+export type UiState = {
+  loading: LoadingState
+  snackbar: SnackbarState
+  menuOpen: boolean
+  loginModalOpen: boolean
+  /** Where the login modal's 'ログイン' returns to; the current page when unset. */
+  loginReturnTo: string | undefined
+}
+
+export const APP_LOAD_KEY = 'appLoad'
+export const PAGE_LOADING_KEY = 'pageLoading'
+export const DEFAULT_LOADING_MESSAGE = 'Loading'
+
+export const defaultSnackbar = (): SnackbarState => ({
+  show: false,
+  message: '',
+  icon: 'check-circle',
+  color: 'base',
+  timer: appConfig.timing.snackbarTimer,
+  hasError: false,
+  hasAction: false,
+})
+
+export const initialUiState = (): UiState => ({
+  // The app starts under the appLoad key; it is released once the user is known.
+  loading: { keys: [APP_LOAD_KEY], message: DEFAULT_LOADING_MESSAGE, transparent: false },
+  snackbar: defaultSnackbar(),
+  menuOpen: false,
+  loginModalOpen: false,
+  loginReturnTo: undefined,
+})
+
+export const uiStore = new Store<UiState>(initialUiState())
+
+export function startLoading(key: string, opts: { message?: string; transparent?: boolean } = {}) {
+  uiStore.setState((s) => ({
+    ...s,
+    loading: {
+      keys: s.loading.keys.includes(key) ? s.loading.keys : [...s.loading.keys, key],
+      message: opts.message ?? DEFAULT_LOADING_MESSAGE,
+      transparent: opts.transparent ?? false,
+    },
+  }))
+}
+
+export function stopLoading(key: string) {
+  uiStore.setState((s) => {
+    if (!s.loading.keys.includes(key)) return s
+    const keys = s.loading.keys.filter((k) => k !== key)
+    return {
+      ...s,
+      loading: keys.length
+        ? { ...s.loading, keys }
+        : { keys, message: DEFAULT_LOADING_MESSAGE, transparent: false },
+    }
+  })
+}
+
+export function isLoading(state: UiState): boolean {
+  return state.loading.keys.length > 0
+}
+
+export type SnackbarInput = Partial<Omit<SnackbarState, 'show'>> & { message: string }
+
+export function showSnackbar(input: SnackbarInput) {
+  uiStore.setState((s) => ({ ...s, snackbar: { ...defaultSnackbar(), ...input, show: true } }))
+}
+
+/** Error snackbars use the red alert style and stay until closed (spec §4). */
+export function showErrorSnackbar(message: string) {
+  showSnackbar({ message, hasError: true, color: 'red', icon: 'alert' })
+}
+
+export function closeSnackbar() {
+  uiStore.setState((s) => ({ ...s, snackbar: defaultSnackbar() }))
+}
+
+export function setMenuOpen(open: boolean) {
+  uiStore.setState((s) => (s.menuOpen === open ? s : { ...s, menuOpen: open }))
+}
+
+export function openLoginModal(returnTo?: string) {
+  uiStore.setState((s) => ({ ...s, loginModalOpen: true, loginReturnTo: returnTo }))
+}
+
+export function closeLoginModal() {
+  uiStore.setState((s) => ({ ...s, loginModalOpen: false, loginReturnTo: undefined }))
+}
+
+/** Test helper: back to the state the app starts with. */
+export function resetUiStore() {
+  uiStore.setState(() => initialUiState())
+}

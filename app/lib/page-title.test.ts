@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest'
+import { formatTitle, routeBodyClass, titlePrefixFor } from './page-title'
+
+describe('titlePrefixFor', () => {
+  it('marks local and swagger hosts', () => {
+    expect(titlePrefixFor('localhost:3000', 'production')).toBe('[LOCAL] ')
+    expect(titlePrefixFor('127.0.0.1:3100', 'development')).toBe('[LOCAL] ')
+    expect(titlePrefixFor('swagger.manabi.example', 'production')).toBe('[LOCAL] ')
+  })
+  it('marks staging and other non-production environments', () => {
+    expect(titlePrefixFor('stg.manabi.example', 'production')).toBe('[STG] ')
+    expect(titlePrefixFor('manabi.example', 'staging')).toBe('[STG] ')
+    expect(titlePrefixFor('dev.manabi.example', 'development')).toBe('[DEV] ')
+  })
+  it('adds nothing in production', () => {
+    expect(titlePrefixFor('manabi.example', 'production')).toBe('')
+  })
+})
+
+describe('formatTitle', () => {
+  it('applies the site and magazine templates', () => {
+    expect(formatTitle('会社概要')).toBe('会社概要 | まなびのたね')
+    expect(formatTitle('記事', { magazine: true })).toBe('記事 | まなびのたねマガジン')
+    expect(formatTitle('会社概要', { prefix: '[STG] ' })).toBe('[STG] 会社概要 | まなびのたね')
+  })
+  it('uses the site name and tagline for the top page', () => {
+    expect(formatTitle(undefined)).toBe('まなびのたね | 子どものための オンライン習いごと')
+  })
+})
+
+describe('routeBodyClass', () => {
+  it('names the route without layouts and params markers', () => {
+    expect(routeBodyClass('/_default/')).toBe('page-index')
+    expect(routeBodyClass('__root__')).toBe('page-index')
+    expect(routeBodyClass('/_default/class_search/detail/$id')).toBe('page-class_search-detail-id')
+    expect(routeBodyClass('/_simple/register/input')).toBe('page-register-input')
+  })
+})

@@ -1,0 +1,111 @@
+/// <reference types="vite/client" />
+import type { QueryClient } from '@tanstack/react-query'
+import {
+  createRootRouteWithContext,
+  HeadContent,
+  Outlet,
+  Scripts,
+  useRouterState,
+} from '@tanstack/react-router'
+import type { ReactNode } from 'react'
+import { SimpleLayout } from '~/components/layouts/simple-layout'
+import { AppLoad } from '~/components/shell/app-load'
+import { ERROR_TITLE, ErrorView, NOT_FOUND_TITLE, NotFoundView } from '~/components/shell/error-page'
+import { LazyOverlays } from '~/components/shell/lazy-overlays'
+import { LoadingOverlay } from '~/components/shell/loading-overlay'
+import { ShellEffects } from '~/components/shell/shell-effects'
+import { siteConfigQuery } from '~/features/site/queries'
+import { isTabletUserAgent } from '~/lib/breakpoints'
+import { routeBodyClass } from '~/lib/page-title'
+import { plainTitle, seo } from '~/lib/seo'
+import { appConfig } from '../../app.config'
+import appCss from '../styles.css?url'
+
+export type RouterContext = { queryClient: QueryClient }
+
+// Tablets get a fixed-width viewport (spec §9). It must run before first layout, so it is inline.
+const viewportScript = `(function(){var u=navigator.userAgent,t=/iPad/i.test(u)||(/Android/i.test(u)&&!/Mobile/i.test(u))||(/Macintosh/i.test(u)&&navigator.maxTouchPoints>1);if(t){var m=document.querySelector('meta[name=viewport]');if(m)m.setAttribute('content','width=${appConfig.tabletViewportWidth}');}})();`
+
+const DEVICE_VIEWPORT = 'width=device-width, initial-scale=1, viewport-fit=cover'
+
+/** Matches what viewportScript did to the server's tag, so that hydration keeps it. */
+function viewportContent() {
+  if (typeof navigator === 'undefined') return DEVICE_VIEWPORT
+  return isTabletUserAgent(navigator.userAgent, navigator.maxTouchPoints)
+    ? `width=${appConfig.tabletViewportWidth}`
+    : DEVICE_VIEWPORT
+}
+
+export const Route = createRootRouteWithContext<RouterContext>()({
+  beforeLoad: async ({ context }) => {
+    const site = await context.queryClient.ensureQueryData(siteConfigQuery())
+    return { site }
+  },
+  head: ({ matches }) => {
+    const site = matches[0]?.context.site
+    const leaf = matches[matches.length - 1]
+    const notFound = matches.some((m) => m.status === 'notFound' || m._notFound)
+    const errored = !notFound && matches.some((m) => m.status === 'error')
+    const origin = site?.siteOrigin ?? ''
+    const meta = [
+      { charSet: 'utf-8' },
+      { name: 'viewport', content: viewportContent() },
+      { name: 'theme-color', content: appConfig.theme.base },
+      ...seo({ siteOrigin: origin, titlePrefix: site?.titlePrefix ?? '' }),
+      { property: 'og:url', content: `${origin}${leaf?.pathname ?? '/'}` },
+    ]
+    if (notFound || errored) {
+      meta.push(
+        { title: plainTitle(site, notFound ? NOT_FOUND_TITLE : ERROR_TITLE) },
+        { name: 'robots', content: 'noindex' },
+      )
+    }
+    return {
+      meta,
+      links: [
+        { rel: 'stylesheet', href: appCss },
+        { rel: 'canonical', href: `${origin}${leaf?.pathname ?? '/'}` },
+        { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+        { rel: 'apple-touch-icon', href: '/apple-touch-icon.png' },
+      ],
+      scripts: [{ children: viewportScript }],
+    }
+  },
+  shellComponent: RootDocument,
+  component: Outlet,
+  notFoundComponent: () => (
+    <SimpleLayout>
+      <NotFoundView />
+    </SimpleLayout>
+  ),
+  errorComponent: ({ error }) => (
+    <SimpleLayout>
+      <ErrorView error={error} />
+    </SimpleLayout>
+  ),
+})
+
+function RootDocument({ children }: { children: ReactNode }) {
+  const routeId = useRouterState({ select: (s) => s.matches[s.matches.length - 1]?.routeId ?? '__root__' })
+  return (
+    <html lang="ja">
+      <head>
+        <HeadContent />
+      </head>
+      <body className={routeBodyClass(routeId)}>
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-[80] focus:rounded focus:bg-white focus:px-3 focus:py-2"
+        >
+          本文へスキップ
+        </a>
+        {children}
+        <LazyOverlays />
+        <LoadingOverlay />
+        <ShellEffects />
+        <AppLoad />
+        <Scripts />
+      </body>
+    </html>
+  )
+}

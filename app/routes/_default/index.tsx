@@ -1,0 +1,144 @@
+import { createFileRoute } from '@tanstack/react-router'
+import { pageHead } from '~/lib/seo'
+
+export const Route = createFileRoute('/_default/')({
+  head: ({ match }) => pageHead(match, {}),
+  component: HomePage,
+})
+
+const promises = [
+  {
+    title: '安心して任せられる先生',
+    body: '先生は本人確認を済ませ、本名と顔写真を公開しています。メッセージは保護者と先生のあいだだけ。連絡先の交換には注意をうながします。',
+  },
+  {
+    title: '登録も月額も無料',
+    body: '会員登録と月額基本料は無料です。受講したいクラスだけを、1回ずつ予約できます。無料のクラスもたくさんあります。',
+  },
+  {
+    title: 'スマホでもPCでも',
+    body: '授業はすべてライブのオンライン。おうちのスマホ・タブレット・パソコンから、開始15分前に表示されるリンクで参加できます。',
+  },
+] as const
+
+const steps = [
+  {
+    n: '1',
+    title: 'さがす',
+    body: 'カテゴリや学年、日時から、お子さまにぴったりのクラスと先生を見つけます。',
+  },
+  {
+    n: '2',
+    title: 'よやくする',
+    body: '受講するお子さまを選んで予約。24時間前までならキャンセルして全額返金されます。',
+  },
+  {
+    n: '3',
+    title: 'まなぶ',
+    body: '当日はリンクから参加するだけ。先生へのメッセージやお知らせもここで届きます。',
+  },
+] as const
+
+function HomePage() {
+  return (
+    <>
+      <section className="bg-gradient-to-b from-base-light to-white">
+        <div className="mx-auto grid max-w-6xl items-center gap-10 px-4 py-14 md:grid-cols-[1.2fr_1fr] lg:py-20">
+          <div>
+            <p className="inline-block rounded-full bg-white px-3 py-1 text-xs font-bold text-purple-dark shadow-sm">
+              未就学児から大学生まで
+            </p>
+            <h1 className="mt-4 text-3xl leading-tight font-black md:text-4xl">
+              好きなことの「たね」を、
+              <br />
+              オンラインで見つけよう。
+            </h1>
+            <p className="mt-5 max-w-xl text-slate-700">
+              プログラミング、英語、算数、アート、将棋、音楽――。全国の先生によるライブ授業を、おうちから1回ずつ予約して受けられる、子どものための習いごとマーケットプレイスです。
+            </p>
+            <ul className="mt-6 flex flex-wrap gap-2 text-sm font-bold">
+              <li className="rounded-full bg-yellow px-3 py-1">登録無料</li>
+              <li className="rounded-full bg-yellow px-3 py-1">月額基本料0円</li>
+              <li className="rounded-full bg-yellow px-3 py-1">スマホ・PCで受講</li>
+            </ul>
+          </div>
+          <div aria-hidden="true" className="hidden justify-center md:flex">
+            <svg viewBox="0 0 320 260" width="320" height="260" className="h-auto w-full max-w-sm">
+              <rect
+                x="20"
+                y="30"
+                width="280"
+                height="180"
+                rx="20"
+                fill="#fff"
+                stroke="#4ec2f0"
+                strokeWidth="6"
+              />
+              <rect x="120" y="214" width="80" height="14" rx="7" fill="#4ec2f0" />
+              <circle cx="110" cy="110" r="34" fill="#ffd84d" />
+              <circle cx="100" cy="104" r="4" fill="#4b2fa3" />
+              <circle cx="120" cy="104" r="4" fill="#4b2fa3" />
+              <path
+                d="M98 120c8 8 16 8 24 0"
+                stroke="#4b2fa3"
+                strokeWidth="4"
+                fill="none"
+                strokeLinecap="round"
+              />
+              <rect x="166" y="80" width="104" height="14" rx="7" fill="#e4f6fd" />
+              <rect x="166" y="106" width="84" height="14" rx="7" fill="#e4f6fd" />
+              <rect x="166" y="132" width="96" height="14" rx="7" fill="#7b5cd6" opacity="0.8" />
+              <path d="M60 250V226" stroke="#4b2fa3" strokeWidth="5" strokeLinecap="round" />
+              <path d="M60 232c-14 0-20-8-20-18 12 0 20 6 20 18z" fill="#4ec2f0" />
+              <path d="M60 228c0-12 8-18 20-18 0 10-6 18-20 18z" fill="#7b5cd6" />
+            </svg>
+          </div>
+        </div>
+      </section>
+
+      <section className="mx-auto max-w-6xl px-4 py-12" aria-labelledby="promise-heading">
+        <h2 id="promise-heading" className="text-center text-2xl font-black">
+          まなびのたねの3つの約束
+        </h2>
+        <ul className="mt-8 grid gap-6 md:grid-cols-3">
+          {promises.map((p) => (
+            <li key={p.title} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+              <h3 className="text-lg font-bold text-purple-dark">{p.title}</h3>
+              <p className="mt-3 text-sm text-slate-700">{p.body}</p>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section className="bg-light-grey" aria-labelledby="steps-heading">
+        <div className="mx-auto max-w-6xl px-4 py-12">
+          <h2 id="steps-heading" className="text-center text-2xl font-black">
+            はじめかた
+          </h2>
+          <ol className="mt-8 grid gap-6 md:grid-cols-3">
+            {steps.map((s) => (
+              <li key={s.n} className="flex gap-4 rounded-2xl bg-white p-6">
+                <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-purple-dark text-lg font-black text-white">
+                  {s.n}
+                </span>
+                <div>
+                  <h3 className="font-bold">{s.title}</h3>
+                  <p className="mt-2 text-sm text-slate-700">{s.body}</p>
+                </div>
+              </li>
+            ))}
+          </ol>
+        </div>
+      </section>
+
+      <section className="mx-auto max-w-3xl px-4 py-12 text-center" aria-labelledby="teacher-heading">
+        <h2 id="teacher-heading" className="text-2xl font-black">
+          先生として教えたい方へ
+        </h2>
+        <p className="mt-4 text-slate-700">
+          得意なことを、全国の子どもたちに。登録料・月額基本料は無料で、手数料は予約が成立したときだけ。個人でも、教室や団体としても始められます。
+        </p>
+      </section>
+    </>
+  )
+}

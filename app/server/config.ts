@@ -1,0 +1,111 @@
+import '@tanstack/react-start/server-only'
+import { z } from 'zod'
+
+/**
+ * The server's environment, parsed once. A bad value stops the process at start with a readable message
+ * instead of failing later in a request. Every variable is listed in .env.example.
+ */
+const flag = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .optional()
+  .transform((v) => v === '1' || v === 'true')
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v?.trim() ? v.trim() : undefined))
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    APP_ENV: z.enum(['production', 'staging', 'development']).optional(),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    SITE_ORIGIN: optionalString.pipe(
+      z.url({ message: 'SITE_ORIGIN は http(s)://host[:port] の形式で指定してください' }).optional(),
+    ),
+    DATA_DIR: z.string().default('.data'),
+    DATABASE_URL: optionalString,
+    API_BASE_URL: optionalString.pipe(z.url().optional()),
+    SESSION_SECRET: optionalString.pipe(
+      z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
+    ),
+    AUTH0_DOMAIN: optionalString,
+    AUTH0_CLIENT_ID: optionalString,
+    AUTH0_CLIENT_SECRET: optionalString,
+    AUTH0_AUDIENCE: optionalString,
+    IDP_PORT: z.coerce.number().int().min(1).max(65535).default(4400),
+    ENABLE_TEST_PAGES: flag,
+    IDP_TEST_LOGIN: flag,
+    COMMISSION_RATE: z.coerce.number().min(0).max(1).default(0.2),
+  })
+  .superRefine((env, ctx) => {
+    const auth0 = [env.AUTH0_DOMAIN, env.AUTH0_CLIENT_ID, env.AUTH0_CLIENT_SECRET, env.AUTH0_AUDIENCE]
+    const set = auth0.filter(Boolean).length
+    if (set > 0 && set < auth0.length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['AUTH0_DOMAIN'],
+        message: 'AUTH0_DOMAIN, AUTH0_CLIENT_ID, AUTH0_CLIENT_SECRET and AUTH0_AUDIENCE must be set together',
+      })
+    }
+    if (env.NODE_ENV === 'production' && set === auth0.length && env.IDP_TEST_LOGIN) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['IDP_TEST_LOGIN'],
+        message: 'IDP_TEST_LOGIN is never allowed with Auth0',
+      })
+    }
+  })
+
+export type ServerConfig = ReturnType<typeof buildConfig>
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+export function parseEnv(env: Record<string, string | undefined>) {
+  const result = envSchema.safeParse(env)
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  - ${i.path.join('.') || '(env)'}: ${i.message}`)
+    throw new ConfigError(
+      `Invalid server configuration:\n${lines.join('\n')}\nSee .env.example for every variable.`,
+    )
+  }
+  return buildConfig(result.data)
+}
+
+function buildConfig(env: z.infer<typeof envSchema>) {
+  const isProduction = env.NODE_ENV === 'production'
+  const siteOrigin = (env.SITE_ORIGIN ?? `http://localhost:${env.PORT}`).replace(/\/$/, '')
+  const useAuth0 = Boolean(env.AUTH0_DOMAIN)
+  return {
+    isProduction,
+    environment: env.APP_ENV ?? (isProduction ? 'production' : 'development'),
+    port: env.PORT,
+    siteOrigin,
+    dataDir: env.DATA_DIR,
+    databaseUrl: env.DATABASE_URL,
+    apiBaseUrl: env.API_BASE_URL,
+    sessionSecret: env.SESSION_SECRET,
+    auth0: useAuth0
+      ? {
+          domain: env.AUTH0_DOMAIN!,
+          clientId: env.AUTH0_CLIENT_ID!,
+          clientSecret: env.AUTH0_CLIENT_SECRET!,
+          audience: env.AUTH0_AUDIENCE!,
+        }
+      : undefined,
+    idpPort: env.IDP_PORT,
+    /** Test pages are on in development and tests; in production only when ENABLE_TEST_PAGES=1. */
+    testPagesEnabled: !isProduction || env.ENABLE_TEST_PAGES,
+    idpTestLogin: !useAuth0 && env.IDP_TEST_LOGIN,
+    commissionRate: env.COMMISSION_RATE,
+  } as const
+}
+
+let cached: ReturnType<typeof buildConfig> | undefined
+
+export function getConfig() {
+  cached ??= parseEnv(process.env)
+  return cached
+}

@@ -1,0 +1,55 @@
+import { defineConfig, devices } from '@playwright/test'
+import { findChromium } from './scripts/find-chromium.mjs'
+
+const PORT = Number(process.env.E2E_PORT ?? 3100)
+const baseURL = `http://localhost:${PORT}`
+const executablePath = findChromium()
+
+// The system Chromium (none can be downloaded here), with the flags this closed network needs.
+const launchOptions = {
+  executablePath,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+}
+
+export default defineConfig({
+  testDir: './tests/e2e',
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : undefined,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [['list']] : [['list']],
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  use: { baseURL, trace: 'retain-on-failure', locale: 'ja-JP', timezoneId: 'Asia/Tokyo', launchOptions },
+  projects: [
+    {
+      name: 'phone',
+      use: { ...devices['Pixel 7'], viewport: { width: 390, height: 844 }, launchOptions },
+    },
+    {
+      name: 'pc',
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions },
+    },
+  ],
+  webServer: {
+    // The production build, as `npm start` serves it.
+    command: 'node scripts/start.mjs',
+    url: `${baseURL}/`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 180_000,
+    env: {
+      PORT: String(PORT),
+      SITE_ORIGIN: baseURL,
+      ENABLE_TEST_PAGES: '1',
+      IDP_TEST_LOGIN: '1',
+      DATA_DIR: process.env.E2E_DATA_DIR ?? '.data/e2e',
+    },
+  },
+})

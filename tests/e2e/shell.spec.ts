@@ -1,0 +1,69 @@
+import { expect, test } from '@playwright/test'
+import { gotoReady, isPhone } from './helpers'
+
+test('the shell renders with the page title, canonical link and route class', async ({ page }, testInfo) => {
+  await gotoReady(page, '/company')
+  await expect(page).toHaveTitle(/会社概要 \| まなびのたね$/)
+  await expect(page.getByTestId('site-header')).toBeVisible()
+  await expect(page.getByTestId('site-footer')).toBeVisible()
+  await expect(page.getByRole('heading', { level: 1, name: '会社概要' })).toBeVisible()
+  await expect(page.locator('link[rel=canonical]')).toHaveAttribute('href', /\/company$/)
+  await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', /会社概要/)
+  await expect(page.locator('body')).toHaveClass(/page-company/)
+  await expect(page.getByTestId('demo-badge')).toHaveText('デモ環境')
+  const bottomNav = page.getByTestId('bottom-nav')
+  if (isPhone(testInfo)) await expect(bottomNav).toBeVisible()
+  else await expect(bottomNav).toBeHidden()
+})
+
+test('the hamburger menu opens and closes on navigation', async ({ page }) => {
+  await gotoReady(page, '/')
+  await page.getByTestId('menu-button').click()
+  const menu = page.getByTestId('hamburger-menu')
+  await expect(menu).toBeVisible()
+  await menu.getByRole('link', { name: '利用規約' }).click()
+  await expect(page).toHaveURL(/\/terms_of_service$/)
+  await expect(menu).toBeHidden()
+  await expect(page.getByRole('heading', { level: 1, name: '利用規約' })).toBeVisible()
+})
+
+test('the footer lists the legal pages and the external help links', async ({ page }) => {
+  await gotoReady(page, '/')
+  const footer = page.getByTestId('site-footer')
+  for (const name of ['会社概要', '利用規約', 'プライバシーポリシー', '特定商取引法に基づく表記']) {
+    await expect(footer.getByRole('link', { name })).toBeVisible()
+  }
+  for (const name of ['ご利用ガイド', 'よくある質問', 'キャンセルポリシー', '手数料について', 'お問い合わせ']) {
+    await expect(footer.getByRole('link', { name })).toHaveAttribute('href', /^https:\/\//)
+  }
+})
+
+test('the page gets scrolled and scroll-end classes', async ({ page }) => {
+  await gotoReady(page, '/terms_of_service')
+  const html = page.locator('html')
+  await expect(html).not.toHaveClass(/(^|\s)scrolled(\s|$)/)
+  await page.evaluate(() => window.scrollTo(0, 20))
+  await expect(html).toHaveClass(/(^|\s)scrolled(\s|$)/)
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
+  await expect(html).toHaveClass(/scroll-end/)
+})
+
+test('the commercial transactions page has the fields such a page has', async ({ page }) => {
+  await gotoReady(page, '/commercial_transactions')
+  for (const term of ['販売事業者', '運営責任者', '所在地', '連絡先', '販売価格', '支払方法', '提供時期', 'キャンセル・返金']) {
+    await expect(page.locator('dt', { hasText: term }).first()).toBeVisible()
+  }
+})
+
+test('the viewport is device-width on phones and PCs', async ({ page }) => {
+  await gotoReady(page, '/')
+  await expect(page.locator('meta[name=viewport]')).toHaveAttribute('content', /width=device-width/)
+})
+
+test.describe('on a tablet', () => {
+  test.use({ userAgent: 'Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Safari/604.1' })
+  test('the viewport is fixed to 1200px', async ({ page }) => {
+    await gotoReady(page, '/')
+    await expect(page.locator('meta[name=viewport]')).toHaveAttribute('content', 'width=1200')
+  })
+})
