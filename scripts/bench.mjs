@@ -23,7 +23,12 @@ async function waitForServer(url, ms = 180_000) {
 }
 
 const server = spawn(process.execPath, ['scripts/start.mjs'], {
-  env: { ...process.env, PORT: String(PORT), SITE_ORIGIN: origin, DATA_DIR: process.env.DATA_DIR ?? '.data/bench' },
+  env: {
+    ...process.env,
+    PORT: String(PORT),
+    SITE_ORIGIN: origin,
+    DATA_DIR: process.env.DATA_DIR ?? '.data/bench',
+  },
   stdio: ['ignore', 'inherit', 'inherit'],
 })
 
@@ -31,7 +36,13 @@ try {
   await waitForServer(`${origin}/`)
   const browser = await chromium.launch({
     executablePath: ensureChromium(),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   })
   const rows = []
   for (const path of pages) {
@@ -52,7 +63,12 @@ try {
       raw += body.length
       gz += gzipSync(body, { level: 9 }).length
     }
-    rows.push({ page: path, files: scripts.size, rawKB: +(raw / 1024).toFixed(1), gzipKB: +(gz / 1024).toFixed(1) })
+    rows.push({
+      page: path,
+      files: scripts.size,
+      rawKB: +(raw / 1024).toFixed(1),
+      gzipKB: +(gz / 1024).toFixed(1),
+    })
     await context.close()
   }
   await browser.close()

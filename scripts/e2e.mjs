@@ -3,5 +3,8 @@ import { spawnSync } from 'node:child_process'
 import { ensureChromium } from './find-chromium.mjs'
 
 process.env.PLAYWRIGHT_CHROMIUM_PATH = ensureChromium()
-const r = spawnSync('npx', ['playwright', 'test', ...process.argv.slice(2)], { stdio: 'inherit', env: process.env })
+const r = spawnSync('npx', ['playwright', 'test', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  env: process.env,
+})
 process.exit(r.status ?? 1)

@@ -29,13 +29,17 @@ export function ensureChromium() {
   const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0
   if (!isRoot || !hasApt) {
     throw new Error(
-      'No Chromium found. Set PLAYWRIGHT_CHROMIUM_PATH or install Debian\'s chromium (apt-get install chromium).',
+      "No Chromium found. Set PLAYWRIGHT_CHROMIUM_PATH or install Debian's chromium (apt-get install chromium).",
     )
   }
   console.log('Installing Debian chromium with apt-get…')
-  execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium'], {
-    stdio: 'inherit',
-  })
+  execFileSync(
+    'sh',
+    ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium'],
+    {
+      stdio: 'inherit',
+    },
+  )
   const after = findChromium()
   if (!after) throw new Error('chromium was installed but /usr/bin/chromium is missing')
   return after

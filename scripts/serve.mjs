@@ -67,7 +67,10 @@ async function serveStatic(req, res, pathname) {
   if (encoding) res.setHeader('Content-Encoding', encoding)
   else res.setHeader('Content-Length', stat.size)
   res.writeHead(200)
-  if (req.method === 'HEAD') return (res.end(), true)
+  if (req.method === 'HEAD') {
+    res.end()
+    return true
+  }
   const stream = createReadStream(file)
   await pipeline(encoding ? [stream, compressor(encoding), res] : [stream, res]).catch(() => {})
   return true

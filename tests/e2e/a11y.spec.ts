@@ -1,7 +1,15 @@
 import { test } from '@playwright/test'
 import { expectAccessible, gotoReady } from './helpers'
 
-const pages = ['/', '/company', '/terms_of_service', '/privacy_policy', '/commercial_transactions', '/test/test', '/test/pinia']
+const pages = [
+  '/',
+  '/company',
+  '/terms_of_service',
+  '/privacy_policy',
+  '/commercial_transactions',
+  '/test/test',
+  '/test/pinia',
+]
 
 for (const path of pages) {
   test(`axe finds no serious or critical violation on ${path}`, async ({ page }) => {

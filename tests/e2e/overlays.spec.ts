@@ -2,7 +2,9 @@ import { expect, test } from '@playwright/test'
 import { gotoReady } from './helpers'
 
 test.describe('login modal', () => {
-  test('opens on /test/login, ignores outside clicks, and 今はしない goes to the top page', async ({ page }) => {
+  test('opens on /test/login, ignores outside clicks, and 今はしない goes to the top page', async ({
+    page,
+  }) => {
     await gotoReady(page, '/test/login')
     const modal = page.getByTestId('login-modal')
     await expect(modal).toBeVisible()

@@ -33,7 +33,13 @@ test('the footer lists the legal pages and the external help links', async ({ pa
   for (const name of ['会社概要', '利用規約', 'プライバシーポリシー', '特定商取引法に基づく表記']) {
     await expect(footer.getByRole('link', { name })).toBeVisible()
   }
-  for (const name of ['ご利用ガイド', 'よくある質問', 'キャンセルポリシー', '手数料について', 'お問い合わせ']) {
+  for (const name of [
+    'ご利用ガイド',
+    'よくある質問',
+    'キャンセルポリシー',
+    '手数料について',
+    'お問い合わせ',
+  ]) {
     await expect(footer.getByRole('link', { name })).toHaveAttribute('href', /^https:\/\//)
   }
 })
@@ -50,7 +56,16 @@ test('the page gets scrolled and scroll-end classes', async ({ page }) => {
 
 test('the commercial transactions page has the fields such a page has', async ({ page }) => {
   await gotoReady(page, '/commercial_transactions')
-  for (const term of ['販売事業者', '運営責任者', '所在地', '連絡先', '販売価格', '支払方法', '提供時期', 'キャンセル・返金']) {
+  for (const term of [
+    '販売事業者',
+    '運営責任者',
+    '所在地',
+    '連絡先',
+    '販売価格',
+    '支払方法',
+    '提供時期',
+    'キャンセル・返金',
+  ]) {
     await expect(page.locator('dt', { hasText: term }).first()).toBeVisible()
   }
 })
