@@ -1,11 +1,53 @@
 import tailwindcss from '@tailwindcss/vite'
 import { tanstackStart } from '@tanstack/react-start/plugin/vite'
 import viteReact from '@vitejs/plugin-react'
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin } from 'vite'
+import { preserveRepeatedSetCookie } from './app/server/auth/preserve-set-cookie.server'
+
+/** In development the embedded identity provider is mounted under /idp, as scripts/serve.mjs does in production. */
+function embeddedIdpDev(): Plugin {
+  return {
+    name: 'manabi:embedded-idp-dev',
+    apply: 'serve',
+    configureServer(server) {
+      // Node 20 + srvx drop repeated Set-Cookie headers behind Vite's middlewares (see the helper's comment).
+      server.middlewares.use((_req, res, next) => {
+        preserveRepeatedSetCookie(res)
+        next()
+      })
+      server.middlewares.use(async (req, res, next) => {
+        const path = req.originalUrl ?? req.url ?? ''
+        if (path !== '/idp' && !path.startsWith('/idp/') && !path.startsWith('/idp?')) return next()
+        try {
+          req.url = path
+          const mod = await server.ssrLoadModule('/app/idp/index.ts')
+          mod.idpNodeHandler(req, res)
+        } catch (error) {
+          next(error)
+        }
+      })
+    },
+  }
+}
 
 // Start's Vite plugin (not the retired vinxi setup): see docs/decisions/0001-start-vite-plugin.md
 export default defineConfig({
   server: { port: Number(process.env.PORT ?? 3000) },
   resolve: { tsconfigPaths: true },
-  plugins: [tailwindcss(), tanstackStart({ srcDirectory: 'app' }), viteReact()],
+  plugins: [
+    embeddedIdpDev(),
+    tailwindcss(),
+    tanstackStart({
+      srcDirectory: 'app',
+      // Server-only layers never reach the browser bundle (ARCHITECTURE.md).
+      importProtection: {
+        behavior: 'error',
+        client: {
+          specifiers: ['@tanstack/react-start/server'],
+          files: ['**/*.server.*', '**/app/server/**', '**/app/api/**', '**/app/db/**', '**/app/idp/**'],
+        },
+      },
+    }),
+    viteReact(),
+  ],
 })

@@ -10,24 +10,43 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as DefaultRouteImport } from './routes/_default'
+import { Route as SimpleRouteImport } from './routes/_simple'
 import { Route as DefaultIndexRouteImport } from './routes/_default/index'
+import { Route as DefaultAuthRouteImport } from './routes/_default/_auth'
 import { Route as DefaultCommercial_transactionsRouteImport } from './routes/_default/commercial_transactions'
 import { Route as DefaultCompanyRouteImport } from './routes/_default/company'
 import { Route as DefaultPrivacy_policyRouteImport } from './routes/_default/privacy_policy'
 import { Route as DefaultTerms_of_serviceRouteImport } from './routes/_default/terms_of_service'
 import { Route as DefaultTestRouteRouteImport } from './routes/_default/test/route'
+import { Route as SimpleRegisterRouteRouteImport } from './routes/_simple/register/route'
+import { Route as AuthCallbackRouteImport } from './routes/auth/callback'
+import { Route as AuthLoginRouteImport } from './routes/auth/login'
+import { Route as AuthLogoutRouteImport } from './routes/auth/logout'
+import { Route as V1SplatRouteImport } from './routes/v1/$'
+import { Route as DefaultAuthProfileRouteImport } from './routes/_default/_auth/profile'
 import { Route as DefaultTestLoginRouteImport } from './routes/_default/test/login'
 import { Route as DefaultTestNotfoundRouteImport } from './routes/_default/test/notfound'
 import { Route as DefaultTestPiniaRouteImport } from './routes/_default/test/pinia'
 import { Route as DefaultTestTestRouteImport } from './routes/_default/test/test'
+import { Route as SimpleRegisterConfirm_emailRouteImport } from './routes/_simple/register/confirm_email'
+import { Route as SimpleRegisterInputRouteImport } from './routes/_simple/register/input'
+import { Route as SimpleRegisterThanksRouteImport } from './routes/_simple/register/thanks'
 
 const DefaultRoute = DefaultRouteImport.update({
   id: '/_default',
   getParentRoute: () => rootRouteImport,
 } as any)
+const SimpleRoute = SimpleRouteImport.update({
+  id: '/_simple',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const DefaultIndexRoute = DefaultIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => DefaultRoute,
+} as any)
+const DefaultAuthRoute = DefaultAuthRouteImport.update({
+  id: '/_auth',
   getParentRoute: () => DefaultRoute,
 } as any)
 const DefaultCommercial_transactionsRoute =
@@ -56,6 +75,36 @@ const DefaultTestRouteRoute = DefaultTestRouteRouteImport.update({
   path: '/test',
   getParentRoute: () => DefaultRoute,
 } as any)
+const SimpleRegisterRouteRoute = SimpleRegisterRouteRouteImport.update({
+  id: '/register',
+  path: '/register',
+  getParentRoute: () => SimpleRoute,
+} as any)
+const AuthCallbackRoute = AuthCallbackRouteImport.update({
+  id: '/auth/callback',
+  path: '/auth/callback',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AuthLoginRoute = AuthLoginRouteImport.update({
+  id: '/auth/login',
+  path: '/auth/login',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AuthLogoutRoute = AuthLogoutRouteImport.update({
+  id: '/auth/logout',
+  path: '/auth/logout',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const V1SplatRoute = V1SplatRouteImport.update({
+  id: '/v1/$',
+  path: '/v1/$',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const DefaultAuthProfileRoute = DefaultAuthProfileRouteImport.update({
+  id: '/profile',
+  path: '/profile',
+  getParentRoute: () => DefaultAuthRoute,
+} as any)
 const DefaultTestLoginRoute = DefaultTestLoginRouteImport.update({
   id: '/login',
   path: '/login',
@@ -76,87 +125,166 @@ const DefaultTestTestRoute = DefaultTestTestRouteImport.update({
   path: '/test',
   getParentRoute: () => DefaultTestRouteRoute,
 } as any)
+const SimpleRegisterConfirm_emailRoute =
+  SimpleRegisterConfirm_emailRouteImport.update({
+    id: '/confirm_email',
+    path: '/confirm_email',
+    getParentRoute: () => SimpleRegisterRouteRoute,
+  } as any)
+const SimpleRegisterInputRoute = SimpleRegisterInputRouteImport.update({
+  id: '/input',
+  path: '/input',
+  getParentRoute: () => SimpleRegisterRouteRoute,
+} as any)
+const SimpleRegisterThanksRoute = SimpleRegisterThanksRouteImport.update({
+  id: '/thanks',
+  path: '/thanks',
+  getParentRoute: () => SimpleRegisterRouteRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof DefaultIndexRoute
   '/test': typeof DefaultTestRouteRouteWithChildren
+  '/register': typeof SimpleRegisterRouteRouteWithChildren
   '/commercial_transactions': typeof DefaultCommercial_transactionsRoute
   '/company': typeof DefaultCompanyRoute
   '/privacy_policy': typeof DefaultPrivacy_policyRoute
   '/terms_of_service': typeof DefaultTerms_of_serviceRoute
+  '/auth/callback': typeof AuthCallbackRoute
+  '/auth/login': typeof AuthLoginRoute
+  '/auth/logout': typeof AuthLogoutRoute
+  '/v1/$': typeof V1SplatRoute
+  '/profile': typeof DefaultAuthProfileRoute
   '/test/login': typeof DefaultTestLoginRoute
   '/test/notfound': typeof DefaultTestNotfoundRoute
   '/test/pinia': typeof DefaultTestPiniaRoute
   '/test/test': typeof DefaultTestTestRoute
+  '/register/confirm_email': typeof SimpleRegisterConfirm_emailRoute
+  '/register/input': typeof SimpleRegisterInputRoute
+  '/register/thanks': typeof SimpleRegisterThanksRoute
 }
 export interface FileRoutesByTo {
+  '/': typeof DefaultIndexRoute
   '/test': typeof DefaultTestRouteRouteWithChildren
+  '/register': typeof SimpleRegisterRouteRouteWithChildren
   '/commercial_transactions': typeof DefaultCommercial_transactionsRoute
   '/company': typeof DefaultCompanyRoute
   '/privacy_policy': typeof DefaultPrivacy_policyRoute
   '/terms_of_service': typeof DefaultTerms_of_serviceRoute
-  '/': typeof DefaultIndexRoute
+  '/auth/callback': typeof AuthCallbackRoute
+  '/auth/login': typeof AuthLoginRoute
+  '/auth/logout': typeof AuthLogoutRoute
+  '/v1/$': typeof V1SplatRoute
+  '/profile': typeof DefaultAuthProfileRoute
   '/test/login': typeof DefaultTestLoginRoute
   '/test/notfound': typeof DefaultTestNotfoundRoute
   '/test/pinia': typeof DefaultTestPiniaRoute
   '/test/test': typeof DefaultTestTestRoute
+  '/register/confirm_email': typeof SimpleRegisterConfirm_emailRoute
+  '/register/input': typeof SimpleRegisterInputRoute
+  '/register/thanks': typeof SimpleRegisterThanksRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/_default': typeof DefaultRouteWithChildren
+  '/_simple': typeof SimpleRouteWithChildren
   '/_default/test': typeof DefaultTestRouteRouteWithChildren
+  '/_simple/register': typeof SimpleRegisterRouteRouteWithChildren
+  '/_default/_auth': typeof DefaultAuthRouteWithChildren
   '/_default/commercial_transactions': typeof DefaultCommercial_transactionsRoute
   '/_default/company': typeof DefaultCompanyRoute
   '/_default/privacy_policy': typeof DefaultPrivacy_policyRoute
   '/_default/terms_of_service': typeof DefaultTerms_of_serviceRoute
+  '/auth/callback': typeof AuthCallbackRoute
+  '/auth/login': typeof AuthLoginRoute
+  '/auth/logout': typeof AuthLogoutRoute
+  '/v1/$': typeof V1SplatRoute
   '/_default/': typeof DefaultIndexRoute
+  '/_default/_auth/profile': typeof DefaultAuthProfileRoute
   '/_default/test/login': typeof DefaultTestLoginRoute
   '/_default/test/notfound': typeof DefaultTestNotfoundRoute
   '/_default/test/pinia': typeof DefaultTestPiniaRoute
   '/_default/test/test': typeof DefaultTestTestRoute
+  '/_simple/register/confirm_email': typeof SimpleRegisterConfirm_emailRoute
+  '/_simple/register/input': typeof SimpleRegisterInputRoute
+  '/_simple/register/thanks': typeof SimpleRegisterThanksRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
     | '/test'
+    | '/register'
     | '/commercial_transactions'
     | '/company'
     | '/privacy_policy'
     | '/terms_of_service'
+    | '/auth/callback'
+    | '/auth/login'
+    | '/auth/logout'
+    | '/v1/$'
+    | '/profile'
     | '/test/login'
     | '/test/notfound'
     | '/test/pinia'
     | '/test/test'
+    | '/register/confirm_email'
+    | '/register/input'
+    | '/register/thanks'
   fileRoutesByTo: FileRoutesByTo
   to:
+    | '/'
     | '/test'
+    | '/register'
     | '/commercial_transactions'
     | '/company'
     | '/privacy_policy'
     | '/terms_of_service'
-    | '/'
+    | '/auth/callback'
+    | '/auth/login'
+    | '/auth/logout'
+    | '/v1/$'
+    | '/profile'
     | '/test/login'
     | '/test/notfound'
     | '/test/pinia'
     | '/test/test'
+    | '/register/confirm_email'
+    | '/register/input'
+    | '/register/thanks'
   id:
     | '__root__'
     | '/_default'
+    | '/_simple'
     | '/_default/test'
+    | '/_simple/register'
+    | '/_default/_auth'
     | '/_default/commercial_transactions'
     | '/_default/company'
     | '/_default/privacy_policy'
     | '/_default/terms_of_service'
+    | '/auth/callback'
+    | '/auth/login'
+    | '/auth/logout'
+    | '/v1/$'
     | '/_default/'
+    | '/_default/_auth/profile'
     | '/_default/test/login'
     | '/_default/test/notfound'
     | '/_default/test/pinia'
     | '/_default/test/test'
+    | '/_simple/register/confirm_email'
+    | '/_simple/register/input'
+    | '/_simple/register/thanks'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
   DefaultRoute: typeof DefaultRouteWithChildren
+  SimpleRoute: typeof SimpleRouteWithChildren
+  AuthCallbackRoute: typeof AuthCallbackRoute
+  AuthLoginRoute: typeof AuthLoginRoute
+  AuthLogoutRoute: typeof AuthLogoutRoute
+  V1SplatRoute: typeof V1SplatRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -168,11 +296,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DefaultRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_simple': {
+      id: '/_simple'
+      path: ''
+      fullPath: '/'
+      preLoaderRoute: typeof SimpleRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_default/': {
       id: '/_default/'
       path: '/'
       fullPath: '/'
       preLoaderRoute: typeof DefaultIndexRouteImport
+      parentRoute: typeof DefaultRoute
+    }
+    '/_default/_auth': {
+      id: '/_default/_auth'
+      path: ''
+      fullPath: '/'
+      preLoaderRoute: typeof DefaultAuthRouteImport
       parentRoute: typeof DefaultRoute
     }
     '/_default/commercial_transactions': {
@@ -210,6 +352,48 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DefaultTestRouteRouteImport
       parentRoute: typeof DefaultRoute
     }
+    '/_simple/register': {
+      id: '/_simple/register'
+      path: '/register'
+      fullPath: '/register'
+      preLoaderRoute: typeof SimpleRegisterRouteRouteImport
+      parentRoute: typeof SimpleRoute
+    }
+    '/auth/callback': {
+      id: '/auth/callback'
+      path: '/auth/callback'
+      fullPath: '/auth/callback'
+      preLoaderRoute: typeof AuthCallbackRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/auth/login': {
+      id: '/auth/login'
+      path: '/auth/login'
+      fullPath: '/auth/login'
+      preLoaderRoute: typeof AuthLoginRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/auth/logout': {
+      id: '/auth/logout'
+      path: '/auth/logout'
+      fullPath: '/auth/logout'
+      preLoaderRoute: typeof AuthLogoutRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/v1/$': {
+      id: '/v1/$'
+      path: '/v1/$'
+      fullPath: '/v1/$'
+      preLoaderRoute: typeof V1SplatRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/_default/_auth/profile': {
+      id: '/_default/_auth/profile'
+      path: '/profile'
+      fullPath: '/profile'
+      preLoaderRoute: typeof DefaultAuthProfileRouteImport
+      parentRoute: typeof DefaultAuthRoute
+    }
     '/_default/test/login': {
       id: '/_default/test/login'
       path: '/login'
@@ -238,6 +422,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DefaultTestTestRouteImport
       parentRoute: typeof DefaultTestRouteRoute
     }
+    '/_simple/register/confirm_email': {
+      id: '/_simple/register/confirm_email'
+      path: '/confirm_email'
+      fullPath: '/register/confirm_email'
+      preLoaderRoute: typeof SimpleRegisterConfirm_emailRouteImport
+      parentRoute: typeof SimpleRegisterRouteRoute
+    }
+    '/_simple/register/input': {
+      id: '/_simple/register/input'
+      path: '/input'
+      fullPath: '/register/input'
+      preLoaderRoute: typeof SimpleRegisterInputRouteImport
+      parentRoute: typeof SimpleRegisterRouteRoute
+    }
+    '/_simple/register/thanks': {
+      id: '/_simple/register/thanks'
+      path: '/thanks'
+      fullPath: '/register/thanks'
+      preLoaderRoute: typeof SimpleRegisterThanksRouteImport
+      parentRoute: typeof SimpleRegisterRouteRoute
+    }
   }
 }
 
@@ -258,8 +463,21 @@ const DefaultTestRouteRouteChildren: DefaultTestRouteRouteChildren = {
 const DefaultTestRouteRouteWithChildren =
   DefaultTestRouteRoute._addFileChildren(DefaultTestRouteRouteChildren)
 
+interface DefaultAuthRouteChildren {
+  DefaultAuthProfileRoute: typeof DefaultAuthProfileRoute
+}
+
+const DefaultAuthRouteChildren: DefaultAuthRouteChildren = {
+  DefaultAuthProfileRoute: DefaultAuthProfileRoute,
+}
+
+const DefaultAuthRouteWithChildren = DefaultAuthRoute._addFileChildren(
+  DefaultAuthRouteChildren,
+)
+
 interface DefaultRouteChildren {
   DefaultTestRouteRoute: typeof DefaultTestRouteRouteWithChildren
+  DefaultAuthRoute: typeof DefaultAuthRouteWithChildren
   DefaultCommercial_transactionsRoute: typeof DefaultCommercial_transactionsRoute
   DefaultCompanyRoute: typeof DefaultCompanyRoute
   DefaultPrivacy_policyRoute: typeof DefaultPrivacy_policyRoute
@@ -269,6 +487,7 @@ interface DefaultRouteChildren {
 
 const DefaultRouteChildren: DefaultRouteChildren = {
   DefaultTestRouteRoute: DefaultTestRouteRouteWithChildren,
+  DefaultAuthRoute: DefaultAuthRouteWithChildren,
   DefaultCommercial_transactionsRoute: DefaultCommercial_transactionsRoute,
   DefaultCompanyRoute: DefaultCompanyRoute,
   DefaultPrivacy_policyRoute: DefaultPrivacy_policyRoute,
@@ -279,8 +498,39 @@ const DefaultRouteChildren: DefaultRouteChildren = {
 const DefaultRouteWithChildren =
   DefaultRoute._addFileChildren(DefaultRouteChildren)
 
+interface SimpleRegisterRouteRouteChildren {
+  SimpleRegisterConfirm_emailRoute: typeof SimpleRegisterConfirm_emailRoute
+  SimpleRegisterInputRoute: typeof SimpleRegisterInputRoute
+  SimpleRegisterThanksRoute: typeof SimpleRegisterThanksRoute
+}
+
+const SimpleRegisterRouteRouteChildren: SimpleRegisterRouteRouteChildren = {
+  SimpleRegisterConfirm_emailRoute: SimpleRegisterConfirm_emailRoute,
+  SimpleRegisterInputRoute: SimpleRegisterInputRoute,
+  SimpleRegisterThanksRoute: SimpleRegisterThanksRoute,
+}
+
+const SimpleRegisterRouteRouteWithChildren =
+  SimpleRegisterRouteRoute._addFileChildren(SimpleRegisterRouteRouteChildren)
+
+interface SimpleRouteChildren {
+  SimpleRegisterRouteRoute: typeof SimpleRegisterRouteRouteWithChildren
+}
+
+const SimpleRouteChildren: SimpleRouteChildren = {
+  SimpleRegisterRouteRoute: SimpleRegisterRouteRouteWithChildren,
+}
+
+const SimpleRouteWithChildren =
+  SimpleRoute._addFileChildren(SimpleRouteChildren)
+
 const rootRouteChildren: RootRouteChildren = {
   DefaultRoute: DefaultRouteWithChildren,
+  SimpleRoute: SimpleRouteWithChildren,
+  AuthCallbackRoute: AuthCallbackRoute,
+  AuthLoginRoute: AuthLoginRoute,
+  AuthLogoutRoute: AuthLogoutRoute,
+  V1SplatRoute: V1SplatRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -130,6 +130,12 @@ export async function startServer({
   const app = mod.default
   const origin = process.env.SITE_ORIGIN ?? `http://localhost:${port}`
   const nodeHandlers = mod.nodeHandlers ?? []
+  try {
+    await mod.onServerStart?.()
+  } catch (error) {
+    console.error(`\n${error instanceof Error ? error.message : error}\n`)
+    process.exit(1)
+  }
 
   const server = createServer(async (req, res) => {
     try {
@@ -148,6 +154,13 @@ export async function startServer({
   })
   await new Promise((ok) => server.listen(port, host, ok))
   console.log(`まなびのたね: ${origin} (port ${port})`)
+  const stop = async () => {
+    server.close()
+    await mod.onServerStop?.().catch(() => {})
+    process.exit(0)
+  }
+  process.once('SIGTERM', stop)
+  process.once('SIGINT', stop)
   return server
 }
 

@@ -14,6 +14,8 @@ import { ERROR_TITLE, ErrorView, NOT_FOUND_TITLE, NotFoundView } from '~/compone
 import { LazyOverlays } from '~/components/shell/lazy-overlays'
 import { LoadingOverlay } from '~/components/shell/loading-overlay'
 import { ShellEffects } from '~/components/shell/shell-effects'
+import { AuthEffects } from '~/features/auth/auth-effects'
+import { authStateQuery } from '~/features/auth/queries'
 import { siteConfigQuery } from '~/features/site/queries'
 import { isTabletUserAgent } from '~/lib/breakpoints'
 import { routeBodyClass } from '~/lib/page-title'
@@ -38,8 +40,11 @@ function viewportContent() {
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   beforeLoad: async ({ context }) => {
-    const site = await context.queryClient.ensureQueryData(siteConfigQuery())
-    return { site }
+    const [site, auth] = await Promise.all([
+      context.queryClient.ensureQueryData(siteConfigQuery()),
+      context.queryClient.ensureQueryData({ ...authStateQuery(), revalidateIfStale: true }),
+    ])
+    return { site, auth }
   },
   head: ({ matches }) => {
     const site = matches[0]?.context.site
@@ -104,6 +109,7 @@ function RootDocument({ children }: { children: ReactNode }) {
         <LoadingOverlay />
         <ShellEffects />
         <AppLoad />
+        <AuthEffects />
         <Scripts />
       </body>
     </html>

@@ -36,3 +36,21 @@ describe('parseEnv', () => {
     expect(c.idpTestLogin).toBe(false)
   })
 })
+
+describe('deployment flags', () => {
+  it('requires SESSION_SECRET only for production with Auth0', () => {
+    expect(parseEnv({ NODE_ENV: 'production' }).requiresSessionSecret).toBe(false)
+    const auth0 = {
+      AUTH0_DOMAIN: 'login.manabi.example',
+      AUTH0_CLIENT_ID: 'id',
+      AUTH0_CLIENT_SECRET: 'secret',
+      AUTH0_AUDIENCE: 'https://api.manabi.example',
+    }
+    expect(parseEnv({ NODE_ENV: 'production', ...auth0 }).requiresSessionSecret).toBe(true)
+    expect(parseEnv({ NODE_ENV: 'development', ...auth0 }).requiresSessionSecret).toBe(false)
+  })
+  it('uses secure cookies whenever the site is https', () => {
+    expect(parseEnv({ NODE_ENV: 'production' }).secureCookies).toBe(false)
+    expect(parseEnv({ SITE_ORIGIN: 'https://manabi.example' }).secureCookies).toBe(true)
+  })
+})

@@ -80,6 +80,13 @@ function buildConfig(env: z.infer<typeof envSchema>) {
   const useAuth0 = Boolean(env.AUTH0_DOMAIN)
   return {
     isProduction,
+    /**
+     * A real deployment: production with Auth0. Only then must SESSION_SECRET be set; `npm start` (production
+     * build, embedded provider, demo data) generates one into DATA_DIR like development does.
+     */
+    requiresSessionSecret: isProduction && useAuth0,
+    /** Secure cookies (and the __Host- prefix) whenever the site is served over https. */
+    secureCookies: siteOrigin.startsWith('https://'),
     environment: env.APP_ENV ?? (isProduction ? 'production' : 'development'),
     port: env.PORT,
     siteOrigin,

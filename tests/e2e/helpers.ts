@@ -21,3 +21,9 @@ export async function expectAccessible(page: Page) {
     'serious or critical axe violations',
   ).toEqual([])
 }
+
+/** Signs in through the embedded provider's test login (IDP_TEST_LOGIN=1 in e2e), landing on returnTo. */
+export async function login(page: Page, email: string, returnTo = '/') {
+  await page.goto(`/auth/login?${new URLSearchParams({ returnTo, login_hint: email })}`)
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
+}

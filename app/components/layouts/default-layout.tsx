@@ -4,11 +4,17 @@ import { Footer } from '../shell/footer'
 import { Header } from '../shell/header'
 import { useSite } from '../shell/use-site'
 
-export function DefaultLayout({ children }: { children: ReactNode }) {
+export function DefaultLayout({
+  children,
+  headerActions,
+}: {
+  children: ReactNode
+  headerActions?: ReactNode
+}) {
   const site = useSite()
   return (
     <div className="flex min-h-dvh flex-col" data-layout="default">
-      <Header demo={site.demoIdentity} />
+      <Header demo={site.demoIdentity}>{headerActions}</Header>
       <main id="main" className="flex-1">
         {children}
       </main>

@@ -6,11 +6,19 @@ import { Header } from '../shell/header'
 import { useSite } from '../shell/use-site'
 
 /** The magazine layout: the site header plus a magazine masthead. */
-export function MagazineLayout({ children, masthead }: { children: ReactNode; masthead?: ReactNode }) {
+export function MagazineLayout({
+  children,
+  masthead,
+  headerActions,
+}: {
+  children: ReactNode
+  masthead?: ReactNode
+  headerActions?: ReactNode
+}) {
   const site = useSite()
   return (
     <div className="flex min-h-dvh flex-col" data-layout="magazine">
-      <Header demo={site.demoIdentity} />
+      <Header demo={site.demoIdentity}>{headerActions}</Header>
       <div className="border-b border-slate-200 bg-base-light">
         <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3">
           <p className="font-black tracking-wide text-base-ink">{appConfig.magazineName}</p>

@@ -1,14 +1,8 @@
 import { useLocation, useNavigate } from '@tanstack/react-router'
 import { useSelector } from '@tanstack/react-store'
+import { loginHref } from '~/lib/auth-links'
 import { Modal } from '../ui/modal'
 import { closeLoginModal, uiStore } from './ui-store'
-
-/** The path the sign-in redirect starts from; the server accepts same-origin paths only. */
-export function loginHref(returnTo: string, opts: { signup?: boolean } = {}) {
-  const params = new URLSearchParams({ returnTo })
-  if (opts.signup) params.set('screen_hint', 'signup')
-  return `/auth/login?${params.toString()}`
-}
 
 /** Login modal (spec §2): cannot be closed by clicking outside. */
 export function LoginModal() {

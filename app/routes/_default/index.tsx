@@ -1,10 +1,34 @@
-import { createFileRoute } from '@tanstack/react-router'
+import { createFileRoute, redirect, useNavigate } from '@tanstack/react-router'
+import { useEffect } from 'react'
+import { openLoginModal } from '~/components/shell/ui-store'
+import { registrationTarget, safeReturnTo } from '~/features/auth/auth-state'
 import { pageHead } from '~/lib/seo'
 
 export const Route = createFileRoute('/_default/')({
+  // `login` carries the page a signed-out visitor wanted; the login modal opens and returns there.
+  validateSearch: (search: Record<string, unknown>): { login?: string } =>
+    typeof search.login === 'string' && search.login.startsWith('/')
+      ? { login: safeReturnTo(search.login) }
+      : {},
+  beforeLoad: ({ context }) => {
+    // Spec §4: a signed-in person without a profile is sorted into registration from the top page.
+    const target = registrationTarget(context.auth)
+    if (target) throw redirect({ href: target })
+  },
   head: ({ match }) => pageHead(match, {}),
   component: HomePage,
 })
+
+function LoginPrompt() {
+  const { login } = Route.useSearch()
+  const navigate = useNavigate()
+  useEffect(() => {
+    if (!login) return
+    openLoginModal(login)
+    void navigate({ to: '/', search: {}, replace: true })
+  }, [login, navigate])
+  return null
+}
 
 const promises = [
   {
@@ -42,6 +66,7 @@ const steps = [
 function HomePage() {
   return (
     <>
+      <LoginPrompt />
       <section className="bg-gradient-to-b from-base-light to-white">
         <div className="mx-auto grid max-w-6xl items-center gap-10 px-4 py-14 md:grid-cols-[1.2fr_1fr] lg:py-20">
           <div>

@@ -1,0 +1,119 @@
+import '@tanstack/react-start/server-only'
+import { OpenAPIHono } from '@hono/zod-openapi'
+import { bodyLimit } from 'hono/body-limit'
+import { HTTPException } from 'hono/http-exception'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { DatabaseError, type Db, getDb as defaultGetDb } from '../db/client'
+import { type AuthConfigSource, defaultAuthSource } from './auth'
+import { renderDocsPage } from './docs'
+import { ApiError } from './errors'
+import type { ApiApp, ApiEnv, RouteDeps } from './openapi'
+import { registerClassWorkRoutes } from './routes/class-works'
+import { registerMagazineRoutes } from './routes/magazine'
+import { registerMasterRoutes } from './routes/master'
+import { registerMessageRoutes } from './routes/messages'
+import { registerOrganizationRoutes } from './routes/organizations'
+import { registerTeacherRoutes } from './routes/teachers'
+import { registerUserRoutes } from './routes/users'
+
+export interface ApiDeps {
+  getDb?: () => Promise<Db>
+  auth?: AuthConfigSource
+  /** The clock (tests pin it). */
+  now?: () => Date
+}
+
+const MAX_BODY_BYTES = 64 * 1024
+
+/** Postgres error classes that can only come from bad input reaching SQL; never a 500. */
+function databaseInputError(err: unknown): ApiError | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code
+    if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) continue
+    if (code === '23505') return new ApiError(409, 'conflict', 'すでに登録されています')
+    if (code === '23503') return new ApiError(400, 'invalid_request', '存在しないデータが指定されています')
+    if (code === '23514') return new ApiError(409, 'conflict', '条件を満たさないため処理できませんでした')
+    if (code.startsWith('22')) return new ApiError(400, 'invalid_request', '入力内容に誤りがあります')
+  }
+  return undefined
+}
+
+/** The /v1 API as a Hono app (Request → Response): mounted in the app's server route, or served alone. */
+export function createApiApp(deps: ApiDeps = {}): ApiApp {
+  const routeDeps: RouteDeps = {
+    getDb: deps.getDb ?? defaultGetDb,
+    auth: deps.auth ?? defaultAuthSource,
+    now: deps.now ?? (() => new Date()),
+  }
+  const app = new OpenAPIHono<ApiEnv>({
+    defaultHook: (result, c) => {
+      if (!result.success) {
+        const issues = result.error.issues.map((i) => ({ path: i.path, code: i.code, message: i.message }))
+        return c.json({ code: 'invalid_request', message: '入力内容に誤りがあります', issues }, 400)
+      }
+    },
+  }).basePath('/v1')
+
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => c.json({ code: 'payload_too_large', message: '送信するデータが大きすぎます' }, 413),
+    }),
+  )
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'アクセストークン（RS256）',
+  })
+
+  registerMasterRoutes(app, routeDeps)
+  registerClassWorkRoutes(app, routeDeps)
+  registerTeacherRoutes(app, routeDeps)
+  registerMagazineRoutes(app, routeDeps)
+  registerUserRoutes(app, routeDeps)
+  registerOrganizationRoutes(app, routeDeps)
+  registerMessageRoutes(app, routeDeps)
+
+  const documentConfig = {
+    openapi: '3.1.0',
+    info: {
+      title: 'まなびのたね API',
+      version: 'v1',
+      description: 'まなびのたねの /v1 REST API。JSON は snake_case、エラーは { code, message }。',
+    },
+  }
+  app.doc31('/openapi.json', documentConfig)
+  app.get('/docs', (c) =>
+    c.html(renderDocsPage(app.getOpenAPI31Document(documentConfig), '/v1/openapi.json')),
+  )
+
+  app.notFound((c) => c.json({ code: 'not_found', message: 'お探しの情報が見つかりませんでした' }, 404))
+  app.onError((err, c) => {
+    const known = err instanceof ApiError ? err : databaseInputError(err)
+    if (known) {
+      const { wwwAuthenticate, ...extra } = known.extra ?? {}
+      if (typeof wwwAuthenticate === 'string') c.header('WWW-Authenticate', wwwAuthenticate)
+      return c.json({ code: known.code, message: known.message, ...extra }, known.status)
+    }
+    if (err instanceof HTTPException) {
+      const status = err.status as ContentfulStatusCode
+      const code =
+        status === 415 ? 'unsupported_media_type' : status === 413 ? 'payload_too_large' : 'invalid_request'
+      return c.json({ code, message: '入力内容に誤りがあります' }, status >= 500 ? 400 : status)
+    }
+    if (err instanceof DatabaseError) {
+      console.error('[api] database unavailable:', err.message)
+      return c.json({ code: 'database_unavailable', message: 'ただいまサービスを利用できません' }, 503)
+    }
+    console.error('[api] unexpected error:', err)
+    return c.json({ code: 'internal_error', message: 'サーバーで問題が発生しました。' }, 500)
+  })
+
+  return app
+}
+
+/** The app's API: the database from getDb(), access tokens checked with what setAccessTokenVerifier() was given. */
+export const apiApp = createApiApp()

@@ -1,0 +1,108 @@
+import '@tanstack/react-start/server-only'
+import { and, eq } from 'drizzle-orm'
+import type { MiddlewareHandler } from 'hono'
+import { type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose'
+import type { Db } from '../db/client'
+import { users } from '../db/schema'
+import { ApiError } from './errors'
+
+/** How access tokens are checked: the identity provider's issuer, the API audience and its signing keys. */
+export interface AccessTokenVerifierOptions {
+  issuer: string
+  audience: string
+  jwks: JWTVerifyGetKey
+}
+
+export type AuthConfigSource = () =>
+  | AccessTokenVerifierOptions
+  | undefined
+  | Promise<AccessTokenVerifierOptions | undefined>
+
+let defaultVerifier: AccessTokenVerifierOptions | undefined
+
+/** Set by the identity layer once it knows the issuer and keys; the default `apiApp` reads it on every call. */
+export function setAccessTokenVerifier(options: AccessTokenVerifierOptions | undefined): void {
+  defaultVerifier = options
+}
+
+export const defaultAuthSource: AuthConfigSource = () => defaultVerifier
+
+export interface TokenClaims extends JWTPayload {
+  iss: string
+  sub: string
+  email?: string
+  email_verified?: boolean
+}
+
+export type UserRow = typeof users.$inferSelect
+
+export type AuthVariables = {
+  claims: TokenClaims
+  user: UserRow
+}
+
+const MAX_TOKEN_LENGTH = 8192
+
+function unauthorized(message: string, invalidToken: boolean): ApiError {
+  const header = invalidToken ? 'Bearer realm="v1", error="invalid_token"' : 'Bearer realm="v1"'
+  return new ApiError(401, 'unauthorized', message, { wwwAuthenticate: header })
+}
+
+/** Verifies the bearer access token (RS256, issuer, audience, 60 s clock leeway) and returns its claims. */
+export async function verifyAccessToken(
+  authorization: string | undefined,
+  source: AuthConfigSource,
+): Promise<TokenClaims> {
+  const options = await source()
+  if (!options) {
+    throw new ApiError(503, 'auth_unconfigured', '認証の設定が完了していないため、ただいま利用できません')
+  }
+  const match = authorization?.match(/^Bearer ([A-Za-z0-9\-_.~+/]+=*)$/)
+  if (!match?.[1]) throw unauthorized('ログインが必要です', false)
+  const token = match[1]
+  if (token.length > MAX_TOKEN_LENGTH) throw unauthorized('アクセストークンが正しくありません', true)
+  try {
+    // `typ` is deliberately not pinned: the embedded provider issues `at+jwt`, Auth0 `JWT`.
+    const { payload } = await jwtVerify(token, options.jwks, {
+      issuer: options.issuer,
+      audience: options.audience,
+      algorithms: ['RS256'],
+      clockTolerance: 60,
+    })
+    if (typeof payload.sub !== 'string' || payload.sub.length === 0 || typeof payload.iss !== 'string') {
+      throw new Error('token without sub')
+    }
+    return payload as TokenClaims
+  } catch {
+    throw unauthorized('アクセストークンが正しくないか、有効期限が切れています', true)
+  }
+}
+
+type Env = { Variables: AuthVariables }
+
+/** Requires a valid access token; the caller may not have a profile yet (registration). */
+export function requireToken(source: AuthConfigSource): MiddlewareHandler<Env> {
+  return async (c, next) => {
+    c.set('claims', await verifyAccessToken(c.req.header('authorization'), source))
+    await next()
+  }
+}
+
+export const UNREGISTERED_MESSAGE = 'プロフィールが登録されていません'
+
+/** Requires a valid access token of a user who has registered a profile; 404 `unregistered` otherwise. */
+export function requireUser(source: AuthConfigSource, getDb: () => Promise<Db>): MiddlewareHandler<Env> {
+  return async (c, next) => {
+    const claims = await verifyAccessToken(c.req.header('authorization'), source)
+    const db = await getDb()
+    const [user] = await db
+      .select()
+      .from(users)
+      .where(and(eq(users.issuer, claims.iss), eq(users.sub, claims.sub)))
+      .limit(1)
+    if (!user) throw new ApiError(404, 'unregistered', UNREGISTERED_MESSAGE)
+    c.set('claims', claims)
+    c.set('user', user)
+    await next()
+  }
+}

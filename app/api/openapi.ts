@@ -1,0 +1,39 @@
+import type { OpenAPIHono } from '@hono/zod-openapi'
+import type { z } from 'zod'
+import { ErrorBody } from '../contract/v1/common'
+import type { Db } from '../db/client'
+import type { AuthConfigSource, AuthVariables } from './auth'
+
+export type ApiEnv = { Variables: AuthVariables }
+export type ApiApp = OpenAPIHono<ApiEnv>
+
+/** What route modules get from createApiApp. */
+export interface RouteDeps {
+  getDb: () => Promise<Db>
+  auth: AuthConfigSource
+  now: () => Date
+}
+
+export function json<T extends z.ZodType>(schema: T, description: string) {
+  return { content: { 'application/json': { schema } }, description }
+}
+
+const errorDescriptions = {
+  400: '入力内容に誤りがあります (invalid_request)',
+  401: 'アクセストークンがないか正しくありません (unauthorized)',
+  403: '許可されていない操作です',
+  404: '見つかりません (not_found / unregistered)',
+  409: '競合しています',
+  413: 'リクエストが大きすぎます',
+  503: '一時的に利用できません',
+} as const
+
+/** Error responses for the OpenAPI document; the handlers throw ApiError, app.onError writes them. */
+export function errors<S extends keyof typeof errorDescriptions>(...statuses: S[]) {
+  return Object.fromEntries(statuses.map((s) => [s, json(ErrorBody, errorDescriptions[s])])) as Record<
+    S,
+    ReturnType<typeof json<typeof ErrorBody>>
+  >
+}
+
+export const bearer = [{ bearerAuth: [] }]

@@ -1,0 +1,49 @@
+import { and, desc, eq, sql } from 'drizzle-orm'
+import type { ClassAnnouncement } from '../../contract/v1/announcements'
+import type { Db } from '../../db/client'
+import {
+  classAnnouncementReads,
+  classAnnouncements,
+  classWorkSchedules,
+  classWorks,
+  purchases,
+} from '../../db/schema'
+import { iso } from './class-cards'
+
+const LIMIT = 100
+
+/** Announcements of the classes the caller holds a reservation for, newest first, with the caller's read state. */
+export async function myClassAnnouncements(db: Db, userId: number): Promise<ClassAnnouncement[]> {
+  const reserved = sql`exists (select 1 from ${purchases} inner join ${classWorkSchedules} on ${classWorkSchedules.id} = ${purchases.scheduleId} where ${classWorkSchedules.classWorkId} = ${classAnnouncements.classWorkId} and ${purchases.userId} = ${userId} and ${purchases.status} = 'reserved')`
+  const rows = await db
+    .select({
+      id: classAnnouncements.id,
+      classWorkId: classAnnouncements.classWorkId,
+      classWorkTitle: classWorks.title,
+      title: classAnnouncements.title,
+      body: classAnnouncements.body,
+      createdAt: classAnnouncements.createdAt,
+      readAt: classAnnouncementReads.readAt,
+    })
+    .from(classAnnouncements)
+    .innerJoin(classWorks, eq(classWorks.id, classAnnouncements.classWorkId))
+    .leftJoin(
+      classAnnouncementReads,
+      and(
+        eq(classAnnouncementReads.announcementId, classAnnouncements.id),
+        eq(classAnnouncementReads.userId, userId),
+      ),
+    )
+    .where(reserved)
+    .orderBy(desc(classAnnouncements.createdAt), desc(classAnnouncements.id))
+    .limit(LIMIT)
+  return rows.map((r) => ({
+    id: r.id,
+    class_work_id: r.classWorkId,
+    class_work_title: r.classWorkTitle,
+    title: r.title,
+    body: r.body,
+    created_at: iso(r.createdAt),
+    is_read: r.readAt !== null,
+  }))
+}

@@ -1,0 +1,85 @@
+import { and, desc, eq, lte, type SQL, sql } from 'drizzle-orm'
+import type { Article, ArticlePage, ArticleSummary } from '../../contract/v1/magazine'
+import type { Db } from '../../db/client'
+import { magazineArticles } from '../../db/schema'
+import { searchTerms } from '../../lib/search-normalize'
+import { notFound } from '../errors'
+import { iso } from './class-cards'
+
+export const MAGAZINE_PER_PAGE = 12
+
+const summaryColumns = {
+  id: magazineArticles.id,
+  title: magazineArticles.title,
+  lead: magazineArticles.lead,
+  imageUrl: magazineArticles.imageUrl,
+  category: magazineArticles.category,
+  tags: magazineArticles.tags,
+  publishedAt: magazineArticles.publishedAt,
+}
+
+function toSummary(r: {
+  id: number
+  title: string
+  lead: string
+  imageUrl: string | null
+  category: string
+  tags: string[]
+  publishedAt: Date
+}): ArticleSummary {
+  return {
+    id: r.id,
+    title: r.title,
+    lead: r.lead,
+    image_url: r.imageUrl,
+    category: r.category,
+    tags: r.tags,
+    published_at: iso(r.publishedAt),
+  }
+}
+
+export async function listArticles(
+  db: Db,
+  p: { q?: string; category?: string; tag?: string; page?: number },
+  now: Date,
+): Promise<ArticlePage> {
+  // Scheduled articles (published_at in the future) are not shown yet.
+  const where: SQL[] = [lte(magazineArticles.publishedAt, now)]
+  for (const term of searchTerms(p.q)) where.push(sql`strpos(${magazineArticles.searchText}, ${term}) > 0`)
+  if (p.category) where.push(eq(magazineArticles.category, p.category))
+  if (p.tag) where.push(sql`${magazineArticles.tags} @> array[${p.tag}]::text[]`)
+  const condition = and(...where)
+  const page = p.page ?? 1
+  const [totalRow] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(magazineArticles)
+    .where(condition)
+  const total = Number(totalRow?.n ?? 0)
+  const rows =
+    total === 0
+      ? []
+      : await db
+          .select(summaryColumns)
+          .from(magazineArticles)
+          .where(condition)
+          .orderBy(desc(magazineArticles.publishedAt), desc(magazineArticles.id))
+          .limit(MAGAZINE_PER_PAGE)
+          .offset((page - 1) * MAGAZINE_PER_PAGE)
+  return {
+    items: rows.map(toSummary),
+    total,
+    page,
+    per_page: MAGAZINE_PER_PAGE,
+    total_pages: Math.ceil(total / MAGAZINE_PER_PAGE),
+  }
+}
+
+export async function getArticle(db: Db, id: number, now: Date): Promise<Article> {
+  const [row] = await db
+    .select({ ...summaryColumns, body: magazineArticles.body })
+    .from(magazineArticles)
+    .where(and(eq(magazineArticles.id, id), lte(magazineArticles.publishedAt, now)))
+    .limit(1)
+  if (!row) throw notFound('記事')
+  return { ...toSummary(row), body: row.body }
+}

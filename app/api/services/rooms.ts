@@ -1,0 +1,159 @@
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
+import type { Destination, Message, Room } from '../../contract/v1/rooms'
+import type { Db } from '../../db/client'
+import {
+  classWorkSchedules,
+  classWorks,
+  follows,
+  messages,
+  purchases,
+  roomMembers,
+  rooms,
+  users,
+} from '../../db/schema'
+import { notFound } from '../errors'
+import { iso } from './class-cards'
+
+const MESSAGE_LIMIT = 200
+
+/** The caller's rooms, most recent activity first, each with the number of unread messages from the partner. */
+export async function listRooms(db: Db, userId: number): Promise<Room[]> {
+  const partner = alias(users, 'partner')
+  const unread = sql<number>`(select count(*)::int from ${messages} where ${messages.roomId} = ${rooms.id} and ${messages.senderId} <> ${userId} and ${messages.createdAt} > coalesce(${roomMembers.lastReadAt}, '-infinity'::timestamptz))`
+  const rows = await db
+    .select({
+      id: rooms.id,
+      createdAt: rooms.createdAt,
+      lastMessageAt: rooms.lastMessageAt,
+      partnerId: partner.id,
+      partnerNickname: partner.nickname,
+      partnerAvatarUrl: partner.avatarUrl,
+      partnerIsTeacher: partner.isTeacher,
+      unread,
+    })
+    .from(roomMembers)
+    .innerJoin(rooms, eq(rooms.id, roomMembers.roomId))
+    .innerJoin(
+      partner,
+      eq(
+        partner.id,
+        sql`case when ${rooms.teacherId} = ${userId} then ${rooms.memberId} else ${rooms.teacherId} end`,
+      ),
+    )
+    .where(eq(roomMembers.userId, userId))
+    .orderBy(desc(sql`coalesce(${rooms.lastMessageAt}, ${rooms.createdAt})`), desc(rooms.id))
+  if (rows.length === 0) return []
+  const last = await db
+    .selectDistinctOn([messages.roomId], {
+      roomId: messages.roomId,
+      id: messages.id,
+      senderId: messages.senderId,
+      body: messages.body,
+      createdAt: messages.createdAt,
+    })
+    .from(messages)
+    .where(
+      inArray(
+        messages.roomId,
+        rows.map((r) => r.id),
+      ),
+    )
+    .orderBy(asc(messages.roomId), desc(messages.createdAt), desc(messages.id))
+  const lastOf = new Map(last.map((m) => [m.roomId, m]))
+  return rows.map((r) => {
+    const m = lastOf.get(r.id)
+    return {
+      id: r.id,
+      partner: {
+        id: r.partnerId,
+        nickname: r.partnerNickname,
+        avatar_url: r.partnerAvatarUrl,
+        is_teacher: r.partnerIsTeacher,
+      },
+      last_message: m
+        ? { id: m.id, sender_id: m.senderId, body: m.body, created_at: iso(m.createdAt) }
+        : null,
+      unread_count: Number(r.unread),
+      updated_at: iso(r.lastMessageAt ?? r.createdAt),
+    }
+  })
+}
+
+/** Messages of a room the caller is in (the latest 200, oldest first); other rooms do not exist for them. */
+export async function roomMessages(db: Db, userId: number, roomId: number): Promise<Message[]> {
+  const [member] = await db
+    .select({ roomId: roomMembers.roomId })
+    .from(roomMembers)
+    .where(and(eq(roomMembers.roomId, roomId), eq(roomMembers.userId, userId)))
+    .limit(1)
+  if (!member) throw notFound('メッセージルーム')
+  const rows = await db
+    .select()
+    .from(messages)
+    .where(eq(messages.roomId, roomId))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(MESSAGE_LIMIT)
+  return rows.reverse().map((m) => ({
+    id: m.id,
+    room_id: m.roomId,
+    sender_id: m.senderId,
+    body: m.body,
+    created_at: iso(m.createdAt),
+    is_mine: m.senderId === userId,
+  }))
+}
+
+/**
+ * Whom the caller may write to. `teachers`: teachers the caller reserved or follows.
+ * `students`: members who reserved one of the caller's classes.
+ */
+export async function destinations(
+  db: Db,
+  userId: number,
+  candidate: 'teachers' | 'students',
+): Promise<Destination[]> {
+  const reservedTeachers = db
+    .selectDistinct({ id: classWorks.teacherId })
+    .from(purchases)
+    .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+    .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+    .where(and(eq(purchases.userId, userId), eq(purchases.status, 'reserved')))
+  const followed = db.select({ id: follows.teacherId }).from(follows).where(eq(follows.followerId, userId))
+  const students = db
+    .selectDistinct({ id: purchases.userId })
+    .from(purchases)
+    .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+    .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+    .where(and(eq(classWorks.teacherId, userId), eq(purchases.status, 'reserved')))
+
+  const asTeacherSide = candidate === 'students'
+  const roomJoin = asTeacherSide
+    ? and(eq(rooms.teacherId, userId), eq(rooms.memberId, users.id))
+    : and(eq(rooms.teacherId, users.id), eq(rooms.memberId, userId))
+  const who = asTeacherSide
+    ? inArray(users.id, students)
+    : and(
+        eq(users.isTeacher, true),
+        sql`(${inArray(users.id, reservedTeachers)} or ${inArray(users.id, followed)})`,
+      )
+  const rows = await db
+    .select({
+      id: users.id,
+      nickname: users.nickname,
+      avatarUrl: users.avatarUrl,
+      isTeacher: users.isTeacher,
+      roomId: rooms.id,
+    })
+    .from(users)
+    .leftJoin(rooms, roomJoin)
+    .where(and(who, sql`${users.id} <> ${userId}`))
+    .orderBy(asc(users.nickname), asc(users.id))
+  return rows.map((r) => ({
+    id: r.id,
+    nickname: r.nickname,
+    avatar_url: r.avatarUrl,
+    is_teacher: r.isTeacher,
+    room_id: r.roomId,
+  }))
+}

@@ -1,0 +1,131 @@
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
+import type { Student } from '../../contract/v1/class-works'
+import type { TeacherProfile } from '../../contract/v1/teachers'
+import type { Db } from '../../db/client'
+import {
+  classWorkSchedules,
+  classWorks,
+  follows,
+  learners,
+  organizations,
+  orgUsers,
+  professions,
+  purchases,
+  users,
+} from '../../db/schema'
+import { notFound } from '../errors'
+import { iso, scheduleColumns, summaryJson } from './class-cards'
+
+/** Someone who is not a teacher has no public page and no public class list (404). */
+export async function assertTeacher(db: Db, teacherId: number): Promise<void> {
+  const [t] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, teacherId), eq(users.isTeacher, true)))
+    .limit(1)
+  if (!t) throw notFound('先生')
+}
+
+/** A teacher's public page. Anyone who is not a teacher has no public page (404). */
+export async function teacherProfile(db: Db, teacherId: number, now: Date): Promise<TeacherProfile> {
+  const [t] = await db
+    .select({
+      user: users,
+      professionName: professions.name,
+      orgId: organizations.id,
+      orgName: organizations.name,
+      orgKind: organizations.kind,
+    })
+    .from(users)
+    .leftJoin(professions, eq(professions.id, users.professionId))
+    .leftJoin(orgUsers, eq(orgUsers.userId, users.id))
+    .leftJoin(organizations, eq(organizations.id, orgUsers.organizationId))
+    .where(and(eq(users.id, teacherId), eq(users.isTeacher, true)))
+    .limit(1)
+  if (!t) throw notFound('先生')
+  const published = and(eq(classWorks.teacherId, teacherId), eq(classWorks.isPublished, true))
+  const [followers, classCount, schedules] = await Promise.all([
+    db.select({ n: count() }).from(follows).where(eq(follows.teacherId, teacherId)),
+    db.select({ n: count() }).from(classWorks).where(published),
+    db
+      .select(scheduleColumns)
+      .from(classWorkSchedules)
+      .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+      .where(published),
+  ])
+  const u = t.user
+  return {
+    id: u.id,
+    nickname: u.nickname,
+    name: u.name,
+    avatar_url: u.avatarUrl,
+    introduction: u.introduction,
+    profession: u.professionId && t.professionName ? { id: u.professionId, name: t.professionName } : null,
+    organization:
+      t.orgId && t.orgName && t.orgKind
+        ? { id: t.orgId, name: t.orgName, kind: t.orgKind as 'corporation' | 'group' }
+        : null,
+    follower_count: Number(followers[0]?.n ?? 0),
+    class_work_count: Number(classCount[0]?.n ?? 0),
+    summary: summaryJson(schedules, now),
+  }
+}
+
+/**
+ * Who reserved a schedule. Only the class's teacher, or the owner of the organisation the class belongs to,
+ * may ask; for anyone else the schedule does not exist (404).
+ */
+export async function scheduleStudents(db: Db, userId: number, scheduleId: number): Promise<Student[]> {
+  const [schedule] = await db
+    .select({ id: classWorkSchedules.id })
+    .from(classWorkSchedules)
+    .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+    .leftJoin(organizations, eq(organizations.id, classWorks.organizationId))
+    .where(
+      and(
+        eq(classWorkSchedules.id, scheduleId),
+        sql`(${classWorks.teacherId} = ${userId} or ${organizations.ownerId} = ${userId})`,
+      ),
+    )
+    .limit(1)
+  if (!schedule) throw notFound('スケジュール')
+  const rows = await db
+    .select({
+      purchaseId: purchases.id,
+      status: purchases.status,
+      createdAt: purchases.createdAt,
+      canceledAt: purchases.canceledAt,
+      userId: users.id,
+      nickname: users.nickname,
+      avatarUrl: users.avatarUrl,
+      learnerId: learners.id,
+      learnerNickname: learners.nickname,
+      schoolTypeId: learners.schoolTypeId,
+      targetGradeId: learners.targetGradeId,
+    })
+    .from(purchases)
+    .innerJoin(users, eq(users.id, purchases.userId))
+    .leftJoin(learners, eq(learners.id, purchases.learnerId))
+    .where(eq(purchases.scheduleId, scheduleId))
+    .orderBy(
+      sql`case when ${purchases.status} = 'reserved' then 0 else 1 end`,
+      asc(purchases.createdAt),
+      desc(purchases.id),
+    )
+  return rows.map((r) => ({
+    purchase_id: r.purchaseId,
+    status: r.status as Student['status'],
+    reserved_at: iso(r.createdAt),
+    canceled_at: r.canceledAt ? iso(r.canceledAt) : null,
+    user: { id: r.userId, nickname: r.nickname, avatar_url: r.avatarUrl },
+    learner:
+      r.learnerId && r.learnerNickname && r.schoolTypeId && r.targetGradeId
+        ? {
+            id: r.learnerId,
+            nickname: r.learnerNickname,
+            school_type_id: r.schoolTypeId,
+            target_grade_id: r.targetGradeId,
+          }
+        : null,
+  }))
+}

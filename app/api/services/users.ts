@@ -1,0 +1,295 @@
+import { and, asc, count, countDistinct, desc, eq, gte, inArray } from 'drizzle-orm'
+import type { DeepMe, Following, RegisterUserBody, UpdateUserBody, User } from '../../contract/v1/users'
+import type { Db, DbOrTx, Tx } from '../../db/client'
+import {
+  categories,
+  classWorkSchedules,
+  classWorks,
+  favorites,
+  follows,
+  learners,
+  organizations,
+  orgUsers,
+  professions,
+  purchases,
+  schoolTypes,
+  targetGrades,
+  users,
+} from '../../db/schema'
+import { classSearchText } from '../../lib/search-normalize'
+import type { TokenClaims, UserRow } from '../auth'
+import { ApiError, invalidRequest } from '../errors'
+import { iso, scheduleColumns, summaryJson } from './class-cards'
+
+export function toUserJson(u: UserRow): User {
+  return {
+    id: u.id,
+    sub: u.sub,
+    email: u.email,
+    email_verified: u.emailVerified,
+    nickname: u.nickname,
+    name: u.name,
+    name_kana: u.nameKana,
+    avatar_url: u.avatarUrl,
+    introduction: u.introduction,
+    role: u.role as User['role'],
+    profession_id: u.professionId,
+    school_type_id: u.schoolTypeId,
+    target_grade_id: u.targetGradeId,
+    is_teacher: u.isTeacher,
+    created_at: iso(u.createdAt),
+  }
+}
+
+const num = (rows: { n: number }[]) => Number(rows[0]?.n ?? 0)
+
+export async function deepMe(db: Db, user: UserRow, now: Date): Promise<DeepMe> {
+  const [learnerRows, membership, followingCount, favoriteCount, upcoming, teacher] = await Promise.all([
+    db.select().from(learners).where(eq(learners.userId, user.id)).orderBy(asc(learners.id)),
+    db
+      .select({
+        id: organizations.id,
+        name: organizations.name,
+        kind: organizations.kind,
+        role: orgUsers.role,
+      })
+      .from(orgUsers)
+      .innerJoin(organizations, eq(organizations.id, orgUsers.organizationId))
+      .where(eq(orgUsers.userId, user.id))
+      .limit(1),
+    db.select({ n: count() }).from(follows).where(eq(follows.followerId, user.id)).then(num),
+    db.select({ n: count() }).from(favorites).where(eq(favorites.userId, user.id)).then(num),
+    db
+      .select({ n: count() })
+      .from(purchases)
+      .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+      .where(
+        and(
+          eq(purchases.userId, user.id),
+          eq(purchases.status, 'reserved'),
+          gte(classWorkSchedules.startedAt, now),
+        ),
+      )
+      .then(num),
+    user.isTeacher ? teacherFigures(db, user.id, now) : Promise.resolve(null),
+  ])
+  const org = membership[0]
+  return {
+    ...toUserJson(user),
+    learners: learnerRows.map((l) => ({
+      id: l.id,
+      nickname: l.nickname,
+      school_type_id: l.schoolTypeId,
+      target_grade_id: l.targetGradeId,
+    })),
+    organization: org
+      ? {
+          id: org.id,
+          name: org.name,
+          kind: org.kind as 'corporation' | 'group',
+          role: org.role as 'owner' | 'member',
+        }
+      : null,
+    teacher,
+    following_count: followingCount,
+    favorite_count: favoriteCount,
+    upcoming_reservation_count: upcoming,
+  }
+}
+
+async function teacherFigures(db: Db, teacherId: number, now: Date) {
+  const [classes, followers, students, schedules] = await Promise.all([
+    db
+      .select({ isPublished: classWorks.isPublished, n: count() })
+      .from(classWorks)
+      .where(eq(classWorks.teacherId, teacherId))
+      .groupBy(classWorks.isPublished),
+    db.select({ n: count() }).from(follows).where(eq(follows.teacherId, teacherId)).then(num),
+    db
+      .select({ n: countDistinct(purchases.userId) })
+      .from(purchases)
+      .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+      .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+      .where(and(eq(classWorks.teacherId, teacherId), eq(purchases.status, 'reserved')))
+      .then(num),
+    db
+      .select(scheduleColumns)
+      .from(classWorkSchedules)
+      .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+      .where(eq(classWorks.teacherId, teacherId)),
+  ])
+  const published = Number(classes.find((c) => c.isPublished)?.n ?? 0)
+  const unpublished = Number(classes.find((c) => !c.isPublished)?.n ?? 0)
+  return {
+    class_work_count: published + unpublished,
+    published_class_work_count: published,
+    follower_count: followers,
+    student_count: students,
+    upcoming_schedule_count: schedules.filter((s) => !s.isCanceled && s.startedAt.getTime() >= now.getTime())
+      .length,
+    summary: summaryJson(schedules, now),
+  }
+}
+
+export async function followings(db: Db, userId: number): Promise<Following[]> {
+  const rows = await db
+    .select({
+      id: users.id,
+      nickname: users.nickname,
+      avatarUrl: users.avatarUrl,
+      introduction: users.introduction,
+      organizationName: organizations.name,
+      followedAt: follows.createdAt,
+    })
+    .from(follows)
+    .innerJoin(users, eq(users.id, follows.teacherId))
+    .leftJoin(orgUsers, eq(orgUsers.userId, users.id))
+    .leftJoin(organizations, eq(organizations.id, orgUsers.organizationId))
+    .where(eq(follows.followerId, userId))
+    .orderBy(desc(follows.createdAt), desc(users.id))
+  return rows.map((r) => ({
+    id: r.id,
+    nickname: r.nickname,
+    avatar_url: r.avatarUrl,
+    introduction: r.introduction,
+    organization_name: r.organizationName,
+    followed_at: iso(r.followedAt),
+  }))
+}
+
+/** Every referenced master id must exist; a wrong one is bad input (400), never a 500 from a foreign key. */
+async function checkMasters(
+  tx: DbOrTx,
+  refs: {
+    professions?: (number | null | undefined)[]
+    schoolTypes?: (number | null | undefined)[]
+    grades?: (number | null | undefined)[]
+  },
+) {
+  const check = async (
+    table: typeof professions,
+    ids: (number | null | undefined)[] | undefined,
+    field: string,
+  ) => {
+    const wanted = [...new Set((ids ?? []).filter((v): v is number => typeof v === 'number'))]
+    if (wanted.length === 0) return
+    const found = await tx.select({ id: table.id }).from(table).where(inArray(table.id, wanted))
+    if (found.length !== wanted.length) {
+      throw invalidRequest('入力内容に誤りがあります', [{ path: [field], message: '選択肢にない値です' }])
+    }
+  }
+  await check(professions, refs.professions, 'profession_id')
+  await check(schoolTypes, refs.schoolTypes, 'school_type_id')
+  await check(targetGrades, refs.grades, 'target_grade_id')
+}
+
+const isLineSub = (sub: string) => sub.includes('line')
+
+export async function registerUser(db: Db, claims: TokenClaims, body: RegisterUserBody): Promise<User> {
+  if (!isLineSub(claims.sub) && claims.email_verified !== true) {
+    throw new ApiError(403, 'email_unverified', 'メールアドレスの確認が完了していません')
+  }
+  const email = typeof claims.email === 'string' && claims.email.length <= 254 ? claims.email : null
+  return db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.issuer, claims.iss), eq(users.sub, claims.sub)))
+      .limit(1)
+    if (existing) throw new ApiError(409, 'already_registered', 'プロフィールはすでに登録されています')
+    const kids = body.learners ?? []
+    await checkMasters(tx, {
+      professions: [body.profession_id],
+      schoolTypes: [body.school_type_id, ...kids.map((l) => l.school_type_id)],
+      grades: [body.target_grade_id, ...kids.map((l) => l.target_grade_id)],
+    })
+    const isLearner = body.role === 'learner'
+    const [user] = await tx
+      .insert(users)
+      .values({
+        issuer: claims.iss,
+        sub: claims.sub,
+        email,
+        emailVerified: claims.email_verified === true,
+        nickname: body.nickname,
+        name: body.name,
+        nameKana: body.name_kana,
+        introduction: body.introduction ?? '',
+        role: body.role,
+        professionId: body.profession_id ?? null,
+        schoolTypeId: isLearner ? (body.school_type_id ?? null) : null,
+        targetGradeId: isLearner ? (body.target_grade_id ?? null) : null,
+        isTeacher: body.role === 'teacher',
+        agreedToTermsAt: new Date(),
+      })
+      .returning()
+    if (kids.length > 0) {
+      await tx.insert(learners).values(
+        kids.map((l) => ({
+          userId: user!.id,
+          nickname: l.nickname,
+          schoolTypeId: l.school_type_id,
+          targetGradeId: l.target_grade_id,
+        })),
+      )
+    }
+    return toUserJson(user!)
+  })
+}
+
+export async function updateMe(db: Db, user: UserRow, body: UpdateUserBody): Promise<User> {
+  return db.transaction(async (tx) => {
+    await checkMasters(tx, {
+      professions: [body.profession_id],
+      schoolTypes: [body.school_type_id],
+      grades: [body.target_grade_id],
+    })
+    const [updated] = await tx
+      .update(users)
+      .set({
+        nickname: body.nickname,
+        name: body.name,
+        nameKana: body.name_kana,
+        introduction: body.introduction,
+        avatarUrl: body.avatar_url,
+        professionId: body.profession_id,
+        schoolTypeId: body.school_type_id,
+        targetGradeId: body.target_grade_id,
+        isTeacher: body.is_teacher,
+        updatedAt: new Date(),
+      })
+      .where(eq(users.id, user.id))
+      .returning()
+    if (body.nickname !== undefined && body.nickname !== user.nickname) {
+      await refreshSearchTextOfTeacher(tx, user.id, body.nickname)
+    }
+    return toUserJson(updated!)
+  })
+}
+
+/** The teacher's nickname is part of every class's search text. */
+async function refreshSearchTextOfTeacher(tx: Tx, teacherId: number, nickname: string) {
+  const rows = await tx
+    .select({
+      id: classWorks.id,
+      title: classWorks.title,
+      description: classWorks.description,
+      category: categories.name,
+    })
+    .from(classWorks)
+    .innerJoin(categories, eq(categories.id, classWorks.categoryId))
+    .where(eq(classWorks.teacherId, teacherId))
+  for (const r of rows) {
+    await tx
+      .update(classWorks)
+      .set({
+        searchText: classSearchText({
+          title: r.title,
+          description: r.description,
+          teacherNickname: nickname,
+          categoryName: r.category,
+        }),
+      })
+      .where(eq(classWorks.id, r.id))
+  }
+}

@@ -1,0 +1,14 @@
+import { z } from 'zod'
+import { DateTime, Id } from './common'
+
+export const ClassAnnouncement = z.object({
+  id: Id,
+  class_work_id: Id,
+  class_work_title: z.string(),
+  title: z.string(),
+  body: z.string(),
+  created_at: DateTime,
+  is_read: z.boolean(),
+})
+export type ClassAnnouncement = z.infer<typeof ClassAnnouncement>
+export const ClassAnnouncementList = z.array(ClassAnnouncement)

@@ -1,0 +1,110 @@
+import { z } from 'zod'
+import { DateTime, Id, MasterRef, PersonRef, paged, ScheduleSummary } from './common'
+
+/** A schedule entry as anyone may see it (no meeting URL). */
+export const PublicSchedule = z.object({
+  id: Id,
+  started_at: DateTime,
+  ended_at: DateTime,
+  capacity: z.number().int().positive(),
+  purchased_count: z.number().int().nonnegative(),
+  is_canceled: z.boolean(),
+})
+export type PublicSchedule = z.infer<typeof PublicSchedule>
+
+/** A class in a list (search results, home page rows, a teacher's classes). */
+export const ClassWorkCard = z.object({
+  id: Id,
+  title: z.string(),
+  image_url: z.string().nullable(),
+  price: z.number().int().nonnegative(),
+  capacity: z.number().int().positive(),
+  duration_minutes: z.number().int().positive(),
+  category: MasterRef,
+  class_style: MasterRef,
+  target_grades: z.array(MasterRef),
+  teacher: PersonRef,
+  /** The earliest schedule that has not started and is not canceled. */
+  next_schedule: PublicSchedule.nullable(),
+  favorite_count: z.number().int().nonnegative(),
+  created_at: DateTime,
+})
+export type ClassWorkCard = z.infer<typeof ClassWorkCard>
+export const ClassWorkCardList = z.array(ClassWorkCard)
+
+export const ClassWorkDetail = ClassWorkCard.extend({
+  description: z.string(),
+  organization: z.object({ id: Id, name: z.string() }).nullable(),
+  /** Schedules from 30 days ago onwards, by start. */
+  schedules: z.array(PublicSchedule),
+  /** Over every schedule of the class (spec §3). */
+  summary: ScheduleSummary,
+  updated_at: DateTime,
+})
+export type ClassWorkDetail = z.infer<typeof ClassWorkDetail>
+
+/** GET /v1/class_works/close_to_starts: one row per upcoming schedule. */
+export const CloseToStart = z.object({ schedule: PublicSchedule, class_work: ClassWorkCard })
+export type CloseToStart = z.infer<typeof CloseToStart>
+export const CloseToStartList = z.array(CloseToStart)
+
+export const ListLimitQuery = z.object({
+  limit: z
+    .string()
+    .regex(/^[1-9]\d?$/, '件数は1〜50で指定してください')
+    .transform(Number)
+    .pipe(z.number().max(50, '件数は1〜50で指定してください'))
+    .optional(),
+})
+
+export const searchSorts = ['new', 'start', 'price_asc', 'price_desc', 'popular'] as const
+export type SearchSort = (typeof searchSorts)[number]
+
+const Yen = z.number().int().min(0).max(10_000_000)
+const Day = z.iso.date({ error: '日付は YYYY-MM-DD の形式で指定してください' })
+
+/** POST /v1/class_works/search: PRODUCT.md's search parameters. Dates are Tokyo calendar days. */
+export const ClassWorkSearchBody = z
+  .object({
+    q: z.string().max(100, 'キーワードは100文字以内で入力してください').optional(),
+    category: Id.optional(),
+    grade: Id.optional(),
+    style: Id.optional(),
+    price_min: Yen.optional(),
+    price_max: Yen.optional(),
+    from: Day.optional(),
+    to: Day.optional(),
+    sort: z.enum(searchSorts).optional(),
+    page: z.number().int().min(1).max(1000).optional(),
+  })
+  .strict()
+export type ClassWorkSearchBody = z.input<typeof ClassWorkSearchBody>
+
+export const ClassWorkSearchResult = paged(ClassWorkCard)
+export type ClassWorkSearchResult = z.infer<typeof ClassWorkSearchResult>
+
+/** GET /v1/teachers/my_class_works: the caller's classes, published or not. */
+export const MyClassWork = ClassWorkCard.extend({
+  is_published: z.boolean(),
+  organization_id: Id.nullable(),
+  summary: ScheduleSummary,
+  schedule_count: z.number().int().nonnegative(),
+  upcoming_schedule_count: z.number().int().nonnegative(),
+  updated_at: DateTime,
+})
+export type MyClassWork = z.infer<typeof MyClassWork>
+export const MyClassWorkList = z.array(MyClassWork)
+
+export const MyClassWorksQuery = z.object({ is_published: z.enum(['true', 'false']).optional() })
+
+/** GET /v1/teachers/my_class_work_schedules/{id}/students: who reserved one of the caller's schedules. */
+export const Student = z.object({
+  purchase_id: Id,
+  status: z.enum(['reserved', 'canceled_by_user', 'canceled_by_teacher']),
+  reserved_at: DateTime,
+  canceled_at: DateTime.nullable(),
+  user: PersonRef,
+  learner: z.object({ id: Id, nickname: z.string(), school_type_id: Id, target_grade_id: Id }).nullable(),
+})
+export type Student = z.infer<typeof Student>
+export const StudentList = z.array(Student)

@@ -1,0 +1,77 @@
+import { z } from 'zod'
+
+/**
+ * Shared pieces of the /v1 contract. Plain zod (no hono import) so the BFF can validate responses
+ * without pulling in the API's framework.
+ */
+
+export const Id = z.number().int().positive()
+export const DateTime = z.iso.datetime({ offset: true })
+
+/** A numeric id in a path or query string: digits only, no sign, no exponent, within int4. */
+export const IdString = z
+  .string()
+  .regex(/^[1-9]\d{0,8}$/, '数値のIDを指定してください')
+  .transform(Number)
+
+export const IdParams = z.object({ id: IdString })
+
+/** `page` in a query string. */
+export const PageString = z
+  .string()
+  .regex(/^[1-9]\d{0,3}$/, 'ページ番号が正しくありません')
+  .transform(Number)
+
+export const ErrorBody = z.object({
+  code: z.string(),
+  message: z.string(),
+  issues: z.array(z.unknown()).optional(),
+})
+export type ErrorBody = z.infer<typeof ErrorBody>
+
+export function paged<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item),
+    total: z.number().int().nonnegative(),
+    page: z.number().int().positive(),
+    per_page: z.number().int().positive(),
+    total_pages: z.number().int().nonnegative(),
+  })
+}
+
+export const MasterRef = z.object({ id: Id, name: z.string() })
+export type MasterRef = z.infer<typeof MasterRef>
+
+/** Spec §3 summary of a class's schedule entries. */
+export const ScheduleSummary = z.object({
+  times_held: z.number().int().nonnegative(),
+  counts_purchased: z.number().int().nonnegative(),
+  has_reservation: z.boolean(),
+})
+export type ScheduleSummary = z.infer<typeof ScheduleSummary>
+
+/** What anyone may see of a person: never an e-mail address or a learner's details. */
+export const PersonRef = z.object({
+  id: Id,
+  nickname: z.string(),
+  avatar_url: z.string().nullable(),
+})
+export type PersonRef = z.infer<typeof PersonRef>
+
+/** Single-line text typed by a user: trimmed, no control characters. */
+export const line = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, '入力してください')
+    .max(max, `${max}文字以内で入力してください`)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
+    .regex(/^[^\u0000-\u001f\u007f]*$/, '使用できない文字が含まれています')
+
+/** Multi-line text typed by a user (line breaks kept). */
+export const paragraph = (max: number) =>
+  z
+    .string()
+    .max(max, `${max}文字以内で入力してください`)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: tabs and line breaks are allowed, other controls are not
+    .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, '使用できない文字が含まれています')

@@ -1,0 +1,30 @@
+import { z } from 'zod'
+import { DateTime, Id, PageString, paged } from './common'
+
+export const ArticleSummary = z.object({
+  id: Id,
+  title: z.string(),
+  lead: z.string(),
+  image_url: z.string().nullable(),
+  category: z.string(),
+  tags: z.array(z.string()),
+  published_at: DateTime,
+})
+export type ArticleSummary = z.infer<typeof ArticleSummary>
+
+export const Article = ArticleSummary.extend({
+  /** Sanitized HTML. */
+  body: z.string(),
+})
+export type Article = z.infer<typeof Article>
+
+export const MagazineQuery = z.object({
+  q: z.string().max(100, 'キーワードは100文字以内で入力してください').optional(),
+  category: z.string().max(50).optional(),
+  tag: z.string().max(50).optional(),
+  page: PageString.optional(),
+})
+export type MagazineQuery = z.input<typeof MagazineQuery>
+
+export const ArticlePage = paged(ArticleSummary)
+export type ArticlePage = z.infer<typeof ArticlePage>

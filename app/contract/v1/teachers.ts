@@ -1,0 +1,17 @@
+import { z } from 'zod'
+import { Id, MasterRef, ScheduleSummary } from './common'
+
+/** GET /v1/teachers/{id}: only what a teacher shows in public (real name and photo, no contact details). */
+export const TeacherProfile = z.object({
+  id: Id,
+  nickname: z.string(),
+  name: z.string(),
+  avatar_url: z.string().nullable(),
+  introduction: z.string(),
+  profession: MasterRef.nullable(),
+  organization: z.object({ id: Id, name: z.string(), kind: z.enum(['corporation', 'group']) }).nullable(),
+  follower_count: z.number().int().nonnegative(),
+  class_work_count: z.number().int().nonnegative(),
+  summary: ScheduleSummary,
+})
+export type TeacherProfile = z.infer<typeof TeacherProfile>

@@ -1,0 +1,191 @@
+import '@tanstack/react-start/server-only'
+import { existsSync, mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { PGlite } from '@electric-sql/pglite'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import * as schema from './schema'
+
+export type Schema = typeof schema
+/** The one database type the services use, whichever driver is behind it. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+/** Either the database or a transaction: what a service function that may run inside a transaction takes. */
+export type DbOrTx = Db | Tx
+
+export interface Database {
+  db: Db
+  kind: 'pglite' | 'postgres'
+  /** Runs multi-statement SQL without parameters (VACUUM, DROP SCHEMA …). */
+  exec(sql: string): Promise<void>
+  close(): Promise<void>
+}
+
+export interface OpenDatabaseOptions {
+  /** Folder for the embedded database (PGlite lives in `<dataDir>/pglite`). Ignored when databaseUrl is set. */
+  dataDir?: string
+  /** A PostgreSQL connection string; when set, PostgreSQL is used instead of PGlite. */
+  databaseUrl?: string
+  /** An already opened PGlite instance (tests clone a template into one). */
+  pglite?: PGlite
+  /** Apply pending migrations (default true). */
+  migrate?: boolean
+}
+
+export class DatabaseError extends Error {
+  override name = 'DatabaseError'
+}
+
+/** Where the generated migrations are: beside this file in the sources, or under the working directory once bundled. */
+export function migrationsFolder(): string {
+  const candidates = [
+    path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations'),
+    path.resolve(process.cwd(), 'app/db/migrations'),
+  ]
+  const found = candidates.find((dir) => existsSync(path.join(dir, 'meta', '_journal.json')))
+  if (!found) throw new DatabaseError(`Database migrations not found (looked in ${candidates.join(', ')})`)
+  return found
+}
+
+function redact(url: string): string {
+  try {
+    const u = new URL(url)
+    if (u.password) u.password = '***'
+    return u.toString()
+  } catch {
+    return '(unparsable DATABASE_URL)'
+  }
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err)
+}
+
+async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite')
+  const { drizzle } = await import('drizzle-orm/pglite')
+  const where = options.pglite ? 'the given PGlite instance' : path.join(options.dataDir ?? '.data', 'pglite')
+  let client: PGlite
+  try {
+    if (options.pglite) {
+      client = options.pglite
+    } else {
+      const dir = path.resolve(options.dataDir ?? '.data', 'pglite')
+      mkdirSync(dir, { recursive: true })
+      client = await PGlite.create(dir)
+    }
+  } catch (err) {
+    throw new DatabaseError(
+      `Could not open the embedded database in ${where}: ${errorText(err)}. ` +
+        'Is another process using the same DATA_DIR? Stop it, or delete the folder to start over.',
+      { cause: err },
+    )
+  }
+  const db = drizzle({ client, schema }) as unknown as Db
+  const database: Database = {
+    db,
+    kind: 'pglite',
+    exec: async (sql) => {
+      await client.exec(sql)
+    },
+    close: async () => {
+      if (!client.closed) await client.close()
+    },
+  }
+  if (options.migrate !== false) {
+    try {
+      const { migrate } = await import('drizzle-orm/pglite/migrator')
+      await migrate(db as never, { migrationsFolder: migrationsFolder() })
+    } catch (err) {
+      await database.close().catch(() => {})
+      throw new DatabaseError(`Could not migrate the embedded database in ${where}: ${errorText(err)}`, {
+        cause: err,
+      })
+    }
+  }
+  return database
+}
+
+async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<Database> {
+  const { default: postgres } = await import('postgres')
+  const { drizzle } = await import('drizzle-orm/postgres-js')
+  const client = postgres(url, { max: 10, onnotice: () => {}, connect_timeout: 10 })
+  const database: Database = {
+    db: drizzle({ client, schema }) as unknown as Db,
+    kind: 'postgres',
+    exec: async (sql) => {
+      await client.unsafe(sql).simple()
+    },
+    close: () => client.end({ timeout: 5 }),
+  }
+  try {
+    await client`select 1`
+  } catch (err) {
+    await database.close().catch(() => {})
+    throw new DatabaseError(
+      `Could not connect to PostgreSQL at ${redact(url)}: ${errorText(err)}. Check DATABASE_URL.`,
+      { cause: err },
+    )
+  }
+  if (options.migrate !== false) {
+    try {
+      const { migrate } = await import('drizzle-orm/postgres-js/migrator')
+      await migrate(database.db as never, { migrationsFolder: migrationsFolder() })
+    } catch (err) {
+      await database.close().catch(() => {})
+      throw new DatabaseError(`Could not migrate PostgreSQL at ${redact(url)}: ${errorText(err)}`, {
+        cause: err,
+      })
+    }
+  }
+  return database
+}
+
+/** Opens (and by default migrates) a database: PostgreSQL when `databaseUrl` is set, PGlite otherwise. */
+export function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
+  return options.databaseUrl && !options.pglite
+    ? openPostgres(options.databaseUrl, options)
+    : openPglite(options)
+}
+
+let pending: Promise<Database> | undefined
+
+/**
+ * The app's database: opened, migrated and (when empty) seeded with demo content on first use.
+ * Concurrent first callers share one promise; a failure is not cached, so the next call tries again.
+ */
+export function getDatabase(): Promise<Database> {
+  pending ??= (async () => {
+    const { getConfig } = await import('../server/config')
+    const config = getConfig()
+    const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl })
+    try {
+      const { alignDemoIssuer, seedIfEmpty } = await import('./seed')
+      const issuer = `${config.siteOrigin}/idp`
+      const seeded = await seedIfEmpty(database.db, {
+        issuer,
+        now: new Date(),
+        commissionRate: config.commissionRate,
+      })
+      if (!seeded && !config.auth0) await alignDemoIssuer(database.db, issuer)
+    } catch (err) {
+      await database.close().catch(() => {})
+      throw new DatabaseError(`Could not create the demo content: ${errorText(err)}`, { cause: err })
+    }
+    return database
+  })()
+  pending.catch(() => {
+    pending = undefined
+  })
+  return pending
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDatabase()).db
+}
+
+export async function closeDb(): Promise<void> {
+  const current = pending
+  pending = undefined
+  if (current) await (await current.catch(() => undefined))?.close()
+}

@@ -1,0 +1,411 @@
+import { sql } from 'drizzle-orm'
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core'
+
+/**
+ * The whole data model (docs: /work/shared/PRODUCT.md "Entities"). Migrations are generated from this file
+ * with `npm run db:generate`; never edit a generated migration by hand.
+ * Timestamps are `timestamptz`; money is integer yen.
+ */
+
+const id = () => integer('id').primaryKey().generatedAlwaysAsIdentity()
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
+const ts = (name: string) => timestamp(name, { withTimezone: true })
+
+// ── master lists ────────────────────────────────────────────────────────────────────────────────
+const master = (name: string) =>
+  pgTable(name, {
+    id: id(),
+    name: text('name').notNull().unique(),
+    sortOrder: integer('sort_order').notNull().default(0),
+  })
+
+export const categories = master('categories')
+export const schoolTypes = master('school_types')
+export const professions = master('professions')
+export const classStyles = master('class_styles')
+export const targetGrades = master('target_grades')
+export const videoContentStatuses = master('video_content_statuses')
+
+// ── people ──────────────────────────────────────────────────────────────────────────────────────
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    /** Identity provider issuer and subject: the same sub at two issuers is two people. */
+    issuer: text('issuer').notNull(),
+    sub: text('sub').notNull(),
+    email: text('email'),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    nickname: text('nickname').notNull(),
+    name: text('name').notNull(),
+    nameKana: text('name_kana').notNull(),
+    avatarUrl: text('avatar_url'),
+    introduction: text('introduction').notNull().default(''),
+    /** What the member registered as: parent | learner | teacher. */
+    role: text('role').notNull(),
+    professionId: integer('profession_id').references(() => professions.id),
+    schoolTypeId: integer('school_type_id').references(() => schoolTypes.id),
+    targetGradeId: integer('target_grade_id').references(() => targetGrades.id),
+    isTeacher: boolean('is_teacher').notNull().default(false),
+    agreedToTermsAt: ts('agreed_to_terms_at').notNull(),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    unique('users_issuer_sub_unique').on(t.issuer, t.sub),
+    check('users_role_check', sql`${t.role} in ('parent', 'learner', 'teacher')`),
+  ],
+)
+
+export const learners = pgTable(
+  'learners',
+  {
+    id: id(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    nickname: text('nickname').notNull(),
+    schoolTypeId: integer('school_type_id')
+      .notNull()
+      .references(() => schoolTypes.id),
+    targetGradeId: integer('target_grade_id')
+      .notNull()
+      .references(() => targetGrades.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index('learners_user_idx').on(t.userId)],
+)
+
+export const organizations = pgTable(
+  'organizations',
+  {
+    id: id(),
+    kind: text('kind').notNull(),
+    name: text('name').notNull(),
+    representative: text('representative').notNull(),
+    url: text('url'),
+    description: text('description').notNull().default(''),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id),
+    invitationCode: text('invitation_code').notNull().unique(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('organizations_owner_unique').on(t.ownerId),
+    check('organizations_kind_check', sql`${t.kind} in ('corporation', 'group')`),
+  ],
+)
+
+export const orgUsers = pgTable(
+  'org_users',
+  {
+    organizationId: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').notNull(),
+    joinedAt: ts('joined_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.userId] }),
+    // A teacher offers classes under at most one organisation.
+    unique('org_users_user_unique').on(t.userId),
+    check('org_users_role_check', sql`${t.role} in ('owner', 'member')`),
+  ],
+)
+
+// ── classes ─────────────────────────────────────────────────────────────────────────────────────
+export const classWorks = pgTable(
+  'class_works',
+  {
+    id: id(),
+    teacherId: integer('teacher_id')
+      .notNull()
+      .references(() => users.id),
+    organizationId: integer('organization_id').references(() => organizations.id, { onDelete: 'set null' }),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    categoryId: integer('category_id')
+      .notNull()
+      .references(() => categories.id),
+    classStyleId: integer('class_style_id')
+      .notNull()
+      .references(() => classStyles.id),
+    price: integer('price').notNull(),
+    capacity: integer('capacity').notNull(),
+    durationMinutes: integer('duration_minutes').notNull(),
+    imageUrl: text('image_url'),
+    isPublished: boolean('is_published').notNull().default(false),
+    /**
+     * Normalized title + description + teacher nickname + category name (app/lib/search-normalize.ts).
+     * Maintained by the services whenever one of those changes.
+     */
+    searchText: text('search_text').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('class_works_teacher_idx').on(t.teacherId),
+    index('class_works_organization_idx').on(t.organizationId),
+    index('class_works_category_idx').on(t.categoryId),
+    index('class_works_published_created_idx').on(t.isPublished, t.createdAt),
+    check('class_works_price_check', sql`${t.price} >= 0`),
+    check('class_works_capacity_check', sql`${t.capacity} > 0`),
+    check('class_works_duration_check', sql`${t.durationMinutes} > 0`),
+  ],
+)
+
+export const classWorkTargetGrades = pgTable(
+  'class_work_target_grades',
+  {
+    classWorkId: integer('class_work_id')
+      .notNull()
+      .references(() => classWorks.id, { onDelete: 'cascade' }),
+    targetGradeId: integer('target_grade_id')
+      .notNull()
+      .references(() => targetGrades.id),
+  },
+  (t) => [
+    primaryKey({ columns: [t.classWorkId, t.targetGradeId] }),
+    index('class_work_target_grades_grade_idx').on(t.targetGradeId),
+  ],
+)
+
+export const classWorkSchedules = pgTable(
+  'class_work_schedules',
+  {
+    id: id(),
+    classWorkId: integer('class_work_id')
+      .notNull()
+      .references(() => classWorks.id, { onDelete: 'cascade' }),
+    startedAt: ts('started_at').notNull(),
+    endedAt: ts('ended_at').notNull(),
+    capacity: integer('capacity').notNull(),
+    purchasedCount: integer('purchased_count').notNull().default(0),
+    isCanceled: boolean('is_canceled').notNull().default(false),
+    meetingUrl: text('meeting_url'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('class_work_schedules_class_start_idx').on(t.classWorkId, t.startedAt),
+    index('class_work_schedules_start_idx').on(t.startedAt),
+    check('class_work_schedules_period_check', sql`${t.endedAt} > ${t.startedAt}`),
+    // Seats never oversell: the counter is bumped in the purchase's transaction and checked here too.
+    check(
+      'class_work_schedules_seats_check',
+      sql`${t.purchasedCount} >= 0 and ${t.purchasedCount} <= ${t.capacity}`,
+    ),
+  ],
+)
+
+export const purchases = pgTable(
+  'purchases',
+  {
+    id: id(),
+    scheduleId: integer('schedule_id')
+      .notNull()
+      .references(() => classWorkSchedules.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    learnerId: integer('learner_id').references(() => learners.id, { onDelete: 'set null' }),
+    price: integer('price').notNull(),
+    commission: integer('commission').notNull(),
+    status: text('status').notNull().default('reserved'),
+    createdAt: createdAt(),
+    canceledAt: ts('canceled_at'),
+  },
+  (t) => [
+    index('purchases_user_idx').on(t.userId, t.createdAt),
+    index('purchases_schedule_idx').on(t.scheduleId),
+    // One live reservation per person (member or one of their learners) per schedule.
+    uniqueIndex('purchases_live_unique')
+      .on(t.scheduleId, t.userId, sql`coalesce(${t.learnerId}, 0)`)
+      .where(sql`${t.status} = 'reserved'`),
+    check(
+      'purchases_status_check',
+      sql`${t.status} in ('reserved', 'canceled_by_user', 'canceled_by_teacher')`,
+    ),
+    check('purchases_money_check', sql`${t.price} >= 0 and ${t.commission} >= 0`),
+  ],
+)
+
+// ── announcements and notices ───────────────────────────────────────────────────────────────────
+export const classAnnouncements = pgTable(
+  'class_announcements',
+  {
+    id: id(),
+    classWorkId: integer('class_work_id')
+      .notNull()
+      .references(() => classWorks.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('class_announcements_class_created_idx').on(t.classWorkId, t.createdAt)],
+)
+
+export const classAnnouncementReads = pgTable(
+  'class_announcement_reads',
+  {
+    announcementId: integer('announcement_id')
+      .notNull()
+      .references(() => classAnnouncements.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    readAt: ts('read_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.announcementId, t.userId] })],
+)
+
+export const notices = pgTable(
+  'notices',
+  {
+    id: id(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    publishedAt: ts('published_at').notNull(),
+  },
+  (t) => [index('notices_published_idx').on(t.publishedAt)],
+)
+
+export const noticeReads = pgTable(
+  'notice_reads',
+  {
+    noticeId: integer('notice_id')
+      .notNull()
+      .references(() => notices.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    readAt: ts('read_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.noticeId, t.userId] })],
+)
+
+// ── messages ────────────────────────────────────────────────────────────────────────────────────
+export const rooms = pgTable(
+  'rooms',
+  {
+    id: id(),
+    /** A room is between a teacher and a member (a parent or learner account); never a learner profile. */
+    teacherId: integer('teacher_id')
+      .notNull()
+      .references(() => users.id),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+    lastMessageAt: ts('last_message_at'),
+  },
+  (t) => [
+    unique('rooms_pair_unique').on(t.teacherId, t.memberId),
+    index('rooms_member_idx').on(t.memberId),
+    check('rooms_two_people_check', sql`${t.teacherId} <> ${t.memberId}`),
+  ],
+)
+
+export const roomMembers = pgTable(
+  'room_members',
+  {
+    roomId: integer('room_id')
+      .notNull()
+      .references(() => rooms.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Messages after this moment (from the other member) count as unread. */
+    lastReadAt: ts('last_read_at'),
+  },
+  (t) => [primaryKey({ columns: [t.roomId, t.userId] }), index('room_members_user_idx').on(t.userId)],
+)
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: id(),
+    roomId: integer('room_id')
+      .notNull()
+      .references(() => rooms.id, { onDelete: 'cascade' }),
+    senderId: integer('sender_id')
+      .notNull()
+      .references(() => users.id),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('messages_room_created_idx').on(t.roomId, t.createdAt)],
+)
+
+// ── follows, favorites ──────────────────────────────────────────────────────────────────────────
+export const follows = pgTable(
+  'follows',
+  {
+    followerId: integer('follower_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    teacherId: integer('teacher_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.followerId, t.teacherId] }),
+    index('follows_teacher_idx').on(t.teacherId),
+    check('follows_not_self_check', sql`${t.followerId} <> ${t.teacherId}`),
+  ],
+)
+
+export const favorites = pgTable(
+  'favorites',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    classWorkId: integer('class_work_id')
+      .notNull()
+      .references(() => classWorks.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.classWorkId] }),
+    index('favorites_class_work_idx').on(t.classWorkId),
+  ],
+)
+
+// ── magazine ────────────────────────────────────────────────────────────────────────────────────
+export const magazineArticles = pgTable(
+  'magazine_articles',
+  {
+    id: id(),
+    title: text('title').notNull(),
+    lead: text('lead').notNull(),
+    /** Sanitized simple HTML (p, h2, h3, ul, ol, li, strong, em, a, blockquote). */
+    body: text('body').notNull(),
+    imageUrl: text('image_url'),
+    category: text('category').notNull(),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    publishedAt: ts('published_at').notNull(),
+    /** Normalized title + lead + body text, for the magazine keyword search. */
+    searchText: text('search_text').notNull().default(''),
+  },
+  (t) => [
+    index('magazine_articles_published_idx').on(t.publishedAt),
+    index('magazine_articles_category_idx').on(t.category, t.publishedAt),
+    index('magazine_articles_tags_idx').using('gin', t.tags),
+  ],
+)

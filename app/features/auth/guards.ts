@@ -1,0 +1,26 @@
+import { redirect } from '@tanstack/react-router'
+import { type AuthState, REGISTER_CONFIRM_EMAIL, REGISTER_INPUT, registrationTarget } from './auth-state'
+
+type GuardArgs = { context: { auth: AuthState }; location: { href: string; pathname: string } }
+
+/**
+ * beforeLoad of every sign-in-required route (spec §4). A UX guard only: every server function and API handler
+ * checks the session and ownership again.
+ * - signed out → the top page with the login modal, whose 'ログイン' comes back here;
+ * - signed in without a profile → the registration step that fits.
+ */
+export function requireMember({ context, location }: GuardArgs) {
+  const { auth } = context
+  if (auth.status !== 'authenticated') throw redirect({ to: '/', search: { login: location.href } })
+  const target = registrationTarget(auth)
+  if (target) throw redirect({ href: target })
+}
+
+/** beforeLoad of the register routes: signed in; a registered person on input/confirm_email goes to the top. */
+export function requireRegistering({ context, location }: GuardArgs) {
+  const { auth } = context
+  if (auth.status !== 'authenticated') throw redirect({ to: '/', search: { login: location.href } })
+  if (auth.user && (location.pathname === REGISTER_INPUT || location.pathname === REGISTER_CONFIRM_EMAIL)) {
+    throw redirect({ to: '/' })
+  }
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest'
+import { hasFilters, parseClassSearch } from './search-params'
+
+describe('parseClassSearch', () => {
+  it('keeps valid values with their types', () => {
+    expect(
+      parseClassSearch({
+        q: ' 英語 ',
+        category: 3,
+        grade: '5',
+        style: 2,
+        price_min: 0,
+        price_max: '3000',
+        from: '2026-11-01',
+        to: '2026-12-31',
+        sort: 'price_asc',
+        page: 2,
+      }),
+    ).toEqual({
+      q: '英語',
+      category: 3,
+      grade: 5,
+      style: 2,
+      price_min: 0,
+      price_max: 3000,
+      from: '2026-11-01',
+      to: '2026-12-31',
+      sort: 'price_asc',
+      page: 2,
+    })
+  })
+  it('falls back to defaults for invalid values instead of failing', () => {
+    expect(
+      parseClassSearch({
+        q: '',
+        category: 'abc',
+        grade: -1,
+        style: 1.5,
+        price_min: 'cheap',
+        price_max: 1e12,
+        from: '2026-13-01',
+        to: '2026-02-30',
+        sort: 'random',
+        page: 0,
+        unknown: 'x',
+      }),
+    ).toEqual({})
+  })
+  it('drops page 1 and truncates very long keywords', () => {
+    expect(parseClassSearch({ page: 1 })).toEqual({})
+    expect(parseClassSearch({ q: 'あ'.repeat(150) }).q).toHaveLength(100)
+    expect(parseClassSearch({ q: 12345 }).q).toBe('12345')
+  })
+  it('swaps reversed ranges', () => {
+    expect(parseClassSearch({ price_min: 5000, price_max: 1000 })).toEqual({
+      price_min: 1000,
+      price_max: 5000,
+    })
+    expect(parseClassSearch({ from: '2026-12-01', to: '2026-11-01' })).toEqual({
+      from: '2026-11-01',
+      to: '2026-12-01',
+    })
+  })
+  it('knows when filters narrow the results', () => {
+    expect(hasFilters({})).toBe(false)
+    expect(hasFilters({ sort: 'new', page: 2 })).toBe(false)
+    expect(hasFilters({ price_min: 0 })).toBe(true)
+    expect(hasFilters({ q: '将棋' })).toBe(true)
+  })
+})

@@ -1,0 +1,66 @@
+import '@tanstack/react-start/server-only'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { join } from 'node:path'
+import { resolveSessionSecret } from '../server/auth/secret.server'
+import { getConfig } from '../server/config'
+import { loadOrCreateSigningKeys, type PublicJwks, toPublicJwks } from './keys'
+import { createIdentityProvider, type IdentityProvider } from './provider'
+
+export { DEMO_ACCOUNTS } from './accounts'
+export type { PublicJwks } from './keys'
+export {
+  createIdentityProvider,
+  IDP_CLIENT_ID,
+  IDP_LOGOUT_PATH,
+  IDP_MOUNT_PATH,
+  IDP_ROUTES,
+  type IdentityProvider,
+  type IdentityProviderOptions,
+  type IdpClient,
+  type IdpTtl,
+  type OidcDiscoveryDocument,
+} from './provider'
+
+// Kept on globalThis so that a dev-server module reload does not start a second provider (and sign everyone out).
+const SINGLETON = Symbol.for('manabi.identityProvider')
+type Holder = { [SINGLETON]?: IdentityProvider }
+
+/** The embedded provider for this process, configured from getConfig() (issuer `${SITE_ORIGIN}/idp`). */
+export function getIdentityProvider(): IdentityProvider {
+  const holder = globalThis as Holder
+  if (!holder[SINGLETON]) {
+    const config = getConfig()
+    holder[SINGLETON] = createIdentityProvider({
+      siteOrigin: config.siteOrigin,
+      dataDir: config.dataDir,
+      secret: resolveSessionSecret(config),
+      testLogin: config.idpTestLogin,
+    })
+  }
+  return holder[SINGLETON]
+}
+
+/** True when the embedded provider is the identity provider (Auth0 is not configured). */
+export function isEmbeddedIdpEnabled(): boolean {
+  return getConfig().auth0 === undefined
+}
+
+/**
+ * Node handler for every request whose path starts with /idp (production server and Vite dev middleware alike).
+ * Accepts both the full URL (`/idp/authorize?…`) and a connect-style mount that already stripped `/idp`.
+ * Answers 404 when Auth0 is configured.
+ */
+export function idpNodeHandler(req: IncomingMessage, res: ServerResponse): void {
+  if (!isEmbeddedIdpEnabled()) {
+    res.statusCode = 404
+    res.setHeader('Content-Type', 'text/plain; charset=utf-8')
+    res.end('Not Found')
+    return
+  }
+  getIdentityProvider().handler(req, res)
+}
+
+/** The embedded provider's public signing keys, for in-process access-token verification (no HTTP). */
+export function getIdpPublicJwks(): PublicJwks {
+  return toPublicJwks(loadOrCreateSigningKeys(join(getConfig().dataDir, 'idp', 'jwks.json')))
+}

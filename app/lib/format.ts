@@ -1,0 +1,66 @@
+/**
+ * Display formats, always in Asia/Tokyo so that the server and the browser render the same text
+ * (a mismatch would break hydration).
+ */
+const TZ = 'Asia/Tokyo'
+
+const dateFmt = new Intl.DateTimeFormat('ja-JP', {
+  timeZone: TZ,
+  year: 'numeric',
+  month: 'numeric',
+  day: 'numeric',
+  weekday: 'short',
+})
+const timeFmt = new Intl.DateTimeFormat('ja-JP', {
+  timeZone: TZ,
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+})
+const shortDateFmt = new Intl.DateTimeFormat('ja-JP', {
+  timeZone: TZ,
+  month: 'numeric',
+  day: 'numeric',
+  weekday: 'short',
+})
+const ymdFmt = new Intl.DateTimeFormat('en-CA', {
+  timeZone: TZ,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+})
+const yenFmt = new Intl.NumberFormat('ja-JP')
+
+/** 2026/11/21(土) */
+export function formatDateJa(value: string | Date): string {
+  return dateFmt.format(new Date(value))
+}
+
+/** 11/21(土) */
+export function formatShortDateJa(value: string | Date): string {
+  return shortDateFmt.format(new Date(value))
+}
+
+/** 09:30 */
+export function formatTimeJa(value: string | Date): string {
+  return timeFmt.format(new Date(value))
+}
+
+/** 2026/11/21(土) 10:00〜11:00 */
+export function formatScheduleJa(startedAt: string | Date, endedAt: string | Date): string {
+  return `${formatDateJa(startedAt)} ${formatTimeJa(startedAt)}〜${formatTimeJa(endedAt)}`
+}
+
+/** The Tokyo calendar day of a moment, as YYYY-MM-DD. */
+export function tokyoDay(value: string | Date): string {
+  return ymdFmt.format(new Date(value))
+}
+
+/** ¥3,000, or 無料 for a free class. */
+export function formatPrice(yen: number): string {
+  return yen === 0 ? '無料' : `¥${yenFmt.format(yen)}`
+}
+
+export function seatsLeft(schedule: { capacity: number; purchased_count: number }): number {
+  return Math.max(0, schedule.capacity - schedule.purchased_count)
+}

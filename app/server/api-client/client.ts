@@ -1,0 +1,194 @@
+import '@tanstack/react-start/server-only'
+import type { z } from 'zod'
+import { ClassAnnouncementList } from '../../contract/v1/announcements'
+import {
+  ClassWorkCardList,
+  ClassWorkDetail,
+  type ClassWorkSearchBody,
+  ClassWorkSearchResult,
+  CloseToStartList,
+  MyClassWorkList,
+  StudentList,
+} from '../../contract/v1/class-works'
+import { ErrorBody } from '../../contract/v1/common'
+import { Article, ArticlePage, type MagazineQuery } from '../../contract/v1/magazine'
+import { type MasterKind, MasterList } from '../../contract/v1/master'
+import { InvitationCode, OrganizationDeepMe, OrgUserList } from '../../contract/v1/organizations'
+import { DestinationList, MessageList, RoomList } from '../../contract/v1/rooms'
+import { TeacherProfile } from '../../contract/v1/teachers'
+import {
+  DeepMe,
+  FollowingList,
+  type RegisterUserBody,
+  type UpdateUserBody,
+  User,
+} from '../../contract/v1/users'
+import { ApiError } from './errors'
+import type { ApiRequest, ApiResponse, ApiTransport } from './transport'
+
+/** An authenticated call: skipped (undefined) without a token (spec §6), throws ApiError on an error status. */
+export interface AuthedCall<A extends unknown[], R> {
+  (token: string, ...args: A): Promise<R>
+  (token: string | undefined | null, ...args: A): Promise<R | undefined>
+}
+
+/** The me call never throws on an error status (spec §7): 200 with the user, 404 unregistered, others. */
+export interface MeResult {
+  status: number
+  data?: User
+  code?: string
+  message?: string
+}
+
+export interface ApiClientOptions {
+  /** Where failures are reported (public calls log and return nothing, spec §8). */
+  logger?: Pick<Console, 'error' | 'warn'>
+}
+
+function errorOf(res: ApiResponse): { code: string; message: string; issues?: unknown } {
+  const parsed = ErrorBody.safeParse(res.data)
+  return parsed.success
+    ? parsed.data
+    : {
+        code: `http_${res.status}`,
+        message: res.status >= 500 ? 'サーバーで問題が発生しました。' : 'エラーが発生しました。',
+      }
+}
+
+export function createApiClient(getTransport: () => ApiTransport, options: ApiClientOptions = {}) {
+  const log = options.logger ?? console
+  const send = (request: ApiRequest) => getTransport()(request)
+
+  /** Parses a success body with the contract; a mismatch is the API's fault: logged, then a 502. */
+  function parse<S extends z.ZodType>(schema: S, res: ApiResponse, request: ApiRequest): z.output<S> {
+    const parsed = schema.safeParse(res.data)
+    if (parsed.success) return parsed.data
+    log.error(
+      `[api-client] ${request.method} ${request.path}: response does not match the contract`,
+      parsed.error.issues,
+    )
+    throw new ApiError(502, 'invalid_response', 'サーバーからの応答が正しくありません', {
+      issues: parsed.error.issues,
+    })
+  }
+
+  async function authed<S extends z.ZodType>(schema: S, request: ApiRequest): Promise<z.output<S>> {
+    const res = await send(request)
+    if (res.status >= 400) {
+      const e = errorOf(res)
+      log.warn(`[api-client] ${request.method} ${request.path} → ${res.status} ${e.code}`)
+      throw new ApiError(res.status, e.code, e.message, { issues: e.issues })
+    }
+    return parse(schema, res, request)
+  }
+
+  function authedCall<A extends unknown[], S extends z.ZodType>(
+    schema: S,
+    build: (...args: A) => Omit<ApiRequest, 'token'>,
+  ): AuthedCall<A, z.output<S>> {
+    return (async (token: string | undefined | null, ...args: A) => {
+      if (!token) return undefined
+      return authed(schema, { ...build(...args), token })
+    }) as AuthedCall<A, z.output<S>>
+  }
+
+  /** Public calls log and return undefined on any failure (spec §8); a 404 is expected and not logged. */
+  async function publicCall<S extends z.ZodType>(
+    schema: S,
+    build: () => ApiRequest,
+  ): Promise<z.output<S> | undefined> {
+    let request: ApiRequest | undefined
+    try {
+      request = build()
+      const res = await send(request)
+      if (res.status >= 400) {
+        if (res.status !== 404)
+          log.error(`[api-client] ${request.method} ${request.path} → ${res.status} ${errorOf(res).code}`)
+        return undefined
+      }
+      return parse(schema, res, request)
+    } catch (err) {
+      // A bad id never reaches the API (nothing to find); a contract mismatch was logged by parse().
+      if (request && !(err instanceof ApiError && err.code === 'invalid_response')) {
+        log.error(
+          `[api-client] ${request.method} ${request.path} failed:`,
+          err instanceof Error ? err.message : err,
+        )
+      }
+      return undefined
+    }
+  }
+
+  async function getMe(token: string): Promise<MeResult>
+  async function getMe(token: string | undefined | null): Promise<MeResult | undefined>
+  async function getMe(token: string | undefined | null): Promise<MeResult | undefined> {
+    if (!token) return undefined
+    const request: ApiRequest = { method: 'GET', path: '/v1/users/me', token }
+    try {
+      const res = await send(request)
+      if (res.status !== 200) return { status: res.status, ...errorOf(res) }
+      return { status: 200, data: parse(User, res, request) }
+    } catch (err) {
+      if (err instanceof ApiError) return { status: err.status, code: err.code, message: err.message }
+      log.error('[api-client] GET /v1/users/me failed:', err)
+      return { status: 503, code: 'upstream_unavailable', message: 'サーバーに接続できませんでした' }
+    }
+  }
+
+  const get = (path: string, query?: ApiRequest['query']): ApiRequest => ({ method: 'GET', path, query })
+  const id = (value: number) => {
+    if (!Number.isSafeInteger(value) || value <= 0)
+      throw new ApiError(400, 'invalid_request', '入力内容に誤りがあります')
+    return value
+  }
+
+  return {
+    // ── authenticated ──
+    getMe,
+    getDeepMe: authedCall(DeepMe, () => get('/v1/users/deep_me')),
+    listFollowings: authedCall(FollowingList, () => get('/v1/users/followings')),
+    getOrganizationDeepMe: authedCall(OrganizationDeepMe, () => get('/v1/organizations/deep_me')),
+    listOrgUsers: authedCall(OrgUserList, () => get('/v1/org_users')),
+    getInvitationCode: authedCall(InvitationCode, () => get('/v1/org_users/invitation_code')),
+    listClassAnnouncements: authedCall(ClassAnnouncementList, () => get('/v1/class_announcements')),
+    listRooms: authedCall(RoomList, () => get('/v1/rooms')),
+    listRoomMessages: authedCall(MessageList, (roomId: number) => get(`/v1/rooms/${id(roomId)}/messages`)),
+    listDestinations: authedCall(DestinationList, (candidate: 'teachers' | 'students') =>
+      get('/v1/destinations', { candidate }),
+    ),
+    listMyClassWorks: authedCall(MyClassWorkList, (filter: { isPublished?: boolean } = {}) =>
+      get('/v1/teachers/my_class_works', { is_published: filter.isPublished }),
+    ),
+    listScheduleStudents: authedCall(StudentList, (scheduleId: number) =>
+      get(`/v1/teachers/my_class_work_schedules/${id(scheduleId)}/students`),
+    ),
+    registerUser: authedCall(User, (body: RegisterUserBody) => ({ method: 'POST', path: '/v1/users', body })),
+    updateMe: authedCall(User, (body: UpdateUserBody) => ({ method: 'PATCH', path: '/v1/users/me', body })),
+    /** Generic authenticated call for endpoints added later (multipart uploads pass `form`). */
+    request: <S extends z.ZodType>(token: string, schema: S, request: Omit<ApiRequest, 'token'>) =>
+      authed(schema, { ...request, token }),
+
+    // ── public ──
+    /** GET /v1/master/{categories,school_types,professions,class_styles,target_grades,video_content_statuses} */
+    getMaster: (kind: MasterKind) => publicCall(MasterList, () => get(`/v1/master/${kind}`)),
+    listNewArrivalsByClass: (limit?: number) =>
+      publicCall(ClassWorkCardList, () => get('/v1/class_works/new_arrivals_by_class', { limit })),
+    listCloseToStarts: (limit?: number) =>
+      publicCall(CloseToStartList, () => get('/v1/class_works/close_to_starts', { limit })),
+    listCloseToStartsByClass: (limit?: number) =>
+      publicCall(ClassWorkCardList, () => get('/v1/class_works/close_to_starts_by_class', { limit })),
+    searchClassWorks: (body: ClassWorkSearchBody) =>
+      publicCall(ClassWorkSearchResult, () => ({ method: 'POST', path: '/v1/class_works/search', body })),
+    getClassWork: (classWorkId: number) =>
+      publicCall(ClassWorkDetail, () => get(`/v1/class_works/${id(classWorkId)}`)),
+    getTeacher: (teacherId: number) => publicCall(TeacherProfile, () => get(`/v1/teachers/${id(teacherId)}`)),
+    listTeacherClassWorks: (teacherId: number) =>
+      publicCall(ClassWorkCardList, () => get(`/v1/teachers/${id(teacherId)}/class_works`)),
+    listMagazineArticles: (query: MagazineQuery = {}) =>
+      publicCall(ArticlePage, () => get('/v1/magazine_articles', { ...query })),
+    getMagazineArticle: (articleId: number) =>
+      publicCall(Article, () => get(`/v1/magazine_articles/${id(articleId)}`)),
+  }
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>

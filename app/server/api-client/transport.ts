@@ -1,0 +1,114 @@
+import '@tanstack/react-start/server-only'
+import { FetchError, ofetch } from 'ofetch'
+import { ApiError } from './errors'
+
+/** One /v1 call as the client sees it; the path starts with `/v1/`. */
+export interface ApiRequest {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
+  path: string
+  query?: Record<string, string | number | boolean | undefined>
+  token?: string
+  /** JSON body. */
+  body?: unknown
+  /** Multipart body (uploads); sent instead of `body`. */
+  form?: FormData
+}
+
+export interface ApiResponse {
+  status: number
+  /** Parsed JSON, or undefined for an empty or non-JSON body. */
+  data: unknown
+}
+
+/** Sends a request to the API and returns the status and JSON. Throws ApiError only when there is no response. */
+export type ApiTransport = (request: ApiRequest) => Promise<ApiResponse>
+
+/** Spec §9: the HTTP client retries these statuses (idempotent calls only). */
+export const RETRY_STATUSES = [408, 409, 425, 429, 500, 502, 503, 504]
+export const REQUEST_TIMEOUT_MS = 10_000
+
+function headersFor(request: ApiRequest): Headers {
+  const headers = new Headers({ accept: 'application/json' })
+  if (request.token) headers.set('authorization', `Bearer ${request.token}`)
+  if (request.body !== undefined && !request.form) headers.set('content-type', 'application/json')
+  return headers
+}
+
+function withQuery(path: string, query: ApiRequest['query']): string {
+  const params = new URLSearchParams()
+  for (const [key, value] of Object.entries(query ?? {}))
+    if (value !== undefined) params.set(key, String(value))
+  const qs = params.toString()
+  return qs ? `${path}?${qs}` : path
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text()
+  if (!text) return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** Calls a fetch handler (the Hono app) directly: same Request/Response bytes as HTTP, no socket. */
+export function inProcessTransport(
+  getHandler: () => Promise<{ fetch(request: Request): Response | Promise<Response> }>,
+) {
+  return async (request: ApiRequest): Promise<ApiResponse> => {
+    const handler = await getHandler()
+    const response = await handler.fetch(
+      new Request(`http://internal${withQuery(request.path, request.query)}`, {
+        method: request.method,
+        headers: headersFor(request),
+        body: request.form ?? (request.body === undefined ? undefined : JSON.stringify(request.body)),
+      }),
+    )
+    return { status: response.status, data: await readJson(response) }
+  }
+}
+
+/** Calls the API over HTTP (API_BASE_URL): 10 s timeout, GETs retried on transient statuses. */
+export function httpTransport(
+  baseUrl: string,
+  options: { retries?: number; retryDelayMs?: number; timeoutMs?: number } = {},
+) {
+  return async (request: ApiRequest): Promise<ApiResponse> => {
+    try {
+      const response = await ofetch.raw(withQuery(request.path, request.query), {
+        baseURL: baseUrl,
+        method: request.method,
+        headers: headersFor(request),
+        body: request.form ?? (request.body === undefined ? undefined : JSON.stringify(request.body)),
+        timeout: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
+        retry: request.method === 'GET' ? (options.retries ?? 2) : 0,
+        retryDelay: options.retryDelayMs ?? 300,
+        retryStatusCodes: RETRY_STATUSES,
+        responseType: 'text',
+      })
+      return { status: response.status, data: parseText(response._data) }
+    } catch (err) {
+      if (err instanceof FetchError && err.response) {
+        return { status: err.response.status, data: parseText(err.data) }
+      }
+      const timedOut = err instanceof Error && (err.name === 'TimeoutError' || /timeout/i.test(err.message))
+      throw new ApiError(
+        timedOut ? 504 : 503,
+        'upstream_unavailable',
+        timedOut ? 'サーバーからの応答がありませんでした' : 'サーバーに接続できませんでした',
+        { cause: err },
+      )
+    }
+  }
+}
+
+function parseText(data: unknown): unknown {
+  if (typeof data !== 'string') return data
+  if (!data) return undefined
+  try {
+    return JSON.parse(data)
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,398 @@
+import '@tanstack/react-start/server-only'
+import { generateCodeVerifier, generateState } from 'arctic'
+import { getConfig } from '../config'
+import { type IdTokenClaims, IdTokenError } from './id-token'
+import { getOidcClient, type OidcClient, OidcRequestError, type TokenSet } from './oidc.server'
+import { sanitizeReturnTo } from './return-to.server'
+import {
+  type AuthTransaction,
+  type FlashMessage,
+  getSessionStore,
+  newSessionId,
+  type SessionClaims,
+  type SessionData,
+  type SessionStore,
+} from './session.server'
+
+/**
+ * The login, callback and logout handlers and the access-token accessor: plain Request → Response functions,
+ * testable without the Start runtime. Route files call the default instances (handleLogin, handleCallback,
+ * handleLogout, getSessionAccessToken); tests build their own with createAuthFlow().
+ */
+
+/** Renew the access token when it expires within this margin (spec §9: token cache buffer 60 s). */
+export const TOKEN_RENEWAL_MARGIN_MS = 60_000
+export const LOGIN_FAILED_MESSAGE = 'ログインできませんでした'
+/** Provider errors that, on a prompt=none round trip, just mean "not signed in there any more". */
+const SILENT_RENEWAL_ERRORS = new Set(['login_required', 'interaction_required', 'consent_required'])
+/** Refresh failures that end the session. */
+const SESSION_ENDING_ERRORS = new Set(['invalid_grant', 'login_required'])
+const ALLOWED_PROMPTS = new Set(['none', 'login'])
+
+export interface LogoutInfo {
+  sessionId?: string
+  sub?: string
+  reason: 'logout' | 'renewal_refused' | 'silent_renewal_failed'
+}
+export type LogoutListener = (info: LogoutInfo) => void | Promise<void>
+
+const logoutListeners = new Set<LogoutListener>()
+
+/** Registers a callback run on every logout (e.g. the organization deep-info cache). Returns an unsubscribe. */
+export function onLogout(listener: LogoutListener): () => void {
+  logoutListeners.add(listener)
+  return () => logoutListeners.delete(listener)
+}
+
+async function runLogoutListeners(info: LogoutInfo) {
+  for (const listener of logoutListeners) {
+    try {
+      await listener(info)
+    } catch (error) {
+      console.warn(`[auth] logout listener failed: ${(error as Error).message}`)
+    }
+  }
+}
+
+export interface SessionAccessToken {
+  accessToken: string
+  /** Epoch ms. */
+  expiresAt: number
+  claims: SessionClaims
+  sessionId: string
+  /**
+   * The token expires within 60 s and there is no refresh token: send the browser through
+   * `/auth/login?prompt=none&returnTo=…` (a top-level silent renewal). The token is returned as is meanwhile.
+   */
+  needsSilentRenewal: boolean
+  /** Set-Cookie header values the response must carry (a renewed session). */
+  setCookie: string[]
+}
+
+export interface GetSessionAccessTokenOptions {
+  /**
+   * Receives every Set-Cookie header value: a renewed session, and also the clearing of a session whose renewal
+   * was refused (then the function returns undefined, so this is the only way to see that header).
+   */
+  onSetCookie?: (header: string) => void
+  now?: number
+}
+
+export interface AuthFlowOptions {
+  siteOrigin: string
+  store: SessionStore
+  client: () => Promise<OidcClient>
+  now?: () => number
+  /** Silences the warning log on failed logins (tests). */
+  quiet?: boolean
+}
+
+export type AuthFlow = ReturnType<typeof createAuthFlow>
+
+export function pickSessionClaims(claims: IdTokenClaims | SessionClaims): SessionClaims {
+  const picked: SessionClaims = { sub: claims.sub }
+  if (typeof claims.email === 'string') picked.email = claims.email
+  if (typeof claims.email_verified === 'boolean') picked.email_verified = claims.email_verified
+  if (typeof claims.name === 'string') picked.name = claims.name
+  if (typeof claims.nickname === 'string') picked.nickname = claims.nickname
+  if (typeof claims.picture === 'string') picked.picture = claims.picture
+  return picked
+}
+
+function redirect(location: string, headers = new Headers()): Response {
+  headers.set('Location', location)
+  headers.set('Cache-Control', 'no-store')
+  return new Response(null, { status: 302, headers })
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof OidcRequestError) return error.message
+  if (error instanceof IdTokenError) return error.message
+  return 'Unexpected error'
+}
+
+export function createAuthFlow(options: AuthFlowOptions) {
+  const { store } = options
+  const clock = options.now ?? Date.now
+  // Cookie order: when a response sets several cookies, the one that matters (session, flash) comes last.
+  // Some Node adapters on Node 20 keep only the last Set-Cookie (see preserve-set-cookie.server.ts); the login
+  // then still works and only the clearing of the short-lived transaction cookie is lost.
+  const siteOrigin = options.siteOrigin.replace(/\/+$/, '')
+
+  /** Concurrent requests holding the same refresh token share one renewal (and its result, briefly). */
+  const renewals = new Map<string, { promise: Promise<TokenSet>; settledAt?: number }>()
+  const RENEWAL_REUSE_MS = 30_000
+
+  function renew(client: OidcClient, refreshToken: string): Promise<TokenSet> {
+    const now = Date.now()
+    for (const [token, entry] of renewals) {
+      if (entry.settledAt !== undefined && now - entry.settledAt > RENEWAL_REUSE_MS) renewals.delete(token)
+    }
+    const existing = renewals.get(refreshToken)
+    if (existing) return existing.promise
+    const entry: { promise: Promise<TokenSet>; settledAt?: number } = {
+      promise: client.refresh(refreshToken),
+    }
+    renewals.set(refreshToken, entry)
+    entry.promise.then(
+      () => {
+        entry.settledAt = Date.now()
+      },
+      () => {
+        renewals.delete(refreshToken)
+      },
+    )
+    return entry.promise
+  }
+
+  function failure(headers: Headers, path: string, flash: Omit<FlashMessage, 'type' | 'message'>): Response {
+    headers.append(
+      'Set-Cookie',
+      store.flashCookie({ type: 'error', message: LOGIN_FAILED_MESSAGE, ...flash }),
+    )
+    return redirect(path, headers)
+  }
+
+  /** GET /auth/login?returnTo=&screen_hint=&login_hint=&prompt=&errorPath= */
+  async function handleLogin(request: Request): Promise<Response> {
+    const params = new URL(request.url).searchParams
+    const returnTo = sanitizeReturnTo(params.get('returnTo'))
+    const errorPath = sanitizeReturnTo(params.get('errorPath'))
+    const promptParam = params.get('prompt') ?? undefined
+    const prompt = promptParam && ALLOWED_PROMPTS.has(promptParam) ? promptParam : undefined
+    const screenHint = params.get('screen_hint') === 'signup' ? 'signup' : undefined
+    const loginHint = params.get('login_hint')?.trim().slice(0, 320) || undefined
+
+    const tx: AuthTransaction = {
+      state: generateState(),
+      nonce: generateState(),
+      codeVerifier: generateCodeVerifier(),
+      returnTo,
+      errorPath,
+      prompt,
+      createdAt: clock(),
+    }
+    const headers = new Headers()
+    let location: URL
+    try {
+      const client = await options.client()
+      location = client.authorizationUrl({
+        state: tx.state,
+        codeVerifier: tx.codeVerifier,
+        nonce: tx.nonce,
+        prompt,
+        screenHint,
+        loginHint,
+      })
+    } catch (error) {
+      if (!options.quiet) console.warn(`[auth] cannot start a login: ${(error as Error).message}`)
+      return failure(headers, errorPath, { detail: describeError(error), error: 'unavailable', returnTo })
+    }
+    headers.append('Set-Cookie', await store.transactionCookie(tx))
+    return redirect(location.href, headers)
+  }
+
+  /** GET /auth/callback?code=&state= (or ?error=&error_description=&state=) */
+  async function handleCallback(request: Request): Promise<Response> {
+    const params = new URL(request.url).searchParams
+    const tx = await store.readTransaction(request, clock())
+    const headers = new Headers()
+    headers.append('Set-Cookie', store.clearTransactionCookie())
+
+    if (!tx) return failure(headers, '/', { detail: 'Invalid state', error: 'missing_transaction' })
+    if (params.get('state') !== tx.state) {
+      return failure(headers, tx.errorPath, {
+        detail: 'Invalid state',
+        error: 'state_mismatch',
+        returnTo: tx.returnTo,
+      })
+    }
+
+    // RFC 9207: when the provider names itself, it must be the one the login was sent to (mix-up defence).
+    const iss = params.get('iss')
+    if (iss !== null) {
+      const client = await options.client().catch(() => undefined)
+      if (client && iss !== client.settings.issuer) {
+        return failure(headers, tx.errorPath, {
+          detail: `Issuer mismatch in the authorization response: ${iss}`,
+          error: 'invalid_issuer',
+          returnTo: tx.returnTo,
+        })
+      }
+    }
+
+    const providerError = params.get('error')
+    if (providerError) {
+      const description = params.get('error_description') ?? undefined
+      if (tx.prompt === 'none' && SILENT_RENEWAL_ERRORS.has(providerError)) {
+        // Silent renewal found no provider session: log out locally, quietly, and go back where we were.
+        const previous = await store.readSession(request, clock())
+        headers.append('Set-Cookie', store.clearSessionCookie())
+        await runLogoutListeners({
+          sessionId: previous?.sid,
+          sub: previous?.claims.sub,
+          reason: 'silent_renewal_failed',
+        })
+        return redirect(tx.returnTo, headers)
+      }
+      return failure(headers, tx.errorPath, {
+        detail: description ?? providerError,
+        error: providerError,
+        error_description: description,
+        returnTo: tx.returnTo,
+      })
+    }
+
+    const code = params.get('code')
+    if (!code) {
+      return failure(headers, tx.errorPath, {
+        detail: 'There are no query params available for parsing.',
+        error: 'invalid_request',
+        returnTo: tx.returnTo,
+      })
+    }
+
+    try {
+      const client = await options.client()
+      const tokens = await client.exchangeCode(code, tx.codeVerifier)
+      if (!tokens.idToken) throw new IdTokenError('id_token', 'ID token is missing from the token response')
+      const claims = await client.verifyIdToken(tokens.idToken, {
+        nonce: tx.nonce,
+        maxAge: tx.maxAge,
+        now: clock(),
+      })
+      const now = clock()
+      const session: SessionData = {
+        sid: newSessionId(),
+        accessToken: tokens.accessToken,
+        accessTokenExpiresAt: tokens.accessTokenExpiresAt,
+        refreshToken: tokens.refreshToken,
+        claims: pickSessionClaims(claims),
+        checkedAt: now,
+        createdAt: now,
+      }
+      headers.append('Set-Cookie', await store.sessionCookie(session))
+      return redirect(tx.returnTo, headers)
+    } catch (error) {
+      if (!options.quiet) console.warn(`[auth] login failed: ${describeError(error)}`)
+      const oauthError = error instanceof OidcRequestError ? error : undefined
+      return failure(headers, tx.errorPath, {
+        detail: describeError(error),
+        error: oauthError?.code ?? (error instanceof IdTokenError ? 'invalid_id_token' : 'server_error'),
+        error_description: oauthError?.description,
+        returnTo: tx.returnTo,
+      })
+    }
+  }
+
+  /** GET /auth/logout: clears the local session, then ends the provider session and returns to the site. */
+  async function handleLogout(request: Request): Promise<Response> {
+    const session = await store.readSession(request, clock())
+    await runLogoutListeners({ sessionId: session?.sid, sub: session?.claims.sub, reason: 'logout' })
+    const headers = new Headers()
+    // Essential cookie last: see the note on cookie order in createAuthFlow.
+    headers.append('Set-Cookie', store.clearTransactionCookie())
+    headers.append('Set-Cookie', store.clearSessionCookie())
+    try {
+      const client = await options.client()
+      return redirect(client.logoutUrl(siteOrigin).href, headers)
+    } catch {
+      return redirect('/', headers)
+    }
+  }
+
+  function view(session: SessionData, setCookie: string[], needsSilentRenewal = false): SessionAccessToken {
+    return {
+      accessToken: session.accessToken,
+      expiresAt: session.accessTokenExpiresAt,
+      claims: session.claims,
+      sessionId: session.sid,
+      needsSilentRenewal,
+      setCookie,
+    }
+  }
+
+  /**
+   * The session's access token, renewed with the refresh token when it expires within 60 s. undefined when
+   * signed out (no, expired or tampered session cookie; or a refresh refused with invalid_grant/login_required,
+   * which also clears the cookie — see onSetCookie).
+   */
+  async function getSessionAccessToken(
+    request: Request,
+    opts: GetSessionAccessTokenOptions = {},
+  ): Promise<SessionAccessToken | undefined> {
+    const now = opts.now ?? clock()
+    const setCookie: string[] = []
+    const emit = (header: string) => {
+      setCookie.push(header)
+      opts.onSetCookie?.(header)
+    }
+    const session = await store.readSession(request, now)
+    if (!session) {
+      if (store.hasSessionCookie(request)) emit(store.clearSessionCookie())
+      return undefined
+    }
+    if (session.accessTokenExpiresAt - now > TOKEN_RENEWAL_MARGIN_MS) return view(session, setCookie)
+    if (!session.refreshToken) return view(session, setCookie, true)
+
+    try {
+      const client = await options.client()
+      const tokens = await renew(client, session.refreshToken)
+      let claims = session.claims
+      if (tokens.idToken) {
+        // A refreshed ID token carries current claims (e.g. email_verified after the confirmation link).
+        const refreshed = await client.verifyIdToken(tokens.idToken, { now })
+        if (refreshed.sub === session.claims.sub) claims = pickSessionClaims(refreshed)
+      }
+      const renewed: SessionData = {
+        ...session,
+        accessToken: tokens.accessToken,
+        accessTokenExpiresAt: tokens.accessTokenExpiresAt,
+        refreshToken: tokens.refreshToken ?? session.refreshToken,
+        claims,
+        checkedAt: now,
+      }
+      emit(await store.sessionCookie(renewed))
+      return view(renewed, setCookie)
+    } catch (error) {
+      if (error instanceof OidcRequestError && SESSION_ENDING_ERRORS.has(error.code)) {
+        emit(store.clearSessionCookie())
+        await runLogoutListeners({
+          sessionId: session.sid,
+          sub: session.claims.sub,
+          reason: 'renewal_refused',
+        })
+        return undefined
+      }
+      // A transient failure (network, time-out, 5xx) keeps the session; the next request tries again.
+      if (!options.quiet) console.warn(`[auth] access token renewal failed: ${describeError(error)}`)
+      return view(session, setCookie)
+    }
+  }
+
+  /** The signed-in user's claims without touching tokens (undefined when signed out). */
+  async function getSessionClaims(request: Request): Promise<SessionClaims | undefined> {
+    return (await store.readSession(request, clock()))?.claims
+  }
+
+  return { handleLogin, handleCallback, handleLogout, getSessionAccessToken, getSessionClaims }
+}
+
+let defaultFlow: AuthFlow | undefined
+
+/** The flow for this process, from getConfig(). */
+export function getAuthFlow(): AuthFlow {
+  defaultFlow ??= createAuthFlow({
+    siteOrigin: getConfig().siteOrigin,
+    store: getSessionStore(),
+    client: getOidcClient,
+  })
+  return defaultFlow
+}
+
+export const handleLogin = (request: Request) => getAuthFlow().handleLogin(request)
+export const handleCallback = (request: Request) => getAuthFlow().handleCallback(request)
+export const handleLogout = (request: Request) => getAuthFlow().handleLogout(request)
+export const getSessionAccessToken = (request: Request, opts?: GetSessionAccessTokenOptions) =>
+  getAuthFlow().getSessionAccessToken(request, opts)
+export const getSessionClaims = (request: Request) => getAuthFlow().getSessionClaims(request)

@@ -1,0 +1,96 @@
+import { expect, test } from '@playwright/test'
+import { gotoReady, login } from './helpers'
+
+test('a signed-out visitor opening a protected page signs in and lands back on it', async ({ page }) => {
+  await page.goto('/profile')
+  await expect(page).toHaveURL(/\/$/)
+  const modal = page.getByTestId('login-modal')
+  await expect(modal).toBeVisible()
+  await modal.getByRole('button', { name: 'ログイン' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'ログイン' })).toBeVisible()
+  await page.getByRole('button', { name: /山田 花子（はなこ）でログイン/ }).click()
+  await expect(page).toHaveURL(/\/profile$/)
+  await expect(page.getByRole('heading', { level: 1, name: '基本情報' })).toBeVisible()
+  await expect(page.getByTestId('profile-facts')).toContainText('はなこ')
+  await expect(page.getByTestId('learner-list').locator('li')).toHaveCount(2)
+  await expect(page.locator('meta[name=robots]')).toHaveAttribute('content', /noindex/)
+})
+
+test('the session cookie cannot be read from page script, and logout ends the session', async ({ page }) => {
+  await login(page, 'parent@manabi.example', '/profile')
+  await expect(page.getByRole('heading', { level: 1, name: '基本情報' })).toBeVisible()
+  const cookies = await page.context().cookies()
+  const session = cookies.find((c) => c.name.includes('manabi_session'))
+  expect(session?.httpOnly).toBe(true)
+  expect(session?.sameSite).toBe('Lax')
+  expect(await page.evaluate(() => document.cookie)).not.toContain('manabi_session')
+
+  await page.getByTestId('account-button').click()
+  await expect(page.getByTestId('account-menu')).toContainText('はなこ さん')
+  await page.getByTestId('logout').click()
+  await expect(page.getByTestId('header-login')).toBeVisible()
+  await page.goto('/profile')
+  await expect(page.getByTestId('login-modal')).toBeVisible()
+})
+
+test('a LINE user without a profile goes straight to register/input', async ({ page }) => {
+  await gotoReady(page, '/')
+  await page.getByTestId('header-login').click()
+  await page.getByRole('button', { name: /メールアドレスなし（LINE）/ }).click()
+  await expect(page).toHaveURL(/\/register\/input$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'プロフィール登録' })).toBeVisible()
+  await expect(page.locator('[data-layout="simple"]')).toBeVisible()
+})
+
+test('a new user signs up, confirms the e-mail, registers and is thanked', async ({ page, context }) => {
+  const email = `new-${Date.now()}-${Math.floor(Math.random() * 1e6)}@manabi.example`
+  await gotoReady(page, '/')
+  await page.getByTestId('header-signup').click()
+  await expect(page.getByRole('heading', { level: 1, name: '新規登録' })).toBeVisible()
+  await page.getByLabel('メールアドレス').fill(email)
+  await page.getByLabel('パスワード').fill('manabi-demo-1234')
+  await page.getByLabel('ニックネーム').fill('さくら')
+  await page.getByRole('button', { name: '登録する' }).click()
+  await expect(page.getByRole('heading', { name: '確認メールを送信しました' })).toBeVisible()
+  const verifyUrl = await page.getByRole('link', { name: 'メールアドレスを確認する' }).getAttribute('href')
+  await page.getByRole('link', { name: 'まなびのたねへ進む' }).click()
+
+  // Not verified yet: the confirmation step.
+  await expect(page).toHaveURL(/\/register\/confirm_email$/)
+  await expect(page.getByText(email)).toBeVisible()
+
+  // The confirmation link (shown in place of an e-mail), then "checked".
+  const mail = await context.newPage()
+  await mail.goto(verifyUrl ?? '')
+  await expect(mail.getByRole('heading', { name: 'メールアドレスを確認しました' })).toBeVisible()
+  await mail.close()
+  await page.getByTestId('confirm-email-check').click()
+  await expect(page).toHaveURL(/\/register\/input$/)
+
+  // Validation messages in Japanese, then a valid registration as a parent with one child.
+  await page.getByRole('button', { name: '登録する' }).click()
+  await expect(page.getByText('利用規約への同意が必要です')).toBeVisible()
+  await page.getByLabel('ニックネーム', { exact: true }).fill('さくら')
+  await page.getByLabel('お名前').fill('小林 さくら')
+  await page.getByLabel('ふりがな（カタカナ）').fill('コバヤシ サクラ')
+  await page.getByLabel('職業').selectOption({ label: '会社員' })
+  await page.getByRole('button', { name: 'お子さまを追加' }).click()
+  const row = page.getByTestId('learner-row')
+  await row.getByLabel('ニックネーム').fill('たろう')
+  await row.getByLabel('学校区分').selectOption({ index: 2 })
+  await row.getByLabel('学年').selectOption({ index: 3 })
+  await page.getByLabel(/に同意します/).check()
+  await page.getByRole('button', { name: '登録する' }).click()
+  await expect(page).toHaveURL(/\/register\/thanks$/)
+  await expect(page.getByRole('heading', { level: 1, name: '登録が完了しました' })).toBeVisible()
+
+  // Registered: the register steps send them to the top page now.
+  await page.goto('/register/input')
+  await expect(page).toHaveURL(/\/$/)
+})
+
+test('an unverified user is sent to register/confirm_email', async ({ page }) => {
+  await login(page, 'unverified@manabi.example', '/')
+  await expect(page).toHaveURL(/\/register\/confirm_email$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'メールアドレスの確認' })).toBeVisible()
+})

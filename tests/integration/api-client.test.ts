@@ -1,0 +1,258 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { serve } from '@hono/node-server'
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { rooms } from '../../app/db/schema'
+import { type ApiClient, createApiClient } from '../../app/server/api-client/client'
+import { ApiError } from '../../app/server/api-client/errors'
+import { type ApiTransport, httpTransport, inProcessTransport } from '../../app/server/api-client/transport'
+import { setupApi, type TestApi } from './support/api'
+import { SUBS, tokenFor } from './support/tokens'
+
+/** Collects what the client logs, so that tests can check failures are reported (spec §8). */
+function recorder() {
+  const lines: string[] = []
+  const logger = {
+    error: (...args: unknown[]) => lines.push(`error ${args.map(String).join(' ')}`),
+    warn: (...args: unknown[]) => lines.push(`warn ${args.map(String).join(' ')}`),
+  }
+  return { lines, logger }
+}
+
+let api: TestApi
+let client: ApiClient
+let log: ReturnType<typeof recorder>
+let parent: string
+beforeAll(async () => {
+  api = await setupApi()
+  log = recorder()
+  client = createApiClient(() => inProcessTransport(async () => api.app), { logger: log.logger })
+  parent = await tokenFor(SUBS.parent)
+})
+afterAll(async () => {
+  await api?.close()
+})
+
+describe('in-process transport against the real API', () => {
+  it('getMe: skipped without a token; 200, 404 unregistered and 401 come back as statuses', async () => {
+    expect(await client.getMe(undefined)).toBeUndefined()
+    expect(await client.getMe('')).toBeUndefined()
+    const me = await client.getMe(parent)
+    expect(me.status).toBe(200)
+    expect(me.data?.sub).toBe(SUBS.parent)
+    expect(await client.getMe(await tokenFor(SUBS.newUser))).toMatchObject({
+      status: 404,
+      code: 'unregistered',
+    })
+    expect(await client.getMe('invalid')).toMatchObject({ status: 401, code: 'unauthorized' })
+  })
+
+  it('authenticated calls are skipped (undefined) without a token', async () => {
+    const calls = [
+      client.getDeepMe(undefined),
+      client.listFollowings(undefined),
+      client.getOrganizationDeepMe(null),
+      client.listOrgUsers(undefined),
+      client.getInvitationCode(undefined),
+      client.listClassAnnouncements(undefined),
+      client.listRooms(undefined),
+      client.listRoomMessages(undefined, 1),
+      client.listDestinations(undefined, 'teachers'),
+      client.listMyClassWorks(undefined),
+      client.listScheduleStudents(undefined, 1),
+      client.updateMe(undefined, { nickname: 'x' }),
+    ]
+    for (const result of await Promise.all(calls)) expect(result).toBeUndefined()
+  })
+
+  it('authenticated calls parse their responses with the contract', async () => {
+    const owner = await tokenFor(SUBS.owner)
+    const teacher = await tokenFor(SUBS.teacher)
+    expect((await client.getDeepMe(parent)).learners).toHaveLength(2)
+    expect(await client.listFollowings(parent)).toHaveLength(3)
+    expect((await client.getOrganizationDeepMe(owner)).my_role).toBe('owner')
+    expect(await client.listOrgUsers(owner)).toHaveLength(4)
+    expect((await client.getInvitationCode(owner)).invitation_code).toBe('MIRAI-7K3Q')
+    expect((await client.listClassAnnouncements(parent)).length).toBeGreaterThan(0)
+    const roomList = await client.listRooms(parent)
+    expect(roomList).toHaveLength(3)
+    expect((await client.listRoomMessages(parent, roomList[0]!.id)).length).toBeGreaterThan(0)
+    expect((await client.listDestinations(parent, 'teachers')).length).toBeGreaterThan(0)
+    const drafts = await client.listMyClassWorks(teacher, { isPublished: false })
+    expect(drafts.every((c) => !c.is_published)).toBe(true)
+    const all = await client.listMyClassWorks(teacher)
+    expect(all.length).toBeGreaterThan(drafts.length)
+    const withNext = all.find((c) => c.next_schedule)!
+    expect(Array.isArray(await client.listScheduleStudents(teacher, withNext.next_schedule!.id))).toBe(true)
+  })
+
+  it('an error status throws ApiError with the API’s code and Japanese message', async () => {
+    const emilyRoom = (
+      await api.db
+        .select()
+        .from(rooms)
+        .where(eq(rooms.teacherId, await api.userId(SUBS.emily)))
+    )[0]!
+    const owner = await tokenFor(SUBS.owner)
+    await expect(client.listRoomMessages(owner, emilyRoom.id)).rejects.toMatchObject({
+      status: 404,
+      code: 'not_found',
+    })
+    await expect(client.getInvitationCode(parent)).rejects.toBeInstanceOf(ApiError)
+    const invalid = await client
+      .registerUser(await tokenFor(SUBS.newUser), {
+        nickname: '',
+        name: 'x',
+        name_kana: 'エックス',
+        role: 'parent',
+        agreed_to_terms: true,
+      })
+      .catch((e: unknown) => e)
+    expect(invalid).toBeInstanceOf(ApiError)
+    expect(invalid).toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      message: '入力内容に誤りがあります',
+    })
+    expect((invalid as ApiError).issues).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: ['nickname'] })]),
+    )
+  })
+
+  it('registers and updates through the client', async () => {
+    const token = await tokenFor(SUBS.newUser)
+    const user = await client.registerUser(token, {
+      nickname: 'ひな',
+      name: '田中 陽菜',
+      name_kana: 'タナカ ヒナ',
+      role: 'parent',
+      profession_id: 1,
+      agreed_to_terms: true,
+    })
+    expect(user.sub).toBe(SUBS.newUser)
+    expect((await client.updateMe(token, { nickname: 'ひなた' })).nickname).toBe('ひなた')
+  })
+
+  it('public calls parse their responses', async () => {
+    expect((await client.getMaster('categories'))!.length).toBe(11)
+    expect(await client.listNewArrivalsByClass(3)).toHaveLength(3)
+    expect(await client.listCloseToStarts(4)).toHaveLength(4)
+    expect(await client.listCloseToStartsByClass(5)).toHaveLength(5)
+    const found = await client.searchClassWorks({ q: 'えいご', sort: 'price_asc' })
+    expect(found!.total).toBeGreaterThan(0)
+    const detail = await client.getClassWork(found!.items[0]!.id)
+    expect(detail!.summary).toBeDefined()
+    expect((await client.getTeacher(detail!.teacher.id))!.id).toBe(detail!.teacher.id)
+    expect((await client.listTeacherClassWorks(detail!.teacher.id))!.length).toBeGreaterThan(0)
+    const articles = await client.listMagazineArticles({ tag: '英語' })
+    expect(articles!.total).toBeGreaterThan(0)
+    expect((await client.getMagazineArticle(articles!.items[0]!.id))!.body).toBeTruthy()
+  })
+
+  it('public calls return undefined on failure; a 404 is not an error worth logging', async () => {
+    const before = log.lines.length
+    expect(await client.getClassWork(999_999)).toBeUndefined()
+    expect(await client.getClassWork(Number.NaN)).toBeUndefined()
+    expect(log.lines.length).toBe(before)
+    expect(await client.searchClassWorks({ page: 0 })).toBeUndefined()
+    expect(log.lines.slice(before).join('\n')).toContain('POST /v1/class_works/search → 400')
+  })
+})
+
+describe('responses that break the contract', () => {
+  const broken: ApiTransport = async () => ({ status: 200, data: { unexpected: true } })
+
+  it('authenticated calls throw ApiError 502, public calls log and return undefined, getMe reports 502', async () => {
+    const rec = recorder()
+    const c = createApiClient(() => broken, { logger: rec.logger })
+    await expect(c.listRooms('token')).rejects.toMatchObject({ status: 502, code: 'invalid_response' })
+    expect(await c.getMaster('categories')).toBeUndefined()
+    expect(await c.getMe('token')).toMatchObject({ status: 502, code: 'invalid_response' })
+    expect(rec.lines.filter((l) => l.includes('does not match the contract'))).toHaveLength(3)
+  })
+})
+
+describe('HTTP transport', () => {
+  let server: ReturnType<typeof serve>
+  let baseUrl: string
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => {
+      server = serve({ fetch: api.app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
+        baseUrl = `http://127.0.0.1:${info.port}`
+        resolve()
+      })
+    })
+  })
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve))
+  })
+
+  it('talks to the API over HTTP with the same results', async () => {
+    const c = createApiClient(() => httpTransport(baseUrl), { logger: recorder().logger })
+    expect((await c.getMe(parent)).data?.sub).toBe(SUBS.parent)
+    // demo|new registered earlier in this file; the LINE user has no profile.
+    expect(await c.getMe(await tokenFor(SUBS.line))).toMatchObject({ status: 404, code: 'unregistered' })
+    expect((await c.searchClassWorks({ q: '陶芸' }))!.total).toBeGreaterThan(0)
+    await expect(c.getInvitationCode(parent)).rejects.toMatchObject({ status: 404 })
+  })
+
+  /** A server that answers `failures` times with `status` before answering 200 []. */
+  async function flaky(status: number, failures: number) {
+    const seen: string[] = []
+    const srv: Server = createServer((req: IncomingMessage, res) => {
+      seen.push(req.method ?? '')
+      res.setHeader('content-type', 'application/json')
+      if (seen.length <= failures) {
+        res.statusCode = status
+        res.end(JSON.stringify({ code: 'busy', message: '混み合っています' }))
+      } else {
+        res.end('[]')
+      }
+    })
+    await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`
+    return { url, seen, close: () => new Promise((resolve) => srv.close(resolve)) }
+  }
+
+  it.each([408, 409, 425, 429, 500, 502, 503, 504])('retries a GET answered %i', async (status) => {
+    const s = await flaky(status, 2)
+    const c = createApiClient(() => httpTransport(s.url, { retryDelayMs: 1 }), { logger: recorder().logger })
+    expect(await c.listRooms('token')).toEqual([])
+    expect(s.seen).toEqual(['GET', 'GET', 'GET'])
+    await s.close()
+  })
+
+  it('does not retry a 400 or a POST', async () => {
+    const s = await flaky(400, 1)
+    const c = createApiClient(() => httpTransport(s.url, { retryDelayMs: 1 }), { logger: recorder().logger })
+    await expect(c.listRooms('token')).rejects.toMatchObject({
+      status: 400,
+      code: 'busy',
+      message: '混み合っています',
+    })
+    await s.close()
+    const p = await flaky(503, 1)
+    const cp = createApiClient(() => httpTransport(p.url, { retryDelayMs: 1 }), { logger: recorder().logger })
+    await expect(cp.updateMe('token', { nickname: 'x' })).rejects.toMatchObject({ status: 503 })
+    expect(await cp.searchClassWorks({})).toBeUndefined()
+    expect(p.seen).toEqual(['PATCH', 'POST'])
+    await p.close()
+  })
+
+  it('gives up on a server that does not answer in time or at all', async () => {
+    const silent = createServer(() => {})
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`
+    const c = createApiClient(() => httpTransport(url, { timeoutMs: 200, retries: 0 }), {
+      logger: recorder().logger,
+    })
+    expect(await c.getMe('token')).toMatchObject({ status: 504 })
+    expect(await c.getMaster('categories')).toBeUndefined()
+    silent.closeAllConnections()
+    await new Promise((resolve) => silent.close(resolve))
+    const down = createApiClient(() => httpTransport(url, { retries: 0 }), { logger: recorder().logger })
+    expect(await down.getMe('token')).toMatchObject({ status: 503, code: 'upstream_unavailable' })
+    await expect(down.listRooms('token')).rejects.toMatchObject({ status: 503 })
+  })
+})

@@ -1,0 +1,150 @@
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ClassAnnouncementList } from '../../app/contract/v1/announcements'
+import { DestinationList, MessageList, RoomList } from '../../app/contract/v1/rooms'
+import { DeepMe, FollowingList, User } from '../../app/contract/v1/users'
+import { rooms } from '../../app/db/schema'
+import { setupApi, type TestApi } from './support/api'
+import { SUBS } from './support/tokens'
+
+let api: TestApi
+beforeAll(async () => {
+  api = await setupApi()
+})
+afterAll(async () => {
+  await api?.close()
+})
+
+describe('the caller’s profile', () => {
+  it('GET /v1/users/me returns the demo parent', async () => {
+    const res = await api.as(SUBS.parent, 'GET', '/v1/users/me')
+    expect(res.status).toBe(200)
+    expect(User.parse(res.body)).toMatchObject({
+      sub: SUBS.parent,
+      email: 'parent@manabi.example',
+      email_verified: true,
+      name: '山田 花子',
+      role: 'parent',
+      is_teacher: false,
+    })
+  })
+
+  it('GET /v1/users/deep_me: a parent has two learners and no organisation', async () => {
+    const me = DeepMe.parse((await api.as(SUBS.parent, 'GET', '/v1/users/deep_me')).body)
+    expect(me.learners.map((l) => l.nickname)).toEqual(['たろう', 'さくら'])
+    expect(me.organization).toBeNull()
+    expect(me.teacher).toBeNull()
+    expect(me.following_count).toBe(3)
+    expect(me.favorite_count).toBe(5)
+    expect(me.upcoming_reservation_count).toBeGreaterThanOrEqual(3)
+  })
+
+  it('GET /v1/users/deep_me: a teacher has figures; an owner has the organisation', async () => {
+    const teacher = DeepMe.parse((await api.as(SUBS.teacher, 'GET', '/v1/users/deep_me')).body)
+    expect(teacher.teacher).not.toBeNull()
+    expect(teacher.teacher!.class_work_count).toBeGreaterThan(teacher.teacher!.published_class_work_count)
+    expect(teacher.teacher!.student_count).toBeGreaterThan(0)
+    expect(teacher.teacher!.summary.times_held).toBeGreaterThan(0)
+    const owner = DeepMe.parse((await api.as(SUBS.owner, 'GET', '/v1/users/deep_me')).body)
+    expect(owner.organization).toMatchObject({
+      role: 'owner',
+      kind: 'corporation',
+      name: '株式会社みらいキッズアカデミー',
+    })
+  })
+
+  it('GET /v1/users/followings lists followed teachers', async () => {
+    const list = FollowingList.parse((await api.as(SUBS.parent, 'GET', '/v1/users/followings')).body)
+    expect(list.map((f) => f.nickname).sort()).toEqual(['けんた先生', 'たかはし博士', 'エミリー先生'].sort())
+    expect(list.find((f) => f.nickname === 'エミリー先生')?.organization_name).toBe(
+      '株式会社みらいキッズアカデミー',
+    )
+  })
+})
+
+describe('class announcements', () => {
+  it('lists announcements of reserved classes with read state', async () => {
+    const res = await api.as(SUBS.parent, 'GET', '/v1/class_announcements')
+    expect(res.status).toBe(200)
+    const list = ClassAnnouncementList.parse(res.body)
+    expect(list.length).toBeGreaterThan(0)
+    expect(list.some((a) => a.is_read)).toBe(true)
+    expect(list.some((a) => !a.is_read)).toBe(true)
+    expect(list.map((a) => a.class_work_title)).toContain('はじめてのScratch（スクラッチ）でゲームづくり')
+    const dates = list.map((a) => a.created_at)
+    expect(dates).toEqual([...dates].sort().reverse())
+  })
+
+  it('is empty for someone without reservations', async () => {
+    const list = ClassAnnouncementList.parse(
+      (await api.as(SUBS.owner, 'GET', '/v1/class_announcements')).body,
+    )
+    expect(list).toEqual([])
+  })
+})
+
+describe('rooms and messages', () => {
+  it('GET /v1/rooms: the parent’s rooms with unread counts', async () => {
+    const list = RoomList.parse((await api.as(SUBS.parent, 'GET', '/v1/rooms')).body)
+    expect(list).toHaveLength(3)
+    const byPartner = Object.fromEntries(list.map((r) => [r.partner.nickname, r.unread_count]))
+    expect(byPartner).toEqual({ けんた先生: 1, エミリー先生: 0, たかはし博士: 1 })
+    const updated = list.map((r) => r.updated_at)
+    expect(updated).toEqual([...updated].sort().reverse())
+    for (const r of list) expect(r.last_message).not.toBeNull()
+  })
+
+  it('the teacher sees the other side of the same rooms', async () => {
+    const list = RoomList.parse((await api.as(SUBS.teacher, 'GET', '/v1/rooms')).body)
+    expect(list.map((r) => r.partner.nickname).sort()).toEqual(
+      ['けんいちさん', 'はなこ', 'めぐみさん'].sort(),
+    )
+    expect(list.reduce((sum, r) => sum + r.unread_count, 0)).toBe(2)
+  })
+
+  it('GET /v1/rooms/{id}/messages: own room, oldest first, is_mine set', async () => {
+    const list = RoomList.parse((await api.as(SUBS.parent, 'GET', '/v1/rooms')).body)
+    const room = list.find((r) => r.partner.nickname === 'けんた先生')!
+    const res = await api.as(SUBS.parent, 'GET', `/v1/rooms/${room.id}/messages`)
+    expect(res.status).toBe(200)
+    const messages = MessageList.parse(res.body)
+    expect(messages).toHaveLength(5)
+    expect(messages.map((m) => m.created_at)).toEqual(messages.map((m) => m.created_at).sort())
+    expect(messages[0]!.is_mine).toBe(true)
+    expect(messages.at(-1)!.is_mine).toBe(false)
+  })
+
+  it('another member’s room does not exist for the caller (404); bad ids are 400', async () => {
+    const emilyId = await api.userId(SUBS.emily)
+    const [emilyRoom] = await api.db.select().from(rooms).where(eq(rooms.teacherId, emilyId))
+    expect((await api.as(SUBS.owner, 'GET', `/v1/rooms/${emilyRoom!.id}/messages`)).status).toBe(404)
+    expect((await api.as(SUBS.parent, 'GET', '/v1/rooms/999999/messages')).status).toBe(404)
+    expect((await api.as(SUBS.parent, 'GET', '/v1/rooms/x/messages')).status).toBe(400)
+  })
+
+  it('GET /v1/destinations?candidate=teachers: teachers reserved or followed', async () => {
+    const list = DestinationList.parse(
+      (await api.as(SUBS.parent, 'GET', '/v1/destinations?candidate=teachers')).body,
+    )
+    const names = list.map((d) => d.nickname)
+    expect(names).toEqual(expect.arrayContaining(['けんた先生', 'エミリー先生', 'たかはし博士']))
+    for (const d of list) expect(d.is_teacher).toBe(true)
+    expect(list.find((d) => d.nickname === 'けんた先生')!.room_id).not.toBeNull()
+  })
+
+  it('GET /v1/destinations?candidate=students: members who reserved the caller’s classes', async () => {
+    const list = DestinationList.parse(
+      (await api.as(SUBS.teacher, 'GET', '/v1/destinations?candidate=students')).body,
+    )
+    expect(list.length).toBeGreaterThan(0)
+    expect(list.map((d) => d.nickname)).toContain('はなこ')
+    expect(list.map((d) => d.id)).not.toContain(await api.userId(SUBS.teacher))
+  })
+
+  it.each(['', '?candidate=', '?candidate=parents', '?candidate=teachers&candidate=students'])(
+    'GET /v1/destinations%s → 400',
+    async (query) => {
+      expect((await api.as(SUBS.parent, 'GET', `/v1/destinations${query}`)).status).toBe(400)
+    },
+  )
+})

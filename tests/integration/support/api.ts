@@ -1,0 +1,79 @@
+import { eq, sql } from 'drizzle-orm'
+import { createApiApp } from '../../../app/api/app'
+import type { ApiApp } from '../../../app/api/openapi'
+import { users } from '../../../app/db/schema'
+import { TEST_ISSUER } from './constants'
+import { openTestDatabase, type TestDatabase } from './test-db'
+import { testAuth, tokenFor } from './tokens'
+
+export interface CallResult {
+  status: number
+  headers: Headers
+  // Tests read JSON loosely and then check it against the contract schemas.
+  // biome-ignore lint/suspicious/noExplicitAny: see above
+  body: any
+}
+
+export interface TestApi {
+  db: TestDatabase['db']
+  database: TestDatabase
+  now: Date
+  app: ApiApp
+  call(
+    method: string,
+    path: string,
+    init?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<CallResult>
+  /** Calls with a fresh access token of `sub`. */
+  as(sub: string, method: string, path: string, body?: unknown): Promise<CallResult>
+  userId(sub: string): Promise<number>
+  count(table: string): Promise<number>
+  close(): Promise<void>
+}
+
+/** The /v1 app on this file's own database, with access tokens checked against the test key. */
+export async function setupApi(): Promise<TestApi> {
+  const database = await openTestDatabase()
+  const app = createApiApp({ getDb: async () => database.db, auth: testAuth, now: () => database.now })
+  const call: TestApi['call'] = async (method, path, init = {}) => {
+    const headers = new Headers(init.headers)
+    if (init.token) headers.set('authorization', `Bearer ${init.token}`)
+    let body: string | undefined = init.rawBody
+    if (init.body !== undefined) {
+      body = JSON.stringify(init.body)
+      if (!headers.has('content-type')) headers.set('content-type', 'application/json')
+    }
+    const res = await app.fetch(new Request(`http://api.test${path}`, { method, headers, body }))
+    const text = await res.text()
+    let json: unknown
+    try {
+      json = text ? JSON.parse(text) : undefined
+    } catch {
+      json = text
+    }
+    return { status: res.status, headers: res.headers, body: json }
+  }
+  return {
+    db: database.db,
+    database,
+    now: database.now,
+    app,
+    call,
+    as: async (sub, method, path, body) => call(method, path, { token: await tokenFor(sub), body }),
+    userId: async (sub) => {
+      const [u] = await database.db
+        .select({ id: users.id })
+        .from(users)
+        .where(sql`${users.issuer} = ${TEST_ISSUER} and ${eq(users.sub, sub)}`)
+      if (!u) throw new Error(`no user ${sub}`)
+      return u.id
+    },
+    count: async (table) => {
+      const [row] = await database.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(sql`${sql.identifier(table)}`)
+      return Number(row?.n ?? 0)
+    },
+    close: () => database.close(),
+  }
+}
