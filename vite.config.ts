@@ -33,6 +33,8 @@ function embeddedIdpDev(): Plugin {
 // Start's Vite plugin (not the retired vinxi setup): see docs/decisions/0001-start-vite-plugin.md
 export default defineConfig({
   server: { port: Number(process.env.PORT ?? 3000) },
+  // BUILD_DIR lets parallel test runs keep separate builds (scripts/start.mjs and serve.mjs read it too).
+  build: { outDir: process.env.BUILD_DIR ?? 'dist' },
   resolve: { tsconfigPaths: true },
   plugins: [
     embeddedIdpDev(),

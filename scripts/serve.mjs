@@ -9,8 +9,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import zlib from 'node:zlib'
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)))
-const clientDir = join(root, 'dist', 'client')
-const serverEntry = join(root, 'dist', 'server', 'server.js')
+const clientDir = join(root, process.env.BUILD_DIR ?? 'dist', 'client')
+const serverEntry = join(root, process.env.BUILD_DIR ?? 'dist', 'server', 'server.js')
 
 const types = {
   '.js': 'text/javascript; charset=utf-8',

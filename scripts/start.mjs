@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)))
-const built = join(root, 'dist', 'server', 'server.js')
+const built = join(root, process.env.BUILD_DIR ?? 'dist', 'server', 'server.js')
 
 function newestMtime(path) {
   if (!existsSync(path)) return 0

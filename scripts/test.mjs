@@ -1,18 +1,24 @@
-// `npm test`: typecheck, lint, unit and integration tests, then Playwright e2e against the production build.
+// `npm test`: typecheck, lint, unit and integration tests (PGlite, then PostgreSQL when TEST_DATABASE_URL is
+// set), then Playwright e2e against the production build.
 import { spawnSync } from 'node:child_process'
 
+const { TEST_DATABASE_URL, ...envWithoutPg } = process.env
+
 const steps = [
-  ['typecheck', 'npx', ['tsc', '--noEmit']],
-  ['lint', 'npx', ['biome', 'check', '.']],
-  ['unit + integration', 'npx', ['vitest', 'run']],
-  ['build', 'npx', ['vite', 'build']],
-  ['e2e', 'node', ['scripts/e2e.mjs']],
+  ['typecheck', 'npx', ['tsc', '--noEmit'], process.env],
+  ['lint', 'npx', ['biome', 'check', '.'], process.env],
+  ['unit + integration (PGlite)', 'npx', ['vitest', 'run'], envWithoutPg],
+  ...(TEST_DATABASE_URL
+    ? [['integration (PostgreSQL)', 'npx', ['vitest', 'run', '--project', 'integration'], process.env]]
+    : []),
+  ['build', 'npx', ['vite', 'build'], process.env],
+  ['e2e', 'node', ['scripts/e2e.mjs'], process.env],
 ]
 
-for (const [name, cmd, args] of steps) {
+for (const [name, cmd, args, env] of steps) {
   console.log(`\n▶ ${name}: ${cmd} ${args.join(' ')}`)
   const started = Date.now()
-  const r = spawnSync(cmd, args, { stdio: 'inherit', env: process.env })
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env })
   if (r.status !== 0) {
     console.error(`✖ ${name} failed (exit ${r.status})`)
     process.exit(r.status ?? 1)
