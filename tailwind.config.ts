@@ -17,7 +17,10 @@ export default {
     extend: {
       colors: {
         background: theme.background,
-        base: { DEFAULT: theme.base, light: theme.baseLight, ink: theme.baseInk },
+        // `brand` is the spec's "base" light blue. It is not named `base`: Tailwind's `text-base` (font size)
+        // would also become a colour.
+        brand: theme.base,
+        base: { light: theme.baseLight, ink: theme.baseInk },
         purple: { DEFAULT: theme.purple, dark: theme.purpleDark },
         yellow: theme.yellow,
         red: { DEFAULT: theme.red, dark: theme.darkRed },

@@ -18,6 +18,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
+          // One migrated, seeded template database per run; each test file clones it.
+          globalSetup: ['tests/integration/support/global-setup.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -10,7 +10,10 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as DefaultRouteImport } from './routes/_default'
+import { Route as MagazineRouteImport } from './routes/_magazine'
 import { Route as SimpleRouteImport } from './routes/_simple'
+import { Route as RobotsDottxtRouteImport } from './routes/robots[.]txt'
+import { Route as SitemapDotxmlRouteImport } from './routes/sitemap[.]xml'
 import { Route as DefaultIndexRouteImport } from './routes/_default/index'
 import { Route as DefaultAuthRouteImport } from './routes/_default/_auth'
 import { Route as DefaultCommercial_transactionsRouteImport } from './routes/_default/commercial_transactions'
@@ -22,22 +25,58 @@ import { Route as SimpleRegisterRouteRouteImport } from './routes/_simple/regist
 import { Route as AuthCallbackRouteImport } from './routes/auth/callback'
 import { Route as AuthLoginRouteImport } from './routes/auth/login'
 import { Route as AuthLogoutRouteImport } from './routes/auth/logout'
+import { Route as DownloadsSalesDotcsvRouteImport } from './routes/downloads/sales[.]csv'
+import { Route as UploadsSplatRouteImport } from './routes/uploads/$'
 import { Route as V1SplatRouteImport } from './routes/v1/$'
+import { Route as DefaultAuthClass_attendanceRouteImport } from './routes/_default/_auth/class_attendance'
+import { Route as DefaultAuthFollowRouteImport } from './routes/_default/_auth/follow'
+import { Route as DefaultAuthMessageRouteImport } from './routes/_default/_auth/message'
+import { Route as DefaultAuthMypageRouteImport } from './routes/_default/_auth/mypage'
 import { Route as DefaultAuthProfileRouteImport } from './routes/_default/_auth/profile'
+import { Route as DefaultClass_searchIndexRouteImport } from './routes/_default/class_search/index'
 import { Route as DefaultTestLoginRouteImport } from './routes/_default/test/login'
 import { Route as DefaultTestNotfoundRouteImport } from './routes/_default/test/notfound'
 import { Route as DefaultTestPiniaRouteImport } from './routes/_default/test/pinia'
 import { Route as DefaultTestTestRouteImport } from './routes/_default/test/test'
+import { Route as MagazineMagazineIndexRouteImport } from './routes/_magazine/magazine/index'
 import { Route as SimpleRegisterConfirm_emailRouteImport } from './routes/_simple/register/confirm_email'
 import { Route as SimpleRegisterInputRouteImport } from './routes/_simple/register/input'
 import { Route as SimpleRegisterThanksRouteImport } from './routes/_simple/register/thanks'
+import { Route as UploadsAvatarsSplatRouteImport } from './routes/uploads/avatars/$'
+import { Route as DefaultAuthClass_managementIndexRouteImport } from './routes/_default/_auth/class_management/index'
+import { Route as DefaultAuthClass_managementCreateRouteImport } from './routes/_default/_auth/class_management/create'
+import { Route as DefaultAuthInformationIndexRouteImport } from './routes/_default/_auth/information/index'
+import { Route as DefaultAuthOrganization_managementIndexRouteImport } from './routes/_default/_auth/organization_management/index'
+import { Route as DefaultAuthProfileEdit_organizationRouteImport } from './routes/_default/_auth/profile_.edit_organization'
+import { Route as DefaultAuthProfileEdit_userRouteImport } from './routes/_default/_auth/profile_.edit_user'
+import { Route as DefaultAuthSales_managementIndexRouteImport } from './routes/_default/_auth/sales_management/index'
+import { Route as DefaultClass_searchDetailIdRouteImport } from './routes/_default/class_search/detail/$id'
+import { Route as DefaultTeacherDetailIdRouteImport } from './routes/_default/teacher/detail/$id'
+import { Route as MagazineMagazineDetailIdRouteImport } from './routes/_magazine/magazine/detail/$id'
+import { Route as DefaultAuthClass_managementEditIdRouteImport } from './routes/_default/_auth/class_management/edit/$id'
+import { Route as DefaultAuthInformationDetailIdRouteImport } from './routes/_default/_auth/information/detail/$id'
+import { Route as DefaultAuthSales_managementReceiptIdRouteImport } from './routes/_default/_auth/sales_management/receipt/$id'
 
 const DefaultRoute = DefaultRouteImport.update({
   id: '/_default',
   getParentRoute: () => rootRouteImport,
 } as any)
+const MagazineRoute = MagazineRouteImport.update({
+  id: '/_magazine',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const SimpleRoute = SimpleRouteImport.update({
   id: '/_simple',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const RobotsDottxtRoute = RobotsDottxtRouteImport.update({
+  id: '/robots.txt',
+  path: '/robots.txt',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const SitemapDotxmlRoute = SitemapDotxmlRouteImport.update({
+  id: '/sitemap.xml',
+  path: '/sitemap.xml',
   getParentRoute: () => rootRouteImport,
 } as any)
 const DefaultIndexRoute = DefaultIndexRouteImport.update({
@@ -95,16 +134,53 @@ const AuthLogoutRoute = AuthLogoutRouteImport.update({
   path: '/auth/logout',
   getParentRoute: () => rootRouteImport,
 } as any)
+const DownloadsSalesDotcsvRoute = DownloadsSalesDotcsvRouteImport.update({
+  id: '/downloads/sales.csv',
+  path: '/downloads/sales.csv',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const UploadsSplatRoute = UploadsSplatRouteImport.update({
+  id: '/uploads/$',
+  path: '/uploads/$',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const V1SplatRoute = V1SplatRouteImport.update({
   id: '/v1/$',
   path: '/v1/$',
   getParentRoute: () => rootRouteImport,
+} as any)
+const DefaultAuthClass_attendanceRoute =
+  DefaultAuthClass_attendanceRouteImport.update({
+    id: '/class_attendance',
+    path: '/class_attendance',
+    getParentRoute: () => DefaultAuthRoute,
+  } as any)
+const DefaultAuthFollowRoute = DefaultAuthFollowRouteImport.update({
+  id: '/follow',
+  path: '/follow',
+  getParentRoute: () => DefaultAuthRoute,
+} as any)
+const DefaultAuthMessageRoute = DefaultAuthMessageRouteImport.update({
+  id: '/message',
+  path: '/message',
+  getParentRoute: () => DefaultAuthRoute,
+} as any)
+const DefaultAuthMypageRoute = DefaultAuthMypageRouteImport.update({
+  id: '/mypage',
+  path: '/mypage',
+  getParentRoute: () => DefaultAuthRoute,
 } as any)
 const DefaultAuthProfileRoute = DefaultAuthProfileRouteImport.update({
   id: '/profile',
   path: '/profile',
   getParentRoute: () => DefaultAuthRoute,
 } as any)
+const DefaultClass_searchIndexRoute =
+  DefaultClass_searchIndexRouteImport.update({
+    id: '/class_search/',
+    path: '/class_search/',
+    getParentRoute: () => DefaultRoute,
+  } as any)
 const DefaultTestLoginRoute = DefaultTestLoginRouteImport.update({
   id: '/login',
   path: '/login',
@@ -125,6 +201,11 @@ const DefaultTestTestRoute = DefaultTestTestRouteImport.update({
   path: '/test',
   getParentRoute: () => DefaultTestRouteRoute,
 } as any)
+const MagazineMagazineIndexRoute = MagazineMagazineIndexRouteImport.update({
+  id: '/magazine/',
+  path: '/magazine/',
+  getParentRoute: () => MagazineRoute,
+} as any)
 const SimpleRegisterConfirm_emailRoute =
   SimpleRegisterConfirm_emailRouteImport.update({
     id: '/confirm_email',
@@ -141,9 +222,93 @@ const SimpleRegisterThanksRoute = SimpleRegisterThanksRouteImport.update({
   path: '/thanks',
   getParentRoute: () => SimpleRegisterRouteRoute,
 } as any)
+const UploadsAvatarsSplatRoute = UploadsAvatarsSplatRouteImport.update({
+  id: '/uploads/avatars/$',
+  path: '/uploads/avatars/$',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const DefaultAuthClass_managementIndexRoute =
+  DefaultAuthClass_managementIndexRouteImport.update({
+    id: '/class_management/',
+    path: '/class_management/',
+    getParentRoute: () => DefaultAuthRoute,
+  } as any)
+const DefaultAuthClass_managementCreateRoute =
+  DefaultAuthClass_managementCreateRouteImport.update({
+    id: '/class_management/create',
+    path: '/class_management/create',
+    getParentRoute: () => DefaultAuthRoute,
+  } as any)
+const DefaultAuthInformationIndexRoute =
+  DefaultAuthInformationIndexRouteImport.update({
+    id: '/information/',
+    path: '/information/',
+    getParentRoute: () => DefaultAuthRoute,
+  } as any)
+const DefaultAuthOrganization_managementIndexRoute =
+  DefaultAuthOrganization_managementIndexRouteImport.update({
+    id: '/organization_management/',
+    path: '/organization_management/',
+    getParentRoute: () => DefaultAuthRoute,
+  } as any)
+const DefaultAuthProfileEdit_organizationRoute =
+  DefaultAuthProfileEdit_organizationRouteImport.update({
+    id: '/profile_/edit_organization',
+    path: '/profile/edit_organization',
+    getParentRoute: () => DefaultAuthRoute,
+  } as any)
+const DefaultAuthProfileEdit_userRoute =
+  DefaultAuthProfileEdit_userRouteImport.update({
+    id: '/profile_/edit_user',
+    path: '/profile/edit_user',
+    getParentRoute: () => DefaultAuthRoute,
+  } as any)
+const DefaultAuthSales_managementIndexRoute =
+  DefaultAuthSales_managementIndexRouteImport.update({
+    id: '/sales_management/',
+    path: '/sales_management/',
+    getParentRoute: () => DefaultAuthRoute,
+  } as any)
+const DefaultClass_searchDetailIdRoute =
+  DefaultClass_searchDetailIdRouteImport.update({
+    id: '/class_search/detail/$id',
+    path: '/class_search/detail/$id',
+    getParentRoute: () => DefaultRoute,
+  } as any)
+const DefaultTeacherDetailIdRoute = DefaultTeacherDetailIdRouteImport.update({
+  id: '/teacher/detail/$id',
+  path: '/teacher/detail/$id',
+  getParentRoute: () => DefaultRoute,
+} as any)
+const MagazineMagazineDetailIdRoute =
+  MagazineMagazineDetailIdRouteImport.update({
+    id: '/magazine/detail/$id',
+    path: '/magazine/detail/$id',
+    getParentRoute: () => MagazineRoute,
+  } as any)
+const DefaultAuthClass_managementEditIdRoute =
+  DefaultAuthClass_managementEditIdRouteImport.update({
+    id: '/class_management/edit/$id',
+    path: '/class_management/edit/$id',
+    getParentRoute: () => DefaultAuthRoute,
+  } as any)
+const DefaultAuthInformationDetailIdRoute =
+  DefaultAuthInformationDetailIdRouteImport.update({
+    id: '/information/detail/$id',
+    path: '/information/detail/$id',
+    getParentRoute: () => DefaultAuthRoute,
+  } as any)
+const DefaultAuthSales_managementReceiptIdRoute =
+  DefaultAuthSales_managementReceiptIdRouteImport.update({
+    id: '/sales_management/receipt/$id',
+    path: '/sales_management/receipt/$id',
+    getParentRoute: () => DefaultAuthRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof DefaultIndexRoute
+  '/robots.txt': typeof RobotsDottxtRoute
+  '/sitemap.xml': typeof SitemapDotxmlRoute
   '/test': typeof DefaultTestRouteRouteWithChildren
   '/register': typeof SimpleRegisterRouteRouteWithChildren
   '/commercial_transactions': typeof DefaultCommercial_transactionsRoute
@@ -153,7 +318,13 @@ export interface FileRoutesByFullPath {
   '/auth/callback': typeof AuthCallbackRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/logout': typeof AuthLogoutRoute
+  '/downloads/sales.csv': typeof DownloadsSalesDotcsvRoute
+  '/uploads/$': typeof UploadsSplatRoute
   '/v1/$': typeof V1SplatRoute
+  '/class_attendance': typeof DefaultAuthClass_attendanceRoute
+  '/follow': typeof DefaultAuthFollowRoute
+  '/message': typeof DefaultAuthMessageRoute
+  '/mypage': typeof DefaultAuthMypageRoute
   '/profile': typeof DefaultAuthProfileRoute
   '/test/login': typeof DefaultTestLoginRoute
   '/test/notfound': typeof DefaultTestNotfoundRoute
@@ -162,9 +333,27 @@ export interface FileRoutesByFullPath {
   '/register/confirm_email': typeof SimpleRegisterConfirm_emailRoute
   '/register/input': typeof SimpleRegisterInputRoute
   '/register/thanks': typeof SimpleRegisterThanksRoute
+  '/uploads/avatars/$': typeof UploadsAvatarsSplatRoute
+  '/class_search/': typeof DefaultClass_searchIndexRoute
+  '/magazine/': typeof MagazineMagazineIndexRoute
+  '/class_management/create': typeof DefaultAuthClass_managementCreateRoute
+  '/profile/edit_organization': typeof DefaultAuthProfileEdit_organizationRoute
+  '/profile/edit_user': typeof DefaultAuthProfileEdit_userRoute
+  '/class_search/detail/$id': typeof DefaultClass_searchDetailIdRoute
+  '/teacher/detail/$id': typeof DefaultTeacherDetailIdRoute
+  '/magazine/detail/$id': typeof MagazineMagazineDetailIdRoute
+  '/class_management/': typeof DefaultAuthClass_managementIndexRoute
+  '/information/': typeof DefaultAuthInformationIndexRoute
+  '/organization_management/': typeof DefaultAuthOrganization_managementIndexRoute
+  '/sales_management/': typeof DefaultAuthSales_managementIndexRoute
+  '/class_management/edit/$id': typeof DefaultAuthClass_managementEditIdRoute
+  '/information/detail/$id': typeof DefaultAuthInformationDetailIdRoute
+  '/sales_management/receipt/$id': typeof DefaultAuthSales_managementReceiptIdRoute
 }
 export interface FileRoutesByTo {
   '/': typeof DefaultIndexRoute
+  '/robots.txt': typeof RobotsDottxtRoute
+  '/sitemap.xml': typeof SitemapDotxmlRoute
   '/test': typeof DefaultTestRouteRouteWithChildren
   '/register': typeof SimpleRegisterRouteRouteWithChildren
   '/commercial_transactions': typeof DefaultCommercial_transactionsRoute
@@ -174,7 +363,13 @@ export interface FileRoutesByTo {
   '/auth/callback': typeof AuthCallbackRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/logout': typeof AuthLogoutRoute
+  '/downloads/sales.csv': typeof DownloadsSalesDotcsvRoute
+  '/uploads/$': typeof UploadsSplatRoute
   '/v1/$': typeof V1SplatRoute
+  '/class_attendance': typeof DefaultAuthClass_attendanceRoute
+  '/follow': typeof DefaultAuthFollowRoute
+  '/message': typeof DefaultAuthMessageRoute
+  '/mypage': typeof DefaultAuthMypageRoute
   '/profile': typeof DefaultAuthProfileRoute
   '/test/login': typeof DefaultTestLoginRoute
   '/test/notfound': typeof DefaultTestNotfoundRoute
@@ -183,11 +378,30 @@ export interface FileRoutesByTo {
   '/register/confirm_email': typeof SimpleRegisterConfirm_emailRoute
   '/register/input': typeof SimpleRegisterInputRoute
   '/register/thanks': typeof SimpleRegisterThanksRoute
+  '/uploads/avatars/$': typeof UploadsAvatarsSplatRoute
+  '/class_search': typeof DefaultClass_searchIndexRoute
+  '/magazine': typeof MagazineMagazineIndexRoute
+  '/class_management/create': typeof DefaultAuthClass_managementCreateRoute
+  '/profile/edit_organization': typeof DefaultAuthProfileEdit_organizationRoute
+  '/profile/edit_user': typeof DefaultAuthProfileEdit_userRoute
+  '/class_search/detail/$id': typeof DefaultClass_searchDetailIdRoute
+  '/teacher/detail/$id': typeof DefaultTeacherDetailIdRoute
+  '/magazine/detail/$id': typeof MagazineMagazineDetailIdRoute
+  '/class_management': typeof DefaultAuthClass_managementIndexRoute
+  '/information': typeof DefaultAuthInformationIndexRoute
+  '/organization_management': typeof DefaultAuthOrganization_managementIndexRoute
+  '/sales_management': typeof DefaultAuthSales_managementIndexRoute
+  '/class_management/edit/$id': typeof DefaultAuthClass_managementEditIdRoute
+  '/information/detail/$id': typeof DefaultAuthInformationDetailIdRoute
+  '/sales_management/receipt/$id': typeof DefaultAuthSales_managementReceiptIdRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/_default': typeof DefaultRouteWithChildren
+  '/_magazine': typeof MagazineRouteWithChildren
   '/_simple': typeof SimpleRouteWithChildren
+  '/robots.txt': typeof RobotsDottxtRoute
+  '/sitemap.xml': typeof SitemapDotxmlRoute
   '/_default/test': typeof DefaultTestRouteRouteWithChildren
   '/_simple/register': typeof SimpleRegisterRouteRouteWithChildren
   '/_default/_auth': typeof DefaultAuthRouteWithChildren
@@ -198,8 +412,14 @@ export interface FileRoutesById {
   '/auth/callback': typeof AuthCallbackRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/logout': typeof AuthLogoutRoute
+  '/downloads/sales.csv': typeof DownloadsSalesDotcsvRoute
+  '/uploads/$': typeof UploadsSplatRoute
   '/v1/$': typeof V1SplatRoute
   '/_default/': typeof DefaultIndexRoute
+  '/_default/_auth/class_attendance': typeof DefaultAuthClass_attendanceRoute
+  '/_default/_auth/follow': typeof DefaultAuthFollowRoute
+  '/_default/_auth/message': typeof DefaultAuthMessageRoute
+  '/_default/_auth/mypage': typeof DefaultAuthMypageRoute
   '/_default/_auth/profile': typeof DefaultAuthProfileRoute
   '/_default/test/login': typeof DefaultTestLoginRoute
   '/_default/test/notfound': typeof DefaultTestNotfoundRoute
@@ -208,11 +428,29 @@ export interface FileRoutesById {
   '/_simple/register/confirm_email': typeof SimpleRegisterConfirm_emailRoute
   '/_simple/register/input': typeof SimpleRegisterInputRoute
   '/_simple/register/thanks': typeof SimpleRegisterThanksRoute
+  '/uploads/avatars/$': typeof UploadsAvatarsSplatRoute
+  '/_default/class_search/': typeof DefaultClass_searchIndexRoute
+  '/_magazine/magazine/': typeof MagazineMagazineIndexRoute
+  '/_default/_auth/class_management/create': typeof DefaultAuthClass_managementCreateRoute
+  '/_default/_auth/profile_/edit_organization': typeof DefaultAuthProfileEdit_organizationRoute
+  '/_default/_auth/profile_/edit_user': typeof DefaultAuthProfileEdit_userRoute
+  '/_default/class_search/detail/$id': typeof DefaultClass_searchDetailIdRoute
+  '/_default/teacher/detail/$id': typeof DefaultTeacherDetailIdRoute
+  '/_magazine/magazine/detail/$id': typeof MagazineMagazineDetailIdRoute
+  '/_default/_auth/class_management/': typeof DefaultAuthClass_managementIndexRoute
+  '/_default/_auth/information/': typeof DefaultAuthInformationIndexRoute
+  '/_default/_auth/organization_management/': typeof DefaultAuthOrganization_managementIndexRoute
+  '/_default/_auth/sales_management/': typeof DefaultAuthSales_managementIndexRoute
+  '/_default/_auth/class_management/edit/$id': typeof DefaultAuthClass_managementEditIdRoute
+  '/_default/_auth/information/detail/$id': typeof DefaultAuthInformationDetailIdRoute
+  '/_default/_auth/sales_management/receipt/$id': typeof DefaultAuthSales_managementReceiptIdRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/robots.txt'
+    | '/sitemap.xml'
     | '/test'
     | '/register'
     | '/commercial_transactions'
@@ -222,7 +460,13 @@ export interface FileRouteTypes {
     | '/auth/callback'
     | '/auth/login'
     | '/auth/logout'
+    | '/downloads/sales.csv'
+    | '/uploads/$'
     | '/v1/$'
+    | '/class_attendance'
+    | '/follow'
+    | '/message'
+    | '/mypage'
     | '/profile'
     | '/test/login'
     | '/test/notfound'
@@ -231,9 +475,27 @@ export interface FileRouteTypes {
     | '/register/confirm_email'
     | '/register/input'
     | '/register/thanks'
+    | '/uploads/avatars/$'
+    | '/class_search/'
+    | '/magazine/'
+    | '/class_management/create'
+    | '/profile/edit_organization'
+    | '/profile/edit_user'
+    | '/class_search/detail/$id'
+    | '/teacher/detail/$id'
+    | '/magazine/detail/$id'
+    | '/class_management/'
+    | '/information/'
+    | '/organization_management/'
+    | '/sales_management/'
+    | '/class_management/edit/$id'
+    | '/information/detail/$id'
+    | '/sales_management/receipt/$id'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/robots.txt'
+    | '/sitemap.xml'
     | '/test'
     | '/register'
     | '/commercial_transactions'
@@ -243,7 +505,13 @@ export interface FileRouteTypes {
     | '/auth/callback'
     | '/auth/login'
     | '/auth/logout'
+    | '/downloads/sales.csv'
+    | '/uploads/$'
     | '/v1/$'
+    | '/class_attendance'
+    | '/follow'
+    | '/message'
+    | '/mypage'
     | '/profile'
     | '/test/login'
     | '/test/notfound'
@@ -252,10 +520,29 @@ export interface FileRouteTypes {
     | '/register/confirm_email'
     | '/register/input'
     | '/register/thanks'
+    | '/uploads/avatars/$'
+    | '/class_search'
+    | '/magazine'
+    | '/class_management/create'
+    | '/profile/edit_organization'
+    | '/profile/edit_user'
+    | '/class_search/detail/$id'
+    | '/teacher/detail/$id'
+    | '/magazine/detail/$id'
+    | '/class_management'
+    | '/information'
+    | '/organization_management'
+    | '/sales_management'
+    | '/class_management/edit/$id'
+    | '/information/detail/$id'
+    | '/sales_management/receipt/$id'
   id:
     | '__root__'
     | '/_default'
+    | '/_magazine'
     | '/_simple'
+    | '/robots.txt'
+    | '/sitemap.xml'
     | '/_default/test'
     | '/_simple/register'
     | '/_default/_auth'
@@ -266,8 +553,14 @@ export interface FileRouteTypes {
     | '/auth/callback'
     | '/auth/login'
     | '/auth/logout'
+    | '/downloads/sales.csv'
+    | '/uploads/$'
     | '/v1/$'
     | '/_default/'
+    | '/_default/_auth/class_attendance'
+    | '/_default/_auth/follow'
+    | '/_default/_auth/message'
+    | '/_default/_auth/mypage'
     | '/_default/_auth/profile'
     | '/_default/test/login'
     | '/_default/test/notfound'
@@ -276,15 +569,37 @@ export interface FileRouteTypes {
     | '/_simple/register/confirm_email'
     | '/_simple/register/input'
     | '/_simple/register/thanks'
+    | '/uploads/avatars/$'
+    | '/_default/class_search/'
+    | '/_magazine/magazine/'
+    | '/_default/_auth/class_management/create'
+    | '/_default/_auth/profile_/edit_organization'
+    | '/_default/_auth/profile_/edit_user'
+    | '/_default/class_search/detail/$id'
+    | '/_default/teacher/detail/$id'
+    | '/_magazine/magazine/detail/$id'
+    | '/_default/_auth/class_management/'
+    | '/_default/_auth/information/'
+    | '/_default/_auth/organization_management/'
+    | '/_default/_auth/sales_management/'
+    | '/_default/_auth/class_management/edit/$id'
+    | '/_default/_auth/information/detail/$id'
+    | '/_default/_auth/sales_management/receipt/$id'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
   DefaultRoute: typeof DefaultRouteWithChildren
+  MagazineRoute: typeof MagazineRouteWithChildren
   SimpleRoute: typeof SimpleRouteWithChildren
+  RobotsDottxtRoute: typeof RobotsDottxtRoute
+  SitemapDotxmlRoute: typeof SitemapDotxmlRoute
   AuthCallbackRoute: typeof AuthCallbackRoute
   AuthLoginRoute: typeof AuthLoginRoute
   AuthLogoutRoute: typeof AuthLogoutRoute
+  DownloadsSalesDotcsvRoute: typeof DownloadsSalesDotcsvRoute
+  UploadsSplatRoute: typeof UploadsSplatRoute
   V1SplatRoute: typeof V1SplatRoute
+  UploadsAvatarsSplatRoute: typeof UploadsAvatarsSplatRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -296,11 +611,32 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DefaultRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_magazine': {
+      id: '/_magazine'
+      path: ''
+      fullPath: '/'
+      preLoaderRoute: typeof MagazineRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_simple': {
       id: '/_simple'
       path: ''
       fullPath: '/'
       preLoaderRoute: typeof SimpleRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/robots.txt': {
+      id: '/robots.txt'
+      path: '/robots.txt'
+      fullPath: '/robots.txt'
+      preLoaderRoute: typeof RobotsDottxtRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/sitemap.xml': {
+      id: '/sitemap.xml'
+      path: '/sitemap.xml'
+      fullPath: '/sitemap.xml'
+      preLoaderRoute: typeof SitemapDotxmlRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/_default/': {
@@ -380,6 +716,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthLogoutRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/downloads/sales.csv': {
+      id: '/downloads/sales.csv'
+      path: '/downloads/sales.csv'
+      fullPath: '/downloads/sales.csv'
+      preLoaderRoute: typeof DownloadsSalesDotcsvRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/uploads/$': {
+      id: '/uploads/$'
+      path: '/uploads/$'
+      fullPath: '/uploads/$'
+      preLoaderRoute: typeof UploadsSplatRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/v1/$': {
       id: '/v1/$'
       path: '/v1/$'
@@ -387,12 +737,47 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof V1SplatRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_default/_auth/class_attendance': {
+      id: '/_default/_auth/class_attendance'
+      path: '/class_attendance'
+      fullPath: '/class_attendance'
+      preLoaderRoute: typeof DefaultAuthClass_attendanceRouteImport
+      parentRoute: typeof DefaultAuthRoute
+    }
+    '/_default/_auth/follow': {
+      id: '/_default/_auth/follow'
+      path: '/follow'
+      fullPath: '/follow'
+      preLoaderRoute: typeof DefaultAuthFollowRouteImport
+      parentRoute: typeof DefaultAuthRoute
+    }
+    '/_default/_auth/message': {
+      id: '/_default/_auth/message'
+      path: '/message'
+      fullPath: '/message'
+      preLoaderRoute: typeof DefaultAuthMessageRouteImport
+      parentRoute: typeof DefaultAuthRoute
+    }
+    '/_default/_auth/mypage': {
+      id: '/_default/_auth/mypage'
+      path: '/mypage'
+      fullPath: '/mypage'
+      preLoaderRoute: typeof DefaultAuthMypageRouteImport
+      parentRoute: typeof DefaultAuthRoute
+    }
     '/_default/_auth/profile': {
       id: '/_default/_auth/profile'
       path: '/profile'
       fullPath: '/profile'
       preLoaderRoute: typeof DefaultAuthProfileRouteImport
       parentRoute: typeof DefaultAuthRoute
+    }
+    '/_default/class_search/': {
+      id: '/_default/class_search/'
+      path: '/class_search'
+      fullPath: '/class_search/'
+      preLoaderRoute: typeof DefaultClass_searchIndexRouteImport
+      parentRoute: typeof DefaultRoute
     }
     '/_default/test/login': {
       id: '/_default/test/login'
@@ -422,6 +807,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DefaultTestTestRouteImport
       parentRoute: typeof DefaultTestRouteRoute
     }
+    '/_magazine/magazine/': {
+      id: '/_magazine/magazine/'
+      path: '/magazine'
+      fullPath: '/magazine/'
+      preLoaderRoute: typeof MagazineMagazineIndexRouteImport
+      parentRoute: typeof MagazineRoute
+    }
     '/_simple/register/confirm_email': {
       id: '/_simple/register/confirm_email'
       path: '/confirm_email'
@@ -442,6 +834,104 @@ declare module '@tanstack/react-router' {
       fullPath: '/register/thanks'
       preLoaderRoute: typeof SimpleRegisterThanksRouteImport
       parentRoute: typeof SimpleRegisterRouteRoute
+    }
+    '/uploads/avatars/$': {
+      id: '/uploads/avatars/$'
+      path: '/uploads/avatars/$'
+      fullPath: '/uploads/avatars/$'
+      preLoaderRoute: typeof UploadsAvatarsSplatRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/_default/_auth/class_management/': {
+      id: '/_default/_auth/class_management/'
+      path: '/class_management'
+      fullPath: '/class_management/'
+      preLoaderRoute: typeof DefaultAuthClass_managementIndexRouteImport
+      parentRoute: typeof DefaultAuthRoute
+    }
+    '/_default/_auth/class_management/create': {
+      id: '/_default/_auth/class_management/create'
+      path: '/class_management/create'
+      fullPath: '/class_management/create'
+      preLoaderRoute: typeof DefaultAuthClass_managementCreateRouteImport
+      parentRoute: typeof DefaultAuthRoute
+    }
+    '/_default/_auth/information/': {
+      id: '/_default/_auth/information/'
+      path: '/information'
+      fullPath: '/information/'
+      preLoaderRoute: typeof DefaultAuthInformationIndexRouteImport
+      parentRoute: typeof DefaultAuthRoute
+    }
+    '/_default/_auth/organization_management/': {
+      id: '/_default/_auth/organization_management/'
+      path: '/organization_management'
+      fullPath: '/organization_management/'
+      preLoaderRoute: typeof DefaultAuthOrganization_managementIndexRouteImport
+      parentRoute: typeof DefaultAuthRoute
+    }
+    '/_default/_auth/profile_/edit_organization': {
+      id: '/_default/_auth/profile_/edit_organization'
+      path: '/profile/edit_organization'
+      fullPath: '/profile/edit_organization'
+      preLoaderRoute: typeof DefaultAuthProfileEdit_organizationRouteImport
+      parentRoute: typeof DefaultAuthRoute
+    }
+    '/_default/_auth/profile_/edit_user': {
+      id: '/_default/_auth/profile_/edit_user'
+      path: '/profile/edit_user'
+      fullPath: '/profile/edit_user'
+      preLoaderRoute: typeof DefaultAuthProfileEdit_userRouteImport
+      parentRoute: typeof DefaultAuthRoute
+    }
+    '/_default/_auth/sales_management/': {
+      id: '/_default/_auth/sales_management/'
+      path: '/sales_management'
+      fullPath: '/sales_management/'
+      preLoaderRoute: typeof DefaultAuthSales_managementIndexRouteImport
+      parentRoute: typeof DefaultAuthRoute
+    }
+    '/_default/class_search/detail/$id': {
+      id: '/_default/class_search/detail/$id'
+      path: '/class_search/detail/$id'
+      fullPath: '/class_search/detail/$id'
+      preLoaderRoute: typeof DefaultClass_searchDetailIdRouteImport
+      parentRoute: typeof DefaultRoute
+    }
+    '/_default/teacher/detail/$id': {
+      id: '/_default/teacher/detail/$id'
+      path: '/teacher/detail/$id'
+      fullPath: '/teacher/detail/$id'
+      preLoaderRoute: typeof DefaultTeacherDetailIdRouteImport
+      parentRoute: typeof DefaultRoute
+    }
+    '/_magazine/magazine/detail/$id': {
+      id: '/_magazine/magazine/detail/$id'
+      path: '/magazine/detail/$id'
+      fullPath: '/magazine/detail/$id'
+      preLoaderRoute: typeof MagazineMagazineDetailIdRouteImport
+      parentRoute: typeof MagazineRoute
+    }
+    '/_default/_auth/class_management/edit/$id': {
+      id: '/_default/_auth/class_management/edit/$id'
+      path: '/class_management/edit/$id'
+      fullPath: '/class_management/edit/$id'
+      preLoaderRoute: typeof DefaultAuthClass_managementEditIdRouteImport
+      parentRoute: typeof DefaultAuthRoute
+    }
+    '/_default/_auth/information/detail/$id': {
+      id: '/_default/_auth/information/detail/$id'
+      path: '/information/detail/$id'
+      fullPath: '/information/detail/$id'
+      preLoaderRoute: typeof DefaultAuthInformationDetailIdRouteImport
+      parentRoute: typeof DefaultAuthRoute
+    }
+    '/_default/_auth/sales_management/receipt/$id': {
+      id: '/_default/_auth/sales_management/receipt/$id'
+      path: '/sales_management/receipt/$id'
+      fullPath: '/sales_management/receipt/$id'
+      preLoaderRoute: typeof DefaultAuthSales_managementReceiptIdRouteImport
+      parentRoute: typeof DefaultAuthRoute
     }
   }
 }
@@ -464,11 +954,44 @@ const DefaultTestRouteRouteWithChildren =
   DefaultTestRouteRoute._addFileChildren(DefaultTestRouteRouteChildren)
 
 interface DefaultAuthRouteChildren {
+  DefaultAuthClass_attendanceRoute: typeof DefaultAuthClass_attendanceRoute
+  DefaultAuthFollowRoute: typeof DefaultAuthFollowRoute
+  DefaultAuthMessageRoute: typeof DefaultAuthMessageRoute
+  DefaultAuthMypageRoute: typeof DefaultAuthMypageRoute
   DefaultAuthProfileRoute: typeof DefaultAuthProfileRoute
+  DefaultAuthClass_managementCreateRoute: typeof DefaultAuthClass_managementCreateRoute
+  DefaultAuthProfileEdit_organizationRoute: typeof DefaultAuthProfileEdit_organizationRoute
+  DefaultAuthProfileEdit_userRoute: typeof DefaultAuthProfileEdit_userRoute
+  DefaultAuthClass_managementIndexRoute: typeof DefaultAuthClass_managementIndexRoute
+  DefaultAuthInformationIndexRoute: typeof DefaultAuthInformationIndexRoute
+  DefaultAuthOrganization_managementIndexRoute: typeof DefaultAuthOrganization_managementIndexRoute
+  DefaultAuthSales_managementIndexRoute: typeof DefaultAuthSales_managementIndexRoute
+  DefaultAuthClass_managementEditIdRoute: typeof DefaultAuthClass_managementEditIdRoute
+  DefaultAuthInformationDetailIdRoute: typeof DefaultAuthInformationDetailIdRoute
+  DefaultAuthSales_managementReceiptIdRoute: typeof DefaultAuthSales_managementReceiptIdRoute
 }
 
 const DefaultAuthRouteChildren: DefaultAuthRouteChildren = {
+  DefaultAuthClass_attendanceRoute: DefaultAuthClass_attendanceRoute,
+  DefaultAuthFollowRoute: DefaultAuthFollowRoute,
+  DefaultAuthMessageRoute: DefaultAuthMessageRoute,
+  DefaultAuthMypageRoute: DefaultAuthMypageRoute,
   DefaultAuthProfileRoute: DefaultAuthProfileRoute,
+  DefaultAuthClass_managementCreateRoute:
+    DefaultAuthClass_managementCreateRoute,
+  DefaultAuthProfileEdit_organizationRoute:
+    DefaultAuthProfileEdit_organizationRoute,
+  DefaultAuthProfileEdit_userRoute: DefaultAuthProfileEdit_userRoute,
+  DefaultAuthClass_managementIndexRoute: DefaultAuthClass_managementIndexRoute,
+  DefaultAuthInformationIndexRoute: DefaultAuthInformationIndexRoute,
+  DefaultAuthOrganization_managementIndexRoute:
+    DefaultAuthOrganization_managementIndexRoute,
+  DefaultAuthSales_managementIndexRoute: DefaultAuthSales_managementIndexRoute,
+  DefaultAuthClass_managementEditIdRoute:
+    DefaultAuthClass_managementEditIdRoute,
+  DefaultAuthInformationDetailIdRoute: DefaultAuthInformationDetailIdRoute,
+  DefaultAuthSales_managementReceiptIdRoute:
+    DefaultAuthSales_managementReceiptIdRoute,
 }
 
 const DefaultAuthRouteWithChildren = DefaultAuthRoute._addFileChildren(
@@ -483,6 +1006,9 @@ interface DefaultRouteChildren {
   DefaultPrivacy_policyRoute: typeof DefaultPrivacy_policyRoute
   DefaultTerms_of_serviceRoute: typeof DefaultTerms_of_serviceRoute
   DefaultIndexRoute: typeof DefaultIndexRoute
+  DefaultClass_searchIndexRoute: typeof DefaultClass_searchIndexRoute
+  DefaultClass_searchDetailIdRoute: typeof DefaultClass_searchDetailIdRoute
+  DefaultTeacherDetailIdRoute: typeof DefaultTeacherDetailIdRoute
 }
 
 const DefaultRouteChildren: DefaultRouteChildren = {
@@ -493,10 +1019,27 @@ const DefaultRouteChildren: DefaultRouteChildren = {
   DefaultPrivacy_policyRoute: DefaultPrivacy_policyRoute,
   DefaultTerms_of_serviceRoute: DefaultTerms_of_serviceRoute,
   DefaultIndexRoute: DefaultIndexRoute,
+  DefaultClass_searchIndexRoute: DefaultClass_searchIndexRoute,
+  DefaultClass_searchDetailIdRoute: DefaultClass_searchDetailIdRoute,
+  DefaultTeacherDetailIdRoute: DefaultTeacherDetailIdRoute,
 }
 
 const DefaultRouteWithChildren =
   DefaultRoute._addFileChildren(DefaultRouteChildren)
+
+interface MagazineRouteChildren {
+  MagazineMagazineIndexRoute: typeof MagazineMagazineIndexRoute
+  MagazineMagazineDetailIdRoute: typeof MagazineMagazineDetailIdRoute
+}
+
+const MagazineRouteChildren: MagazineRouteChildren = {
+  MagazineMagazineIndexRoute: MagazineMagazineIndexRoute,
+  MagazineMagazineDetailIdRoute: MagazineMagazineDetailIdRoute,
+}
+
+const MagazineRouteWithChildren = MagazineRoute._addFileChildren(
+  MagazineRouteChildren,
+)
 
 interface SimpleRegisterRouteRouteChildren {
   SimpleRegisterConfirm_emailRoute: typeof SimpleRegisterConfirm_emailRoute
@@ -526,11 +1069,17 @@ const SimpleRouteWithChildren =
 
 const rootRouteChildren: RootRouteChildren = {
   DefaultRoute: DefaultRouteWithChildren,
+  MagazineRoute: MagazineRouteWithChildren,
   SimpleRoute: SimpleRouteWithChildren,
+  RobotsDottxtRoute: RobotsDottxtRoute,
+  SitemapDotxmlRoute: SitemapDotxmlRoute,
   AuthCallbackRoute: AuthCallbackRoute,
   AuthLoginRoute: AuthLoginRoute,
   AuthLogoutRoute: AuthLogoutRoute,
+  DownloadsSalesDotcsvRoute: DownloadsSalesDotcsvRoute,
+  UploadsSplatRoute: UploadsSplatRoute,
   V1SplatRoute: V1SplatRoute,
+  UploadsAvatarsSplatRoute: UploadsAvatarsSplatRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -1,5 +1,11 @@
-// `npm run bench`: first-load JavaScript of key pages in KB gzip, measured in a real Chromium against the
-// production build. (Later issues add their figures here.)
+// `npm run bench`: measures the production build on loopback, in one run of one build:
+//  1. first-load JavaScript of key pages in KB gzip (a real Chromium; budget 130 KB each):
+//     `/`, `/class_search` and a real class detail by default (BENCH_PAGES=/a,/b to choose others);
+//  2. SSR throughput: requests per second of `/class_search?q=英語` against `/company` (a static page), with
+//     bounded concurrency for a bounded time (BENCH_SSR_SECONDS, default 10 s each; BENCH_CONCURRENCY, default 8);
+//  3. Lighthouse (mobile settings, the system Chromium) for the same pages: performance, accessibility,
+//     best practices and SEO (BENCH_LIGHTHOUSE=0 skips it).
+// Every request goes to this machine's own server on localhost and every loop stops by itself.
 import { spawn } from 'node:child_process'
 import { gzipSync } from 'node:zlib'
 import { chromium } from '@playwright/test'
@@ -7,8 +13,17 @@ import { ensureChromium } from './find-chromium.mjs'
 
 const PORT = Number(process.env.BENCH_PORT ?? 3200)
 const origin = `http://localhost:${PORT}`
-const pages = (process.env.BENCH_PAGES ?? '/').split(',')
 const BUDGET_KB = 130
+const SSR_SECONDS = Number(process.env.BENCH_SSR_SECONDS ?? 10)
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8)
+const LIGHTHOUSE = process.env.BENCH_LIGHTHOUSE !== '0'
+const chromeFlags = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+]
 
 async function waitForServer(url, ms = 180_000) {
   const until = Date.now() + ms
@@ -22,28 +37,15 @@ async function waitForServer(url, ms = 180_000) {
   throw new Error(`server did not start: ${url}`)
 }
 
-const server = spawn(process.execPath, ['scripts/start.mjs'], {
-  env: {
-    ...process.env,
-    PORT: String(PORT),
-    SITE_ORIGIN: origin,
-    DATA_DIR: process.env.DATA_DIR ?? '.data/bench',
-  },
-  stdio: ['ignore', 'inherit', 'inherit'],
-})
+/** A published class with upcoming schedules, read from the API of the server under test. */
+async function classDetailPath() {
+  const r = await fetch(`${origin}/v1/class_works/new_arrivals_by_class?limit=1`)
+  const [first] = r.ok ? await r.json() : []
+  if (!first) throw new Error('no published class to measure')
+  return `/class_search/detail/${first.id}`
+}
 
-try {
-  await waitForServer(`${origin}/`)
-  const browser = await chromium.launch({
-    executablePath: ensureChromium(),
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  })
+async function firstLoadJs(browser, pages) {
   const rows = []
   for (const path of pages) {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
@@ -71,11 +73,135 @@ try {
     })
     await context.close()
   }
+  return rows
+}
+
+/** Requests per second of one path: CONCURRENCY loops, each sending one request after another until time is up. */
+async function ssrThroughput(path, seconds) {
+  const url = `${origin}${path}`
+  const latencies = []
+  let errors = 0
+  const run = async (until) => {
+    while (Date.now() < until) {
+      const t = performance.now()
+      try {
+        const r = await fetch(url, { headers: { 'accept-encoding': 'identity' } })
+        await r.arrayBuffer()
+        if (r.ok) latencies.push(performance.now() - t)
+        else errors++
+      } catch {
+        errors++
+      }
+    }
+  }
+  // Warm up (JIT, caches) before counting.
+  await Promise.all(Array.from({ length: CONCURRENCY }, () => run(Date.now() + 1500)))
+  latencies.length = 0
+  errors = 0
+  const started = performance.now()
+  const until = Date.now() + seconds * 1000
+  await Promise.all(Array.from({ length: CONCURRENCY }, () => run(until)))
+  const elapsed = (performance.now() - started) / 1000
+  latencies.sort((a, b) => a - b)
+  const pct = (p) =>
+    +(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0).toFixed(1)
+  return {
+    page: path,
+    requests: latencies.length,
+    errors,
+    rps: +(latencies.length / elapsed).toFixed(1),
+    p50ms: pct(0.5),
+    p95ms: pct(0.95),
+  }
+}
+
+async function lighthouseScores(pages) {
+  const { default: lighthouse } = await import('lighthouse')
+  const chromeLauncher = await import('chrome-launcher')
+  const chrome = await chromeLauncher.launch({
+    chromePath: ensureChromium(),
+    chromeFlags: ['--headless=new', ...chromeFlags],
+  })
+  const rows = []
+  try {
+    for (const path of pages) {
+      // Lighthouse's defaults are the mobile settings (Moto G Power screen, simulated slow 4G, 4x CPU slowdown).
+      const result = await lighthouse(`${origin}${path}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+      })
+      const lhr = result?.lhr
+      const score = (id) => Math.round((lhr?.categories[id]?.score ?? 0) * 100)
+      const failed = Object.values(lhr?.audits ?? {})
+        .filter(
+          (a) =>
+            a.score !== null &&
+            a.score < 1 &&
+            a.scoreDisplayMode !== 'informative' &&
+            a.scoreDisplayMode !== 'manual' &&
+            a.scoreDisplayMode !== 'notApplicable',
+        )
+        .filter((a) => ['binary'].includes(a.scoreDisplayMode) || a.score < 0.9)
+        .map((a) => a.id)
+      rows.push({
+        page: path,
+        performance: score('performance'),
+        accessibility: score('accessibility'),
+        bestPractices: score('best-practices'),
+        seo: score('seo'),
+        LCPms: Math.round(lhr?.audits['largest-contentful-paint']?.numericValue ?? 0),
+        TBTms: Math.round(lhr?.audits['total-blocking-time']?.numericValue ?? 0),
+        CLS: +(lhr?.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3),
+        flagged: failed.slice(0, 8).join(' '),
+      })
+    }
+  } finally {
+    await chrome.kill()
+  }
+  return rows
+}
+
+const server = spawn(process.execPath, ['scripts/start.mjs'], {
+  env: {
+    ...process.env,
+    PORT: String(PORT),
+    SITE_ORIGIN: origin,
+    DATA_DIR: process.env.DATA_DIR ?? '.data/bench',
+  },
+  stdio: ['ignore', 'inherit', 'inherit'],
+})
+
+try {
+  await waitForServer(`${origin}/`)
+  const pages = process.env.BENCH_PAGES
+    ? process.env.BENCH_PAGES.split(',')
+    : ['/', '/class_search', await classDetailPath()]
+
+  const browser = await chromium.launch({ executablePath: ensureChromium(), args: chromeFlags })
+  const js = await firstLoadJs(browser, pages)
   await browser.close()
   console.log('\nFirst-load JavaScript (all scripts the page loads before it is interactive)')
-  console.table(rows)
-  for (const r of rows) {
+  console.table(js)
+  for (const r of js) {
     console.log(`${r.page}: ${r.gzipKB} KB gzip ${r.gzipKB <= BUDGET_KB ? '≤' : '>'} budget ${BUDGET_KB} KB`)
+  }
+
+  if (SSR_SECONDS > 0) {
+    const search = await ssrThroughput(`/class_search?q=${encodeURIComponent('英語')}`, SSR_SECONDS)
+    const company = await ssrThroughput('/company', SSR_SECONDS)
+    console.log(`\nSSR throughput (${SSR_SECONDS} s each, ${CONCURRENCY} concurrent requests, loopback)`)
+    console.table([search, company])
+    console.log(
+      `search / company = ${(search.rps / company.rps).toFixed(2)} (search ${search.rps} req/s, company ${company.rps} req/s)`,
+    )
+  }
+
+  if (LIGHTHOUSE) {
+    const scores = await lighthouseScores(pages)
+    console.log('\nLighthouse (mobile; goals: performance ≥ 95, accessibility, best practices and SEO 100)')
+    console.table(scores)
   }
 } finally {
   server.kill()

@@ -4,39 +4,54 @@ import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { DatabaseError, type Db, getDb as defaultGetDb } from '../db/client'
+import { getConfig } from '../server/config'
 import { type AuthConfigSource, defaultAuthSource } from './auth'
 import { renderDocsPage } from './docs'
-import { ApiError } from './errors'
+import { ApiError, sqlState } from './errors'
 import type { ApiApp, ApiEnv, RouteDeps } from './openapi'
+import { registerClassManagementRoutes } from './routes/class-management'
 import { registerClassWorkRoutes } from './routes/class-works'
+import { registerFollowRoutes } from './routes/follows'
+import { registerLearnerRoutes } from './routes/learners'
 import { registerMagazineRoutes } from './routes/magazine'
 import { registerMasterRoutes } from './routes/master'
 import { registerMessageRoutes } from './routes/messages'
+import { registerNoticeRoutes } from './routes/notices'
+import { registerOrgManagementRoutes } from './routes/org-management'
 import { registerOrganizationRoutes } from './routes/organizations'
+import { registerPurchaseRoutes } from './routes/purchases'
+import { registerSalesRoutes } from './routes/sales'
+import { registerSitemapRoutes } from './routes/sitemap'
 import { registerTeacherRoutes } from './routes/teachers'
 import { registerUserRoutes } from './routes/users'
+import type { PaymentProvider } from './services/payment'
 
 export interface ApiDeps {
   getDb?: () => Promise<Db>
   auth?: AuthConfigSource
   /** The clock (tests pin it). */
   now?: () => Date
+  /** Where reservations are paid; the embedded provider (settles at once) by default. */
+  payment?: PaymentProvider
+  /** COMMISSION_RATE (default: the app's configuration, 0.2). */
+  commissionRate?: () => number
 }
 
 const MAX_BODY_BYTES = 64 * 1024
 
 /** Postgres error classes that can only come from bad input reaching SQL; never a 500. */
 function databaseInputError(err: unknown): ApiError | undefined {
-  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code
-    if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) continue
-    if (code === '23505') return new ApiError(409, 'conflict', 'すでに登録されています')
-    if (code === '23503') return new ApiError(400, 'invalid_request', '存在しないデータが指定されています')
-    if (code === '23514') return new ApiError(409, 'conflict', '条件を満たさないため処理できませんでした')
-    if (code.startsWith('22')) return new ApiError(400, 'invalid_request', '入力内容に誤りがあります')
-  }
+  const code = sqlState(err)
+  if (!code) return undefined
+  if (code === '23505') return new ApiError(409, 'conflict', 'すでに登録されています')
+  if (code === '23503') return new ApiError(400, 'invalid_request', '存在しないデータが指定されています')
+  if (code === '23514') return new ApiError(409, 'conflict', '条件を満たさないため処理できませんでした')
+  if (code.startsWith('22')) return new ApiError(400, 'invalid_request', '入力内容に誤りがあります')
   return undefined
 }
+
+/** COMMISSION_RATE from the app's configuration, read when a reservation is made. */
+const defaultCommissionRate = () => getConfig().commissionRate
 
 /** The /v1 API as a Hono app (Request → Response): mounted in the app's server route, or served alone. */
 export function createApiApp(deps: ApiDeps = {}): ApiApp {
@@ -71,11 +86,22 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
 
   registerMasterRoutes(app, routeDeps)
   registerClassWorkRoutes(app, routeDeps)
+  registerClassManagementRoutes(app, routeDeps, { payment: deps.payment }) // before the teacher routes: fixed paths first
+  registerSalesRoutes(app, routeDeps) // before the teacher routes: fixed paths first
   registerTeacherRoutes(app, routeDeps)
   registerMagazineRoutes(app, routeDeps)
   registerUserRoutes(app, routeDeps)
   registerOrganizationRoutes(app, routeDeps)
+  registerOrgManagementRoutes(app, routeDeps)
   registerMessageRoutes(app, routeDeps)
+  registerFollowRoutes(app, routeDeps)
+  registerSitemapRoutes(app, routeDeps)
+  registerPurchaseRoutes(app, routeDeps, {
+    payment: deps.payment,
+    commissionRate: deps.commissionRate ?? defaultCommissionRate,
+  })
+  registerNoticeRoutes(app, routeDeps)
+  registerLearnerRoutes(app, routeDeps)
 
   const documentConfig = {
     openapi: '3.1.0',

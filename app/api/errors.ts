@@ -17,3 +17,12 @@ export const notFound = (what = 'お探しの情報') =>
   new ApiError(404, 'not_found', `${what}が見つかりませんでした`)
 export const invalidRequest = (message = '入力内容に誤りがあります', issues?: unknown[]) =>
   new ApiError(400, 'invalid_request', message, issues ? { issues } : undefined)
+
+/** The SQLSTATE of a database error, wherever the driver or drizzle put it in the cause chain. */
+export function sqlState(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code
+  }
+  return undefined
+}

@@ -77,7 +77,7 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
   } catch (err) {
     throw new DatabaseError(
       `Could not open the embedded database in ${where}: ${errorText(err)}. ` +
-        'Is another process using the same DATA_DIR? Stop it, or delete the folder to start over.',
+        'Check that DATA_DIR is a writable folder that no other running app is using.',
       { cause: err },
     )
   }
@@ -160,14 +160,15 @@ export function getDatabase(): Promise<Database> {
     const config = getConfig()
     const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl })
     try {
-      const { alignDemoIssuer, seedIfEmpty } = await import('./seed')
+      const { alignEmbeddedIssuer, seedIfEmpty } = await import('./seed')
       const issuer = `${config.siteOrigin}/idp`
       const seeded = await seedIfEmpty(database.db, {
         issuer,
         now: new Date(),
         commissionRate: config.commissionRate,
+        demo: config.seedDemo,
       })
-      if (!seeded && !config.auth0) await alignDemoIssuer(database.db, issuer)
+      if (!seeded && !config.auth0) await alignEmbeddedIssuer(database.db, issuer)
     } catch (err) {
       await database.close().catch(() => {})
       throw new DatabaseError(`Could not create the demo content: ${errorText(err)}`, { cause: err })

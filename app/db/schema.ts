@@ -155,6 +155,8 @@ export const classWorks = pgTable(
      * Maintained by the services whenever one of those changes.
      */
     searchText: text('search_text').notNull().default(''),
+    /** The title folded in SQL (class_search_fold), only to rank title matches first. Generated. */
+    searchTitle: text('search_title').notNull().generatedAlwaysAs(sql`class_search_fold(title)`),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -163,6 +165,15 @@ export const classWorks = pgTable(
     index('class_works_organization_idx').on(t.organizationId),
     index('class_works_category_idx').on(t.categoryId),
     index('class_works_published_created_idx').on(t.isPublished, t.createdAt),
+    // Search (app/api/services/class-works.ts): keyword, filters and sorts.
+    // Unigrams and bigrams of search_text (SQL function class_search_bigrams, migration 0002): an expression index,
+    // so keyword terms of any length — 陶芸, 将棋 — are served by an index without widening the rows. fastupdate
+    // off: no pending list (PGlite never vacuums it away), so the planner keeps choosing it; class writes are rare.
+    index('class_works_search_bigrams_idx')
+      .using('gin', sql`class_search_bigrams(${t.searchText})`)
+      .with({ fastupdate: false }),
+    index('class_works_style_idx').on(t.classStyleId),
+    index('class_works_published_price_idx').on(t.isPublished, t.price),
     check('class_works_price_check', sql`${t.price} >= 0`),
     check('class_works_capacity_check', sql`${t.capacity} > 0`),
     check('class_works_duration_check', sql`${t.durationMinutes} > 0`),
@@ -203,6 +214,10 @@ export const classWorkSchedules = pgTable(
   (t) => [
     index('class_work_schedules_class_start_idx').on(t.classWorkId, t.startedAt),
     index('class_work_schedules_start_idx').on(t.startedAt),
+    // Search: the next start, the date range and popularity of a class, from this index alone (not canceled).
+    index('class_work_schedules_open_class_start_idx')
+      .on(t.classWorkId, t.startedAt, t.purchasedCount)
+      .where(sql`${t.isCanceled} = false`),
     check('class_work_schedules_period_check', sql`${t.endedAt} > ${t.startedAt}`),
     // Seats never oversell: the counter is bumped in the purchase's transaction and checked here too.
     check(
@@ -346,6 +361,8 @@ export const messages = pgTable(
       .notNull()
       .references(() => users.id),
     body: text('body').notNull(),
+    /** Set by the API (never the client) when the body looks like contact details (app/lib/contact-detector.ts). */
+    containsContactInfo: boolean('contains_contact_info').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [index('messages_room_created_idx').on(t.roomId, t.createdAt)],

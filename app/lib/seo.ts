@@ -10,6 +10,8 @@ export type SeoInput = {
   magazine?: boolean
   type?: 'website' | 'article'
   noindex?: boolean
+  /** schema.org structured data, written as a `<script type="application/ld+json">` (escaped by the router). */
+  jsonLd?: Record<string, unknown>
 }
 
 type Site = { siteOrigin: string; titlePrefix: string }
@@ -38,6 +40,7 @@ export function seo(site: Site, input: SeoInput = {}) {
     { name: 'twitter:description', content: description },
     { name: 'twitter:image', content: image },
     ...(input.noindex ? [{ name: 'robots', content: 'noindex, nofollow' }] : []),
+    ...(input.jsonLd ? [{ 'script:ld+json': input.jsonLd }] : []),
   ]
 }
 

@@ -54,3 +54,18 @@ describe('deployment flags', () => {
     expect(parseEnv({ SITE_ORIGIN: 'https://manabi.example' }).secureCookies).toBe(true)
   })
 })
+
+describe('demo content', () => {
+  it('is seeded except for production with Auth0, unless SEED_DEMO says otherwise', () => {
+    const auth0 = {
+      AUTH0_DOMAIN: 'login.manabi.example',
+      AUTH0_CLIENT_ID: 'id',
+      AUTH0_CLIENT_SECRET: 'secret',
+      AUTH0_AUDIENCE: 'https://api.manabi.example',
+    }
+    expect(parseEnv({ NODE_ENV: 'production' }).seedDemo).toBe(true)
+    expect(parseEnv({ NODE_ENV: 'production', ...auth0 }).seedDemo).toBe(false)
+    expect(parseEnv({ NODE_ENV: 'production', ...auth0, SEED_DEMO: '1' }).seedDemo).toBe(true)
+    expect(parseEnv({ SEED_DEMO: '0' }).seedDemo).toBe(false)
+  })
+})

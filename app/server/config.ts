@@ -37,6 +37,7 @@ const envSchema = z
     ENABLE_TEST_PAGES: flag,
     IDP_TEST_LOGIN: flag,
     COMMISSION_RATE: z.coerce.number().min(0).max(1).default(0.2),
+    SEED_DEMO: z.enum(['0', '1', 'true', 'false']).optional(),
   })
   .superRefine((env, ctx) => {
     const auth0 = [env.AUTH0_DOMAIN, env.AUTH0_CLIENT_ID, env.AUTH0_CLIENT_SECRET, env.AUTH0_AUDIENCE]
@@ -107,6 +108,11 @@ function buildConfig(env: z.infer<typeof envSchema>) {
     testPagesEnabled: !isProduction || env.ENABLE_TEST_PAGES,
     idpTestLogin: !useAuth0 && env.IDP_TEST_LOGIN,
     commissionRate: env.COMMISSION_RATE,
+    /** Demo content in an empty database: yes, except for a real deployment (production with Auth0). */
+    seedDemo:
+      env.SEED_DEMO === undefined
+        ? !(isProduction && useAuth0)
+        : env.SEED_DEMO === '1' || env.SEED_DEMO === 'true',
   } as const
 }
 

@@ -3,6 +3,8 @@ import { expectAccessible, gotoReady } from './helpers'
 
 const pages = [
   '/',
+  '/class_search',
+  '/magazine',
   '/company',
   '/terms_of_service',
   '/privacy_policy',

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { gotoReady } from './helpers'
+import { expectAccessible, gotoReady } from './helpers'
 
 test.describe('login modal', () => {
   test('opens on /test/login, ignores outside clicks, and 今はしない goes to the top page', async ({
@@ -59,6 +59,7 @@ test.describe('snackbar', () => {
     const bar = page.getByTestId('snackbar')
     await expect(bar).toBeVisible()
     await expect(bar).toHaveAttribute('data-error', 'true')
+    await expectAccessible(page)
     await page.waitForTimeout(4_000)
     await expect(bar).toBeVisible()
     await bar.getByRole('button', { name: '閉じる' }).click()

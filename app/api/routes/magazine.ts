@@ -1,8 +1,8 @@
 import { createRoute } from '@hono/zod-openapi'
 import { IdParams } from '../../contract/v1/common'
-import { Article, ArticlePage, MagazineQuery } from '../../contract/v1/magazine'
+import { Article, ArticlePage, MagazineFacets, MagazineQuery } from '../../contract/v1/magazine'
 import { type ApiApp, errors, json, type RouteDeps } from '../openapi'
-import { getArticle, listArticles } from '../services/magazine'
+import { articleFacets, getArticle, listArticles } from '../services/magazine'
 
 export function registerMagazineRoutes(app: ApiApp, deps: RouteDeps) {
   app.openapi(
@@ -15,6 +15,18 @@ export function registerMagazineRoutes(app: ApiApp, deps: RouteDeps) {
       responses: { 200: json(ArticlePage, '記事'), ...errors(400, 503) },
     }),
     async (c) => c.json(await listArticles(await deps.getDb(), c.req.valid('query'), deps.now()), 200),
+  )
+
+  // Before /magazine_articles/{id}, so that `facets` is never taken for an id.
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/magazine_articles/facets',
+      tags: ['magazine'],
+      summary: '公開中の記事のカテゴリとタグ（件数の多い順）',
+      responses: { 200: json(MagazineFacets, 'カテゴリとタグ'), ...errors(503) },
+    }),
+    async (c) => c.json(await articleFacets(await deps.getDb(), deps.now()), 200),
   )
 
   app.openapi(

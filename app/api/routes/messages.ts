@@ -1,11 +1,21 @@
 import { createRoute } from '@hono/zod-openapi'
 import { ClassAnnouncementList } from '../../contract/v1/announcements'
 import { IdParams } from '../../contract/v1/common'
-import { DestinationList, DestinationQuery, MessageList, RoomList } from '../../contract/v1/rooms'
+import {
+  CreateRoomBody,
+  DestinationList,
+  DestinationQuery,
+  Message,
+  MessageList,
+  Room,
+  RoomList,
+  RoomReadResult,
+  SendMessageBody,
+} from '../../contract/v1/rooms'
 import { requireUser } from '../auth'
 import { type ApiApp, bearer, errors, json, type RouteDeps } from '../openapi'
 import { myClassAnnouncements } from '../services/announcements'
-import { destinations, listRooms, roomMessages } from '../services/rooms'
+import { destinations, listRooms, markRoomRead, openRoom, roomMessages, sendMessage } from '../services/rooms'
 
 export function registerMessageRoutes(app: ApiApp, deps: RouteDeps) {
   const member = requireUser(deps.auth, deps.getDb)
@@ -64,5 +74,73 @@ export function registerMessageRoutes(app: ApiApp, deps: RouteDeps) {
     }),
     async (c) =>
       c.json(await destinations(await deps.getDb(), c.var.user.id, c.req.valid('query').candidate), 200),
+  )
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/rooms',
+      tags: ['messages'],
+      summary: 'ルームを開く（送信先の相手のみ。既存のルームがあればそれを 200 で返す）',
+      security: bearer,
+      middleware: [member] as const,
+      request: { body: { content: { 'application/json': { schema: CreateRoomBody } }, required: true } },
+      responses: {
+        200: json(Room, '既存のルーム'),
+        201: json(Room, '新しいルーム'),
+        ...errors(400, 401, 404, 413, 503),
+      },
+    }),
+    async (c) => {
+      const { room, created } = await openRoom(
+        await deps.getDb(),
+        c.var.user,
+        c.req.valid('json').partner_id,
+        deps.now(),
+      )
+      return created ? c.json(room, 201) : c.json(room, 200)
+    },
+  )
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/rooms/{id}/messages',
+      tags: ['messages'],
+      summary: 'メッセージを送る（連絡先らしき内容は contains_contact_info としてサーバーで判定・記録）',
+      security: bearer,
+      middleware: [member] as const,
+      request: {
+        params: IdParams,
+        body: { content: { 'application/json': { schema: SendMessageBody } }, required: true },
+      },
+      responses: { 201: json(Message, '送ったメッセージ'), ...errors(400, 401, 404, 413, 503) },
+    }),
+    async (c) =>
+      c.json(
+        await sendMessage(
+          await deps.getDb(),
+          c.var.user.id,
+          c.req.valid('param').id,
+          c.req.valid('json').body,
+          deps.now(),
+        ),
+        201,
+      ),
+  )
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/rooms/{id}/read',
+      tags: ['messages'],
+      summary: 'ルームのメッセージをすべて既読にする',
+      security: bearer,
+      middleware: [member] as const,
+      request: { params: IdParams },
+      responses: { 200: json(RoomReadResult, '既読'), ...errors(400, 401, 404, 503) },
+    }),
+    async (c) =>
+      c.json(await markRoomRead(await deps.getDb(), c.var.user.id, c.req.valid('param').id, deps.now()), 200),
   )
 }

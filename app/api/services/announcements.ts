@@ -12,9 +12,18 @@ import { iso } from './class-cards'
 
 const LIMIT = 100
 
-/** Announcements of the classes the caller holds a reservation for, newest first, with the caller's read state. */
+/**
+ * Whether the member sees a class announcement: while they hold a reservation in its class, or — for a reservation
+ * the teacher canceled — those posted up to the cancellation. Shared by the list, the detail and the read mark.
+ */
+export const announcementVisibleTo = (userId: number) =>
+  sql`exists (select 1 from ${purchases} inner join ${classWorkSchedules} on ${classWorkSchedules.id} = ${purchases.scheduleId} where ${classWorkSchedules.classWorkId} = ${classAnnouncements.classWorkId} and ${purchases.userId} = ${userId} and (${purchases.status} = 'reserved' or (${purchases.status} = 'canceled_by_teacher' and ${purchases.canceledAt} >= ${classAnnouncements.createdAt})))`
+
+/**
+ * Announcements of the classes the caller holds a reservation for — and, for a reservation the teacher canceled,
+ * those up to the cancellation (so the cancel notice reaches its members) — newest first, with the caller's read state. */
 export async function myClassAnnouncements(db: Db, userId: number): Promise<ClassAnnouncement[]> {
-  const reserved = sql`exists (select 1 from ${purchases} inner join ${classWorkSchedules} on ${classWorkSchedules.id} = ${purchases.scheduleId} where ${classWorkSchedules.classWorkId} = ${classAnnouncements.classWorkId} and ${purchases.userId} = ${userId} and ${purchases.status} = 'reserved')`
+  const reserved = announcementVisibleTo(userId)
   const rows = await db
     .select({
       id: classAnnouncements.id,

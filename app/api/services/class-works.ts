@@ -8,6 +8,7 @@ import type {
 } from '../../contract/v1/class-works'
 import type { Db } from '../../db/client'
 import { classWorkSchedules, classWorks, classWorkTargetGrades, organizations } from '../../db/schema'
+import { gramsTsquery } from '../../lib/search-bigrams'
 import { searchTerms } from '../../lib/search-normalize'
 import { notFound } from '../errors'
 import {
@@ -88,10 +89,32 @@ function tokyoDayStart(day: string): Date {
   return new Date(`${day}T00:00:00+09:00`)
 }
 
-export async function searchClassWorks(db: Db, p: SearchParams, now: Date): Promise<ClassWorkSearchResult> {
+/**
+ * The WHERE and ORDER BY of a class search, shared by the API and the benchmark (scripts/bench-search.ts).
+ *
+ * Keyword: the query is normalized like search_text (app/lib/search-normalize.ts) and split on spaces; every term
+ * must match. The GIN expression index on class_search_bigrams(search_text) (unigrams + bigrams, migrations
+ * 0002/0003) finds the candidates (`@@` all grams of all terms, so 1- and 2-character terms such as 陶芸 use the
+ * index too), then `strpos(search_text, term)` rechecks each longer term exactly (bigrams do not prove adjacency;
+ * strpos has no LIKE escaping rules).
+ *
+ * Order: with a keyword, relevance comes first — the number of terms found in the title (search_title), so title
+ * matches rank above description / teacher / category matches — and the chosen sort (default `new`) breaks ties
+ * within the same relevance; without a keyword, the chosen sort alone. The class id is always the last tie-breaker
+ * so paging is stable.
+ */
+export function classWorkSearchClauses(
+  p: SearchParams,
+  now: Date,
+): { condition: SQL | undefined; order: SQL[]; sortsEveryMatch: boolean } {
   const where: SQL[] = [eq(classWorks.isPublished, true)]
-  // The keyword is matched term by term against the normalized text; strpos avoids LIKE's escaping rules.
-  for (const term of searchTerms(p.q)) where.push(sql`strpos(${classWorks.searchText}, ${term}) > 0`)
+  const terms = searchTerms(p.q)
+  const grams = gramsTsquery(terms)
+  if (grams) where.push(sql`class_search_bigrams(${classWorks.searchText}) @@ ${grams}::tsquery`)
+  // A 1- or 2-character term is its own gram, so the index match is already exact; longer terms are rechecked.
+  for (const term of terms) {
+    if (Array.from(term).length > 2) where.push(sql`strpos(${classWorks.searchText}, ${term}) > 0`)
+  }
   if (p.category !== undefined) where.push(eq(classWorks.categoryId, p.category))
   if (p.style !== undefined) where.push(eq(classWorks.classStyleId, p.style))
   if (p.price_min !== undefined) where.push(gte(classWorks.price, p.price_min))
@@ -109,33 +132,82 @@ export async function searchClassWorks(db: Db, p: SearchParams, now: Date): Prom
       sql`exists (select 1 from ${classWorkSchedules} where ${classWorkSchedules.classWorkId} = ${classWorks.id} and ${and(...range)})`,
     )
   }
-  const condition = and(...where)
-  const page = p.page ?? 1
 
   const nextStart = sql`(select min(${classWorkSchedules.startedAt}) from ${classWorkSchedules} where ${classWorkSchedules.classWorkId} = ${classWorks.id} and ${classWorkSchedules.isCanceled} = false and ${classWorkSchedules.startedAt} >= ${now.toISOString()}::timestamptz)`
   const popularity = sql`(select coalesce(sum(${classWorkSchedules.purchasedCount}), 0) from ${classWorkSchedules} where ${classWorkSchedules.classWorkId} = ${classWorks.id} and ${classWorkSchedules.isCanceled} = false)`
-  const order: Record<SearchSort, SQL[]> = {
+  const sorts: Record<SearchSort, SQL[]> = {
     new: [desc(classWorks.createdAt), desc(classWorks.id)],
     start: [sql`${nextStart} asc nulls last`, desc(classWorks.id)],
     price_asc: [asc(classWorks.price), desc(classWorks.id)],
     price_desc: [desc(classWorks.price), desc(classWorks.id)],
     popular: [sql`${popularity} desc`, desc(classWorks.id)],
   }
+  const order = sorts[p.sort ?? 'new']
+  if (terms.length > 0) {
+    const inTitle = sql.join(
+      terms.map((term) => sql`(strpos(${classWorks.searchTitle}, ${term}) > 0)::int`),
+      sql` + `,
+    )
+    order.unshift(sql`(${inTitle}) desc`)
+  }
+  // With a keyword, or by next start / popularity, no index yields the order: every match is sorted.
+  const sortsEveryMatch = terms.length > 0 || p.sort === 'start' || p.sort === 'popular'
+  return { condition: and(...where), order, sortsEveryMatch }
+}
 
-  const [totalRow] = await db.select({ n: sql<number>`count(*)::int` }).from(classWorks).where(condition)
-  const total = Number(totalRow?.n ?? 0)
-  const rows =
-    total === 0
+/**
+ * The count and the page of a class search, unexecuted (the benchmark EXPLAINs them). The page selects only ids, so
+ * the sort runs on class_works alone and the joins a card needs are made for the 20 rows of the page only.
+ * `pageWithTotal` is the page with `count(*) over ()`: one pass when the page has to sort every match anyway.
+ */
+export function classWorkSearchQueries(db: Db, p: SearchParams, now: Date) {
+  const { condition, order, sortsEveryMatch } = classWorkSearchClauses(p, now)
+  const page = p.page ?? 1
+  return {
+    page,
+    sortsEveryMatch,
+    count: db.select({ n: sql<number>`count(*)::int` }).from(classWorks).where(condition),
+    ids: db
+      .select({ id: classWorks.id })
+      .from(classWorks)
+      .where(condition)
+      .orderBy(...order)
+      .limit(SEARCH_PER_PAGE)
+      .offset((page - 1) * SEARCH_PER_PAGE),
+    pageWithTotal: db
+      .select({ id: classWorks.id, total: sql<number>`count(*) over ()`.mapWith(Number) })
+      .from(classWorks)
+      .where(condition)
+      .orderBy(...order)
+      .limit(SEARCH_PER_PAGE)
+      .offset((page - 1) * SEARCH_PER_PAGE),
+  }
+}
+
+export async function searchClassWorks(db: Db, p: SearchParams, now: Date): Promise<ClassWorkSearchResult> {
+  const q = classWorkSearchQueries(db, p, now)
+  let ids: number[]
+  let total: number
+  if (q.sortsEveryMatch) {
+    const rows = await q.pageWithTotal
+    ids = rows.map((r) => r.id)
+    // A page past the end has no row to carry the total.
+    total = rows[0]?.total ?? (q.page > 1 ? Number((await q.count)[0]?.n ?? 0) : 0)
+  } else {
+    const [[totalRow], pageIds] = await Promise.all([q.count, q.ids])
+    total = Number(totalRow?.n ?? 0)
+    ids = pageIds.map((r) => r.id)
+  }
+  const rowOf = new Map(
+    ids.length === 0
       ? []
-      : await selectClassRows(db)
-          .where(condition)
-          .orderBy(...order[p.sort ?? 'new'])
-          .limit(SEARCH_PER_PAGE)
-          .offset((page - 1) * SEARCH_PER_PAGE)
+      : (await selectClassRows(db).where(inArray(classWorks.id, ids))).map((r) => [r.id, r] as const),
+  )
+  const rows = ids.flatMap((id) => rowOf.get(id) ?? [])
   return {
     items: await toCards(db, rows, now),
     total,
-    page,
+    page: q.page,
     per_page: SEARCH_PER_PAGE,
     total_pages: Math.ceil(total / SEARCH_PER_PAGE),
   }

@@ -1,5 +1,5 @@
 import { and, desc, eq, lte, type SQL, sql } from 'drizzle-orm'
-import type { Article, ArticlePage, ArticleSummary } from '../../contract/v1/magazine'
+import type { Article, ArticlePage, ArticleSummary, MagazineFacets } from '../../contract/v1/magazine'
 import type { Db } from '../../db/client'
 import { magazineArticles } from '../../db/schema'
 import { searchTerms } from '../../lib/search-normalize'
@@ -82,4 +82,26 @@ export async function getArticle(db: Db, id: number, now: Date): Promise<Article
     .limit(1)
   if (!row) throw notFound('記事')
   return { ...toSummary(row), body: row.body }
+}
+
+/** Categories and tags of the published articles with their counts, most used first, then by name. */
+export async function articleFacets(db: Db, now: Date): Promise<MagazineFacets> {
+  const published = lte(magazineArticles.publishedAt, now)
+  const n = sql<number>`count(*)::int`
+  const [categories, tags] = await Promise.all([
+    db
+      .select({ name: magazineArticles.category, count: n })
+      .from(magazineArticles)
+      .where(published)
+      .groupBy(magazineArticles.category)
+      .orderBy(desc(n), magazineArticles.category),
+    db
+      .select({ name: sql<string>`t.tag`, count: n })
+      .from(sql`${magazineArticles} cross join lateral unnest(${magazineArticles.tags}) as t(tag)`)
+      .where(published)
+      .groupBy(sql`t.tag`)
+      .orderBy(desc(n), sql`t.tag`),
+  ])
+  const facet = (r: { name: string; count: number }) => ({ name: r.name, count: Number(r.count) })
+  return { categories: categories.map(facet), tags: tags.map(facet) }
 }

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Destination, Message, Room } from '../../contract/v1/rooms'
-import type { Db } from '../../db/client'
+import type { Db, Tx } from '../../db/client'
 import {
   classWorkSchedules,
   classWorks,
@@ -12,6 +12,8 @@ import {
   rooms,
   users,
 } from '../../db/schema'
+import { containsContactInfo } from '../../lib/contact-detector'
+import type { UserRow } from '../auth'
 import { notFound } from '../errors'
 import { iso } from './class-cards'
 
@@ -101,6 +103,7 @@ export async function roomMessages(db: Db, userId: number, roomId: number): Prom
     body: m.body,
     created_at: iso(m.createdAt),
     is_mine: m.senderId === userId,
+    contains_contact_info: m.containsContactInfo,
   }))
 }
 
@@ -156,4 +159,113 @@ export async function destinations(
     is_teacher: r.isTeacher,
     room_id: r.roomId,
   }))
+}
+
+async function requireRoomMember(tx: Tx | Db, userId: number, roomId: number) {
+  const [member] = await tx
+    .select({ roomId: roomMembers.roomId })
+    .from(roomMembers)
+    .where(and(eq(roomMembers.roomId, roomId), eq(roomMembers.userId, userId)))
+    .limit(1)
+  if (!member) throw notFound('メッセージルーム')
+}
+
+/**
+ * Opens the room with a partner from the caller's destinations (POST /v1/rooms): a teacher the caller
+ * reserved or follows, or — for a teacher — a member who reserved their class. An existing room is returned
+ * as it is (created: false). Anyone else is 404, like a user who does not exist.
+ */
+export async function openRoom(
+  db: Db,
+  user: UserRow,
+  partnerId: number,
+  now: Date,
+): Promise<{ room: Room; created: boolean }> {
+  let teacherId: number
+  let memberId: number
+  const asMember = await destinations(db, user.id, 'teachers')
+  if (asMember.some((d) => d.id === partnerId)) {
+    teacherId = partnerId
+    memberId = user.id
+  } else if (
+    user.isTeacher &&
+    (await destinations(db, user.id, 'students')).some((d) => d.id === partnerId)
+  ) {
+    teacherId = user.id
+    memberId = partnerId
+  } else {
+    throw notFound('メッセージの送信先')
+  }
+  const created = await db.transaction(async (tx) => {
+    const [room] = await tx
+      .insert(rooms)
+      .values({ teacherId, memberId, createdAt: now })
+      .onConflictDoNothing()
+      .returning({ id: rooms.id })
+    if (!room) return false
+    await tx.insert(roomMembers).values([
+      { roomId: room.id, userId: teacherId },
+      { roomId: room.id, userId: memberId },
+    ])
+    return true
+  })
+  const [existing] = await db
+    .select({ id: rooms.id })
+    .from(rooms)
+    .where(and(eq(rooms.teacherId, teacherId), eq(rooms.memberId, memberId)))
+  const room = (await listRooms(db, user.id)).find((r) => r.id === existing!.id)!
+  return { room, created }
+}
+
+/**
+ * Sends a message (POST /v1/rooms/{id}/messages). The contact-details flag is computed here from the body;
+ * whatever the client believed is ignored. The sender has read everything up to their own message.
+ */
+export async function sendMessage(
+  db: Db,
+  userId: number,
+  roomId: number,
+  body: string,
+  now: Date,
+): Promise<Message> {
+  return db.transaction(async (tx) => {
+    await requireRoomMember(tx, userId, roomId)
+    const [m] = await tx
+      .insert(messages)
+      .values({
+        roomId,
+        senderId: userId,
+        body,
+        containsContactInfo: containsContactInfo(body),
+        createdAt: now,
+      })
+      .returning()
+    await tx.update(rooms).set({ lastMessageAt: now }).where(eq(rooms.id, roomId))
+    await tx
+      .update(roomMembers)
+      .set({ lastReadAt: now })
+      .where(and(eq(roomMembers.roomId, roomId), eq(roomMembers.userId, userId)))
+    return {
+      id: m!.id,
+      room_id: roomId,
+      sender_id: userId,
+      body: m!.body,
+      created_at: iso(m!.createdAt),
+      is_mine: true,
+      contains_contact_info: m!.containsContactInfo,
+    }
+  })
+}
+
+/** Marks every message in the room read for the caller (POST /v1/rooms/{id}/read). */
+export async function markRoomRead(db: Db, userId: number, roomId: number, now: Date) {
+  return db.transaction(async (tx) => {
+    await requireRoomMember(tx, userId, roomId)
+    const latest = sql`(select max(${messages.createdAt}) from ${messages} where ${messages.roomId} = ${roomId})`
+    await tx
+      .update(roomMembers)
+      .set({ lastReadAt: sql`greatest(${now.toISOString()}::timestamptz, ${latest})` })
+      .where(and(eq(roomMembers.roomId, roomId), eq(roomMembers.userId, userId)))
+    return { room_id: roomId, unread_count: 0 }
+  })
 }

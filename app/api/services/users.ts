@@ -18,7 +18,7 @@ import {
 } from '../../db/schema'
 import { classSearchText } from '../../lib/search-normalize'
 import type { TokenClaims, UserRow } from '../auth'
-import { ApiError, invalidRequest } from '../errors'
+import { ApiError, invalidRequest, sqlState } from '../errors'
 import { iso, scheduleColumns, summaryJson } from './class-cards'
 
 export function toUserJson(u: UserRow): User {
@@ -190,54 +190,66 @@ export async function registerUser(db: Db, claims: TokenClaims, body: RegisterUs
     throw new ApiError(403, 'email_unverified', 'メールアドレスの確認が完了していません')
   }
   const email = typeof claims.email === 'string' && claims.email.length <= 254 ? claims.email : null
-  return db.transaction(async (tx) => {
-    const [existing] = await tx
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(users.issuer, claims.iss), eq(users.sub, claims.sub)))
-      .limit(1)
-    if (existing) throw new ApiError(409, 'already_registered', 'プロフィールはすでに登録されています')
-    const kids = body.learners ?? []
-    await checkMasters(tx, {
-      professions: [body.profession_id],
-      schoolTypes: [body.school_type_id, ...kids.map((l) => l.school_type_id)],
-      grades: [body.target_grade_id, ...kids.map((l) => l.target_grade_id)],
-    })
-    const isLearner = body.role === 'learner'
-    const [user] = await tx
-      .insert(users)
-      .values({
-        issuer: claims.iss,
-        sub: claims.sub,
-        email,
-        emailVerified: claims.email_verified === true,
-        nickname: body.nickname,
-        name: body.name,
-        nameKana: body.name_kana,
-        introduction: body.introduction ?? '',
-        role: body.role,
-        professionId: body.profession_id ?? null,
-        schoolTypeId: isLearner ? (body.school_type_id ?? null) : null,
-        targetGradeId: isLearner ? (body.target_grade_id ?? null) : null,
-        isTeacher: body.role === 'teacher',
-        agreedToTermsAt: new Date(),
+  const alreadyRegistered = () =>
+    new ApiError(409, 'already_registered', 'プロフィールはすでに登録されています')
+  return db
+    .transaction(async (tx) => {
+      const [existing] = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.issuer, claims.iss), eq(users.sub, claims.sub)))
+        .limit(1)
+      if (existing) throw alreadyRegistered()
+      const kids = body.learners ?? []
+      await checkMasters(tx, {
+        professions: [body.profession_id],
+        schoolTypes: [body.school_type_id, ...kids.map((l) => l.school_type_id)],
+        grades: [body.target_grade_id, ...kids.map((l) => l.target_grade_id)],
       })
-      .returning()
-    if (kids.length > 0) {
-      await tx.insert(learners).values(
-        kids.map((l) => ({
-          userId: user!.id,
-          nickname: l.nickname,
-          schoolTypeId: l.school_type_id,
-          targetGradeId: l.target_grade_id,
-        })),
-      )
-    }
-    return toUserJson(user!)
-  })
+      const isLearner = body.role === 'learner'
+      const [user] = await tx
+        .insert(users)
+        .values({
+          issuer: claims.iss,
+          sub: claims.sub,
+          email,
+          emailVerified: claims.email_verified === true,
+          nickname: body.nickname,
+          name: body.name,
+          nameKana: body.name_kana,
+          introduction: body.introduction ?? '',
+          role: body.role,
+          professionId: body.profession_id ?? null,
+          schoolTypeId: isLearner ? (body.school_type_id ?? null) : null,
+          targetGradeId: isLearner ? (body.target_grade_id ?? null) : null,
+          isTeacher: body.role === 'teacher',
+          agreedToTermsAt: new Date(),
+        })
+        .returning()
+      if (kids.length > 0) {
+        await tx.insert(learners).values(
+          kids.map((l) => ({
+            userId: user!.id,
+            nickname: l.nickname,
+            schoolTypeId: l.school_type_id,
+            targetGradeId: l.target_grade_id,
+          })),
+        )
+      }
+      return toUserJson(user!)
+    })
+    .catch((err: unknown) => {
+      // Two registrations racing past the check above: the unique (issuer, sub) key decides.
+      throw sqlState(err) === '23505' ? alreadyRegistered() : err
+    })
 }
 
 export async function updateMe(db: Db, user: UserRow, body: UpdateUserBody): Promise<User> {
+  if (Object.values(body).every((v) => v === undefined)) {
+    throw invalidRequest('入力内容に誤りがあります', [
+      { path: [], message: '変更する項目を指定してください' },
+    ])
+  }
   return db.transaction(async (tx) => {
     await checkMasters(tx, {
       professions: [body.profession_id],

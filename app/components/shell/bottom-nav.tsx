@@ -27,6 +27,18 @@ export function BottomNav() {
         <Icon name="home" />
         ホーム
       </Link>
+      <Link to="/class_search" className={item} activeProps={{ className: 'text-purple-dark' }}>
+        <Icon name="search" />
+        クラスを探す
+      </Link>
+      <Link to="/magazine" className={item} activeProps={{ className: 'text-purple-dark' }}>
+        <Icon name="article" />
+        マガジン
+      </Link>
+      <Link to="/mypage" className={item} activeProps={{ className: 'text-purple-dark' }}>
+        <Icon name="person-check" />
+        マイページ
+      </Link>
       <button type="button" className={item} onClick={() => setMenuOpen(true)}>
         <Icon name="menu" />
         メニュー

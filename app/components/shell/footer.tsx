@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router'
 import { appConfig } from '../../../app.config'
 import { Icon } from '../ui/icon'
 import { Logo } from './logo'
-import { helpLinkGroups, legalLinks, socialLinks } from './nav'
+import { helpLinkGroups, legalLinks, mainLinks, socialLinks } from './nav'
 import { scrollToY } from './scroll'
 
 export function Footer({ compact = false }: { compact?: boolean }) {
@@ -41,6 +41,15 @@ export function Footer({ compact = false }: { compact?: boolean }) {
         <div
           className={`${compact ? '' : 'mt-10 border-t border-slate-300 pt-6'} flex flex-col gap-4 text-sm`}
         >
+          <ul className="flex flex-wrap gap-x-5 gap-y-2 font-bold">
+            {mainLinks.map((l) => (
+              <li key={l.to}>
+                <Link to={l.to} className="text-slate-800 hover:underline">
+                  {l.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
           <ul className="flex flex-wrap gap-x-5 gap-y-2">
             {legalLinks.map((l) => (
               <li key={l.to}>

@@ -2,7 +2,7 @@ import * as Dialog from '@radix-ui/react-dialog'
 import { Link } from '@tanstack/react-router'
 import { useSelector } from '@tanstack/react-store'
 import { Icon } from '../ui/icon'
-import { helpLinkGroups, legalLinks } from './nav'
+import { helpLinkGroups, legalLinks, mainLinks } from './nav'
 import { setMenuOpen, uiStore } from './ui-store'
 
 /** The hamburger menu: open or closed, closed on every navigation (ShellEffects). */
@@ -30,6 +30,13 @@ export function HamburgerMenu() {
                   ホーム
                 </Link>
               </li>
+              {mainLinks.map((l) => (
+                <li key={l.to}>
+                  <Link to={l.to} className="block rounded-lg px-3 py-2.5 font-bold hover:bg-light-grey">
+                    {l.label}
+                  </Link>
+                </li>
+              ))}
               {legalLinks.map((l) => (
                 <li key={l.to}>
                   <Link to={l.to} className="block rounded-lg px-3 py-2.5 hover:bg-light-grey">

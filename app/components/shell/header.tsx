@@ -1,5 +1,6 @@
 import { Link } from '@tanstack/react-router'
 import { Icon } from '../ui/icon'
+import { HeaderSearch } from './header-search'
 import { Logo } from './logo'
 import { setMenuOpen } from './ui-store'
 
@@ -15,7 +16,7 @@ export function DemoBadge() {
   )
 }
 
-/** Site header (spec §2 "App shell"): logo, (search and account controls as their features land), menu button. */
+/** Site header (spec §2 "App shell"): logo, keyword search, account controls (from the layout), menu button. */
 export function Header({ demo, children }: { demo: boolean; children?: React.ReactNode }) {
   return (
     <header
@@ -25,10 +26,13 @@ export function Header({ demo, children }: { demo: boolean; children?: React.Rea
     >
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-3 px-4">
         <Link to="/" className="shrink-0" aria-label="まなびのたね トップページ">
-          <Logo />
+          <Logo compact />
         </Link>
         {demo ? <DemoBadge /> : null}
-        <div className="flex flex-1 items-center justify-end gap-2">{children}</div>
+        <div className="flex flex-1 items-center justify-end gap-1 sm:gap-2">
+          <HeaderSearch />
+          {children}
+        </div>
         <button
           type="button"
           className="rounded-full p-2 text-slate-700 hover:bg-light-grey"

@@ -1,6 +1,11 @@
 import { appConfig } from '../../../app.config'
 
 /** Internal links of the shell. Only routes that exist are listed (nothing points at a page not built yet). */
+export const mainLinks = [
+  { to: '/class_search', label: 'クラスを探す' },
+  { to: '/magazine', label: 'マガジン' },
+] as const
+
 export const legalLinks = [
   { to: '/company', label: '会社概要' },
   { to: '/terms_of_service', label: '利用規約' },

@@ -5,7 +5,7 @@ import { Icon } from '../ui/icon'
 import { closeSnackbar, uiStore } from './ui-store'
 
 const colorClasses = {
-  base: 'bg-base-light text-base-ink border-base',
+  base: 'bg-base-light text-base-ink border-brand',
   purple: 'bg-purple-dark text-white border-purple-dark',
   yellow: 'bg-yellow text-slate-900 border-yellow',
   red: 'bg-red-dark text-white border-red-dark',
@@ -26,8 +26,9 @@ export function Snackbar() {
           if (!open) closeSnackbar()
         }}
         duration={s.hasError ? Number.POSITIVE_INFINITY : s.timer}
+        // Radix announces the toast through its own live region (foreground = assertive for errors); the root
+        // stays a list item of the viewport's list, so no role override here.
         type={s.hasError ? 'foreground' : 'background'}
-        role={s.hasError ? 'alert' : 'status'}
         data-testid="snackbar"
         data-error={s.hasError}
         className={`pointer-events-auto flex w-full items-start gap-3 rounded-xl border-2 px-4 py-3 shadow-lg ${colorClasses[color]}`}

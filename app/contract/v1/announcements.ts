@@ -12,3 +12,7 @@ export const ClassAnnouncement = z.object({
 })
 export type ClassAnnouncement = z.infer<typeof ClassAnnouncement>
 export const ClassAnnouncementList = z.array(ClassAnnouncement)
+
+/** POST /v1/class_announcements/{id}/read and POST /v1/notices/{id}/read */
+export const ReadResult = z.object({ id: Id, is_read: z.literal(true) })
+export type ReadResult = z.infer<typeof ReadResult>

@@ -28,3 +28,9 @@ export type MagazineQuery = z.input<typeof MagazineQuery>
 
 export const ArticlePage = paged(ArticleSummary)
 export type ArticlePage = z.infer<typeof ArticlePage>
+
+const Facet = z.object({ name: z.string(), count: z.number().int().positive() })
+
+/** GET /v1/magazine_articles/facets: the categories and tags of published articles, most used first. */
+export const MagazineFacets = z.object({ categories: z.array(Facet), tags: z.array(Facet) })
+export type MagazineFacets = z.infer<typeof MagazineFacets>

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { DateTime, Id, PersonRef } from './common'
+import { DateTime, Id, PersonRef, paragraph } from './common'
 
 export const RoomPartner = PersonRef.extend({ is_teacher: z.boolean() })
 
@@ -21,6 +21,8 @@ export const Message = z.object({
   body: z.string(),
   created_at: DateTime,
   is_mine: z.boolean(),
+  /** Computed by the API when the message was sent (app/lib/contact-detector.ts). */
+  contains_contact_info: z.boolean(),
 })
 export type Message = z.infer<typeof Message>
 export const MessageList = z.array(Message)
@@ -32,3 +34,18 @@ export const DestinationQuery = z.object({ candidate: z.enum(destinationCandidat
 export const Destination = RoomPartner.extend({ room_id: Id.nullable() })
 export type Destination = z.infer<typeof Destination>
 export const DestinationList = z.array(Destination)
+
+/** POST /v1/rooms: open (or find) the room with someone from GET /v1/destinations. */
+export const CreateRoomBody = z.object({ partner_id: Id }).strict()
+export type CreateRoomBody = z.input<typeof CreateRoomBody>
+
+/** POST /v1/rooms/{id}/messages */
+export const SendMessageBody = z
+  .object({
+    body: paragraph(2000).refine((v) => v.trim().length > 0, 'メッセージを入力してください'),
+  })
+  .strict()
+export type SendMessageBody = z.input<typeof SendMessageBody>
+
+/** POST /v1/rooms/{id}/read */
+export const RoomReadResult = z.object({ room_id: Id, unread_count: z.number().int().nonnegative() })

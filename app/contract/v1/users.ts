@@ -72,6 +72,15 @@ const kana = line(50).regex(
   'ふりがなはカタカナで入力してください',
 )
 
+/** A bundled image (/images/…) or an uploaded avatar (/uploads/avatars/<random>.png|jpg|webp). */
+export const AvatarUrl = z
+  .string()
+  .max(500)
+  .regex(
+    /^(?:\/images\/(?!.*\.\.)[\w./-]+|\/uploads\/avatars\/[0-9a-f]{32}\.(?:png|jpg|webp))$/,
+    '画像のパスが正しくありません',
+  )
+
 export const LearnerInput = z.object({
   nickname: line(20),
   school_type_id: Id,
@@ -118,20 +127,27 @@ export const UpdateUserBody = z
     name: profileFields.name.optional(),
     name_kana: kana.optional(),
     introduction: paragraph(2000).optional(),
-    avatar_url: z
-      .string()
-      .max(500)
-      .regex(/^\/images\/[\w./-]+$/, '画像のパスが正しくありません')
-      .nullable()
-      .optional(),
+    avatar_url: AvatarUrl.nullable().optional(),
     profession_id: Id.nullable().optional(),
     school_type_id: Id.nullable().optional(),
     target_grade_id: Id.nullable().optional(),
     is_teacher: z.boolean().optional(),
   })
+  // No .refine() here, so forms can .pick() fields; the API refuses an empty body itself.
   .strict()
-  .refine((v) => Object.keys(v).length > 0, { message: '変更する項目を指定してください' })
 export type UpdateUserBody = z.input<typeof UpdateUserBody>
 
 /** GET /v1/users/me when the token is valid but no profile exists yet. */
 export const UNREGISTERED = 'unregistered'
+
+/** POST /v1/users/me/learners */
+export const CreateLearnerBody = LearnerInput.strict()
+export type CreateLearnerBody = z.input<typeof CreateLearnerBody>
+
+/** PATCH /v1/users/me/learners/{id}: any subset. */
+export const UpdateLearnerBody = LearnerInput.partial()
+  .strict()
+  .refine((v) => Object.keys(v).length > 0, { message: '変更する項目を指定してください' })
+export type UpdateLearnerBody = z.input<typeof UpdateLearnerBody>
+
+export const MAX_LEARNERS = 10

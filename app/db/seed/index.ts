@@ -1,12 +1,13 @@
 import '@tanstack/react-start/server-only'
-import { count, inArray, like, ne, or, sql } from 'drizzle-orm'
+import { and, count, eq, like, ne, notExists } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import { classSearchText, normalizeSearchText } from '../../lib/search-normalize'
 import type { Db, DbOrTx, Tx } from '../client'
 import * as s from '../schema'
 import { announcementTemplates, classDescription, classSeeds } from './classes'
 import { articleSeeds } from './magazine'
 import { masterData, schoolTypeIndexOfGrade } from './masters'
-import { DEMO_SUBS, memberSeeds, organizationSeeds, parentSeed, teacherSeeds } from './people'
+import { memberSeeds, organizationSeeds, parentSeed, teacherSeeds } from './people'
 import { createRng, type Rng } from './prng'
 import { noticeSeeds, threadSeeds } from './texts'
 
@@ -456,29 +457,39 @@ function scheduleOffsets(rng: Rng): number[] {
   return [...days].sort((a, b) => a - b)
 }
 
-/** Seeds the master lists and the demo content when the database has none yet. Returns whether it seeded. */
-export async function seedIfEmpty(db: Db, options: SeedOptions): Promise<boolean> {
+/**
+ * Seeds the master lists, and the demo content unless `demo` is false (a real deployment), when the database has
+ * none yet. Returns whether it seeded.
+ */
+export async function seedIfEmpty(db: Db, options: SeedOptions & { demo?: boolean }): Promise<boolean> {
   const [row] = await db.select({ n: count() }).from(s.categories)
   if ((row?.n ?? 0) > 0) return false
-  await seedDemoContent(db, options)
+  if (options.demo === false) await db.transaction((tx) => seedMasters(tx))
+  else await seedDemoContent(db, options)
   return true
 }
 
 /**
- * The demo users belong to the embedded provider's issuer, which follows SITE_ORIGIN. When the app is later
- * started on another origin (another PORT), move the demo users over so the demo accounts still have profiles.
+ * Users of the embedded identity provider are stored under its issuer, `${SITE_ORIGIN}/idp`. When the app is
+ * started on another origin (another PORT), the provider's issuer changes with it: move those users over so the
+ * demo accounts (and accounts signed up on the provider) keep their profiles. A subject already present under
+ * the new issuer is left alone.
  */
-export async function alignDemoIssuer(db: Db, issuer: string): Promise<void> {
-  const demo = or(inArray(s.users.sub, Object.values(DEMO_SUBS)), like(s.users.sub, 'seed|%'))
-  await db.transaction(async (tx) => {
-    const [clash] = await tx
-      .select({ n: count() })
-      .from(s.users)
-      .where(sql`${demo} and ${s.users.issuer} = ${issuer}`)
-    if ((clash?.n ?? 0) > 0) return
-    await tx
-      .update(s.users)
-      .set({ issuer })
-      .where(sql`${demo} and ${ne(s.users.issuer, issuer)}`)
-  })
+export async function alignEmbeddedIssuer(db: Db, issuer: string): Promise<void> {
+  const other = alias(s.users, 'other')
+  await db
+    .update(s.users)
+    .set({ issuer })
+    .where(
+      and(
+        like(s.users.issuer, '%/idp'),
+        ne(s.users.issuer, issuer),
+        notExists(
+          db
+            .select({ id: other.id })
+            .from(other)
+            .where(and(eq(other.issuer, issuer), eq(other.sub, s.users.sub))),
+        ),
+      ),
+    )
 }

@@ -10,12 +10,16 @@ export function AccountControls() {
   if (auth.status !== 'authenticated') {
     return (
       <div className="flex items-center gap-1 sm:gap-2">
-        <a href={loginHref(location.href)} className="btn-ghost px-3 py-2" data-testid="header-login">
+        <a
+          href={loginHref(location.href)}
+          className="btn-ghost px-2 py-2 whitespace-nowrap max-sm:text-xs sm:px-3"
+          data-testid="header-login"
+        >
           ログイン
         </a>
         <a
           href={loginHref(location.href, { signup: true })}
-          className="btn-primary px-3 py-2"
+          className="btn-primary px-3 py-2 whitespace-nowrap max-sm:text-xs"
           data-testid="header-signup"
         >
           新規登録
@@ -89,21 +93,66 @@ function AccountMenu() {
           data-testid="account-menu"
         >
           <p className="truncate px-3 py-2 text-sm font-bold">{name} さん</p>
-          <dl className="grid grid-cols-[1fr_auto] gap-y-1 px-3 pb-2 text-sm text-slate-700">
-            <dt>未読のお知らせ</dt>
-            <dd data-testid="announcements-count">{auth.counts.announcements}件</dd>
-            <dt>未読のメッセージ</dt>
-            <dd data-testid="messages-count">{auth.counts.messages}件</dd>
-          </dl>
           <div className="border-t border-slate-200 pt-1">
             {auth.user ? (
-              <Link
-                to="/profile"
-                role="menuitem"
-                className="block rounded-lg px-3 py-2 text-sm hover:bg-light-grey"
-              >
-                基本情報
-              </Link>
+              <>
+                <Link to="/mypage" role="menuitem" className={menuItem} data-testid="menu-mypage">
+                  マイページ
+                </Link>
+                <Link to="/information" role="menuitem" className={menuItem} data-testid="menu-information">
+                  お知らせ
+                  <CountBadge count={auth.counts.announcements} testId="announcements-count" />
+                </Link>
+                <Link to="/message" role="menuitem" className={menuItem} data-testid="menu-message">
+                  メッセージ
+                  <CountBadge count={auth.counts.messages} testId="messages-count" />
+                </Link>
+                <Link
+                  to="/class_attendance"
+                  role="menuitem"
+                  className={menuItem}
+                  data-testid="menu-attendance"
+                >
+                  受講クラス
+                </Link>
+                <Link to="/follow" role="menuitem" className={menuItem} data-testid="menu-follow">
+                  フォロー・お気に入り
+                </Link>
+                <Link to="/profile" role="menuitem" className={menuItem}>
+                  基本情報
+                </Link>
+              </>
+            ) : null}
+            {auth.user?.is_teacher ? (
+              <>
+                <Link
+                  to="/class_management"
+                  search={{ tab: 'published' }}
+                  role="menuitem"
+                  className="block rounded-lg px-3 py-2 text-sm hover:bg-light-grey"
+                  data-testid="menu-class-management"
+                >
+                  クラス管理
+                </Link>
+                <Link
+                  to="/sales_management"
+                  search={{ tab: 'sales' }}
+                  role="menuitem"
+                  className="block rounded-lg px-3 py-2 text-sm hover:bg-light-grey"
+                  data-testid="menu-sales-management"
+                >
+                  売上管理
+                </Link>
+                <Link
+                  to="/organization_management"
+                  search={{}}
+                  role="menuitem"
+                  className="block rounded-lg px-3 py-2 text-sm hover:bg-light-grey"
+                  data-testid="menu-organization-management"
+                >
+                  団体管理
+                </Link>
+              </>
             ) : null}
             <a
               href={LOGOUT_HREF}
@@ -117,5 +166,23 @@ function AccountMenu() {
         </div>
       ) : null}
     </div>
+  )
+}
+
+const menuItem = 'flex items-center justify-between rounded-lg px-3 py-2 text-sm hover:bg-light-grey'
+
+/** An unread count in the account menu (read out as 未読3件). */
+function CountBadge({ count, testId }: { count: number; testId: string }) {
+  return (
+    <span
+      className={`min-w-6 rounded-full px-1.5 text-center text-xs leading-5 font-bold ${
+        count > 0 ? 'bg-red-dark text-white' : 'bg-light-grey text-slate-700'
+      }`}
+      data-testid={testId}
+    >
+      <span className="sr-only">未読</span>
+      {count > 99 ? '99+' : count}
+      <span className="sr-only">件</span>
+    </span>
   )
 }

@@ -20,7 +20,7 @@ export type AuthState =
       user: User | null
       /** A me call that failed with another status (spec §4). */
       meError?: { status: number; message: string }
-      /** Header counts: unread class announcements, sum of unread room messages (spec §3). */
+      /** Header counts: unread class announcements + unread operator notices, sum of unread room messages (spec §3). */
       counts: { announcements: number; messages: number }
       /** The access token is about to expire and cannot be refreshed: renew with a prompt=none round trip. */
       needsSilentRenewal: boolean
@@ -39,6 +39,11 @@ export const REGISTER_CONFIRM_EMAIL = '/register/confirm_email'
 export function registrationTarget(auth: AuthState): string | undefined {
   if (auth.status !== 'authenticated' || auth.user !== null || auth.meError) return undefined
   return auth.identity.emailVerified || auth.identity.isLine ? REGISTER_INPUT : REGISTER_CONFIRM_EMAIL
+}
+
+/** A signed-in person with a profile: the one who may follow, favorite and reserve. */
+export function isMember(auth: AuthState): boolean {
+  return auth.status === 'authenticated' && auth.user !== null
 }
 
 /** A same-origin path for returnTo; anything else becomes the top page (no open redirect). */

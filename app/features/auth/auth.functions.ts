@@ -49,16 +49,21 @@ export const getAuthState = createServerFn({ method: 'GET' }).handler(async (): 
       counts: { announcements: 0, messages: 0 },
     }
   }
-  // The header counts (spec §3): unread class announcements, and the sum of unread room messages.
-  const [announcements, rooms] = await Promise.all([
+  // The header counts (spec §3): unread announcements, and the sum of unread room messages. The announcements
+  // count also takes the operator's unread notices: /information lists both, and a badge that stays after
+  // everything there was read would look broken (docs/decisions/0006-header-notice-count.md).
+  const [announcements, notices, rooms] = await Promise.all([
     api.listClassAnnouncements(accessToken).catch(() => []),
+    api.listNotices(accessToken).catch(() => []),
     api.listRooms(accessToken).catch(() => []),
   ])
   return {
     ...base,
     user: me.data,
     counts: {
-      announcements: (announcements ?? []).filter((a) => !a.is_read).length,
+      announcements:
+        (announcements ?? []).filter((a) => !a.is_read).length +
+        (notices ?? []).filter((n) => !n.is_read).length,
       messages: (rooms ?? []).reduce((sum, r) => sum + r.unread_count, 0),
     },
   }

@@ -67,4 +67,10 @@ describe('parseClassSearch', () => {
     expect(hasFilters({ price_min: 0 })).toBe(true)
     expect(hasFilters({ q: '将棋' })).toBe(true)
   })
+  it('names every key, so that an invalid value in the URL is overridden', () => {
+    const out = parseClassSearch({ category: 'x', sort: 'random' })
+    expect(Object.keys(out)).toEqual(expect.arrayContaining(['category', 'sort', 'page']))
+    expect(out.category).toBeUndefined()
+    expect(out.sort).toBeUndefined()
+  })
 })

@@ -1,9 +1,9 @@
-import * as z from 'zod/mini'
+import { calendarDay, intIn, oneOf, textUpTo } from '~/lib/search-values'
 
 /**
  * The typed search parameters of /class_search (PRODUCT.md). The URL is the whole state of the page, so a
  * bad value (hand-edited or from an old link) falls back to its default instead of failing the page.
- * zod/mini keeps this out of the first-load bundle's weight (ARCHITECTURE.md).
+ * The readers are plain functions: validateSearch ships in every page's first load (app/lib/search-values.ts).
  */
 export const sorts = ['new', 'start', 'price_asc', 'price_desc', 'popular'] as const
 export type Sort = (typeof sorts)[number]
@@ -17,43 +17,7 @@ export const sortLabels: Record<Sort, string> = {
 }
 
 const MAX_YEN = 10_000_000
-
-const id = z.catch(z.optional(z.coerce.number().check(z.int(), z.positive(), z.lte(999_999_999))), undefined)
-const yen = z.catch(z.optional(z.coerce.number().check(z.int(), z.gte(0), z.lte(MAX_YEN))), undefined)
-const day = z.catch(
-  z.optional(
-    z.string().check(
-      z.regex(/^\d{4}-\d{2}-\d{2}$/),
-      z.refine(
-        (v) =>
-          !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) &&
-          new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
-      ),
-    ),
-  ),
-  undefined,
-)
-
-const schema = z.object({
-  q: z.catch(
-    z.optional(
-      z.pipe(
-        z.union([z.string(), z.number()]),
-        z.transform((v) => String(v).trim().slice(0, 100) || undefined),
-      ),
-    ),
-    undefined,
-  ),
-  category: id,
-  grade: id,
-  style: id,
-  price_min: yen,
-  price_max: yen,
-  from: day,
-  to: day,
-  sort: z.catch(z.optional(z.enum(sorts)), undefined),
-  page: z.catch(z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(1000))), undefined),
-})
+const MAX_ID = 999_999_999
 
 export type ClassSearchParams = {
   q?: string
@@ -68,19 +32,30 @@ export type ClassSearchParams = {
   page?: number
 }
 
-/** validateSearch of /class_search: never throws; drops unknown and invalid values. */
+/**
+ * validateSearch of /class_search: never throws. Every known key is present, undefined when the URL's value is
+ * missing or invalid — the router merges a route's validated search over the raw one, so a dropped key would
+ * let the raw (invalid) value through.
+ */
 export function parseClassSearch(input: Record<string, unknown>): ClassSearchParams {
-  const parsed = schema.parse(input) as ClassSearchParams
-  const out: ClassSearchParams = {}
-  for (const [k, v] of Object.entries(parsed)) {
-    if (v !== undefined) (out as Record<string, unknown>)[k] = v
+  const out: ClassSearchParams = {
+    q: textUpTo(input.q, 100),
+    category: intIn(input.category, 1, MAX_ID),
+    grade: intIn(input.grade, 1, MAX_ID),
+    style: intIn(input.style, 1, MAX_ID),
+    price_min: intIn(input.price_min, 0, MAX_YEN),
+    price_max: intIn(input.price_max, 0, MAX_YEN),
+    from: calendarDay(input.from),
+    to: calendarDay(input.to),
+    sort: oneOf(input.sort, sorts),
+    page: intIn(input.page, 1, 1000),
   }
   // A reversed price or date range is read the way the person meant it.
   if (out.price_min !== undefined && out.price_max !== undefined && out.price_min > out.price_max) {
     ;[out.price_min, out.price_max] = [out.price_max, out.price_min]
   }
   if (out.from && out.to && out.from > out.to) [out.from, out.to] = [out.to, out.from]
-  if (out.page === 1) delete out.page
+  if (out.page === 1) out.page = undefined
   return out
 }
 

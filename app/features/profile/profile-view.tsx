@@ -1,4 +1,5 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
 import type { MasterItem } from '~/contract/v1/master'
 import { formatDateJa } from '~/lib/format'
 import { profileQuery } from './queries'
@@ -28,7 +29,12 @@ export function ProfileView() {
   ]
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
-      <h1 className="text-2xl font-black">基本情報</h1>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-black">基本情報</h1>
+        <Link to="/profile/edit_user" className="btn-outline" data-testid="profile-edit-link">
+          編集する
+        </Link>
+      </div>
       <section className="mt-6 rounded-2xl border border-slate-200 bg-white p-6" aria-labelledby="me-heading">
         <div className="flex items-center gap-4">
           {me.avatar_url ? (

@@ -1,6 +1,13 @@
 import { createServerFn } from '@tanstack/react-start'
+import { z } from 'zod'
+import { CreateLearnerBody } from '~/contract/v1/users'
+import type { ActionResult } from '~/lib/action-result'
+import { idInput } from '~/lib/ids'
+import { toActionResult } from '~/server/action-result.server'
 import { api } from '~/server/api-client'
+import { removeAvatar, saveAvatar } from '~/server/avatar-upload.server'
 import { requireAccessToken } from '~/server/session-token.server'
+import { ProfileEditInput } from './profile-schema'
 
 /** The signed-in member's basic information (GET /v1/users/deep_me) with the master lists to name its ids. */
 export const getProfile = createServerFn({ method: 'GET' }).handler(async () => {
@@ -20,4 +27,69 @@ export const getProfile = createServerFn({ method: 'GET' }).handler(async () => 
       professions: professions ?? [],
     },
   }
+})
+
+export const updateProfile = createServerFn({ method: 'POST' })
+  .validator(ProfileEditInput)
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    return toActionResult(() => api.updateMe(token, data))
+  })
+
+export const addLearner = createServerFn({ method: 'POST' })
+  .validator(CreateLearnerBody)
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    return toActionResult(() => api.addLearner(token, data))
+  })
+
+export const updateLearner = createServerFn({ method: 'POST' })
+  .validator(CreateLearnerBody.extend({ id: z.number().int().positive() }))
+  .handler(async ({ data: { id, ...body } }) => {
+    const token = await requireAccessToken()
+    return toActionResult(() => api.updateLearner(token, id, body))
+  })
+
+export const removeLearner = createServerFn({ method: 'POST' })
+  .validator(idInput)
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    return toActionResult(async () => {
+      await api.removeLearner(token, data)
+      return { id: data }
+    })
+  })
+
+/** Stores a new avatar (PNG/JPEG/WebP by content, ≤ 2 MB) and points the profile at it; the old file goes. */
+export const uploadAvatar = createServerFn({ method: 'POST' })
+  .validator((input: unknown) => {
+    if (!(input instanceof FormData)) throw new Error('画像ファイルを選択してください')
+    const file = input.get('file')
+    if (!(file instanceof File)) throw new Error('画像ファイルを選択してください')
+    return file
+  })
+  .handler(async ({ data }): Promise<ActionResult<{ avatar_url: string | null }>> => {
+    const token = await requireAccessToken()
+    const saved = await saveAvatar(data)
+    if (!saved.ok)
+      return { ok: false, status: 400, code: 'invalid_image', message: saved.message, fieldErrors: {} }
+    const before = await api.getMe(token)
+    const result = await toActionResult(async () => {
+      const user = await api.updateMe(token, { avatar_url: saved.url })
+      return { avatar_url: user.avatar_url }
+    })
+    await removeAvatar(result.ok ? before.data?.avatar_url : saved.url)
+    return result
+  })
+
+/** Goes back to the initial letter (and removes the stored file). */
+export const clearAvatar = createServerFn({ method: 'POST' }).handler(async () => {
+  const token = await requireAccessToken()
+  const before = await api.getMe(token)
+  const result = await toActionResult(async () => {
+    const user = await api.updateMe(token, { avatar_url: null })
+    return { avatar_url: user.avatar_url }
+  })
+  if (result.ok) await removeAvatar(before.data?.avatar_url)
+  return result
 })

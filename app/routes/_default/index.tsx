@@ -1,7 +1,9 @@
-import { createFileRoute, redirect, useNavigate } from '@tanstack/react-router'
+import { createFileRoute, Link, redirect, useNavigate } from '@tanstack/react-router'
 import { useEffect } from 'react'
 import { openLoginModal } from '~/components/shell/ui-store'
 import { registrationTarget, safeReturnTo } from '~/features/auth/auth-state'
+import { CategorySection, ClassSections, MagazinePicks } from '~/features/home/home-sections'
+import { homeQuery } from '~/features/home/queries'
 import { pageHead } from '~/lib/seo'
 
 export const Route = createFileRoute('/_default/')({
@@ -15,6 +17,7 @@ export const Route = createFileRoute('/_default/')({
     const target = registrationTarget(context.auth)
     if (target) throw redirect({ href: target })
   },
+  loader: ({ context }) => context.queryClient.ensureQueryData(homeQuery()),
   head: ({ match }) => pageHead(match, {}),
   component: HomePage,
 })
@@ -86,6 +89,18 @@ function HomePage() {
               <li className="rounded-full bg-yellow px-3 py-1">月額基本料0円</li>
               <li className="rounded-full bg-yellow px-3 py-1">スマホ・PCで受講</li>
             </ul>
+            <div className="mt-8 flex flex-wrap gap-3">
+              <Link
+                to="/class_search"
+                className="btn-primary px-6 py-3 text-[1rem]"
+                data-testid="hero-search"
+              >
+                クラスを探す
+              </Link>
+              <Link to="/magazine" className="btn-outline px-6 py-3 text-[1rem]">
+                マガジンを読む
+              </Link>
+            </div>
           </div>
           <div aria-hidden="true" className="hidden justify-center md:flex">
             <svg viewBox="0 0 320 260" width="320" height="260" className="h-auto w-full max-w-sm">
@@ -121,6 +136,9 @@ function HomePage() {
         </div>
       </section>
 
+      <CategorySection />
+      <ClassSections />
+
       <section className="mx-auto max-w-6xl px-4 py-12" aria-labelledby="promise-heading">
         <h2 id="promise-heading" className="text-center text-2xl font-black">
           まなびのたねの3つの約束
@@ -155,6 +173,8 @@ function HomePage() {
           </ol>
         </div>
       </section>
+
+      <MagazinePicks />
 
       <section className="mx-auto max-w-3xl px-4 py-12 text-center" aria-labelledby="teacher-heading">
         <h2 id="teacher-heading" className="text-2xl font-black">

@@ -1,6 +1,18 @@
 import '@tanstack/react-start/server-only'
-import type { z } from 'zod'
-import { ClassAnnouncementList } from '../../contract/v1/announcements'
+import { z } from 'zod'
+import { ClassAnnouncement, ClassAnnouncementList, ReadResult } from '../../contract/v1/announcements'
+import {
+  AnnouncementCreated,
+  type AnnouncementInput,
+  type ClassWorkInput,
+  type ClassWorkPatch,
+  Deleted,
+  ScheduleCancelResult,
+  type ScheduleInput,
+  type SchedulePatch,
+  TeacherClassWork,
+  TeacherSchedule,
+} from '../../contract/v1/class-management'
 import {
   ClassWorkCardList,
   ClassWorkDetail,
@@ -11,15 +23,40 @@ import {
   StudentList,
 } from '../../contract/v1/class-works'
 import { ErrorBody } from '../../contract/v1/common'
-import { Article, ArticlePage, type MagazineQuery } from '../../contract/v1/magazine'
+import { FavoriteList, FavoriteState, FollowState } from '../../contract/v1/follows'
+import { Article, ArticlePage, MagazineFacets, type MagazineQuery } from '../../contract/v1/magazine'
 import { type MasterKind, MasterList } from '../../contract/v1/master'
+import { Notice, NoticeList } from '../../contract/v1/notices'
+import type {
+  JoinOrganizationBody,
+  OrganizationInput,
+  OrganizationPatch,
+} from '../../contract/v1/org-management'
 import { InvitationCode, OrganizationDeepMe, OrgUserList } from '../../contract/v1/organizations'
-import { DestinationList, MessageList, RoomList } from '../../contract/v1/rooms'
+import {
+  type CreatePurchaseBody,
+  Purchase,
+  PurchaseList,
+  type PurchaseScope,
+} from '../../contract/v1/purchases'
+import {
+  DestinationList,
+  Message,
+  MessageList,
+  Room,
+  RoomList,
+  RoomReadResult,
+} from '../../contract/v1/rooms'
+import { CustomerList, OrganizationSales, Receipt, SalesReport } from '../../contract/v1/sales'
+import { SitemapEntries } from '../../contract/v1/sitemap'
 import { TeacherProfile } from '../../contract/v1/teachers'
 import {
+  type CreateLearnerBody,
   DeepMe,
   FollowingList,
+  Learner,
   type RegisterUserBody,
+  type UpdateLearnerBody,
   type UpdateUserBody,
   User,
 } from '../../contract/v1/users'
@@ -162,8 +199,83 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     listScheduleStudents: authedCall(StudentList, (scheduleId: number) =>
       get(`/v1/teachers/my_class_work_schedules/${id(scheduleId)}/students`),
     ),
+    getFollowState: authedCall(FollowState, (teacherId: number) =>
+      get(`/v1/users/followings/${id(teacherId)}`),
+    ),
+    followTeacher: authedCall(FollowState, (teacherId: number) => ({
+      method: 'POST',
+      path: `/v1/users/followings/${id(teacherId)}`,
+    })),
+    unfollowTeacher: authedCall(FollowState, (teacherId: number) => ({
+      method: 'DELETE',
+      path: `/v1/users/followings/${id(teacherId)}`,
+    })),
+    listFavorites: authedCall(FavoriteList, () => get('/v1/users/favorites')),
+    getFavoriteState: authedCall(FavoriteState, (classWorkId: number) =>
+      get(`/v1/users/favorites/${id(classWorkId)}`),
+    ),
+    addFavorite: authedCall(FavoriteState, (classWorkId: number) => ({
+      method: 'POST',
+      path: `/v1/users/favorites/${id(classWorkId)}`,
+    })),
+    removeFavorite: authedCall(FavoriteState, (classWorkId: number) => ({
+      method: 'DELETE',
+      path: `/v1/users/favorites/${id(classWorkId)}`,
+    })),
     registerUser: authedCall(User, (body: RegisterUserBody) => ({ method: 'POST', path: '/v1/users', body })),
     updateMe: authedCall(User, (body: UpdateUserBody) => ({ method: 'PATCH', path: '/v1/users/me', body })),
+    // ── learner journey ──
+    createPurchase: authedCall(Purchase, (body: CreatePurchaseBody) => ({
+      method: 'POST',
+      path: '/v1/purchases',
+      body,
+    })),
+    listPurchases: authedCall(PurchaseList, (scope: PurchaseScope) => get('/v1/purchases', { scope })),
+    cancelPurchase: authedCall(Purchase, (purchaseId: number) => ({
+      method: 'POST',
+      path: `/v1/purchases/${id(purchaseId)}/cancel`,
+    })),
+    listNotices: authedCall(NoticeList, () => get('/v1/notices')),
+    getNotice: authedCall(Notice, (noticeId: number) => get(`/v1/notices/${id(noticeId)}`)),
+    markNoticeRead: authedCall(ReadResult, (noticeId: number) => ({
+      method: 'POST',
+      path: `/v1/notices/${id(noticeId)}/read`,
+    })),
+    getClassAnnouncement: authedCall(ClassAnnouncement, (announcementId: number) =>
+      get(`/v1/class_announcements/${id(announcementId)}`),
+    ),
+    markClassAnnouncementRead: authedCall(ReadResult, (announcementId: number) => ({
+      method: 'POST',
+      path: `/v1/class_announcements/${id(announcementId)}/read`,
+    })),
+    openRoom: authedCall(Room, (partnerId: number) => ({
+      method: 'POST',
+      path: '/v1/rooms',
+      body: { partner_id: id(partnerId) },
+    })),
+    sendMessage: authedCall(Message, (roomId: number, body: string) => ({
+      method: 'POST',
+      path: `/v1/rooms/${id(roomId)}/messages`,
+      body: { body },
+    })),
+    markRoomRead: authedCall(RoomReadResult, (roomId: number) => ({
+      method: 'POST',
+      path: `/v1/rooms/${id(roomId)}/read`,
+    })),
+    addLearner: authedCall(Learner, (body: CreateLearnerBody) => ({
+      method: 'POST',
+      path: '/v1/users/me/learners',
+      body,
+    })),
+    removeLearner: authedCall(z.unknown(), (learnerId: number) => ({
+      method: 'DELETE',
+      path: `/v1/users/me/learners/${id(learnerId)}`,
+    })),
+    updateLearner: authedCall(Learner, (learnerId: number, body: UpdateLearnerBody) => ({
+      method: 'PATCH',
+      path: `/v1/users/me/learners/${id(learnerId)}`,
+      body,
+    })),
     /** Generic authenticated call for endpoints added later (multipart uploads pass `form`). */
     request: <S extends z.ZodType>(token: string, schema: S, request: Omit<ApiRequest, 'token'>) =>
       authed(schema, { ...request, token }),
@@ -188,6 +300,96 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       publicCall(ArticlePage, () => get('/v1/magazine_articles', { ...query })),
     getMagazineArticle: (articleId: number) =>
       publicCall(Article, () => get(`/v1/magazine_articles/${id(articleId)}`)),
+    getMagazineFacets: () => publicCall(MagazineFacets, () => get('/v1/magazine_articles/facets')),
+    getSitemapEntries: () => publicCall(SitemapEntries, () => get('/v1/sitemap_entries')),
+
+    // ── teacher and organisation tools (issue #7) ──
+    ...teacherTools(authedCall, get, id),
+  }
+}
+
+type AuthedCallFactory = <A extends unknown[], S extends z.ZodType>(
+  schema: S,
+  build: (...args: A) => Omit<ApiRequest, 'token'>,
+) => AuthedCall<A, z.output<S>>
+
+/** Class management, sales and organisation management (issue #7). */
+function teacherTools(
+  authedCall: AuthedCallFactory,
+  get: (path: string, query?: ApiRequest['query']) => ApiRequest,
+  id: (value: number) => number,
+) {
+  return {
+    getTeacherClassWork: authedCall(TeacherClassWork, (classWorkId: number) =>
+      get(`/v1/teachers/class_works/${id(classWorkId)}`),
+    ),
+    createClassWork: authedCall(TeacherClassWork, (body: ClassWorkInput) => ({
+      method: 'POST',
+      path: '/v1/teachers/class_works',
+      body,
+    })),
+    updateClassWork: authedCall(TeacherClassWork, (classWorkId: number, body: ClassWorkPatch) => ({
+      method: 'PATCH',
+      path: `/v1/teachers/class_works/${id(classWorkId)}`,
+      body,
+    })),
+    deleteClassWork: authedCall(Deleted, (classWorkId: number) => ({
+      method: 'DELETE',
+      path: `/v1/teachers/class_works/${id(classWorkId)}`,
+    })),
+    addSchedule: authedCall(TeacherSchedule, (classWorkId: number, body: ScheduleInput) => ({
+      method: 'POST',
+      path: `/v1/teachers/class_works/${id(classWorkId)}/schedules`,
+      body,
+    })),
+    updateSchedule: authedCall(TeacherSchedule, (scheduleId: number, body: SchedulePatch) => ({
+      method: 'PATCH',
+      path: `/v1/teachers/class_work_schedules/${id(scheduleId)}`,
+      body,
+    })),
+    cancelSchedule: authedCall(ScheduleCancelResult, (scheduleId: number) => ({
+      method: 'POST',
+      path: `/v1/teachers/class_work_schedules/${id(scheduleId)}/cancel`,
+    })),
+    postClassAnnouncement: authedCall(
+      AnnouncementCreated,
+      (classWorkId: number, body: AnnouncementInput) => ({
+        method: 'POST',
+        path: `/v1/teachers/class_works/${id(classWorkId)}/announcements`,
+        body,
+      }),
+    ),
+    getSales: authedCall(SalesReport, (month?: string) => get('/v1/teachers/sales', { month })),
+    getReceipt: authedCall(Receipt, (purchaseId: number) =>
+      get(`/v1/teachers/sales/purchases/${id(purchaseId)}`),
+    ),
+    listCustomers: authedCall(CustomerList, () => get('/v1/teachers/customers')),
+    getOrganizationSales: authedCall(OrganizationSales, (month?: string) =>
+      get('/v1/organizations/me/sales', { month }),
+    ),
+    createOrganization: authedCall(OrganizationDeepMe, (body: OrganizationInput) => ({
+      method: 'POST',
+      path: '/v1/organizations',
+      body,
+    })),
+    updateOrganization: authedCall(OrganizationDeepMe, (body: OrganizationPatch) => ({
+      method: 'PATCH',
+      path: '/v1/organizations/me',
+      body,
+    })),
+    regenerateInvitationCode: authedCall(InvitationCode, () => ({
+      method: 'POST',
+      path: '/v1/org_users/invitation_code/regenerate',
+    })),
+    joinOrganization: authedCall(OrganizationDeepMe, (body: JoinOrganizationBody) => ({
+      method: 'POST',
+      path: '/v1/org_users/join',
+      body,
+    })),
+    removeOrgUser: authedCall(OrgUserList, (userId: number) => ({
+      method: 'DELETE',
+      path: `/v1/org_users/${id(userId)}`,
+    })),
   }
 }
 

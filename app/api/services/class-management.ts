@@ -1,0 +1,446 @@
+import { and, asc, eq, ne, sql } from 'drizzle-orm'
+import type {
+  AnnouncementCreated,
+  AnnouncementInput,
+  ClassWorkInput,
+  ClassWorkPatch,
+  ScheduleCancelResult,
+  ScheduleInput,
+  SchedulePatch,
+  TeacherClassWork,
+  TeacherSchedule,
+} from '../../contract/v1/class-management'
+import type { Db, DbOrTx, Tx } from '../../db/client'
+import {
+  categories,
+  classAnnouncements,
+  classWorkSchedules,
+  classWorks,
+  classWorkTargetGrades,
+  organizations,
+  orgUsers,
+  purchases,
+  users,
+} from '../../db/schema'
+import { formatScheduleJa } from '../../lib/format'
+import { findOverlap } from '../../lib/schedule-overlap'
+import { classSearchText } from '../../lib/search-normalize'
+import type { UserRow } from '../auth'
+import { ApiError, notFound } from '../errors'
+import { iso, scheduleColumns, selectClassRows, summaryJson, toCards } from './class-cards'
+import { embeddedPaymentProvider, type PaymentProvider } from './payment'
+
+/**
+ * Class management (issue #7). Rules:
+ * - only teachers (users.is_teacher) may call these: anyone else gets 403 `not_teacher`;
+ * - a class or schedule that is not the caller's own is 404 (ids cannot be probed);
+ * - each write runs in one transaction and touches only `tx` (PGlite is one connection).
+ */
+
+export function requireTeacher(user: UserRow): void {
+  if (!user.isTeacher)
+    throw new ApiError(
+      403,
+      'not_teacher',
+      '先生として登録すると利用できます。基本情報から先生の登録をしてください',
+    )
+}
+
+const invalidPeriod = () => new ApiError(422, 'invalid_period', '終了日時は開始日時より後にしてください')
+const overlap = () =>
+  new ApiError(409, 'schedule_overlap', 'このクラスの別のスケジュールと時間が重なっています')
+const started = () => new ApiError(409, 'schedule_started', '開始時刻を過ぎたスケジュールは変更できません')
+
+async function organizationIdOf(tx: DbOrTx, userId: number): Promise<number | null> {
+  const [m] = await tx
+    .select({ id: orgUsers.organizationId })
+    .from(orgUsers)
+    .where(eq(orgUsers.userId, userId))
+    .limit(1)
+  return m?.id ?? null
+}
+
+/** The caller's class row, locked for the rest of the transaction; 404 when it is not theirs. */
+async function lockOwnClass(tx: Tx, userId: number, classWorkId: number) {
+  const [row] = await tx
+    .select()
+    .from(classWorks)
+    .where(and(eq(classWorks.id, classWorkId), eq(classWorks.teacherId, userId)))
+    .for('update')
+  if (!row) throw notFound('クラス')
+  return row
+}
+
+async function searchTextFor(
+  tx: Tx,
+  parts: { title: string; description: string; categoryId: number; teacherId: number },
+) {
+  const [row] = await tx
+    .select({ category: categories.name, nickname: users.nickname })
+    .from(categories)
+    .innerJoin(users, eq(users.id, parts.teacherId))
+    .where(eq(categories.id, parts.categoryId))
+  if (!row) throw new ApiError(400, 'invalid_request', '存在しないカテゴリーが指定されています')
+  return classSearchText({
+    title: parts.title,
+    description: parts.description,
+    teacherNickname: row.nickname,
+    categoryName: row.category,
+  })
+}
+
+const toTeacherSchedule = (s: {
+  id: number
+  startedAt: Date
+  endedAt: Date
+  capacity: number
+  purchasedCount: number
+  isCanceled: boolean
+  meetingUrl: string | null
+}): TeacherSchedule => ({
+  id: s.id,
+  started_at: iso(s.startedAt),
+  ended_at: iso(s.endedAt),
+  capacity: s.capacity,
+  purchased_count: s.purchasedCount,
+  is_canceled: s.isCanceled,
+  meeting_url: s.meetingUrl,
+})
+
+/** GET /v1/teachers/class_works/{id}: the owner's full view (published or not, every schedule). */
+export async function teacherClassWork(
+  db: DbOrTx,
+  user: UserRow,
+  classWorkId: number,
+  now: Date,
+): Promise<TeacherClassWork> {
+  requireTeacher(user)
+  const [row] = await selectClassRows(db)
+    .where(and(eq(classWorks.id, classWorkId), eq(classWorks.teacherId, user.id)))
+    .limit(1)
+  if (!row) throw notFound('クラス')
+  const [[card], schedules, org] = await Promise.all([
+    toCards(db, [row], now),
+    db
+      .select({ ...scheduleColumns, meetingUrl: classWorkSchedules.meetingUrl })
+      .from(classWorkSchedules)
+      .where(eq(classWorkSchedules.classWorkId, classWorkId))
+      .orderBy(asc(classWorkSchedules.startedAt), asc(classWorkSchedules.id)),
+    row.organizationId
+      ? db
+          .select({ id: organizations.id, name: organizations.name })
+          .from(organizations)
+          .where(eq(organizations.id, row.organizationId))
+          .then((r) => r[0] ?? null)
+      : Promise.resolve(null),
+  ])
+  return {
+    ...card!,
+    is_published: row.isPublished,
+    organization_id: row.organizationId,
+    organization: org,
+    description: row.description,
+    summary: summaryJson(schedules, now),
+    schedule_count: schedules.length,
+    upcoming_schedule_count: schedules.filter((s) => !s.isCanceled && s.startedAt.getTime() >= now.getTime())
+      .length,
+    updated_at: iso(row.updatedAt),
+    schedules: schedules.map(toTeacherSchedule),
+  }
+}
+
+/** POST /v1/teachers/class_works: a new class (unpublished unless is_published), under the caller's organisation. */
+export async function createClassWork(
+  db: Db,
+  user: UserRow,
+  input: ClassWorkInput,
+  now: Date,
+): Promise<TeacherClassWork> {
+  requireTeacher(user)
+  const id = await db.transaction(async (tx) => {
+    const searchText = await searchTextFor(tx, {
+      title: input.title,
+      description: input.description,
+      categoryId: input.category_id,
+      teacherId: user.id,
+    })
+    const [row] = await tx
+      .insert(classWorks)
+      .values({
+        teacherId: user.id,
+        organizationId: await organizationIdOf(tx, user.id),
+        title: input.title,
+        description: input.description,
+        categoryId: input.category_id,
+        classStyleId: input.class_style_id,
+        price: input.price,
+        capacity: input.capacity,
+        durationMinutes: input.duration_minutes,
+        imageUrl: input.image_url ?? null,
+        isPublished: input.is_published ?? false,
+        searchText,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: classWorks.id })
+    await tx
+      .insert(classWorkTargetGrades)
+      .values(input.target_grade_ids.map((g) => ({ classWorkId: row!.id, targetGradeId: g })))
+    return row!.id
+  })
+  return teacherClassWork(db, user, id, now)
+}
+
+/** PATCH /v1/teachers/class_works/{id} */
+export async function updateClassWork(
+  db: Db,
+  user: UserRow,
+  classWorkId: number,
+  patch: ClassWorkPatch,
+  now: Date,
+): Promise<TeacherClassWork> {
+  requireTeacher(user)
+  await db.transaction(async (tx) => {
+    const current = await lockOwnClass(tx, user.id, classWorkId)
+    const next = {
+      title: patch.title ?? current.title,
+      description: patch.description ?? current.description,
+      categoryId: patch.category_id ?? current.categoryId,
+    }
+    await tx
+      .update(classWorks)
+      .set({
+        ...next,
+        classStyleId: patch.class_style_id ?? current.classStyleId,
+        price: patch.price ?? current.price,
+        capacity: patch.capacity ?? current.capacity,
+        durationMinutes: patch.duration_minutes ?? current.durationMinutes,
+        imageUrl: patch.image_url === undefined ? current.imageUrl : patch.image_url,
+        isPublished: patch.is_published ?? current.isPublished,
+        searchText: await searchTextFor(tx, { ...next, teacherId: user.id }),
+        updatedAt: now,
+      })
+      .where(eq(classWorks.id, classWorkId))
+    if (patch.target_grade_ids) {
+      await tx.delete(classWorkTargetGrades).where(eq(classWorkTargetGrades.classWorkId, classWorkId))
+      await tx
+        .insert(classWorkTargetGrades)
+        .values(patch.target_grade_ids.map((g) => ({ classWorkId, targetGradeId: g })))
+    }
+  })
+  return teacherClassWork(db, user, classWorkId, now)
+}
+
+/** DELETE /v1/teachers/class_works/{id}: only a class nobody ever reserved (409 `has_reservations`). */
+export async function deleteClassWork(db: Db, user: UserRow, classWorkId: number): Promise<void> {
+  requireTeacher(user)
+  await db.transaction(async (tx) => {
+    await lockOwnClass(tx, user.id, classWorkId)
+    const [booked] = await tx
+      .select({ id: purchases.id })
+      .from(purchases)
+      .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+      .where(eq(classWorkSchedules.classWorkId, classWorkId))
+      .limit(1)
+    if (booked)
+      throw new ApiError(
+        409,
+        'has_reservations',
+        '予約のあるクラスは削除できません。非公開にするか、スケジュールを休講にしてください',
+      )
+    await tx.delete(classWorks).where(eq(classWorks.id, classWorkId))
+  })
+}
+
+async function otherLiveSchedules(tx: Tx, classWorkId: number, exceptId?: number) {
+  const where = [eq(classWorkSchedules.classWorkId, classWorkId), eq(classWorkSchedules.isCanceled, false)]
+  if (exceptId !== undefined) where.push(ne(classWorkSchedules.id, exceptId))
+  return tx
+    .select({
+      id: classWorkSchedules.id,
+      startedAt: classWorkSchedules.startedAt,
+      endedAt: classWorkSchedules.endedAt,
+    })
+    .from(classWorkSchedules)
+    .where(and(...where))
+}
+
+const scheduleReturning = {
+  id: classWorkSchedules.id,
+  startedAt: classWorkSchedules.startedAt,
+  endedAt: classWorkSchedules.endedAt,
+  capacity: classWorkSchedules.capacity,
+  purchasedCount: classWorkSchedules.purchasedCount,
+  isCanceled: classWorkSchedules.isCanceled,
+  meetingUrl: classWorkSchedules.meetingUrl,
+}
+
+/** POST /v1/teachers/class_works/{id}/schedules */
+export async function addSchedule(
+  db: Db,
+  user: UserRow,
+  classWorkId: number,
+  input: ScheduleInput,
+  now: Date,
+): Promise<TeacherSchedule> {
+  requireTeacher(user)
+  return db.transaction(async (tx) => {
+    // Locking the class serializes schedule writes of one class, so two overlapping inserts cannot both pass.
+    const cls = await lockOwnClass(tx, user.id, classWorkId)
+    const period = { startedAt: new Date(input.started_at), endedAt: new Date(input.ended_at) }
+    if (period.endedAt <= period.startedAt) throw invalidPeriod()
+    if (period.startedAt <= now)
+      throw new ApiError(422, 'starts_in_past', '開始日時には現在より後の日時を指定してください')
+    if (findOverlap(period, await otherLiveSchedules(tx, classWorkId))) throw overlap()
+    const [row] = await tx
+      .insert(classWorkSchedules)
+      .values({
+        classWorkId,
+        ...period,
+        capacity: input.capacity ?? cls.capacity,
+        meetingUrl: input.meeting_url ?? null,
+        createdAt: now,
+      })
+      .returning(scheduleReturning)
+    return toTeacherSchedule(row!)
+  })
+}
+
+/** The caller's schedule and its class, both locked; 404 when the class is not theirs. */
+async function lockOwnSchedule(tx: Tx, userId: number, scheduleId: number) {
+  const [ref] = await tx
+    .select({ classWorkId: classWorkSchedules.classWorkId })
+    .from(classWorkSchedules)
+    .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+    .where(and(eq(classWorkSchedules.id, scheduleId), eq(classWorks.teacherId, userId)))
+  if (!ref) throw notFound('スケジュール')
+  const cls = await lockOwnClass(tx, userId, ref.classWorkId)
+  const [schedule] = await tx
+    .select()
+    .from(classWorkSchedules)
+    .where(eq(classWorkSchedules.id, scheduleId))
+    .for('update')
+  if (!schedule) throw notFound('スケジュール')
+  return { cls, schedule }
+}
+
+/** PATCH /v1/teachers/class_work_schedules/{id}: only before it starts, never below the seats sold. */
+export async function updateSchedule(
+  db: Db,
+  user: UserRow,
+  scheduleId: number,
+  patch: SchedulePatch,
+  now: Date,
+): Promise<TeacherSchedule> {
+  requireTeacher(user)
+  return db.transaction(async (tx) => {
+    const { schedule } = await lockOwnSchedule(tx, user.id, scheduleId)
+    if (schedule.isCanceled)
+      throw new ApiError(409, 'schedule_canceled', '休講にしたスケジュールは変更できません')
+    if (schedule.startedAt <= now) throw started()
+    const period = {
+      startedAt: patch.started_at ? new Date(patch.started_at) : schedule.startedAt,
+      endedAt: patch.ended_at ? new Date(patch.ended_at) : schedule.endedAt,
+    }
+    if (period.endedAt <= period.startedAt) throw invalidPeriod()
+    if (patch.started_at && period.startedAt <= now)
+      throw new ApiError(422, 'starts_in_past', '開始日時には現在より後の日時を指定してください')
+    if (findOverlap(period, await otherLiveSchedules(tx, schedule.classWorkId, scheduleId))) throw overlap()
+    const capacity = patch.capacity ?? schedule.capacity
+    if (capacity < schedule.purchasedCount)
+      throw new ApiError(
+        409,
+        'capacity_below_sold',
+        `定員は予約済みの人数（${schedule.purchasedCount}人）より少なくできません`,
+      )
+    const [row] = await tx
+      .update(classWorkSchedules)
+      .set({
+        ...period,
+        capacity,
+        meetingUrl: patch.meeting_url === undefined ? schedule.meetingUrl : patch.meeting_url,
+      })
+      .where(eq(classWorkSchedules.id, scheduleId))
+      .returning(scheduleReturning)
+    return toTeacherSchedule(row!)
+  })
+}
+
+/**
+ * POST /v1/teachers/class_work_schedules/{id}/cancel: the schedule is canceled, every live reservation on it
+ * becomes canceled_by_teacher (refunded in full: the purchase's whole price), and a class announcement tells
+ * those members — all in one transaction. A schedule that already ended cannot be canceled.
+ */
+export async function cancelSchedule(
+  db: Db,
+  user: UserRow,
+  scheduleId: number,
+  now: Date,
+  payment: PaymentProvider = embeddedPaymentProvider,
+): Promise<ScheduleCancelResult> {
+  requireTeacher(user)
+  return db.transaction(async (tx) => {
+    const { cls, schedule } = await lockOwnSchedule(tx, user.id, scheduleId)
+    if (schedule.isCanceled) throw new ApiError(409, 'already_canceled', 'このスケジュールはすでに休講です')
+    if (schedule.endedAt <= now)
+      throw new ApiError(409, 'schedule_ended', '終了したスケジュールは休講にできません')
+    const canceled = await tx
+      .update(purchases)
+      .set({ status: 'canceled_by_teacher', canceledAt: now })
+      .where(and(eq(purchases.scheduleId, scheduleId), eq(purchases.status, 'reserved')))
+      .returning({ id: purchases.id, price: purchases.price, userId: purchases.userId })
+    const [row] = await tx
+      .update(classWorkSchedules)
+      .set({ isCanceled: true, purchasedCount: 0 })
+      .where(eq(classWorkSchedules.id, scheduleId))
+      .returning(scheduleReturning)
+    // A refused refund throws and rolls everything back: nobody is left canceled without their money.
+    for (const p of canceled)
+      if (p.price > 0) await payment.refund({ purchaseId: p.id, userId: p.userId, amount: p.price })
+    if (canceled.length > 0) {
+      const when = formatScheduleJa(schedule.startedAt, schedule.endedAt)
+      await tx.insert(classAnnouncements).values({
+        classWorkId: cls.id,
+        title: `【休講】${when} の回`,
+        body: `「${cls.title}」の ${when} の回は、先生の都合により休講になりました。\nご予約はキャンセルされ、お支払いの全額を返金します。ご迷惑をおかけして申し訳ありません。`,
+        createdAt: now,
+      })
+    }
+    return {
+      schedule: toTeacherSchedule(row!),
+      canceled_reservations: canceled.length,
+      refunded_amount: canceled.reduce((sum, p) => sum + p.price, 0),
+    }
+  })
+}
+
+/** POST /v1/teachers/class_works/{id}/announcements: to the members holding a reservation on the class. */
+export async function postAnnouncement(
+  db: Db,
+  user: UserRow,
+  classWorkId: number,
+  input: AnnouncementInput,
+  now: Date,
+): Promise<AnnouncementCreated> {
+  requireTeacher(user)
+  return db.transaction(async (tx) => {
+    await lockOwnClass(tx, user.id, classWorkId)
+    const [recipients] = await tx
+      .select({ n: sql<number>`count(distinct ${purchases.userId})::int` })
+      .from(purchases)
+      .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+      .where(and(eq(classWorkSchedules.classWorkId, classWorkId), eq(purchases.status, 'reserved')))
+    const [row] = await tx
+      .insert(classAnnouncements)
+      .values({ classWorkId, title: input.title, body: input.body, createdAt: now })
+      .returning()
+    return {
+      id: row!.id,
+      class_work_id: classWorkId,
+      title: row!.title,
+      body: row!.body,
+      created_at: iso(row!.createdAt),
+      recipient_count: Number(recipients?.n ?? 0),
+    }
+  })
+}

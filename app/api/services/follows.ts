@@ -1,0 +1,132 @@
+import { and, count, desc, eq, inArray } from 'drizzle-orm'
+import type { Favorite, FavoriteState, FollowState } from '../../contract/v1/follows'
+import type { Db } from '../../db/client'
+import { classWorks, favorites, follows, users } from '../../db/schema'
+import { ApiError, notFound } from '../errors'
+import { iso, selectClassRows, toCards } from './class-cards'
+
+/**
+ * Follows (member → teacher) and favorites (member → published class). Every write is idempotent: following
+ * twice or unfollowing someone not followed answers the same state. A target that does not exist publicly
+ * (not a teacher, an unpublished class) is 404, as it is for the public pages.
+ */
+
+const selfFollow = () => new ApiError(422, 'cannot_follow_self', '自分自身をフォローすることはできません')
+
+async function isTeacher(db: Db, teacherId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, teacherId), eq(users.isTeacher, true)))
+    .limit(1)
+  return Boolean(row)
+}
+
+async function isPublishedClass(db: Db, classWorkId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: classWorks.id })
+    .from(classWorks)
+    .where(and(eq(classWorks.id, classWorkId), eq(classWorks.isPublished, true)))
+    .limit(1)
+  return Boolean(row)
+}
+
+async function followState(db: Db, userId: number, teacherId: number): Promise<FollowState> {
+  const [[mine], [total]] = await Promise.all([
+    db
+      .select({ n: count() })
+      .from(follows)
+      .where(and(eq(follows.followerId, userId), eq(follows.teacherId, teacherId))),
+    db.select({ n: count() }).from(follows).where(eq(follows.teacherId, teacherId)),
+  ])
+  return {
+    teacher_id: teacherId,
+    is_following: Number(mine?.n ?? 0) > 0,
+    follower_count: Number(total?.n ?? 0),
+  }
+}
+
+async function favoriteState(db: Db, userId: number, classWorkId: number): Promise<FavoriteState> {
+  const [[mine], [total]] = await Promise.all([
+    db
+      .select({ n: count() })
+      .from(favorites)
+      .where(and(eq(favorites.userId, userId), eq(favorites.classWorkId, classWorkId))),
+    db.select({ n: count() }).from(favorites).where(eq(favorites.classWorkId, classWorkId)),
+  ])
+  return {
+    class_work_id: classWorkId,
+    is_favorite: Number(mine?.n ?? 0) > 0,
+    favorite_count: Number(total?.n ?? 0),
+  }
+}
+
+export async function getFollow(db: Db, userId: number, teacherId: number): Promise<FollowState> {
+  if (!(await isTeacher(db, teacherId))) throw notFound('先生')
+  return followState(db, userId, teacherId)
+}
+
+export async function follow(db: Db, userId: number, teacherId: number): Promise<FollowState> {
+  if (userId === teacherId) throw selfFollow()
+  if (!(await isTeacher(db, teacherId))) throw notFound('先生')
+  // ON CONFLICT DO NOTHING: two concurrent follows of the same teacher both succeed with one row.
+  await db.insert(follows).values({ followerId: userId, teacherId }).onConflictDoNothing()
+  return followState(db, userId, teacherId)
+}
+
+/**
+ * Unfollowing is allowed while a follow exists even if the teacher stopped teaching (the caller already knows
+ * of them); otherwise a target that is not a teacher is 404.
+ */
+export async function unfollow(db: Db, userId: number, teacherId: number): Promise<FollowState> {
+  if (userId === teacherId) throw selfFollow()
+  const removed = await db
+    .delete(follows)
+    .where(and(eq(follows.followerId, userId), eq(follows.teacherId, teacherId)))
+    .returning({ teacherId: follows.teacherId })
+  if (removed.length === 0 && !(await isTeacher(db, teacherId))) throw notFound('先生')
+  return followState(db, userId, teacherId)
+}
+
+export async function getFavorite(db: Db, userId: number, classWorkId: number): Promise<FavoriteState> {
+  if (!(await isPublishedClass(db, classWorkId))) throw notFound('クラス')
+  return favoriteState(db, userId, classWorkId)
+}
+
+export async function addFavorite(db: Db, userId: number, classWorkId: number): Promise<FavoriteState> {
+  if (!(await isPublishedClass(db, classWorkId))) throw notFound('クラス')
+  await db.insert(favorites).values({ userId, classWorkId }).onConflictDoNothing()
+  return favoriteState(db, userId, classWorkId)
+}
+
+/** Like unfollow: removing one's own favorite works even after the class was unpublished. */
+export async function removeFavorite(db: Db, userId: number, classWorkId: number): Promise<FavoriteState> {
+  const removed = await db
+    .delete(favorites)
+    .where(and(eq(favorites.userId, userId), eq(favorites.classWorkId, classWorkId)))
+    .returning({ classWorkId: favorites.classWorkId })
+  if (removed.length === 0 && !(await isPublishedClass(db, classWorkId))) throw notFound('クラス')
+  return favoriteState(db, userId, classWorkId)
+}
+
+/** The caller's favorites among published classes, most recently added first. */
+export async function listFavorites(db: Db, userId: number, now: Date): Promise<Favorite[]> {
+  const mine = await db
+    .select({ classWorkId: favorites.classWorkId, createdAt: favorites.createdAt })
+    .from(favorites)
+    .innerJoin(classWorks, eq(classWorks.id, favorites.classWorkId))
+    .where(and(eq(favorites.userId, userId), eq(classWorks.isPublished, true)))
+    .orderBy(desc(favorites.createdAt), desc(favorites.classWorkId))
+  if (mine.length === 0) return []
+  const rows = await selectClassRows(db).where(
+    inArray(
+      classWorks.id,
+      mine.map((f) => f.classWorkId),
+    ),
+  )
+  const cards = new Map((await toCards(db, rows, now)).map((c) => [c.id, c]))
+  return mine.flatMap((f) => {
+    const card = cards.get(f.classWorkId)
+    return card ? [{ class_work: card, favorited_at: iso(f.createdAt) }] : []
+  })
+}

@@ -1,0 +1,134 @@
+import { randomInt } from 'node:crypto'
+import { and, eq } from 'drizzle-orm'
+import type {
+  JoinOrganizationBody,
+  OrganizationInput,
+  OrganizationPatch,
+} from '../../contract/v1/org-management'
+import type { InvitationCode, OrgUser } from '../../contract/v1/organizations'
+import type { Db, Tx } from '../../db/client'
+import { classWorks, organizations, orgUsers } from '../../db/schema'
+import type { UserRow } from '../auth'
+import { ApiError, notFound } from '../errors'
+import { requireTeacher } from './class-management'
+import { orgUserList } from './organizations'
+
+/**
+ * Organisation management (issue #7). The owner's organisation is "me"; a member or an outsider asking for an
+ * owner's operation gets 404. A member's classes carry the organisation while they belong to it.
+ */
+
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+
+/** A new invitation code like `K7QX-M2PA-9RTD` (no 0/O, 1/I): ~60 bits. */
+export function newInvitationCode(): string {
+  const group = () => Array.from({ length: 4 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('')
+  return `${group()}-${group()}-${group()}`
+}
+
+const alreadyInOrganization = () => new ApiError(409, 'already_in_organization', 'すでに団体に所属しています')
+
+async function membership(tx: Db | Tx, userId: number) {
+  const [m] = await tx
+    .select({ organizationId: orgUsers.organizationId, role: orgUsers.role })
+    .from(orgUsers)
+    .where(eq(orgUsers.userId, userId))
+    .limit(1)
+  return m
+}
+
+/** The organisation the caller owns (locked); 404 for anyone else. */
+async function lockOwnedOrganization(tx: Tx, userId: number) {
+  const [org] = await tx.select().from(organizations).where(eq(organizations.ownerId, userId)).for('update')
+  if (!org) throw notFound('組織')
+  return org
+}
+
+/** POST /v1/organizations: the caller (not yet in an organisation) creates one and becomes its owner. */
+export async function createOrganization(db: Db, user: UserRow, input: OrganizationInput, now: Date) {
+  await db.transaction(async (tx) => {
+    if (await membership(tx, user.id)) throw alreadyInOrganization()
+    const [org] = await tx
+      .insert(organizations)
+      .values({
+        kind: input.kind,
+        name: input.name,
+        representative: input.representative,
+        url: input.url ?? null,
+        description: input.description ?? '',
+        ownerId: user.id,
+        invitationCode: newInvitationCode(),
+        createdAt: now,
+      })
+      .returning({ id: organizations.id })
+    await tx
+      .insert(orgUsers)
+      .values({ organizationId: org!.id, userId: user.id, role: 'owner', joinedAt: now })
+    await tx.update(classWorks).set({ organizationId: org!.id }).where(eq(classWorks.teacherId, user.id))
+  })
+}
+
+/** PATCH /v1/organizations/me (owner only). */
+export async function updateOrganization(db: Db, user: UserRow, patch: OrganizationPatch) {
+  await db.transaction(async (tx) => {
+    const org = await lockOwnedOrganization(tx, user.id)
+    await tx
+      .update(organizations)
+      .set({
+        kind: patch.kind ?? org.kind,
+        name: patch.name ?? org.name,
+        representative: patch.representative ?? org.representative,
+        url: patch.url === undefined ? org.url : patch.url,
+        description: patch.description ?? org.description,
+      })
+      .where(eq(organizations.id, org.id))
+  })
+}
+
+/** POST /v1/org_users/invitation_code/regenerate: the old code stops working at once. */
+export async function regenerateInvitationCode(db: Db, user: UserRow): Promise<InvitationCode> {
+  return db.transaction(async (tx) => {
+    const org = await lockOwnedOrganization(tx, user.id)
+    const code = newInvitationCode()
+    await tx.update(organizations).set({ invitationCode: code }).where(eq(organizations.id, org.id))
+    return { invitation_code: code }
+  })
+}
+
+/** POST /v1/org_users/join: a teacher outside any organisation joins with the current invitation code. */
+export async function joinOrganization(db: Db, user: UserRow, body: JoinOrganizationBody, now: Date) {
+  requireTeacher(user)
+  await db.transaction(async (tx) => {
+    if (await membership(tx, user.id)) throw alreadyInOrganization()
+    const [org] = await tx
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(eq(organizations.invitationCode, body.invitation_code.toUpperCase()))
+      .for('update')
+    if (!org) throw new ApiError(404, 'invalid_invitation_code', '招待コードが正しくありません')
+    await tx
+      .insert(orgUsers)
+      .values({ organizationId: org.id, userId: user.id, role: 'member', joinedAt: now })
+    await tx.update(classWorks).set({ organizationId: org.id }).where(eq(classWorks.teacherId, user.id))
+  })
+}
+
+/** DELETE /v1/org_users/{user_id}: the owner removes a member (never the owner); their classes leave too. */
+export async function removeMember(db: Db, user: UserRow, memberId: number): Promise<OrgUser[]> {
+  await db.transaction(async (tx) => {
+    const org = await lockOwnedOrganization(tx, user.id)
+    const [target] = await tx
+      .select({ role: orgUsers.role })
+      .from(orgUsers)
+      .where(and(eq(orgUsers.organizationId, org.id), eq(orgUsers.userId, memberId)))
+    if (!target) throw notFound('メンバー')
+    if (target.role === 'owner')
+      throw new ApiError(422, 'cannot_remove_owner', '団体のオーナーは削除できません')
+    await tx.delete(orgUsers).where(and(eq(orgUsers.organizationId, org.id), eq(orgUsers.userId, memberId)))
+    await tx
+      .update(classWorks)
+      .set({ organizationId: null })
+      .where(and(eq(classWorks.teacherId, memberId), eq(classWorks.organizationId, org.id)))
+  })
+  return orgUserList(db, user.id)
+}

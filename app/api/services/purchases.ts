@@ -1,0 +1,257 @@
+import { and, asc, desc, eq, gt, lte, type SQL, sql } from 'drizzle-orm'
+import type { CreatePurchaseBody, Purchase, PurchaseScope } from '../../contract/v1/purchases'
+import type { Db } from '../../db/client'
+import { classWorkSchedules, classWorks, learners, purchases, users } from '../../db/schema'
+import { canCancel, cancelDeadline, commissionOf, isMeetingOpen } from '../../lib/reservation-rules'
+import type { UserRow } from '../auth'
+import { ApiError, notFound } from '../errors'
+import { iso } from './class-cards'
+import { PaymentDeclinedError, type PaymentProvider } from './payment'
+
+const LIST_LIMIT = 200
+
+const conflict = (code: string, message: string) => new ApiError(409, code, message)
+export const FULL = () => conflict('full', '満席です')
+const alreadyReserved = () => conflict('already_reserved', 'この日程はすでに予約しています')
+
+function isUniqueViolation(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === '23505') return true
+  }
+  return false
+}
+
+export interface PurchaseDeps {
+  now: Date
+  payment: PaymentProvider
+  commissionRate: number
+}
+
+/**
+ * Reserves a seat (POST /v1/purchases). One transaction: the seat counter is bumped by a conditional UPDATE
+ * (not full, not canceled, not started) whose row lock serializes concurrent buyers, so seats never oversell;
+ * the partial unique index `purchases_live_unique` stops a second live seat for the same person. Price and
+ * commission are copied onto the purchase; the payment is taken last, and a declined payment rolls it all back.
+ */
+export async function createPurchase(
+  db: Db,
+  user: UserRow,
+  body: CreatePurchaseBody,
+  deps: PurchaseDeps,
+): Promise<Purchase> {
+  const learnerId = body.learner_id ?? null
+  let purchaseId: number
+  try {
+    purchaseId = await db.transaction(async (tx) => {
+      if (learnerId !== null) {
+        const [own] = await tx
+          .select({ id: learners.id })
+          .from(learners)
+          .where(and(eq(learners.id, learnerId), eq(learners.userId, user.id)))
+          .limit(1)
+        if (!own) throw notFound('お子さまのプロフィール')
+      }
+      const [schedule] = await tx
+        .select({
+          id: classWorkSchedules.id,
+          classWorkId: classWorks.id,
+          title: classWorks.title,
+          teacherId: classWorks.teacherId,
+          price: classWorks.price,
+          isPublished: classWorks.isPublished,
+        })
+        .from(classWorkSchedules)
+        .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+        .where(eq(classWorkSchedules.id, body.schedule_id))
+        .limit(1)
+      if (!schedule?.isPublished) throw notFound('クラスの日程')
+      if (schedule.teacherId === user.id) {
+        throw new ApiError(422, 'own_class', 'ご自身のクラスは予約できません')
+      }
+      const [dup] = await tx
+        .select({ id: purchases.id })
+        .from(purchases)
+        .where(
+          and(
+            eq(purchases.scheduleId, schedule.id),
+            eq(purchases.userId, user.id),
+            eq(purchases.status, 'reserved'),
+            sql`coalesce(${purchases.learnerId}, 0) = ${learnerId ?? 0}`,
+          ),
+        )
+        .limit(1)
+      if (dup) throw alreadyReserved()
+
+      const taken = await tx
+        .update(classWorkSchedules)
+        .set({ purchasedCount: sql`${classWorkSchedules.purchasedCount} + 1` })
+        .where(
+          and(
+            eq(classWorkSchedules.id, schedule.id),
+            sql`${classWorkSchedules.purchasedCount} < ${classWorkSchedules.capacity}`,
+            eq(classWorkSchedules.isCanceled, false),
+            gt(classWorkSchedules.startedAt, deps.now),
+          ),
+        )
+        .returning({ id: classWorkSchedules.id })
+      if (taken.length === 0) {
+        // Why not: read the row again (it may have changed while this transaction waited for the lock).
+        const [s] = await tx
+          .select({ isCanceled: classWorkSchedules.isCanceled, startedAt: classWorkSchedules.startedAt })
+          .from(classWorkSchedules)
+          .where(eq(classWorkSchedules.id, schedule.id))
+        if (s?.isCanceled) throw conflict('canceled', 'この日程は中止になりました')
+        if (s && s.startedAt.getTime() <= deps.now.getTime())
+          throw conflict('started', 'この日程はすでに始まっているため予約できません')
+        throw FULL()
+      }
+
+      const price = schedule.price
+      const [purchase] = await tx
+        .insert(purchases)
+        .values({
+          scheduleId: schedule.id,
+          userId: user.id,
+          learnerId,
+          price,
+          commission: commissionOf(price, deps.commissionRate),
+          status: 'reserved',
+          createdAt: deps.now,
+        })
+        .returning({ id: purchases.id })
+      if (price > 0) {
+        await deps.payment.charge({
+          userId: user.id,
+          scheduleId: schedule.id,
+          amount: price,
+          description: schedule.title,
+        })
+      }
+      return purchase!.id
+    })
+  } catch (err) {
+    if (err instanceof ApiError) throw err
+    if (err instanceof PaymentDeclinedError) throw new ApiError(402, 'payment_declined', err.message)
+    if (isUniqueViolation(err)) throw alreadyReserved()
+    throw err
+  }
+  const [created] = await listPurchaseRows(db, user.id, eq(purchases.id, purchaseId), deps.now)
+  return created!
+}
+
+/**
+ * Cancels the member's own reservation (POST /v1/purchases/{id}/cancel) until 24 hours before the start,
+ * refunding in full: status, canceled_at and the seat counter change in one transaction.
+ */
+export async function cancelPurchase(
+  db: Db,
+  userId: number,
+  purchaseId: number,
+  deps: Pick<PurchaseDeps, 'now' | 'payment'>,
+): Promise<Purchase> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({
+        status: purchases.status,
+        price: purchases.price,
+        scheduleId: purchases.scheduleId,
+        startedAt: classWorkSchedules.startedAt,
+      })
+      .from(purchases)
+      .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+      .where(and(eq(purchases.id, purchaseId), eq(purchases.userId, userId)))
+      .limit(1)
+    if (!row) throw notFound('予約')
+    if (row.status !== 'reserved') throw conflict('not_reserved', 'この予約はすでにキャンセルされています')
+    if (!canCancel(row.status, row.startedAt, deps.now)) {
+      throw conflict('cancel_deadline_passed', 'キャンセルできるのは授業開始の24時間前までです')
+    }
+    const changed = await tx
+      .update(purchases)
+      .set({ status: 'canceled_by_user', canceledAt: deps.now })
+      .where(and(eq(purchases.id, purchaseId), eq(purchases.status, 'reserved')))
+      .returning({ id: purchases.id })
+    if (changed.length === 0) throw conflict('not_reserved', 'この予約はすでにキャンセルされています')
+    await tx
+      .update(classWorkSchedules)
+      .set({ purchasedCount: sql`${classWorkSchedules.purchasedCount} - 1` })
+      .where(eq(classWorkSchedules.id, row.scheduleId))
+    if (row.price > 0) await deps.payment.refund({ purchaseId, userId, amount: row.price })
+  })
+  const [updated] = await listPurchaseRows(db, userId, eq(purchases.id, purchaseId), deps.now)
+  return updated!
+}
+
+/** GET /v1/purchases?scope=upcoming (not ended yet, soonest first) | past (ended, latest first). */
+export async function listPurchases(db: Db, userId: number, scope: PurchaseScope, now: Date) {
+  return scope === 'upcoming'
+    ? listPurchaseRows(db, userId, gt(classWorkSchedules.endedAt, now), now, 'asc')
+    : listPurchaseRows(db, userId, lte(classWorkSchedules.endedAt, now), now, 'desc')
+}
+
+async function listPurchaseRows(
+  db: Db,
+  userId: number,
+  filter: SQL,
+  now: Date,
+  order: 'asc' | 'desc' = 'asc',
+): Promise<Purchase[]> {
+  const rows = await db
+    .select({
+      id: purchases.id,
+      status: purchases.status,
+      price: purchases.price,
+      createdAt: purchases.createdAt,
+      canceledAt: purchases.canceledAt,
+      learnerId: purchases.learnerId,
+      learnerNickname: learners.nickname,
+      scheduleId: classWorkSchedules.id,
+      startedAt: classWorkSchedules.startedAt,
+      endedAt: classWorkSchedules.endedAt,
+      isCanceled: classWorkSchedules.isCanceled,
+      meetingUrl: classWorkSchedules.meetingUrl,
+      classWorkId: classWorks.id,
+      title: classWorks.title,
+      imageUrl: classWorks.imageUrl,
+      teacherId: users.id,
+      teacherNickname: users.nickname,
+      teacherAvatarUrl: users.avatarUrl,
+      memberNickname: sql<string>`(select ${users.nickname} from ${users} where ${users.id} = ${purchases.userId})`,
+    })
+    .from(purchases)
+    .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+    .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+    .innerJoin(users, eq(users.id, classWorks.teacherId))
+    .leftJoin(learners, eq(learners.id, purchases.learnerId))
+    .where(and(eq(purchases.userId, userId), filter))
+    .orderBy(
+      order === 'asc' ? asc(classWorkSchedules.startedAt) : desc(classWorkSchedules.startedAt),
+      asc(purchases.id),
+    )
+    .limit(LIST_LIMIT)
+  return rows.map((r) => {
+    const live = r.status === 'reserved' && !r.isCanceled
+    return {
+      id: r.id,
+      status: r.status as Purchase['status'],
+      price: r.price,
+      created_at: iso(r.createdAt),
+      canceled_at: r.canceledAt ? iso(r.canceledAt) : null,
+      class_work: { id: r.classWorkId, title: r.title, image_url: r.imageUrl },
+      teacher: { id: r.teacherId, nickname: r.teacherNickname, avatar_url: r.teacherAvatarUrl },
+      schedule: {
+        id: r.scheduleId,
+        started_at: iso(r.startedAt),
+        ended_at: iso(r.endedAt),
+        is_canceled: r.isCanceled,
+      },
+      attendee:
+        r.learnerId !== null
+          ? { kind: 'learner' as const, learner_id: r.learnerId, nickname: r.learnerNickname ?? '' }
+          : { kind: 'member' as const, learner_id: null, nickname: r.memberNickname },
+      meeting_url: live && isMeetingOpen(r.startedAt, r.endedAt, now) ? r.meetingUrl : null,
+      can_cancel: live && canCancel(r.status, r.startedAt, now),
+      cancel_deadline: iso(cancelDeadline(r.startedAt)),
+    }
+  })
+}

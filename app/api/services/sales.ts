@@ -1,0 +1,264 @@
+import { and, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm'
+import type {
+  Customer,
+  OrganizationSales,
+  Receipt,
+  SalesFigures,
+  SalesLine,
+  SalesReport,
+} from '../../contract/v1/sales'
+import type { Db } from '../../db/client'
+import {
+  classWorkSchedules,
+  classWorks,
+  learners,
+  organizations,
+  orgUsers,
+  purchases,
+  users,
+} from '../../db/schema'
+import { csvBytes } from '../../lib/csv'
+import { tokyoMonth, tokyoMonthRange } from '../../lib/month'
+import { SALES_CSV_HEADER, salesCsvRows } from '../../lib/sales-csv'
+import type { UserRow } from '../auth'
+import { notFound } from '../errors'
+import { iso } from './class-cards'
+import { requireTeacher } from './class-management'
+
+/**
+ * Sales management (issue #7). A purchase belongs to the Tokyo month it was made in. Live reservations are
+ * sales (gross = price, commission as stored on the purchase, net = gross − commission); canceled ones are
+ * refunds, shown apart and never in the sales figures. Sums are computed in SQL.
+ */
+
+const live = sql`${purchases.status} = 'reserved'`
+const figureColumns = {
+  gross: sql<number>`coalesce(sum(${purchases.price}) filter (where ${live}), 0)::int`,
+  commission: sql<number>`coalesce(sum(${purchases.commission}) filter (where ${live}), 0)::int`,
+  count: sql<number>`(count(*) filter (where ${live}))::int`,
+  refundCount: sql<number>`(count(*) filter (where not ${live}))::int`,
+  refundedAmount: sql<number>`coalesce(sum(${purchases.price}) filter (where not ${live}), 0)::int`,
+}
+
+type FigureRow = {
+  gross: number
+  commission: number
+  count: number
+  refundCount: number
+  refundedAmount: number
+}
+
+function figures(r: FigureRow | undefined): SalesFigures {
+  const gross = Number(r?.gross ?? 0)
+  const commission = Number(r?.commission ?? 0)
+  return {
+    gross,
+    commission,
+    net: gross - commission,
+    count: Number(r?.count ?? 0),
+    refund_count: Number(r?.refundCount ?? 0),
+    refunded_amount: Number(r?.refundedAmount ?? 0),
+  }
+}
+
+function inMonth(month: string): SQL {
+  const { start, end } = tokyoMonthRange(month)
+  return and(gte(purchases.createdAt, start), lt(purchases.createdAt, end))!
+}
+
+const ownClass = (teacherId: number) => eq(classWorks.teacherId, teacherId)
+
+const lineColumns = {
+  id: purchases.id,
+  createdAt: purchases.createdAt,
+  classWorkId: classWorks.id,
+  title: classWorks.title,
+  startedAt: classWorkSchedules.startedAt,
+  buyer: users.nickname,
+  learner: learners.nickname,
+  price: purchases.price,
+  commission: purchases.commission,
+  status: purchases.status,
+  canceledAt: purchases.canceledAt,
+}
+
+function selectLines(db: Db) {
+  return db
+    .select(lineColumns)
+    .from(purchases)
+    .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+    .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+    .innerJoin(users, eq(users.id, purchases.userId))
+    .leftJoin(learners, eq(learners.id, purchases.learnerId))
+}
+
+type LineRow = Awaited<ReturnType<ReturnType<typeof selectLines>['execute']>>[number]
+
+const toLine = (r: LineRow): SalesLine => ({
+  purchase_id: r.id,
+  created_at: iso(r.createdAt),
+  class_work_id: r.classWorkId,
+  class_work_title: r.title,
+  schedule_started_at: iso(r.startedAt),
+  buyer_nickname: r.buyer,
+  learner_nickname: r.learner ?? null,
+  price: r.price,
+  commission: r.commission,
+  net: r.price - r.commission,
+  status: r.status as SalesLine['status'],
+  canceled_at: r.canceledAt ? iso(r.canceledAt) : null,
+})
+
+const LINE_LIMIT = 2000
+
+async function monthLines(db: Db, teacherId: number, month: string): Promise<SalesLine[]> {
+  const rows = await selectLines(db)
+    .where(and(ownClass(teacherId), inMonth(month)))
+    .orderBy(desc(purchases.createdAt), desc(purchases.id))
+    .limit(LINE_LIMIT)
+  return rows.map(toLine)
+}
+
+/** GET /v1/teachers/sales?month=YYYY-MM (default: this month in Tokyo). */
+export async function salesReport(
+  db: Db,
+  user: UserRow,
+  month: string | undefined,
+  now: Date,
+): Promise<SalesReport> {
+  requireTeacher(user)
+  const m = month ?? tokyoMonth(now)
+  const base = () =>
+    db
+      .select(figureColumns)
+      .from(purchases)
+      .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+      .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+  const [totals, byClass, lines] = await Promise.all([
+    base().where(and(ownClass(user.id), inMonth(m))),
+    db
+      .select({ ...figureColumns, classWorkId: classWorks.id, title: classWorks.title })
+      .from(purchases)
+      .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+      .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+      .where(and(ownClass(user.id), inMonth(m)))
+      .groupBy(classWorks.id, classWorks.title)
+      .orderBy(sql`2 desc`, classWorks.id),
+    monthLines(db, user.id, m),
+  ])
+  return {
+    month: m,
+    totals: figures(totals[0]),
+    by_class: byClass
+      .map((r) => ({ class_work_id: r.classWorkId, title: r.title, ...figures(r) }))
+      .sort((a, b) => b.gross - a.gross || a.class_work_id - b.class_work_id),
+    purchases: lines,
+  }
+}
+
+/** GET /v1/teachers/sales/purchases/{id}: the receipt of a purchase of one of the caller's classes. */
+export async function receipt(db: Db, user: UserRow, purchaseId: number): Promise<Receipt> {
+  requireTeacher(user)
+  const [row] = await selectLines(db)
+    .where(and(ownClass(user.id), eq(purchases.id, purchaseId)))
+    .limit(1)
+  if (!row) throw notFound('購入履歴')
+  const [org] = await db
+    .select({ name: organizations.name })
+    .from(orgUsers)
+    .innerJoin(organizations, eq(organizations.id, orgUsers.organizationId))
+    .where(eq(orgUsers.userId, user.id))
+    .limit(1)
+  return {
+    ...toLine(row),
+    teacher_name: user.name,
+    teacher_nickname: user.nickname,
+    organization_name: org?.name ?? null,
+  }
+}
+
+/** GET /v1/teachers/sales.csv?month=YYYY-MM: UTF-8 with BOM, header row, RFC 4180 quoting. */
+export async function salesCsv(db: Db, user: UserRow, month: string | undefined, now: Date) {
+  requireTeacher(user)
+  const m = month ?? tokyoMonth(now)
+  return { month: m, bytes: csvBytes(SALES_CSV_HEADER, salesCsvRows(await monthLines(db, user.id, m))) }
+}
+
+/** GET /v1/teachers/customers: members with live reservations on the caller's classes. */
+export async function customers(db: Db, user: UserRow, now: Date): Promise<Customer[]> {
+  requireTeacher(user)
+  const at = now.toISOString()
+  const rows = await db
+    .select({
+      userId: users.id,
+      nickname: users.nickname,
+      avatarUrl: users.avatarUrl,
+      count: sql<number>`count(*)::int`,
+      last: sql<Date | null>`max(${classWorkSchedules.startedAt}) filter (where ${classWorkSchedules.startedAt} <= ${at}::timestamptz)`,
+      next: sql<Date | null>`min(${classWorkSchedules.startedAt}) filter (where ${classWorkSchedules.startedAt} > ${at}::timestamptz)`,
+    })
+    .from(purchases)
+    .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+    .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+    .innerJoin(users, eq(users.id, purchases.userId))
+    .where(and(ownClass(user.id), live))
+    .groupBy(users.id, users.nickname, users.avatarUrl)
+    .orderBy(sql`count(*) desc`, users.id)
+    .limit(500)
+  const isoOf = (v: Date | string | null) => (v ? new Date(v).toISOString() : null)
+  return rows.map((r) => ({
+    user: { id: r.userId, nickname: r.nickname, avatar_url: r.avatarUrl },
+    reservation_count: Number(r.count),
+    last_lesson_at: isoOf(r.last),
+    next_lesson_at: isoOf(r.next),
+  }))
+}
+
+/** GET /v1/organizations/me/sales?month=YYYY-MM: the owner's roll-up of the organisation's classes, per member. */
+export async function organizationSales(
+  db: Db,
+  user: UserRow,
+  month: string | undefined,
+  now: Date,
+): Promise<OrganizationSales> {
+  const [org] = await db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .innerJoin(orgUsers, and(eq(orgUsers.organizationId, organizations.id), eq(orgUsers.userId, user.id)))
+    .where(and(eq(organizations.ownerId, user.id), eq(orgUsers.role, 'owner')))
+    .limit(1)
+  if (!org) throw notFound('組織')
+  const m = month ?? tokyoMonth(now)
+  const ofOrg = and(eq(classWorks.organizationId, org.id), inMonth(m))
+  const [totals, byTeacher, members] = await Promise.all([
+    db
+      .select(figureColumns)
+      .from(purchases)
+      .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+      .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+      .where(ofOrg),
+    db
+      .select({ ...figureColumns, teacherId: classWorks.teacherId })
+      .from(purchases)
+      .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+      .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+      .where(ofOrg)
+      .groupBy(classWorks.teacherId),
+    db
+      .select({ userId: users.id, nickname: users.nickname })
+      .from(orgUsers)
+      .innerJoin(users, eq(users.id, orgUsers.userId))
+      .where(eq(orgUsers.organizationId, org.id))
+      .orderBy(sql`case when ${orgUsers.role} = 'owner' then 0 else 1 end`, orgUsers.joinedAt, users.id),
+  ])
+  const byId = new Map(byTeacher.map((r) => [r.teacherId, r]))
+  return {
+    month: m,
+    totals: figures(totals[0]),
+    by_member: members.map((mem) => ({
+      user_id: mem.userId,
+      nickname: mem.nickname,
+      ...figures(byId.get(mem.userId)),
+    })),
+  }
+}

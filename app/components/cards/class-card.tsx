@@ -1,0 +1,89 @@
+import { Link } from '@tanstack/react-router'
+import type { ClassWorkCard } from '~/contract/v1/class-works'
+import { gradesLabel, seatsLabel } from '~/lib/class-labels'
+import { formatPrice, formatScheduleJa, seatsLeft } from '~/lib/format'
+
+const DEFAULT_CLASS_IMAGE = '/images/classes/default.svg'
+const DEFAULT_AVATAR = '/images/avatars/default.svg'
+
+/**
+ * A class in a list (home rows, search results, a teacher's classes, related classes). The whole card is one
+ * link (the title's link stretches over it), so the teacher's name inside is plain text.
+ * `priority` marks a card that is likely on screen at first paint: its image loads eagerly.
+ */
+export function ClassCard({
+  card,
+  priority = false,
+  headingLevel = 3,
+}: {
+  card: ClassWorkCard
+  priority?: boolean
+  headingLevel?: 2 | 3
+}) {
+  const next = card.next_schedule
+  const left = next ? seatsLeft(next) : undefined
+  const Heading = headingLevel === 2 ? 'h2' : 'h3'
+  return (
+    <article
+      className="relative flex h-full flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md has-[a:focus-visible]:ring-3 has-[a:focus-visible]:ring-purple-dark"
+      data-testid="class-card"
+    >
+      <img
+        src={card.image_url ?? DEFAULT_CLASS_IMAGE}
+        alt=""
+        width={640}
+        height={400}
+        loading={priority ? 'eager' : 'lazy'}
+        decoding="async"
+        {...(priority ? { fetchPriority: 'high' as const } : {})}
+        className="aspect-[8/5] w-full bg-base-light object-cover"
+      />
+      <div className="flex flex-1 flex-col gap-2 p-4">
+        <p className="text-xs font-bold text-purple-dark" data-testid="class-card-category">
+          {card.category.name}
+          <span className="mx-1 text-slate-400" aria-hidden="true">
+            ／
+          </span>
+          {card.class_style.name}
+        </p>
+        <Heading className="line-clamp-2 leading-snug font-bold">
+          <Link
+            to="/class_search/detail/$id"
+            params={{ id: String(card.id) }}
+            className="after:absolute after:inset-0 after:content-[''] hover:underline focus-visible:outline-none"
+          >
+            {card.title}
+          </Link>
+        </Heading>
+        <p className="flex items-center gap-2 text-sm text-slate-700">
+          <img
+            src={card.teacher.avatar_url ?? DEFAULT_AVATAR}
+            alt=""
+            width={24}
+            height={24}
+            loading="lazy"
+            decoding="async"
+            className="h-6 w-6 rounded-full bg-base-light object-cover"
+          />
+          {card.teacher.nickname}
+        </p>
+        <dl className="mt-auto grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm">
+          <dt className="text-slate-600">料金</dt>
+          <dd className="font-bold" data-testid="class-card-price">
+            {formatPrice(card.price)}
+          </dd>
+          <dt className="text-slate-600">対象</dt>
+          <dd>{gradesLabel(card.target_grades)}</dd>
+          <dt className="text-slate-600">次回</dt>
+          <dd>{next ? formatScheduleJa(next.started_at, next.ended_at) : '日程調整中'}</dd>
+          {left !== undefined ? (
+            <>
+              <dt className="text-slate-600">空き</dt>
+              <dd className={left === 0 ? 'font-bold text-red-dark' : ''}>{seatsLabel(left)}</dd>
+            </>
+          ) : null}
+        </dl>
+      </div>
+    </article>
+  )
+}

@@ -1,0 +1,115 @@
+import { z } from 'zod'
+import { MyClassWork, PublicSchedule } from './class-works'
+import { DateTime, Id, line, paragraph } from './common'
+
+/**
+ * Class management (issue #7): the teacher's writes on their own classes, schedules and announcements.
+ * A caller who is not a teacher gets 403 `not_teacher`; another teacher's class or schedule is 404.
+ */
+
+const int = (label: string) =>
+  z.number({ error: `${label}を数値で入力してください` }).int(`${label}は整数で入力してください`)
+
+/** Only https links (a meeting room, an organisation's site). */
+export const HttpsUrl = z
+  .string()
+  .trim()
+  .max(500, '500文字以内で入力してください')
+  .regex(/^https:\/\/[^\s/?#]+\.[^\s]+$/, 'https:// で始まるURLを入力してください')
+
+/** An uploaded class image (`/uploads/classes/<random>.<ext>`) or one of the site's own images. */
+export const ClassImageUrl = z
+  .string()
+  .regex(
+    /^\/(uploads\/classes\/[a-f0-9]{32}\.(png|jpg|webp)|images\/[a-z0-9\-/]+\.(svg|png|jpg|webp))$/,
+    '画像が正しくありません',
+  )
+
+const requiredText = (max: number) => paragraph(max).refine((v) => v.trim().length > 0, '入力してください')
+
+export const ClassWorkInput = z
+  .object({
+    title: line(60),
+    description: requiredText(4000),
+    category_id: Id,
+    class_style_id: Id,
+    target_grade_ids: z
+      .array(Id)
+      .min(1, '対象学年を1つ以上選択してください')
+      .max(30)
+      .refine((ids) => new Set(ids).size === ids.length, '対象学年が重複しています'),
+    price: int('料金')
+      .min(0, '料金は0円以上で入力してください')
+      .max(1_000_000, '料金は100万円以下で入力してください'),
+    capacity: int('定員')
+      .min(1, '定員は1人以上で入力してください')
+      .max(100, '定員は100人以下で入力してください'),
+    duration_minutes: int('時間')
+      .min(10, '時間は10分以上で入力してください')
+      .max(480, '時間は480分以下で入力してください'),
+    image_url: ClassImageUrl.nullable().optional(),
+    is_published: z.boolean().optional(),
+  })
+  .strict()
+export type ClassWorkInput = z.infer<typeof ClassWorkInput>
+
+export const ClassWorkPatch = ClassWorkInput.partial().strict()
+export type ClassWorkPatch = z.infer<typeof ClassWorkPatch>
+
+/** A schedule as its teacher sees it (with the meeting URL). */
+export const TeacherSchedule = PublicSchedule.extend({ meeting_url: z.string().nullable() })
+export type TeacherSchedule = z.infer<typeof TeacherSchedule>
+
+/** GET /v1/teachers/class_works/{id}: the owner's full view, published or not. */
+export const TeacherClassWork = MyClassWork.extend({
+  description: z.string(),
+  organization: z.object({ id: Id, name: z.string() }).nullable(),
+  schedules: z.array(TeacherSchedule),
+})
+export type TeacherClassWork = z.infer<typeof TeacherClassWork>
+
+export const ScheduleInput = z
+  .object({
+    started_at: DateTime,
+    ended_at: DateTime,
+    /** Defaults to the class's capacity. */
+    capacity: int('定員')
+      .min(1, '定員は1人以上で入力してください')
+      .max(100, '定員は100人以下で入力してください')
+      .optional(),
+    meeting_url: HttpsUrl.nullable().optional(),
+  })
+  .strict()
+export type ScheduleInput = z.infer<typeof ScheduleInput>
+
+export const SchedulePatch = ScheduleInput.partial().strict()
+export type SchedulePatch = z.infer<typeof SchedulePatch>
+
+/** POST /v1/teachers/class_work_schedules/{id}/cancel */
+export const ScheduleCancelResult = z.object({
+  schedule: TeacherSchedule,
+  canceled_reservations: z.number().int().nonnegative(),
+  refunded_amount: z.number().int().nonnegative(),
+})
+export type ScheduleCancelResult = z.infer<typeof ScheduleCancelResult>
+
+export const AnnouncementInput = z
+  .object({
+    title: line(100),
+    body: requiredText(2000),
+  })
+  .strict()
+export type AnnouncementInput = z.infer<typeof AnnouncementInput>
+
+export const AnnouncementCreated = z.object({
+  id: Id,
+  class_work_id: Id,
+  title: z.string(),
+  body: z.string(),
+  created_at: DateTime,
+  /** Members holding a reservation on the class when it was posted. */
+  recipient_count: z.number().int().nonnegative(),
+})
+export type AnnouncementCreated = z.infer<typeof AnnouncementCreated>
+
+export const Deleted = z.object({ id: Id, deleted: z.literal(true) })

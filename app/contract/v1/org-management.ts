@@ -1,0 +1,38 @@
+import { z } from 'zod'
+import { HttpsUrl } from './class-management'
+import { line, paragraph } from './common'
+
+/** POST /v1/organizations: create the caller's organisation (the caller becomes its owner). */
+export const OrganizationInput = z
+  .object({
+    kind: z.enum(['corporation', 'group'], { error: '種別を選択してください' }),
+    name: line(100),
+    representative: line(50),
+    url: HttpsUrl.nullable().optional(),
+    description: paragraph(2000).optional(),
+  })
+  .strict()
+export type OrganizationInput = z.infer<typeof OrganizationInput>
+
+/** PATCH /v1/organizations/me (owner only). */
+export const OrganizationPatch = OrganizationInput.partial().strict()
+export type OrganizationPatch = z.infer<typeof OrganizationPatch>
+
+/** POST /v1/org_users/join */
+export const JoinOrganizationBody = z
+  .object({
+    invitation_code: z
+      .string()
+      .trim()
+      .min(1, '招待コードを入力してください')
+      .max(32, '招待コードが正しくありません'),
+  })
+  .strict()
+export type JoinOrganizationBody = z.infer<typeof JoinOrganizationBody>
+
+export const UserIdParams = z.object({
+  user_id: z
+    .string()
+    .regex(/^[1-9]\d{0,8}$/, '数値のIDを指定してください')
+    .transform(Number),
+})

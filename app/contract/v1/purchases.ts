@@ -1,0 +1,47 @@
+import { z } from 'zod'
+import { DateTime, Id, PersonRef } from './common'
+
+export const purchaseStatuses = ['reserved', 'canceled_by_user', 'canceled_by_teacher'] as const
+export const PurchaseStatus = z.enum(purchaseStatuses)
+export type PurchaseStatus = z.infer<typeof PurchaseStatus>
+
+/** POST /v1/purchases: reserve a seat for the member themself (learner_id null or absent) or one of their learners. */
+export const CreatePurchaseBody = z
+  .object({
+    schedule_id: Id,
+    learner_id: Id.nullable().optional(),
+  })
+  .strict()
+export type CreatePurchaseBody = z.input<typeof CreatePurchaseBody>
+
+export const purchaseScopes = ['upcoming', 'past'] as const
+export const PurchaseListQuery = z.object({ scope: z.enum(purchaseScopes).default('upcoming') })
+export type PurchaseScope = (typeof purchaseScopes)[number]
+
+/** Who takes the lesson: the member themself or one of their learner profiles. */
+export const Attendee = z.object({
+  kind: z.enum(['member', 'learner']),
+  learner_id: Id.nullable(),
+  nickname: z.string(),
+})
+export type Attendee = z.infer<typeof Attendee>
+
+/** A reservation as its owner sees it. */
+export const Purchase = z.object({
+  id: Id,
+  status: PurchaseStatus,
+  price: z.number().int().nonnegative(),
+  created_at: DateTime,
+  canceled_at: DateTime.nullable(),
+  class_work: z.object({ id: Id, title: z.string(), image_url: z.string().nullable() }),
+  teacher: PersonRef,
+  schedule: z.object({ id: Id, started_at: DateTime, ended_at: DateTime, is_canceled: z.boolean() }),
+  attendee: Attendee,
+  /** Only while the reservation is live and now is within [start − 15 min, end]; null otherwise. */
+  meeting_url: z.string().nullable(),
+  /** The member may still cancel (reserved, and more than 24 hours before the start). */
+  can_cancel: z.boolean(),
+  cancel_deadline: DateTime,
+})
+export type Purchase = z.infer<typeof Purchase>
+export const PurchaseList = z.array(Purchase)

@@ -1,0 +1,1 @@
+ALTER TABLE "messages" ADD COLUMN "contains_contact_info" boolean DEFAULT false NOT NULL;

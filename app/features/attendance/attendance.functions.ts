@@ -1,0 +1,23 @@
+import { createServerFn } from '@tanstack/react-start'
+import { z } from 'zod'
+import { toActionResult } from '~/server/action-result.server'
+import { api } from '~/server/api-client'
+import { requireAccessToken } from '~/server/session-token.server'
+
+/** The member's reservations: upcoming (not ended) and past, with the server's clock for the page. */
+export const getAttendance = createServerFn({ method: 'GET' }).handler(async () => {
+  const token = await requireAccessToken()
+  const [upcoming, past] = await Promise.all([
+    api.listPurchases(token, 'upcoming'),
+    api.listPurchases(token, 'past'),
+  ])
+  return { upcoming, past, now: new Date().toISOString() }
+})
+
+/** Cancels one of the member's reservations (the API checks ownership and the 24-hour window). */
+export const cancelReservation = createServerFn({ method: 'POST' })
+  .validator(z.object({ purchase_id: z.number().int().positive() }))
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    return toActionResult(() => api.cancelPurchase(token, data.purchase_id))
+  })

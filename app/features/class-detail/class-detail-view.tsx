@@ -1,0 +1,214 @@
+import { useSuspenseQuery } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
+import type { ClassWorkDetail, PublicSchedule } from '~/contract/v1/class-works'
+import { ReservationPanel } from '~/features/reservation/reservation-panel'
+import { durationLabel, seatsLabel } from '~/lib/class-labels'
+import { formatPrice, formatScheduleJa, seatsLeft } from '~/lib/format'
+import { FavoriteButton } from './favorite-button'
+import { classDetailQuery } from './queries'
+
+const DEFAULT_CLASS_IMAGE = '/images/classes/default.svg'
+const DEFAULT_AVATAR = '/images/avatars/default.svg'
+
+/** /class_search/detail/{id}: everything about one class. */
+export function ClassDetailView({ id }: { id: number }) {
+  const page = useSuspenseQuery(classDetailQuery(id)).data
+  // The route answers 404 before rendering when there is no class.
+  if (!page) return null
+  const { detail: c, now } = page
+  const upcoming = c.schedules.filter((s) => new Date(s.ended_at).getTime() > new Date(now).getTime())
+
+  return (
+    <article className="mx-auto max-w-5xl px-4 py-6" data-testid="class-detail">
+      <nav aria-label="パンくずリスト" className="text-sm text-slate-600">
+        <ol className="flex flex-wrap items-center gap-1">
+          <li>
+            <Link to="/" className="hover:underline">
+              ホーム
+            </Link>
+            <span aria-hidden="true"> ›</span>
+          </li>
+          <li>
+            <Link to="/class_search" className="hover:underline">
+              クラスを探す
+            </Link>
+            <span aria-hidden="true"> ›</span>
+          </li>
+          <li>
+            <Link to="/class_search" search={{ category: c.category.id }} className="hover:underline">
+              {c.category.name}
+            </Link>
+          </li>
+        </ol>
+      </nav>
+
+      <div className="mt-4 grid gap-6 md:grid-cols-[1.1fr_1fr]">
+        <img
+          src={c.image_url ?? DEFAULT_CLASS_IMAGE}
+          alt=""
+          width={640}
+          height={400}
+          fetchPriority="high"
+          decoding="async"
+          className="aspect-[8/5] w-full rounded-2xl bg-base-light object-cover"
+        />
+        <div className="flex flex-col gap-4">
+          <p className="flex flex-wrap gap-2 text-xs font-bold">
+            <Link
+              to="/class_search"
+              search={{ category: c.category.id }}
+              className="rounded-full bg-base-light px-3 py-1 text-base-ink hover:underline"
+            >
+              {c.category.name}
+            </Link>
+            <span className="rounded-full bg-light-grey px-3 py-1 text-slate-800">{c.class_style.name}</span>
+          </p>
+          <h1 className="text-2xl leading-snug font-black md:text-3xl">{c.title}</h1>
+          <p className="text-3xl font-black text-purple-dark" data-testid="class-price">
+            {formatPrice(c.price)}
+            {c.price > 0 ? (
+              <span className="ml-1 text-sm font-bold text-slate-700">／1回（税込）</span>
+            ) : null}
+          </p>
+          <div>
+            <FavoriteButton classWorkId={c.id} initialCount={c.favorite_count} />
+          </div>
+          <TeacherMini c={c} />
+        </div>
+      </div>
+
+      <section aria-labelledby="facts-heading" className="mt-10">
+        <h2 id="facts-heading" className="text-xl font-bold">
+          クラスの概要
+        </h2>
+        <dl className="mt-4 grid gap-x-6 divide-y divide-slate-200 border-y border-slate-200 sm:grid-cols-2 sm:divide-y-0">
+          <Fact term="カテゴリ">{c.category.name}</Fact>
+          <Fact term="対象学年">{c.target_grades.map((g) => g.name).join('・') || '指定なし'}</Fact>
+          <Fact term="授業形式">{c.class_style.name}</Fact>
+          <Fact term="料金">{formatPrice(c.price)}</Fact>
+          <Fact term="授業時間">{durationLabel(c.duration_minutes)}</Fact>
+          <Fact term="定員">{c.capacity}名</Fact>
+          <Fact term="開催回数" testId="times-held">
+            {c.summary.times_held}回
+          </Fact>
+          <Fact term="受講者数" testId="counts-purchased">
+            のべ{c.summary.counts_purchased}人
+          </Fact>
+        </dl>
+      </section>
+
+      <section aria-labelledby="description-heading" className="mt-10">
+        <h2 id="description-heading" className="text-xl font-bold">
+          クラスの内容
+        </h2>
+        <p
+          className="mt-4 leading-relaxed whitespace-pre-line text-slate-800"
+          data-testid="class-description"
+        >
+          {c.description}
+        </p>
+      </section>
+
+      <section aria-labelledby="schedules-heading" className="mt-10">
+        <h2 id="schedules-heading" className="text-xl font-bold">
+          開催日程
+        </h2>
+        {upcoming.length ? (
+          <ul
+            className="mt-4 divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white"
+            data-testid="schedules"
+          >
+            {upcoming.map((s) => (
+              <ScheduleRow key={s.id} s={s} />
+            ))}
+          </ul>
+        ) : (
+          <p className="mt-4 rounded-2xl bg-light-grey p-4 text-sm text-slate-700">
+            現在予定されている日程はありません。先生をフォローすると、新しい日程を見逃しません。
+          </p>
+        )}
+      </section>
+
+      <ReservationPanel classWork={c} now={now} />
+
+      <section aria-labelledby="teacher-heading" className="mt-10">
+        <h2 id="teacher-heading" className="text-xl font-bold">
+          先生
+        </h2>
+        <div
+          className="mt-4 flex items-center gap-4 rounded-2xl border border-slate-200 bg-white p-4"
+          data-testid="teacher-card"
+        >
+          <img
+            src={c.teacher.avatar_url ?? DEFAULT_AVATAR}
+            alt=""
+            width={72}
+            height={72}
+            loading="lazy"
+            decoding="async"
+            className="h-18 w-18 shrink-0 rounded-full bg-base-light object-cover"
+          />
+          <div className="min-w-0">
+            <p className="text-lg font-bold">{c.teacher.nickname}</p>
+            {c.organization ? <p className="text-sm text-slate-700">{c.organization.name}</p> : null}
+            <Link
+              to="/teacher/detail/$id"
+              params={{ id: String(c.teacher.id) }}
+              className="mt-1 inline-block text-sm font-bold text-purple-dark underline"
+            >
+              {c.teacher.nickname}のプロフィールを見る
+            </Link>
+          </div>
+        </div>
+      </section>
+    </article>
+  )
+}
+
+function TeacherMini({ c }: { c: ClassWorkDetail }) {
+  return (
+    <p className="flex items-center gap-2 text-sm text-slate-700">
+      <img
+        src={c.teacher.avatar_url ?? DEFAULT_AVATAR}
+        alt=""
+        width={32}
+        height={32}
+        decoding="async"
+        className="h-8 w-8 rounded-full bg-base-light object-cover"
+      />
+      <span>
+        <span className="font-bold">{c.teacher.nickname}</span>
+        {c.organization ? <span className="ml-2 text-slate-600">{c.organization.name}</span> : null}
+      </span>
+    </p>
+  )
+}
+
+function Fact({ term, children, testId }: { term: string; children: React.ReactNode; testId?: string }) {
+  return (
+    <div className="grid grid-cols-[6rem_1fr] gap-2 py-3 sm:border-b sm:border-slate-200">
+      <dt className="text-sm font-bold text-slate-700">{term}</dt>
+      <dd data-testid={testId}>{children}</dd>
+    </div>
+  )
+}
+
+function ScheduleRow({ s }: { s: PublicSchedule }) {
+  const left = seatsLeft(s)
+  const status = s.is_canceled ? '中止' : seatsLabel(left)
+  const tone = s.is_canceled
+    ? 'bg-slate-200 text-slate-700'
+    : left === 0
+      ? 'bg-red-dark text-white'
+      : 'bg-base-light text-base-ink'
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-2 px-4 py-3" data-testid="schedule-row">
+      <span className={s.is_canceled ? 'text-slate-500 line-through' : ''}>
+        <time dateTime={s.started_at}>{formatScheduleJa(s.started_at, s.ended_at)}</time>
+      </span>
+      <span className={`rounded-full px-3 py-0.5 text-sm font-bold ${tone}`} data-testid="schedule-status">
+        {status}
+      </span>
+    </li>
+  )
+}

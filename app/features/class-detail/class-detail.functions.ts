@@ -1,0 +1,52 @@
+import { createServerFn } from '@tanstack/react-start'
+import type { ToggleResult } from '~/components/shell/optimistic-toggle'
+import type { FavoriteState } from '~/contract/v1/follows'
+import { idInput, toggleInput } from '~/lib/ids'
+import { ApiError, api } from '~/server/api-client'
+import { currentAccessToken } from '~/server/session-token.server'
+
+/**
+ * A published class (GET /v1/class_works/{id}), or null when there is none (the route answers 404).
+ * `now` is the server's clock at the answer: the page splits past and upcoming schedules by it, so the
+ * server's HTML and the browser's first render agree.
+ */
+export const getClassDetail = createServerFn({ method: 'GET' })
+  .validator(idInput)
+  .handler(async ({ data }) => {
+    const detail = await api.getClassWork(data)
+    return detail ? { detail, now: new Date().toISOString() } : null
+  })
+
+/**
+ * Whether the signed-in member has this class among their favorites. Kept apart from the detail on purpose:
+ * the detail is the same for everyone (cacheable, no token involved), and this small authenticated call is
+ * made only for members. Null for visitors or when the state cannot be read.
+ */
+export const getFavoriteState = createServerFn({ method: 'GET' })
+  .validator(idInput)
+  .handler(async ({ data }): Promise<FavoriteState | null> => {
+    const token = await currentAccessToken()
+    if (!token) return null
+    try {
+      return await api.getFavoriteState(token, data)
+    } catch (error) {
+      if (error instanceof ApiError && error.status < 500) return null
+      throw error
+    }
+  })
+
+/** Adds or removes the class from the member's favorites (idempotent on the API). */
+export const setFavorite = createServerFn({ method: 'POST' })
+  .validator(toggleInput)
+  .handler(async ({ data }): Promise<ToggleResult<FavoriteState>> => {
+    const token = await currentAccessToken()
+    if (!token) return { ok: false, status: 401, message: 'ログインしてください' }
+    try {
+      const state = data.on ? await api.addFavorite(token, data.id) : await api.removeFavorite(token, data.id)
+      return { ok: true, state }
+    } catch (error) {
+      if (error instanceof ApiError && error.status < 500)
+        return { ok: false, status: error.status, message: error.message }
+      throw error
+    }
+  })

@@ -1,0 +1,342 @@
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { useNavigate } from '@tanstack/react-router'
+import { useServerFn } from '@tanstack/react-start'
+import { useId, useState } from 'react'
+import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
+import { ClassWorkInput, type TeacherClassWork } from '~/contract/v1/class-management'
+import { MAX_IMAGE_BYTES } from '~/lib/image-type'
+import { createClass, updateClass, uploadClassImage } from './class-management.functions'
+import { Field, inputClass, issuesToErrors, numberOrUndefined } from './form-parts'
+import { classFormOptionsQuery } from './queries'
+
+type Draft = {
+  title: string
+  description: string
+  category_id: string
+  class_style_id: string
+  target_grade_ids: number[]
+  price: string
+  capacity: string
+  duration_minutes: string
+  image_url: string | null
+  is_published: boolean
+}
+
+const emptyDraft: Draft = {
+  title: '',
+  description: '',
+  category_id: '',
+  class_style_id: '',
+  target_grade_ids: [],
+  price: '0',
+  capacity: '5',
+  duration_minutes: '60',
+  image_url: null,
+  is_published: false,
+}
+
+function draftOf(c: TeacherClassWork): Draft {
+  return {
+    title: c.title,
+    description: c.description,
+    category_id: String(c.category.id),
+    class_style_id: String(c.class_style.id),
+    target_grade_ids: c.target_grades.map((g) => g.id),
+    price: String(c.price),
+    capacity: String(c.capacity),
+    duration_minutes: String(c.duration_minutes),
+    image_url: c.image_url,
+    is_published: c.is_published,
+  }
+}
+
+const ACCEPT = 'image/png,image/jpeg,image/webp'
+
+/**
+ * Create (no `initial`) or edit a class. A failed save keeps everything typed and stays on the page;
+ * errors show per field in Japanese.
+ */
+export function ClassForm({ initial }: { initial?: TeacherClassWork }) {
+  const options = useSuspenseQuery(classFormOptionsQuery()).data
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  const create = useServerFn(createClass)
+  const update = useServerFn(updateClass)
+  const upload = useServerFn(uploadClassImage)
+  const uid = useId()
+  const f = (k: string) => `${uid}-${k}`
+  const [draft, setDraft] = useState<Draft>(initial ? draftOf(initial) : emptyDraft)
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const [pending, setPending] = useState(false)
+  const [uploading, setUploading] = useState(false)
+  const set = <K extends keyof Draft>(k: K, v: Draft[K]) => setDraft((d) => ({ ...d, [k]: v }))
+
+  const body = () => ({
+    title: draft.title,
+    description: draft.description,
+    category_id: numberOrUndefined(draft.category_id),
+    class_style_id: numberOrUndefined(draft.class_style_id),
+    target_grade_ids: draft.target_grade_ids,
+    price: numberOrUndefined(draft.price),
+    capacity: numberOrUndefined(draft.capacity),
+    duration_minutes: numberOrUndefined(draft.duration_minutes),
+    image_url: draft.image_url,
+    is_published: draft.is_published,
+  })
+
+  async function onFile(e: React.ChangeEvent<HTMLInputElement>) {
+    const file = e.target.files?.[0]
+    e.target.value = ''
+    if (!file) return
+    if (!ACCEPT.split(',').includes(file.type)) {
+      setErrors((x) => ({ ...x, image_url: '画像は PNG・JPEG・WebP のいずれかにしてください' }))
+      return
+    }
+    if (file.size > MAX_IMAGE_BYTES) {
+      setErrors((x) => ({ ...x, image_url: '画像は5MB以下にしてください' }))
+      return
+    }
+    setUploading(true)
+    try {
+      const form = new FormData()
+      form.set('file', file)
+      const result = await upload({ data: form })
+      if (!result.ok) {
+        setErrors((x) => ({ ...x, image_url: result.message }))
+        return
+      }
+      setErrors(({ image_url: _, ...rest }) => rest)
+      set('image_url', result.url)
+    } catch {
+      showErrorSnackbar('画像をアップロードできませんでした')
+    } finally {
+      setUploading(false)
+    }
+  }
+
+  async function onSubmit(e: React.FormEvent) {
+    e.preventDefault()
+    const parsed = ClassWorkInput.safeParse(body())
+    if (!parsed.success) {
+      setErrors(issuesToErrors(parsed.error.issues))
+      requestAnimationFrame(() => document.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus())
+      return
+    }
+    setErrors({})
+    setPending(true)
+    try {
+      const result = initial
+        ? await update({ data: { id: initial.id, patch: parsed.data } })
+        : await create({ data: parsed.data })
+      if (!result.ok) {
+        setErrors(result.fieldErrors)
+        showErrorSnackbar(result.message || '保存できませんでした')
+        return
+      }
+      await queryClient.invalidateQueries({ queryKey: ['class-management'] })
+      showSnackbar({ message: initial ? 'クラスを保存しました' : 'クラスを作成しました' })
+      if (!initial) await navigate({ to: '/class_management/edit/$id', params: { id: String(result.data) } })
+    } catch (error) {
+      showErrorSnackbar(`保存できませんでした ${(error as Error).message ?? ''}`)
+    } finally {
+      setPending(false)
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="grid gap-5" data-testid="class-form">
+      <Field id={f('title')} label="タイトル" error={errors.title} hint="60文字以内">
+        {(a) => (
+          <input
+            {...a}
+            className={inputClass}
+            value={draft.title}
+            onChange={(e) => set('title', e.target.value)}
+          />
+        )}
+      </Field>
+      <Field id={f('description')} label="説明" error={errors.description} hint="改行はそのまま表示されます">
+        {(a) => (
+          <textarea
+            {...a}
+            rows={6}
+            className={inputClass}
+            value={draft.description}
+            onChange={(e) => set('description', e.target.value)}
+          />
+        )}
+      </Field>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <Field id={f('category')} label="カテゴリー" error={errors.category_id}>
+          {(a) => (
+            <select
+              {...a}
+              className={inputClass}
+              value={draft.category_id}
+              onChange={(e) => set('category_id', e.target.value)}
+            >
+              <option value="">選択してください</option>
+              {options.categories.map((o) => (
+                <option key={o.id} value={o.id}>
+                  {o.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field id={f('style')} label="クラスの形式" error={errors.class_style_id}>
+          {(a) => (
+            <select
+              {...a}
+              className={inputClass}
+              value={draft.class_style_id}
+              onChange={(e) => set('class_style_id', e.target.value)}
+            >
+              <option value="">選択してください</option>
+              {options.classStyles.map((o) => (
+                <option key={o.id} value={o.id}>
+                  {o.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+      <fieldset aria-describedby={errors.target_grade_ids ? f('grades-error') : undefined}>
+        <legend className="text-sm font-bold">対象学年（複数選択できます）</legend>
+        <div className="mt-2 flex flex-wrap gap-2">
+          {options.targetGrades.map((g) => {
+            const checked = draft.target_grade_ids.includes(g.id)
+            return (
+              <label
+                key={g.id}
+                className={`flex cursor-pointer items-center gap-1 rounded-full border px-3 py-1 text-sm ${
+                  checked ? 'border-purple-dark bg-base-light' : 'border-slate-300'
+                }`}
+              >
+                <input
+                  type="checkbox"
+                  checked={checked}
+                  onChange={() =>
+                    set(
+                      'target_grade_ids',
+                      checked
+                        ? draft.target_grade_ids.filter((x) => x !== g.id)
+                        : [...draft.target_grade_ids, g.id],
+                    )
+                  }
+                />
+                {g.name}
+              </label>
+            )
+          })}
+        </div>
+        {errors.target_grade_ids ? (
+          <p id={f('grades-error')} className="mt-1 text-sm font-bold text-red-dark" role="alert">
+            {errors.target_grade_ids}
+          </p>
+        ) : null}
+      </fieldset>
+      <div className="grid gap-5 sm:grid-cols-3">
+        <Field id={f('price')} label="料金（円）" error={errors.price} hint="0円で無料">
+          {(a) => (
+            <input
+              {...a}
+              type="number"
+              inputMode="numeric"
+              min={0}
+              className={inputClass}
+              value={draft.price}
+              onChange={(e) => set('price', e.target.value)}
+            />
+          )}
+        </Field>
+        <Field id={f('capacity')} label="定員（人）" error={errors.capacity}>
+          {(a) => (
+            <input
+              {...a}
+              type="number"
+              inputMode="numeric"
+              min={1}
+              className={inputClass}
+              value={draft.capacity}
+              onChange={(e) => set('capacity', e.target.value)}
+            />
+          )}
+        </Field>
+        <Field id={f('duration')} label="時間（分）" error={errors.duration_minutes}>
+          {(a) => (
+            <input
+              {...a}
+              type="number"
+              inputMode="numeric"
+              min={10}
+              className={inputClass}
+              value={draft.duration_minutes}
+              onChange={(e) => set('duration_minutes', e.target.value)}
+            />
+          )}
+        </Field>
+      </div>
+      <Field id={f('image')} label="画像" error={errors.image_url} hint="PNG・JPEG・WebP、5MBまで">
+        {(a) => (
+          <div className="mt-1 flex flex-wrap items-center gap-3">
+            {draft.image_url ? (
+              <img
+                src={draft.image_url}
+                alt="クラスの画像（プレビュー）"
+                width={160}
+                height={100}
+                className="h-24 w-40 rounded-lg bg-light-grey object-cover"
+                data-testid="image-preview"
+              />
+            ) : null}
+            <input
+              {...a}
+              type="file"
+              accept={ACCEPT}
+              onChange={onFile}
+              disabled={uploading}
+              className="text-sm"
+            />
+            {uploading ? <span className="text-sm">アップロード中…</span> : null}
+            {draft.image_url ? (
+              <button
+                type="button"
+                className="btn-ghost px-3 py-1 text-sm"
+                onClick={() => set('image_url', null)}
+              >
+                画像を外す
+              </button>
+            ) : null}
+          </div>
+        )}
+      </Field>
+      <label className="flex items-center gap-3 rounded-xl border border-slate-200 bg-white p-4">
+        <input
+          type="checkbox"
+          className="h-5 w-5"
+          checked={draft.is_published}
+          onChange={(e) => set('is_published', e.target.checked)}
+          data-testid="publish-toggle"
+        />
+        <span>
+          <span className="font-bold">公開する</span>
+          <span className="block text-sm text-slate-700">
+            公開すると検索やクラスページに表示され、予約を受け付けます。
+          </span>
+        </span>
+      </label>
+      <div>
+        <button
+          type="submit"
+          className="btn-primary px-6 py-3"
+          disabled={pending || uploading}
+          data-testid="save-class"
+        >
+          {pending ? '保存中…' : initial ? '保存する' : '作成する'}
+        </button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,124 @@
+import { createServerFn } from '@tanstack/react-start'
+import { z } from 'zod'
+import {
+  AnnouncementInput,
+  ClassWorkInput,
+  ClassWorkPatch,
+  ScheduleInput,
+  SchedulePatch,
+} from '~/contract/v1/class-management'
+import { Id } from '~/contract/v1/common'
+import { ApiError, api } from '~/server/api-client'
+import { writeResult } from '~/server/api-result.server'
+import { requireAccessToken } from '~/server/session-token.server'
+import { saveClassImage } from '~/server/uploads.server'
+
+/** /class_management: the caller's classes in one tab (published or not), and whether they teach at all. */
+export const getMyClasses = createServerFn({ method: 'GET' })
+  .validator(z.object({ published: z.boolean() }))
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    const me = await api.getMe(token)
+    const isTeacher = me.data?.is_teacher ?? false
+    const classes = isTeacher ? await api.listMyClassWorks(token, { isPublished: data.published }) : []
+    return { isTeacher, classes }
+  })
+
+/** Master lists the class form offers. */
+export const getClassFormOptions = createServerFn({ method: 'GET' }).handler(async () => {
+  const [categories, classStyles, targetGrades] = await Promise.all([
+    api.getMaster('categories'),
+    api.getMaster('class_styles'),
+    api.getMaster('target_grades'),
+  ])
+  return { categories: categories ?? [], classStyles: classStyles ?? [], targetGrades: targetGrades ?? [] }
+})
+
+/** The owner's view of a class; null when it is not theirs (or they do not teach). */
+export const getOwnClass = createServerFn({ method: 'GET' })
+  .validator(z.object({ id: Id }))
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    try {
+      return await api.getTeacherClassWork(token, data.id)
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return null
+      throw error
+    }
+  })
+
+export const createClass = createServerFn({ method: 'POST' })
+  .validator(ClassWorkInput)
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    return writeResult(async () => (await api.createClassWork(token, data)).id)
+  })
+
+export const updateClass = createServerFn({ method: 'POST' })
+  .validator(z.object({ id: Id, patch: ClassWorkPatch }))
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    return writeResult(async () => (await api.updateClassWork(token, data.id, data.patch)).id)
+  })
+
+export const deleteClass = createServerFn({ method: 'POST' })
+  .validator(z.object({ id: Id }))
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    return writeResult(async () => (await api.deleteClassWork(token, data.id)).id)
+  })
+
+export const addSchedule = createServerFn({ method: 'POST' })
+  .validator(z.object({ classWorkId: Id, body: ScheduleInput }))
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    return writeResult(async () => (await api.addSchedule(token, data.classWorkId, data.body)).id)
+  })
+
+export const updateSchedule = createServerFn({ method: 'POST' })
+  .validator(z.object({ scheduleId: Id, body: SchedulePatch }))
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    return writeResult(async () => (await api.updateSchedule(token, data.scheduleId, data.body)).id)
+  })
+
+export const cancelSchedule = createServerFn({ method: 'POST' })
+  .validator(z.object({ scheduleId: Id }))
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    return writeResult(async () => {
+      const r = await api.cancelSchedule(token, data.scheduleId)
+      return { canceled: r.canceled_reservations, refunded: r.refunded_amount }
+    })
+  })
+
+export const getScheduleStudents = createServerFn({ method: 'GET' })
+  .validator(z.object({ scheduleId: Id }))
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    return api.listScheduleStudents(token, data.scheduleId)
+  })
+
+export const postAnnouncement = createServerFn({ method: 'POST' })
+  .validator(z.object({ classWorkId: Id, body: AnnouncementInput }))
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    return writeResult(
+      async () => (await api.postClassAnnouncement(token, data.classWorkId, data.body)).recipient_count,
+    )
+  })
+
+/** Stores a class image (PNG/JPEG/WebP by content, ≤ 5 MB) for a teacher; the form then saves its URL. */
+export const uploadClassImage = createServerFn({ method: 'POST' })
+  .validator((input: unknown) => {
+    if (!(input instanceof FormData)) throw new Error('画像ファイルを選択してください')
+    const file = input.get('file')
+    if (!(file instanceof File)) throw new Error('画像ファイルを選択してください')
+    return file
+  })
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    const me = await api.getMe(token)
+    if (!me.data?.is_teacher) return { ok: false as const, message: '先生として登録すると利用できます' }
+    return saveClassImage(data)
+  })

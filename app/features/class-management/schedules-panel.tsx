@@ -1,0 +1,350 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
+import { useServerFn } from '@tanstack/react-start'
+import { useId, useState } from 'react'
+import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
+import { Modal } from '~/components/ui/modal'
+import { ScrollRegion } from '~/components/ui/scroll-region'
+import { ScheduleInput, type TeacherClassWork, type TeacherSchedule } from '~/contract/v1/class-management'
+import { formatDateJa, formatPrice, formatScheduleJa, formatTimeJa } from '~/lib/format'
+import { isoToTokyoLocal, tokyoLocalToIso } from '~/lib/schedule-overlap'
+import { addSchedule, cancelSchedule, updateSchedule } from './class-management.functions'
+import { Field, inputClass, issuesToErrors, numberOrUndefined } from './form-parts'
+import { scheduleStudentsQuery } from './queries'
+
+const statusLabels = {
+  reserved: '予約中',
+  canceled_by_user: 'キャンセル',
+  canceled_by_teacher: '休講',
+} as const
+
+/** Schedules of a class on its edit page: add, edit (before the start), cancel, students. */
+export function SchedulesPanel({ cls, now }: { cls: TeacherClassWork; now: number }) {
+  return (
+    <section aria-labelledby="schedules-heading" className="mt-10">
+      <h2 id="schedules-heading" className="text-xl font-bold">
+        スケジュール
+      </h2>
+      {cls.schedules.length === 0 ? (
+        <p className="mt-3 text-slate-700">スケジュールはまだありません。</p>
+      ) : (
+        <ul className="mt-3 grid gap-3" data-testid="schedule-list">
+          {[...cls.schedules].reverse().map((s) => (
+            <ScheduleRow key={s.id} cls={cls} schedule={s} now={now} />
+          ))}
+        </ul>
+      )}
+      <div className="mt-6 rounded-2xl border border-slate-200 bg-white p-4">
+        <h3 className="font-bold">スケジュールを追加</h3>
+        <ScheduleForm cls={cls} />
+      </div>
+    </section>
+  )
+}
+
+function ScheduleRow({
+  cls,
+  schedule,
+  now,
+}: {
+  cls: TeacherClassWork
+  schedule: TeacherSchedule
+  now: number
+}) {
+  const [editing, setEditing] = useState(false)
+  const [showStudents, setShowStudents] = useState(false)
+  const [confirm, setConfirm] = useState(false)
+  const [pending, setPending] = useState(false)
+  const cancel = useServerFn(cancelSchedule)
+  const queryClient = useQueryClient()
+  const startedAt = new Date(schedule.started_at).getTime()
+  const endedAt = new Date(schedule.ended_at).getTime()
+  const status = schedule.is_canceled
+    ? '休講'
+    : endedAt <= now
+      ? '終了'
+      : startedAt <= now
+        ? '開催中'
+        : '予定'
+
+  async function onCancel() {
+    setPending(true)
+    try {
+      const result = await cancel({ data: { scheduleId: schedule.id } })
+      if (!result.ok) {
+        showErrorSnackbar(result.message)
+        return
+      }
+      setConfirm(false)
+      await queryClient.invalidateQueries({ queryKey: ['class-management'] })
+      showSnackbar({
+        message: `休講にしました（キャンセル${result.data.canceled}件、返金 ${formatPrice(result.data.refunded)}）`,
+      })
+    } catch {
+      showErrorSnackbar('休講にできませんでした')
+    } finally {
+      setPending(false)
+    }
+  }
+
+  return (
+    <li className="rounded-xl border border-slate-200 bg-white p-4" data-testid="schedule-row">
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <p className="font-bold">{formatScheduleJa(schedule.started_at, schedule.ended_at)}</p>
+        <span
+          className={`rounded-full px-2 py-0.5 text-xs font-bold ${
+            schedule.is_canceled ? 'bg-red-dark text-white' : 'bg-base-light'
+          }`}
+          data-testid="schedule-status"
+        >
+          {status}
+        </span>
+        <p className="text-sm">
+          予約 {schedule.purchased_count}/{schedule.capacity}席
+        </p>
+      </div>
+      {schedule.meeting_url ? (
+        <p className="mt-1 truncate text-sm text-slate-700">ミーティングURL：{schedule.meeting_url}</p>
+      ) : null}
+      <div className="mt-3 flex flex-wrap gap-2">
+        <button
+          type="button"
+          className="btn-outline px-3 py-1 text-sm"
+          aria-expanded={showStudents}
+          onClick={() => setShowStudents((v) => !v)}
+          data-testid="toggle-students"
+        >
+          受講者を見る
+        </button>
+        {!schedule.is_canceled && startedAt > now ? (
+          <button
+            type="button"
+            className="btn-outline px-3 py-1 text-sm"
+            aria-expanded={editing}
+            onClick={() => setEditing((v) => !v)}
+          >
+            編集
+          </button>
+        ) : null}
+        {!schedule.is_canceled && endedAt > now ? (
+          <button
+            type="button"
+            className="btn-ghost px-3 py-1 text-sm text-red-dark"
+            onClick={() => setConfirm(true)}
+            data-testid="cancel-schedule"
+          >
+            休講にする
+          </button>
+        ) : null}
+      </div>
+      {editing ? <ScheduleForm cls={cls} schedule={schedule} onDone={() => setEditing(false)} /> : null}
+      {showStudents ? <Students scheduleId={schedule.id} /> : null}
+      <Modal
+        open={confirm}
+        onOpenChange={setConfirm}
+        title="この回を休講にしますか？"
+        message={`予約している${schedule.purchased_count}件はすべてキャンセルされ、全額返金されます。受講者にはお知らせが届きます。`}
+        testId="cancel-schedule-dialog"
+        buttons={[
+          { text: 'やめる', color: 'outline', onClick: () => setConfirm(false) },
+          { text: '休講にする', color: 'danger', disable: pending, onClick: onCancel },
+        ]}
+      />
+    </li>
+  )
+}
+
+function Students({ scheduleId }: { scheduleId: number }) {
+  const { data, isPending, isError } = useQuery(scheduleStudentsQuery(scheduleId))
+  if (isPending) return <p className="mt-3 text-sm">読み込み中…</p>
+  if (isError || !data) return <p className="mt-3 text-sm text-red-dark">受講者を読み込めませんでした</p>
+  if (data.length === 0) return <p className="mt-3 text-sm text-slate-700">まだ予約はありません。</p>
+  return (
+    <ScrollRegion label="受講者の一覧" className="mt-3">
+      <table className="w-full min-w-[28rem] text-left text-sm" data-testid="students">
+        <thead>
+          <tr className="border-b border-slate-200">
+            <th scope="col" className="py-2 pr-3">
+              受講する人
+            </th>
+            <th scope="col" className="py-2 pr-3">
+              申し込んだ会員
+            </th>
+            <th scope="col" className="py-2 pr-3">
+              予約日時
+            </th>
+            <th scope="col" className="py-2 pr-3">
+              状態
+            </th>
+            <th scope="col" className="py-2">
+              連絡
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.map((s) => (
+            <tr key={s.purchase_id} className="border-b border-slate-100" data-testid="student-row">
+              <td className="py-2 pr-3 font-bold">{s.learner?.nickname ?? s.user.nickname}</td>
+              <td className="py-2 pr-3">{s.user.nickname}</td>
+              <td className="py-2 pr-3">
+                {formatDateJa(s.reserved_at)} {formatTimeJa(s.reserved_at)}
+              </td>
+              <td className="py-2 pr-3">{statusLabels[s.status]}</td>
+              <td className="py-2">
+                <Link
+                  to="/message"
+                  search={{}}
+                  className="underline"
+                  aria-label={`メッセージ（${s.user.nickname}さん）`}
+                >
+                  メッセージ
+                </Link>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
+  )
+}
+
+/** Adds a schedule, or edits one (`schedule`). The end defaults to start + the class's duration. */
+function ScheduleForm(props: { cls: TeacherClassWork; schedule?: TeacherSchedule; onDone?: () => void }) {
+  const { cls, schedule } = props
+  const uid = useId()
+  const f = (k: string) => `${uid}-${k}`
+  const queryClient = useQueryClient()
+  const add = useServerFn(addSchedule)
+  const edit = useServerFn(updateSchedule)
+  const [start, setStart] = useState(schedule ? isoToTokyoLocal(schedule.started_at) : '')
+  const [end, setEnd] = useState(schedule ? isoToTokyoLocal(schedule.ended_at) : '')
+  const [capacity, setCapacity] = useState(String(schedule?.capacity ?? cls.capacity))
+  const [meetingUrl, setMeetingUrl] = useState(schedule?.meeting_url ?? '')
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const [pending, setPending] = useState(false)
+
+  function onStart(value: string) {
+    setStart(value)
+    const iso = tokyoLocalToIso(value)
+    if (iso && !end)
+      setEnd(isoToTokyoLocal(new Date(new Date(iso).getTime() + cls.duration_minutes * 60_000).toISOString()))
+  }
+
+  async function onSubmit(e: React.FormEvent) {
+    e.preventDefault()
+    const body = {
+      started_at: tokyoLocalToIso(start),
+      ended_at: tokyoLocalToIso(end),
+      capacity: numberOrUndefined(capacity),
+      meeting_url: meetingUrl.trim() === '' ? null : meetingUrl.trim(),
+    }
+    const parsed = ScheduleInput.safeParse(body)
+    if (!parsed.success) {
+      const next = issuesToErrors(parsed.error.issues)
+      if (next.started_at) next.started_at = '開始日時を入力してください'
+      if (next.ended_at) next.ended_at = '終了日時を入力してください'
+      setErrors(next)
+      return
+    }
+    if (new Date(parsed.data.ended_at) <= new Date(parsed.data.started_at)) {
+      setErrors({ ended_at: '終了日時は開始日時より後にしてください' })
+      return
+    }
+    setErrors({})
+    setPending(true)
+    try {
+      const result = schedule
+        ? await edit({ data: { scheduleId: schedule.id, body: parsed.data } })
+        : await add({ data: { classWorkId: cls.id, body: parsed.data } })
+      if (!result.ok) {
+        setErrors(result.fieldErrors)
+        showErrorSnackbar(result.message)
+        return
+      }
+      await queryClient.invalidateQueries({ queryKey: ['class-management'] })
+      showSnackbar({ message: schedule ? 'スケジュールを変更しました' : 'スケジュールを追加しました' })
+      if (!schedule) {
+        setStart('')
+        setEnd('')
+        setMeetingUrl('')
+      }
+      props.onDone?.()
+    } catch {
+      showErrorSnackbar('スケジュールを保存できませんでした')
+    } finally {
+      setPending(false)
+    }
+  }
+
+  return (
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      className="mt-3 grid gap-4 sm:grid-cols-2"
+      data-testid="schedule-form"
+    >
+      <Field id={f('start')} label="開始日時" error={errors.started_at}>
+        {(a) => (
+          <input
+            {...a}
+            type="datetime-local"
+            className={inputClass}
+            value={start}
+            onChange={(e) => onStart(e.target.value)}
+          />
+        )}
+      </Field>
+      <Field id={f('end')} label="終了日時" error={errors.ended_at}>
+        {(a) => (
+          <input
+            {...a}
+            type="datetime-local"
+            className={inputClass}
+            value={end}
+            onChange={(e) => setEnd(e.target.value)}
+          />
+        )}
+      </Field>
+      <Field id={f('capacity')} label="定員（人）" error={errors.capacity}>
+        {(a) => (
+          <input
+            {...a}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            className={inputClass}
+            value={capacity}
+            onChange={(e) => setCapacity(e.target.value)}
+          />
+        )}
+      </Field>
+      <Field
+        id={f('meeting')}
+        label="ミーティングURL（任意）"
+        error={errors.meeting_url}
+        hint="https:// で始まるURL"
+      >
+        {(a) => (
+          <input
+            {...a}
+            type="url"
+            inputMode="url"
+            className={inputClass}
+            value={meetingUrl}
+            onChange={(e) => setMeetingUrl(e.target.value)}
+          />
+        )}
+      </Field>
+      <div className="sm:col-span-2">
+        <button
+          type="submit"
+          className="btn-primary px-5 py-2"
+          disabled={pending}
+          data-testid="save-schedule"
+        >
+          {schedule ? '変更を保存' : '追加する'}
+        </button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,345 @@
+import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { Link, useNavigate } from '@tanstack/react-router'
+import { useEffect, useId, useRef, useState } from 'react'
+import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
+import type { Room } from '~/contract/v1/rooms'
+import { contactKindsLabel, detectContactInfo } from '~/lib/contact-detector'
+import { formatDateJa, formatTimeJa } from '~/lib/format'
+import { relativeTimeJa } from '~/lib/relative-time'
+import { markRoomRead, sendRoomMessage, startRoom } from './messages.functions'
+import { roomMessagesQuery, roomsQuery } from './queries'
+
+const DEFAULT_AVATAR = '/images/avatars/default.svg'
+
+function Avatar({ url, size = 40 }: { url: string | null; size?: number }) {
+  return (
+    <img
+      src={url ?? DEFAULT_AVATAR}
+      alt=""
+      width={size}
+      height={size}
+      className="shrink-0 rounded-full bg-base-light object-cover"
+      style={{ width: size, height: size }}
+    />
+  )
+}
+
+/** /message: rooms with the other person, one room open at a time (`?room=`). */
+export function MessagePage({ roomId }: { roomId?: number }) {
+  const { rooms, destinations } = useSuspenseQuery(roomsQuery()).data
+  const current = rooms.find((r) => r.id === roomId)
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-8">
+      <h1 className="text-2xl font-black">メッセージ</h1>
+      <p className="mt-2 text-xs text-slate-700">
+        安全のため、電話番号・メールアドレス・LINE IDなどの連絡先や外部サイトのURLは送らないでください。
+      </p>
+      <div className="mt-4 grid gap-4 md:grid-cols-[18rem_1fr]">
+        <div className={current ? 'hidden md:block' : ''}>
+          <RoomList rooms={rooms} currentId={current?.id} />
+          <NewRoom destinations={destinations} />
+        </div>
+        {current ? (
+          <RoomView key={current.id} room={current} />
+        ) : (
+          <p className="hidden rounded-2xl bg-light-grey p-6 text-center text-sm text-slate-700 md:block">
+            左の一覧からメッセージを選んでください。
+          </p>
+        )}
+      </div>
+    </div>
+  )
+}
+
+function RoomList({ rooms, currentId }: { rooms: Room[]; currentId?: number }) {
+  if (rooms.length === 0) {
+    return (
+      <p className="rounded-2xl bg-light-grey p-4 text-sm text-slate-700">メッセージはまだありません。</p>
+    )
+  }
+  return (
+    <ul
+      className="divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white"
+      data-testid="room-list"
+    >
+      {rooms.map((r) => (
+        <li key={r.id}>
+          <Link
+            to="/message"
+            search={{ room: r.id }}
+            className={`flex items-center gap-3 px-3 py-3 hover:bg-light-grey ${r.id === currentId ? 'bg-base-light' : ''}`}
+            aria-current={r.id === currentId ? 'page' : undefined}
+            data-testid="room-item"
+          >
+            <Avatar url={r.partner.avatar_url} />
+            <span className="min-w-0 flex-1">
+              <span className="flex items-center justify-between gap-2">
+                <span className="truncate font-bold">
+                  {r.partner.nickname}
+                  {r.partner.is_teacher ? <span className="ml-1 text-xs font-normal">先生</span> : null}
+                </span>
+                {r.unread_count > 0 ? (
+                  <span
+                    className="rounded-full bg-red-dark px-2 text-xs leading-5 font-bold text-white"
+                    data-testid="room-unread"
+                  >
+                    <span className="sr-only">未読</span>
+                    {r.unread_count}
+                    <span className="sr-only">件</span>
+                  </span>
+                ) : null}
+              </span>
+              <span className="block truncate text-xs text-slate-700">
+                {r.last_message ? r.last_message.body : 'まだメッセージはありません'}
+              </span>
+            </span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+function NewRoom({
+  destinations,
+}: {
+  destinations: { id: number; nickname: string; is_teacher: boolean }[]
+}) {
+  const uid = useId()
+  const [partner, setPartner] = useState('')
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const start = useMutation({
+    mutationFn: (partnerId: number) => startRoom({ data: { partner_id: partnerId } }),
+    onSuccess: async (result) => {
+      if (!result.ok) return showErrorSnackbar(result.message || 'メッセージを始められませんでした')
+      await queryClient.invalidateQueries({ queryKey: ['rooms'] })
+      await navigate({ to: '/message', search: { room: result.data.id } })
+    },
+    onError: (error) =>
+      showErrorSnackbar(`メッセージを始められませんでした ${(error as Error).message ?? ''}`),
+  })
+  if (destinations.length === 0) return null
+  return (
+    <form
+      className="mt-4 rounded-2xl border border-slate-200 bg-white p-3"
+      onSubmit={(e) => {
+        e.preventDefault()
+        if (!partner) return showErrorSnackbar('相手を選んでください')
+        start.mutate(Number(partner))
+      }}
+    >
+      <label htmlFor={`${uid}-partner`} className="text-sm font-bold">
+        新しくメッセージを送る
+      </label>
+      <p className="text-xs text-slate-700">予約・フォローした先生に送れます。</p>
+      <div className="mt-2 flex gap-2">
+        <select
+          id={`${uid}-partner`}
+          className="min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-2 py-2"
+          value={partner}
+          onChange={(e) => setPartner(e.target.value)}
+          data-testid="new-room-partner"
+        >
+          <option value="">選択してください</option>
+          {destinations.map((d) => (
+            <option key={d.id} value={d.id}>
+              {d.nickname}
+              {d.is_teacher ? ' 先生' : ''}
+            </option>
+          ))}
+        </select>
+        <button
+          type="submit"
+          className="btn-outline px-3"
+          disabled={start.isPending}
+          data-testid="new-room-start"
+        >
+          開く
+        </button>
+      </div>
+    </form>
+  )
+}
+
+function RoomView({ room }: { room: Room }) {
+  const uid = useId()
+  const queryClient = useQueryClient()
+  const { data: messages } = useQuery(roomMessagesQuery(room.id))
+  const [text, setText] = useState('')
+  const [warning, setWarning] = useState<string | null>(null)
+  const bottom = useRef<HTMLDivElement>(null)
+  const textarea = useRef<HTMLTextAreaElement>(null)
+
+  const read = useMutation({
+    mutationFn: () => markRoomRead({ data: room.id }),
+    onSuccess: async (result) => {
+      if (!result.ok) return
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['auth'] }),
+        queryClient.invalidateQueries({ queryKey: ['rooms'], exact: true }),
+        queryClient.invalidateQueries({ queryKey: ['mypage'] }),
+      ])
+    },
+  })
+  // Opening the room, and every new message from the partner while it is open, marks it read.
+  const lastPartnerMessage = messages?.filter((m) => !m.is_mine).at(-1)?.id
+  const { mutate: markRead } = read
+  useEffect(() => {
+    if (room.unread_count > 0 || lastPartnerMessage !== undefined) markRead()
+  }, [lastPartnerMessage, room.unread_count, markRead])
+
+  const lastId = messages?.at(-1)?.id
+  useEffect(() => {
+    if (lastId !== undefined) bottom.current?.scrollIntoView({ block: 'nearest' })
+  }, [lastId])
+
+  const send = useMutation({
+    mutationFn: (body: string) => sendRoomMessage({ data: { room_id: room.id, body } }),
+    onSuccess: async (result) => {
+      if (!result.ok) return showErrorSnackbar(result.message || '送信できませんでした')
+      setText('')
+      setWarning(null)
+      showSnackbar({ message: '送信しました' })
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['rooms', room.id, 'messages'] }),
+        queryClient.invalidateQueries({ queryKey: ['rooms'], exact: true }),
+      ])
+    },
+    onError: (error) => showErrorSnackbar(`送信できませんでした ${(error as Error).message ?? ''}`),
+  })
+
+  const submit = (confirmed: boolean) => {
+    const body = text.trim()
+    if (!body) return showErrorSnackbar('メッセージを入力してください')
+    if (body.length > 2000) return showErrorSnackbar('2000文字以内で入力してください')
+    const found = detectContactInfo(body)
+    if (found.flagged && !confirmed) {
+      setWarning(contactKindsLabel(found.kinds))
+      return
+    }
+    send.mutate(body)
+  }
+
+  return (
+    <section
+      aria-labelledby={`${uid}-heading`}
+      className="flex min-h-[28rem] flex-col rounded-2xl border border-slate-200 bg-white"
+      data-testid="room-view"
+    >
+      <header className="flex items-center gap-3 border-b border-slate-200 px-4 py-3">
+        <Link to="/message" className="btn-ghost px-2 py-1 text-sm md:hidden">
+          一覧へ
+        </Link>
+        <Avatar url={room.partner.avatar_url} size={32} />
+        <h2 id={`${uid}-heading`} className="font-bold">
+          {room.partner.nickname}
+          {room.partner.is_teacher ? ' 先生' : ''}
+        </h2>
+      </header>
+      <section
+        className="max-h-[60vh] flex-1 overflow-y-auto p-4"
+        aria-label="メッセージの履歴"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+        tabIndex={0}
+      >
+        <ol className="flex flex-col gap-3" data-testid="message-list" aria-live="polite">
+          {(messages ?? []).map((m) => (
+            <li
+              key={m.id}
+              className={`flex max-w-[85%] flex-col ${m.is_mine ? 'items-end self-end' : 'items-start self-start'}`}
+              data-testid="message"
+            >
+              <p
+                className={`rounded-2xl px-4 py-2 whitespace-pre-line ${
+                  m.is_mine ? 'bg-purple-dark text-white' : 'bg-light-grey text-slate-900'
+                }`}
+              >
+                {m.body}
+              </p>
+              <p className="mt-1 text-[11px] text-slate-700">
+                <time
+                  dateTime={m.created_at}
+                  title={`${formatDateJa(m.created_at)} ${formatTimeJa(m.created_at)}`}
+                >
+                  {relativeTimeJa(m.created_at)}
+                </time>
+                {m.contains_contact_info ? (
+                  <span className="ml-2 font-bold text-red-dark">連絡先を含む可能性</span>
+                ) : null}
+              </p>
+            </li>
+          ))}
+          {messages && messages.length === 0 ? (
+            <li className="text-center text-sm text-slate-700">最初のメッセージを送ってみましょう。</li>
+          ) : null}
+        </ol>
+        <div ref={bottom} />
+      </section>
+      <form
+        className="border-t border-slate-200 p-3"
+        onSubmit={(e) => {
+          e.preventDefault()
+          submit(false)
+        }}
+      >
+        <label htmlFor={`${uid}-body`} className="sr-only">
+          メッセージ
+        </label>
+        <textarea
+          id={`${uid}-body`}
+          ref={textarea}
+          rows={3}
+          maxLength={2000}
+          className="w-full rounded-lg border border-slate-300 px-3 py-2"
+          placeholder="メッセージを入力"
+          value={text}
+          onChange={(e) => {
+            setText(e.target.value)
+            if (warning) setWarning(null)
+          }}
+          data-testid="message-input"
+        />
+        {warning ? (
+          <div
+            role="alert"
+            className="mt-2 rounded-lg border-2 border-red-dark bg-red/10 p-3 text-sm"
+            data-testid="contact-warning"
+          >
+            <p className="font-bold text-red-dark">{warning}が含まれているようです。</p>
+            <p className="mt-1">
+              安全のため、まなびのたねの外で連絡を取り合うことは禁止されています。内容を確認してください。
+            </p>
+            <div className="mt-2 flex flex-wrap gap-2">
+              <button
+                type="button"
+                className="btn-outline px-3 py-1.5"
+                onClick={() => {
+                  setWarning(null)
+                  textarea.current?.focus()
+                }}
+                data-testid="contact-edit"
+              >
+                修正する
+              </button>
+              <button
+                type="button"
+                className="btn bg-red-dark px-3 py-1.5 text-white hover:bg-red"
+                disabled={send.isPending}
+                onClick={() => submit(true)}
+                data-testid="contact-send-anyway"
+              >
+                このまま送信する
+              </button>
+            </div>
+          </div>
+        ) : null}
+        <div className="mt-2 flex justify-end">
+          <button type="submit" className="btn-primary" disabled={send.isPending} data-testid="message-send">
+            送信
+          </button>
+        </div>
+      </form>
+    </section>
+  )
+}

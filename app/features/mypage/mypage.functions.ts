@@ -1,0 +1,57 @@
+import { createServerFn } from '@tanstack/react-start'
+import { informationKey } from '~/lib/information-key'
+import { api } from '~/server/api-client'
+import { requireAccessToken } from '~/server/session-token.server'
+
+const NEXT_LESSONS = 3
+
+/** My page: the member, their next lessons, unread notices and messages, learner profiles. */
+export const getMyPage = createServerFn({ method: 'GET' }).handler(async () => {
+  const token = await requireAccessToken()
+  const [me, upcoming, notices, announcements, rooms, schoolTypes, targetGrades] = await Promise.all([
+    api.getDeepMe(token),
+    api.listPurchases(token, 'upcoming'),
+    api.listNotices(token),
+    api.listClassAnnouncements(token),
+    api.listRooms(token),
+    api.getMaster('school_types'),
+    api.getMaster('target_grades'),
+  ])
+  const nameOf = (list: { id: number; name: string }[] | undefined, id: number) =>
+    list?.find((m) => m.id === id)?.name ?? ''
+  return {
+    me: {
+      nickname: me.nickname,
+      avatar_url: me.avatar_url,
+      role: me.role,
+      is_teacher: me.is_teacher,
+      following_count: me.following_count,
+      favorite_count: me.favorite_count,
+      upcoming_reservation_count: me.upcoming_reservation_count,
+    },
+    learners: me.learners.map((l) => ({
+      id: l.id,
+      nickname: l.nickname,
+      label: [nameOf(schoolTypes, l.school_type_id), nameOf(targetGrades, l.target_grade_id)]
+        .filter(Boolean)
+        .join('・'),
+    })),
+    nextLessons: upcoming
+      .filter((p) => p.status === 'reserved' && !p.schedule.is_canceled)
+      .slice(0, NEXT_LESSONS),
+    unreadNotices: [
+      ...notices
+        .filter((n) => !n.is_read)
+        .map((n) => ({ key: informationKey('notice', n.id), title: n.title, at: n.published_at })),
+      ...announcements
+        .filter((a) => !a.is_read)
+        .map((a) => ({ key: informationKey('class', a.id), title: a.title, at: a.created_at })),
+    ]
+      .sort((a, b) => b.at.localeCompare(a.at))
+      .slice(0, 5),
+    unreadNoticeCount:
+      notices.filter((n) => !n.is_read).length + announcements.filter((a) => !a.is_read).length,
+    unreadRooms: rooms.filter((r) => r.unread_count > 0).slice(0, 5),
+    unreadMessageCount: rooms.reduce((sum, r) => sum + r.unread_count, 0),
+  }
+})

@@ -1,0 +1,67 @@
+import { createServerFn } from '@tanstack/react-start'
+import { z } from 'zod'
+import { Id } from '~/contract/v1/common'
+import { JoinOrganizationBody, OrganizationInput, OrganizationPatch } from '~/contract/v1/org-management'
+import { Month } from '~/contract/v1/sales'
+import { api } from '~/server/api-client'
+import { writeResult } from '~/server/api-result.server'
+import { cachedOrganization, clearOrganizationCache, requireSession } from '~/server/org-cache.server'
+
+/** The caller's organisation (cached per session), whether they teach, and the owner's extras. */
+export const getOrganizationPage = createServerFn({ method: 'GET' })
+  .validator(z.object({ month: Month.optional() }))
+  .handler(async ({ data }) => {
+    const session = await requireSession()
+    const [me, org] = await Promise.all([api.getMe(session.token), cachedOrganization(session)])
+    const isOwner = org?.my_role === 'owner'
+    // deep_me is cached per session; the member list is read fresh, so a teacher who just joined shows at once.
+    const [members, sales] = await Promise.all([
+      org ? api.listOrgUsers(session.token) : undefined,
+      isOwner ? api.getOrganizationSales(session.token, data.month) : null,
+    ])
+    return { isTeacher: me.data?.is_teacher ?? false, org: org && members ? { ...org, members } : org, sales }
+  })
+
+/** /profile/edit_organization: the organisation the caller owns (null: create one; member: read only). */
+export const getOrganizationForEdit = createServerFn({ method: 'GET' }).handler(async () => {
+  const session = await requireSession()
+  return cachedOrganization(session)
+})
+
+export const createOrganization = createServerFn({ method: 'POST' })
+  .validator(OrganizationInput)
+  .handler(async ({ data }) => {
+    const session = await requireSession()
+    clearOrganizationCache(session.sessionId)
+    return writeResult(async () => (await api.createOrganization(session.token, data)).id)
+  })
+
+export const updateOrganization = createServerFn({ method: 'POST' })
+  .validator(OrganizationPatch)
+  .handler(async ({ data }) => {
+    const session = await requireSession()
+    clearOrganizationCache(session.sessionId)
+    return writeResult(async () => (await api.updateOrganization(session.token, data)).id)
+  })
+
+export const regenerateCode = createServerFn({ method: 'POST' }).handler(async () => {
+  const session = await requireSession()
+  clearOrganizationCache(session.sessionId)
+  return writeResult(async () => (await api.regenerateInvitationCode(session.token)).invitation_code)
+})
+
+export const removeMember = createServerFn({ method: 'POST' })
+  .validator(z.object({ userId: Id }))
+  .handler(async ({ data }) => {
+    const session = await requireSession()
+    clearOrganizationCache(session.sessionId)
+    return writeResult(async () => (await api.removeOrgUser(session.token, data.userId)).length)
+  })
+
+export const joinOrganization = createServerFn({ method: 'POST' })
+  .validator(JoinOrganizationBody)
+  .handler(async ({ data }) => {
+    const session = await requireSession()
+    clearOrganizationCache(session.sessionId)
+    return writeResult(async () => (await api.joinOrganization(session.token, data)).name)
+  })

@@ -1,0 +1,233 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { Link, useLocation } from '@tanstack/react-router'
+import { useId, useState } from 'react'
+import { openLoginModal, showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
+import { useViewer } from '~/components/shell/use-viewer'
+import { Modal } from '~/components/ui/modal'
+import type { ClassWorkDetail, PublicSchedule } from '~/contract/v1/class-works'
+import { formatPrice, formatScheduleJa, seatsLeft } from '~/lib/format'
+import { reservationOptionsQuery } from './queries'
+import { reserveSchedule } from './reservation.functions'
+
+const SELF = 'self'
+
+function reservable(s: PublicSchedule, now: number) {
+  return !s.is_canceled && seatsLeft(s) > 0 && new Date(s.started_at).getTime() > now
+}
+
+/**
+ * The reservation panel of the class detail page: choose a schedule and who attends, see the price, confirm.
+ * A visitor gets the login modal and comes back here after signing in.
+ */
+export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetail; now: string }) {
+  const viewer = useViewer()
+  const location = useLocation()
+  const queryClient = useQueryClient()
+  const uid = useId()
+  const nowMs = new Date(now).getTime()
+  const upcoming = classWork.schedules.filter((s) => new Date(s.started_at).getTime() > nowMs)
+  const open = upcoming.filter((s) => reservable(s, nowMs))
+  const [scheduleId, setScheduleId] = useState<number | undefined>(undefined)
+  const [attendee, setAttendee] = useState<string>(SELF)
+  const [confirming, setConfirming] = useState(false)
+  const [done, setDone] = useState<{ when: string; who: string } | null>(null)
+  const options = useQuery({ ...reservationOptionsQuery(), enabled: viewer === 'member' })
+
+  const learners = options.data?.learners ?? []
+  const attendeeId = attendee === SELF ? null : Number(attendee)
+  const isHeld = (s: PublicSchedule) =>
+    (options.data?.held ?? []).some((h) => h.schedule_id === s.id && h.learner_id === attendeeId)
+  // The member's pick, or the first schedule this attendee can still reserve.
+  const chosen =
+    scheduleId === undefined
+      ? open.find((s) => !isHeld(s))
+      : open.find((s) => s.id === scheduleId && !isHeld(s))
+  const who =
+    attendee === SELF
+      ? `${options.data?.nickname ?? 'ご本人'}（ご本人）`
+      : (learners.find((l) => String(l.id) === attendee)?.nickname ?? '')
+
+  const mutation = useMutation({
+    mutationFn: () =>
+      reserveSchedule({
+        data: { schedule_id: chosen!.id, learner_id: attendee === SELF ? null : Number(attendee) },
+      }),
+    onSuccess: async (result) => {
+      setConfirming(false)
+      // Seats changed either way: refresh the class and everything that lists reservations.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['class-detail', classWork.id] }),
+        queryClient.invalidateQueries({ queryKey: ['attendance'] }),
+        queryClient.invalidateQueries({ queryKey: ['reservation-options'] }),
+        queryClient.invalidateQueries({ queryKey: ['mypage'] }),
+        queryClient.invalidateQueries({ queryKey: ['auth'] }),
+      ])
+      if (!result.ok) {
+        if (result.status === 401) return openLoginModal(location.href)
+        return showErrorSnackbar(result.message || '予約できませんでした')
+      }
+      setDone({ when: formatScheduleJa(result.data.schedule.started_at, result.data.schedule.ended_at), who })
+      showSnackbar({ message: '予約しました' })
+    },
+    onError: (error) => {
+      setConfirming(false)
+      showErrorSnackbar(`予約できませんでした ${(error as Error).message ?? ''}`)
+    },
+  })
+
+  const onReserve = () => {
+    if (viewer === 'visitor') return openLoginModal(location.href)
+    if (viewer === 'unregistered') return showErrorSnackbar('プロフィールを登録すると予約できます')
+    if (!chosen) return showErrorSnackbar('日程を選択してください')
+    setConfirming(true)
+  }
+
+  return (
+    <section
+      aria-labelledby={`${uid}-heading`}
+      className="mt-10 rounded-2xl border-2 border-purple-dark/30 bg-white p-5"
+      data-testid="reservation-panel"
+    >
+      <h2 id={`${uid}-heading`} className="text-xl font-bold">
+        予約する
+      </h2>
+      {done ? (
+        <div className="mt-4 rounded-xl bg-base-light p-4" role="status" data-testid="reservation-done">
+          <p className="font-bold">予約が完了しました</p>
+          <p className="mt-1 text-sm">
+            {done.when}／{done.who}
+          </p>
+          <div className="mt-3 flex flex-wrap gap-3">
+            <Link to="/class_attendance" className="btn-primary" data-testid="to-attendance">
+              受講クラスを見る
+            </Link>
+            <button type="button" className="btn-ghost" onClick={() => setDone(null)}>
+              続けて予約する
+            </button>
+          </div>
+        </div>
+      ) : upcoming.length === 0 ? (
+        <p className="mt-3 text-sm text-slate-700">予約できる日程はありません。</p>
+      ) : (
+        <div className="mt-4 flex flex-col gap-5">
+          <fieldset>
+            <legend className="text-sm font-bold">日程を選ぶ</legend>
+            <ul className="mt-2 flex flex-col gap-2">
+              {upcoming.map((s) => {
+                const held = isHeld(s)
+                const ok = reservable(s, nowMs) && !held
+                const left = seatsLeft(s)
+                return (
+                  <li key={s.id}>
+                    <label
+                      className={`flex cursor-pointer flex-wrap items-center justify-between gap-2 rounded-xl border-2 px-3 py-2 ${
+                        chosen?.id === s.id ? 'border-purple-dark bg-purple-dark/5' : 'border-slate-200'
+                      } ${ok ? '' : 'cursor-not-allowed bg-light-grey text-slate-600'}`}
+                    >
+                      <span className="flex items-center gap-2">
+                        <input
+                          type="radio"
+                          name={`${uid}-schedule`}
+                          value={s.id}
+                          checked={chosen?.id === s.id}
+                          disabled={!ok}
+                          onChange={() => setScheduleId(s.id)}
+                          data-testid="reservation-schedule"
+                        />
+                        <time dateTime={s.started_at}>{formatScheduleJa(s.started_at, s.ended_at)}</time>
+                      </span>
+                      <span className="text-sm font-bold">
+                        {held ? '予約済み' : s.is_canceled ? '中止' : left === 0 ? '満席' : `残り${left}席`}
+                      </span>
+                    </label>
+                  </li>
+                )
+              })}
+            </ul>
+          </fieldset>
+
+          {viewer === 'member' ? (
+            <div>
+              <label htmlFor={`${uid}-attendee`} className="text-sm font-bold">
+                受講する人
+              </label>
+              <select
+                id={`${uid}-attendee`}
+                className="mt-1 w-full rounded-lg border border-slate-300 bg-white px-3 py-2"
+                value={attendee}
+                onChange={(e) => {
+                  setAttendee(e.target.value)
+                  setScheduleId(undefined)
+                }}
+                data-testid="reservation-attendee"
+              >
+                <option value={SELF}>{options.data?.nickname ?? 'ご本人'}（ご本人）</option>
+                {learners.map((l) => (
+                  <option key={l.id} value={l.id}>
+                    {l.nickname}
+                  </option>
+                ))}
+              </select>
+            </div>
+          ) : null}
+
+          <p className="flex items-baseline justify-between border-t border-slate-200 pt-4">
+            <span className="text-sm font-bold">料金</span>
+            <span className="text-2xl font-black text-purple-dark" data-testid="reservation-price">
+              {formatPrice(classWork.price)}
+            </span>
+          </p>
+          <button
+            type="button"
+            className="btn-primary w-full"
+            onClick={onReserve}
+            disabled={viewer === 'member' && !chosen}
+            data-testid="reserve-button"
+          >
+            {open.length === 0
+              ? '満席です'
+              : chosen || viewer !== 'member'
+                ? '予約する'
+                : '日程を選んでください'}
+          </button>
+        </div>
+      )}
+
+      <Modal
+        open={confirming}
+        onOpenChange={(v) => {
+          if (!mutation.isPending) setConfirming(v)
+        }}
+        title="予約の確認"
+        testId="reservation-confirm"
+        message={
+          chosen ? (
+            <span className="block text-left">
+              <span className="block font-bold">{classWork.title}</span>
+              <span className="mt-2 block">日時：{formatScheduleJa(chosen.started_at, chosen.ended_at)}</span>
+              <span className="block">受講する人：{who}</span>
+              <span className="block">料金：{formatPrice(classWork.price)}</span>
+              <span className="mt-2 block text-xs text-slate-600">
+                キャンセルは授業開始の24時間前までできます（全額返金）。
+              </span>
+            </span>
+          ) : undefined
+        }
+        buttons={[
+          {
+            text: 'やめる',
+            color: 'ghost',
+            onClick: () => setConfirming(false),
+            disable: mutation.isPending,
+          },
+          {
+            text: mutation.isPending ? '予約しています…' : '予約を確定する',
+            color: 'primary',
+            disable: mutation.isPending,
+            onClick: () => mutation.mutate(),
+          },
+        ]}
+      />
+    </section>
+  )
+}

@@ -1,0 +1,14 @@
+import { queryOptions } from '@tanstack/react-query'
+import { getCustomers, getReceipt, getSales } from './sales.functions'
+
+export const salesQuery = (month: string | undefined) =>
+  queryOptions({
+    queryKey: ['sales', 'month', month ?? 'current'],
+    queryFn: () => getSales({ data: { month } }),
+  })
+
+export const customersQuery = () =>
+  queryOptions({ queryKey: ['sales', 'customers'], queryFn: () => getCustomers() })
+
+export const receiptQuery = (id: number) =>
+  queryOptions({ queryKey: ['sales', 'receipt', id], queryFn: () => getReceipt({ data: { id } }) })

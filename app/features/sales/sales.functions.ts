@@ -1,0 +1,39 @@
+import { createServerFn } from '@tanstack/react-start'
+import { z } from 'zod'
+import { Id } from '~/contract/v1/common'
+import { Month } from '~/contract/v1/sales'
+import { ApiError, api } from '~/server/api-client'
+import { requireAccessToken } from '~/server/session-token.server'
+
+/** Whether the caller teaches; a non-teacher's sales page explains how to become one. */
+async function teacherToken() {
+  const token = await requireAccessToken()
+  const me = await api.getMe(token)
+  return { token, isTeacher: me.data?.is_teacher ?? false }
+}
+
+export const getSales = createServerFn({ method: 'GET' })
+  .validator(z.object({ month: Month.optional() }))
+  .handler(async ({ data }) => {
+    const { token, isTeacher } = await teacherToken()
+    if (!isTeacher) return { isTeacher, report: null }
+    return { isTeacher, report: await api.getSales(token, data.month) }
+  })
+
+export const getCustomers = createServerFn({ method: 'GET' }).handler(async () => {
+  const { token, isTeacher } = await teacherToken()
+  return isTeacher ? await api.listCustomers(token) : []
+})
+
+/** A receipt; null when the purchase is not of the caller's classes. */
+export const getReceipt = createServerFn({ method: 'GET' })
+  .validator(z.object({ id: Id }))
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    try {
+      return await api.getReceipt(token, data.id)
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return null
+      throw error
+    }
+  })

@@ -1,0 +1,90 @@
+import { useSuspenseQuery } from '@tanstack/react-query'
+import { ClassCard } from '~/components/cards/class-card'
+import { FollowButton } from './follow-button'
+import { teacherPageQuery } from './queries'
+
+const DEFAULT_AVATAR = '/images/avatars/default.svg'
+
+/** /teacher/detail/{id}: what a teacher shows in public, and their public classes. */
+export function TeacherView({ id }: { id: number }) {
+  const page = useSuspenseQuery(teacherPageQuery(id)).data
+  if (!page) return null
+  const { profile: t, classes } = page
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-8" data-testid="teacher-detail">
+      <section className="flex flex-col gap-6 rounded-2xl border border-slate-200 bg-white p-6 sm:flex-row sm:items-start">
+        <img
+          src={t.avatar_url ?? DEFAULT_AVATAR}
+          alt={`${t.name}の顔写真`}
+          width={160}
+          height={160}
+          fetchPriority="high"
+          decoding="async"
+          className="h-32 w-32 shrink-0 self-center rounded-full bg-base-light object-cover sm:h-40 sm:w-40 sm:self-start"
+        />
+        <div className="flex min-w-0 flex-1 flex-col gap-3">
+          <div>
+            <p className="text-sm font-bold text-purple-dark">{t.nickname}</p>
+            <h1 className="text-2xl font-black">{t.name}</h1>
+          </div>
+          <dl className="grid grid-cols-[6rem_1fr] gap-x-3 gap-y-1 text-sm">
+            {t.profession ? (
+              <>
+                <dt className="font-bold text-slate-700">職業</dt>
+                <dd>{t.profession.name}</dd>
+              </>
+            ) : null}
+            {t.organization ? (
+              <>
+                <dt className="font-bold text-slate-700">所属</dt>
+                <dd data-testid="teacher-organization">
+                  {t.organization.name}（{t.organization.kind === 'corporation' ? '法人' : '団体'}）
+                </dd>
+              </>
+            ) : null}
+            <dt className="font-bold text-slate-700">公開クラス</dt>
+            <dd>{t.class_work_count}件</dd>
+            <dt className="font-bold text-slate-700">開催回数</dt>
+            <dd>{t.summary.times_held}回</dd>
+            <dt className="font-bold text-slate-700">受講者数</dt>
+            <dd>のべ{t.summary.counts_purchased}人</dd>
+          </dl>
+          <FollowButton teacherId={t.id} initialCount={t.follower_count} />
+        </div>
+      </section>
+
+      {t.introduction ? (
+        <section aria-labelledby="intro-heading" className="mt-10">
+          <h2 id="intro-heading" className="text-xl font-bold">
+            自己紹介
+          </h2>
+          <p
+            className="mt-4 leading-relaxed whitespace-pre-line text-slate-800"
+            data-testid="teacher-introduction"
+          >
+            {t.introduction}
+          </p>
+        </section>
+      ) : null}
+
+      <section aria-labelledby="classes-heading" className="mt-10">
+        <h2 id="classes-heading" className="text-xl font-bold">
+          {t.nickname}のクラス
+        </h2>
+        {classes.length ? (
+          <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="teacher-classes">
+            {classes.map((c) => (
+              <li key={c.id}>
+                <ClassCard card={c} />
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="mt-4 rounded-2xl bg-light-grey p-4 text-sm text-slate-700">
+            公開中のクラスはまだありません。
+          </p>
+        )}
+      </section>
+    </div>
+  )
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest'
+import { idInput, parseId, toggleInput } from './ids'
+
+describe('parseId', () => {
+  it('accepts positive integers as numbers or digit strings', () => {
+    expect(parseId('1')).toBe(1)
+    expect(parseId('999999999')).toBe(999_999_999)
+    expect(parseId(42)).toBe(42)
+  })
+  it('rejects everything else', () => {
+    for (const bad of [
+      '0',
+      '-1',
+      '01',
+      '1.5',
+      '1e3',
+      'abc',
+      '',
+      ' 1',
+      '1000000000',
+      0,
+      -3,
+      1.5,
+      1e12,
+      null,
+      undefined,
+      {},
+    ]) {
+      expect(parseId(bad), String(bad)).toBeUndefined()
+    }
+  })
+})
+
+describe('server function validators', () => {
+  it('idInput returns the id or throws', () => {
+    expect(idInput(7)).toBe(7)
+    expect(() => idInput('x')).toThrow()
+  })
+  it('toggleInput needs an id and a boolean', () => {
+    expect(toggleInput({ id: 3, on: true })).toEqual({ id: 3, on: true })
+    expect(() => toggleInput({ id: 3, on: 'yes' })).toThrow()
+    expect(() => toggleInput({ id: 0, on: false })).toThrow()
+    expect(() => toggleInput(undefined)).toThrow()
+  })
+})

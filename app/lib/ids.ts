@@ -1,0 +1,25 @@
+/**
+ * A positive integer id from a path segment or an untyped input: digits only, no sign or exponent, within the
+ * int4 range the API accepts (the same rule as the contract's IdString). Anything else is undefined, so a route
+ * can answer 404 without asking the API.
+ */
+export function parseId(value: unknown): number | undefined {
+  if (typeof value === 'number')
+    return Number.isSafeInteger(value) && value > 0 && value <= 999_999_999 ? value : undefined
+  if (typeof value !== 'string' || !/^[1-9]\d{0,8}$/.test(value)) return undefined
+  return Number(value)
+}
+
+/** Validator of a server function that takes one id. */
+export function idInput(value: unknown): number {
+  const id = parseId(value)
+  if (id === undefined) throw new Error('IDが正しくありません')
+  return id
+}
+
+/** Validator of a server function that turns something on or off for one id (follow, favorite). */
+export function toggleInput(value: unknown): { id: number; on: boolean } {
+  const v = (value ?? {}) as { id?: unknown; on?: unknown }
+  if (typeof v.on !== 'boolean') throw new Error('入力内容に誤りがあります')
+  return { id: idInput(v.id), on: v.on }
+}

@@ -1,0 +1,53 @@
+import type { SalesLine } from '../contract/v1/sales'
+
+/** The sales CSV's columns and rows (Tokyo times), shared by the /v1 endpoint and the page's download. */
+
+const statusLabels: Record<SalesLine['status'], string> = {
+  reserved: '予約済み',
+  canceled_by_user: 'キャンセル（返金済み）',
+  canceled_by_teacher: '休講（返金済み）',
+}
+
+const tokyoDateTime = new Intl.DateTimeFormat('sv-SE', {
+  timeZone: 'Asia/Tokyo',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+})
+const tokyoText = (value: string | null) => (value ? tokyoDateTime.format(new Date(value)) : '')
+
+export const SALES_CSV_HEADER = [
+  '購入ID',
+  '予約日時',
+  'クラスID',
+  'クラス',
+  '開催日時',
+  '購入者',
+  '受講者',
+  '金額',
+  '手数料',
+  '売上（手数料差引後）',
+  '状態',
+  'キャンセル日時',
+] as const
+
+/** The CSV rows of a month's purchases (Tokyo times). */
+export function salesCsvRows(lines: SalesLine[]) {
+  return lines.map((l) => [
+    l.purchase_id,
+    tokyoText(l.created_at),
+    l.class_work_id,
+    l.class_work_title,
+    tokyoText(l.schedule_started_at),
+    l.buyer_nickname,
+    l.learner_nickname ?? '',
+    l.price,
+    l.commission,
+    l.status === 'reserved' ? l.net : 0,
+    statusLabels[l.status],
+    tokyoText(l.canceled_at),
+  ])
+}

@@ -1,0 +1,20 @@
+import { createFileRoute } from '@tanstack/react-router'
+import { MessagePage } from '~/features/messages/message-page'
+import { roomsQuery } from '~/features/messages/queries'
+import { parseId } from '~/lib/ids'
+import { pageHead } from '~/lib/seo'
+
+export const Route = createFileRoute('/_default/_auth/message')({
+  validateSearch: (search: Record<string, unknown>): { room?: number } => {
+    const room = parseId(search.room)
+    return room === undefined ? {} : { room }
+  },
+  loader: ({ context }) => context.queryClient.ensureQueryData(roomsQuery()),
+  head: ({ match }) => pageHead(match, { title: 'メッセージ', noindex: true }),
+  component: MessageRoute,
+})
+
+function MessageRoute() {
+  const { room } = Route.useSearch()
+  return <MessagePage roomId={room} />
+}

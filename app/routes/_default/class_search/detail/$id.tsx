@@ -1,0 +1,42 @@
+import { createFileRoute, notFound } from '@tanstack/react-router'
+import { isMember } from '~/features/auth/auth-state'
+import { ClassDetailView } from '~/features/class-detail/class-detail-view'
+import { classDetailQuery, favoriteStateQuery } from '~/features/class-detail/queries'
+import { parseId } from '~/lib/ids'
+import { pageHead } from '~/lib/seo'
+import { courseJsonLd, oneLine } from '~/lib/structured-data'
+
+export const Route = createFileRoute('/_default/class_search/detail/$id')({
+  loader: async ({ context, params }) => {
+    const id = parseId(params.id)
+    // A non-numeric id, an unknown one and an unpublished class are all the class-detail 404.
+    if (id === undefined) throw notFound()
+    const [page] = await Promise.all([
+      context.queryClient.ensureQueryData(classDetailQuery(id)),
+      isMember(context.auth)
+        ? context.queryClient.ensureQueryData(favoriteStateQuery(id)).catch(() => null)
+        : null,
+    ])
+    if (!page) throw notFound()
+    return { id }
+  },
+  head: ({ match, loaderData }) =>
+    pageHead(match, () => {
+      const page =
+        loaderData && match.context.queryClient.getQueryData(classDetailQuery(loaderData.id).queryKey)
+      if (!page) return {}
+      const c = page.detail
+      return {
+        title: c.title,
+        description: oneLine(`${c.category.name}｜${c.teacher.nickname}｜${c.description}`),
+        image: c.image_url ?? undefined,
+        jsonLd: courseJsonLd(match.context.site.siteOrigin, c, new Date(page.now)),
+      }
+    }),
+  component: ClassDetailPage,
+})
+
+function ClassDetailPage() {
+  const { id } = Route.useLoaderData()
+  return <ClassDetailView id={id} />
+}

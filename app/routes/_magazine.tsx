@@ -1,0 +1,18 @@
+import { createFileRoute, Link, Outlet } from '@tanstack/react-router'
+import { MagazineLayout } from '~/components/layouts/magazine-layout'
+import { AccountControls } from '~/features/auth/account-controls'
+
+export const Route = createFileRoute('/_magazine')({
+  component: () => (
+    <MagazineLayout
+      headerActions={<AccountControls />}
+      masthead={
+        <Link to="/magazine" className="text-sm font-bold text-base-ink underline">
+          記事一覧
+        </Link>
+      }
+    >
+      <Outlet />
+    </MagazineLayout>
+  ),
+})

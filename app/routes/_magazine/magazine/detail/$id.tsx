@@ -1,0 +1,38 @@
+import { createFileRoute, notFound } from '@tanstack/react-router'
+import { ArticleView } from '~/features/magazine/article-view'
+import { magazineArticleQuery } from '~/features/magazine/queries'
+import { parseId } from '~/lib/ids'
+import { pageHead } from '~/lib/seo'
+import { articleJsonLd, oneLine } from '~/lib/structured-data'
+
+export const Route = createFileRoute('/_magazine/magazine/detail/$id')({
+  loader: async ({ context, params }) => {
+    const id = parseId(params.id)
+    // A missing article is the magazine 404 variant (chosen by path in the root's not-found page).
+    if (id === undefined) throw notFound()
+    const data = await context.queryClient.ensureQueryData(magazineArticleQuery(id))
+    if (!data) throw notFound()
+    return { id }
+  },
+  head: ({ match, loaderData }) =>
+    pageHead(match, () => {
+      const data =
+        loaderData && match.context.queryClient.getQueryData(magazineArticleQuery(loaderData.id).queryKey)
+      if (!data) return { magazine: true }
+      const a = data.article
+      return {
+        title: a.title,
+        description: oneLine(a.lead),
+        image: a.image_url ?? undefined,
+        magazine: true,
+        type: 'article',
+        jsonLd: articleJsonLd(match.context.site.siteOrigin, a),
+      }
+    }),
+  component: ArticlePage,
+})
+
+function ArticlePage() {
+  const { id } = Route.useLoaderData()
+  return <ArticleView id={id} />
+}

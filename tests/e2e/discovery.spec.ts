@@ -1,0 +1,279 @@
+import { expect, type Page, type TestInfo, test } from '@playwright/test'
+import { expectAccessible, gotoReady, isPhone, login } from './helpers'
+
+/** Opens the filter panel on phones (it is always open from lg up). */
+async function openFilters(page: Page, testInfo: TestInfo) {
+  if (isPhone(testInfo)) await page.getByTestId('filters-toggle').click()
+}
+
+/** Searches from the header's keyword box: inline on PCs, behind a search button on phones. */
+async function headerSearch(page: Page, testInfo: TestInfo, keyword: string) {
+  if (isPhone(testInfo)) {
+    await page.getByTestId('header-search-toggle').click()
+    const box = page.getByTestId('header-search-phone').getByRole('searchbox')
+    await box.fill(keyword)
+    await box.press('Enter')
+  } else {
+    const box = page.getByTestId('header-search').getByRole('searchbox')
+    await box.fill(keyword)
+    await box.press('Enter')
+  }
+}
+
+const cardTitles = (page: Page) =>
+  page.getByTestId('search-results').getByTestId('class-card').getByRole('heading').allTextContents()
+
+/** Ids of public pages, from the site's own API (the demo content is created on first start). */
+async function publicIds(page: Page) {
+  const res = await page.request.get('/v1/sitemap_entries')
+  expect(res.ok()).toBe(true)
+  const body = (await res.json()) as {
+    class_works: { id: number }[]
+    teachers: { id: number }[]
+  }
+  return {
+    classes: body.class_works.map((e) => e.id).sort((a, b) => a - b),
+    teachers: body.teachers.map((e) => e.id).sort((a, b) => a - b),
+  }
+}
+
+test('search from the home page, filter, paginate, open a class and its teacher, and come back', async ({
+  page,
+}, testInfo) => {
+  await gotoReady(page, '/')
+  await expect(page.getByTestId('home-new-arrivals').getByTestId('class-card').first()).toBeVisible()
+  await headerSearch(page, testInfo, 'プログラミング')
+  await expect(page).toHaveURL(/\/class_search\?q=/)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('「プログラミング」のクラス')
+  await expect(page).toHaveTitle(/「プログラミング」のクラス \| まなびのたね$/)
+  await expect(page.getByTestId('result-count')).toContainText('件のクラス')
+  expect((await cardTitles(page)).length).toBeGreaterThan(0)
+
+  // Filter by a category: the URL carries it, the chip shows it, every card is in it.
+  await page.goto('/class_search')
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
+  await openFilters(page, testInfo)
+  await page.getByLabel('カテゴリ').selectOption({ label: '英語' })
+  await expect(page).toHaveURL(/category=\d+/)
+  await expect(page.getByTestId('active-filters')).toContainText('英語')
+  const categories = await page
+    .getByTestId('search-results')
+    .getByTestId('class-card-category')
+    .allTextContents()
+  expect(categories.length).toBeGreaterThan(0)
+  for (const c of categories) expect(c).toContain('英語')
+
+  // Paginate the unfiltered list.
+  await page.getByTestId('active-filters').getByRole('link', { name: '英語の条件を外す' }).click()
+  await expect(page).toHaveURL(/\/class_search$/)
+  const pager = page.getByTestId('pagination')
+  await pager.getByRole('link', { name: '2ページ目' }).click()
+  await expect(page).toHaveURL(/page=2/)
+  await expect(pager.getByRole('link', { name: '2ページ目' })).toHaveAttribute('aria-current', 'page')
+  await expect(page.getByTestId('result-count')).toContainText('21〜')
+  const pageTwo = await cardTitles(page)
+  expect(pageTwo.length).toBeGreaterThan(0)
+
+  // Open a class, then its teacher.
+  const first = page.getByTestId('search-results').getByTestId('class-card').first()
+  const title = ((await first.getByRole('heading').textContent()) ?? '').trim()
+  await first.getByRole('link').click()
+  await expect(page).toHaveURL(/\/class_search\/detail\/\d+$/)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
+  await expect(
+    page.getByTestId('schedules').or(page.getByText('現在予定されている日程はありません')),
+  ).toBeVisible()
+  await page.getByTestId('teacher-card').getByRole('link').click()
+  await expect(page).toHaveURL(/\/teacher\/detail\/\d+$/)
+  await expect(page.getByTestId('teacher-detail')).toBeVisible()
+  await expect(page.getByTestId('bottom-nav')).toHaveCount(0)
+  await expect(page.getByTestId('teacher-classes').getByRole('heading', { name: title })).toBeVisible()
+
+  // Back twice: the same page of the same search.
+  await page.goBack()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
+  await page.goBack()
+  await expect(page).toHaveURL(/\/class_search\?page=2$/)
+  await expect(pager.getByRole('link', { name: '2ページ目' })).toHaveAttribute('aria-current', 'page')
+  expect(await cardTitles(page)).toEqual(pageTwo)
+})
+
+test('a shared search URL reproduces the filters and the results', async ({ page, browser }, testInfo) => {
+  await gotoReady(page, '/class_search?sort=price_asc')
+  await openFilters(page, testInfo)
+  await page.getByLabel('対象学年').selectOption({ label: '小学3年' })
+  await expect(page).toHaveURL(/grade=\d+/)
+  await page.getByLabel('料金の上限（円）').fill('3000')
+  await page.getByLabel('料金の上限（円）').press('Enter')
+  await expect(page).toHaveURL(/price_max=3000/)
+  const url = page.url()
+  expect(url).toContain('sort=price_asc')
+  const titles = await cardTitles(page)
+  const count = (await page.getByTestId('result-count').textContent()) ?? ''
+
+  const other = await browser.newContext({
+    viewport: testInfo.project.use.viewport,
+    locale: 'ja-JP',
+    timezoneId: 'Asia/Tokyo',
+  })
+  const fresh = await other.newPage()
+  await gotoReady(fresh, url)
+  await expect(fresh.getByTestId('result-count')).toHaveText(count)
+  expect(await cardTitles(fresh)).toEqual(titles)
+  await expect(fresh.getByTestId('sort-select')).toHaveValue('price_asc')
+  await expect(fresh.getByLabel('対象学年')).toHaveValue(/\d+/)
+  await expect(fresh.getByLabel('料金の上限（円）')).toHaveValue('3000')
+  await expect(fresh.getByTestId('active-filters')).toContainText('小学3年')
+  for (const price of await fresh.getByTestId('class-card-price').allTextContents()) {
+    expect(price === '無料' || Number(price.replace(/[¥,]/g, '')) <= 3000).toBe(true)
+  }
+  await other.close()
+})
+
+test('invalid search values fall back to the defaults', async ({ page }) => {
+  const response = await gotoReady(
+    page,
+    '/class_search?page=abc&sort=random&category=x&price_min=-5&from=2026-02-30',
+  )
+  expect(response?.status()).toBe(200)
+  await expect(page.getByTestId('sort-select')).toHaveValue('new')
+  await expect(page.getByTestId('active-filters')).toHaveCount(0)
+  await expect(page.getByTestId('result-count')).toContainText('1〜20件')
+})
+
+test('an empty result suggests dropping a filter', async ({ page }) => {
+  await gotoReady(
+    page,
+    '/class_search?q=%E3%81%BF%E3%81%A4%E3%81%8B%E3%82%89%E3%81%AA%E3%81%84%E3%81%93%E3%81%A8%E3%81%B0',
+  )
+  const empty = page.getByTestId('empty-state')
+  await expect(empty).toContainText('条件に合うクラスが見つかりませんでした')
+  await empty.getByRole('link', { name: /を外して探す$/ }).click()
+  await expect(page).toHaveURL(/\/class_search$/)
+  await expect(page.getByTestId('search-results').getByTestId('class-card').first()).toBeVisible()
+})
+
+test('a class detail has its facts, page meta and structured data', async ({ page }) => {
+  const { classes } = await publicIds(page)
+  const id = classes[0]!
+  await gotoReady(page, `/class_search/detail/${id}`)
+  const title = (await page.getByRole('heading', { level: 1 }).textContent()) ?? ''
+  await expect(page).toHaveTitle(
+    new RegExp(`${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\| まなびのたね$`),
+  )
+  await expect(page.locator('meta[property="og:image"]')).toHaveAttribute('content', /^http.*\/images\//)
+  await expect(page.locator('link[rel=canonical]')).toHaveAttribute(
+    'href',
+    new RegExp(`/class_search/detail/${id}$`),
+  )
+  const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}')
+  expect(ld).toMatchObject({ '@type': 'Course', name: title, offers: { priceCurrency: 'JPY' } })
+  await expect(page.getByTestId('times-held')).toHaveText(/^\d+回$/)
+  await expect(page.getByTestId('counts-purchased')).toHaveText(/^のべ\d+人$/)
+  for (const status of await page.getByTestId('schedule-status').allTextContents()) {
+    expect(status).toMatch(/^(残り\d+席|満席|中止)$/)
+  }
+  await expectAccessible(page)
+})
+
+test('a teacher page has structured data and is accessible', async ({ page }) => {
+  const { teachers } = await publicIds(page)
+  await gotoReady(page, `/teacher/detail/${teachers[0]}`)
+  const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}')
+  expect(ld['@type']).toBe('Person')
+  await expect(page.getByTestId('follower-count')).toHaveText(/^\d+$/)
+  await expectAccessible(page)
+})
+
+test('home and search are accessible', async ({ page }) => {
+  await gotoReady(page, '/')
+  await expectAccessible(page)
+  await gotoReady(page, '/class_search?q=%E8%8B%B1%E8%AA%9E')
+  await expectAccessible(page)
+})
+
+test('missing and malformed class ids are the class-detail 404', async ({ page }) => {
+  for (const path of ['/class_search/detail/abc', '/class_search/detail/0', '/teacher/detail/99999999']) {
+    const response = await gotoReady(page, path)
+    expect(response?.status(), path).toBe(404)
+    await expect(page).toHaveTitle(/お探しのページは見つかりませんでした$/)
+  }
+  await gotoReady(page, '/class_search/detail/abc')
+  await expect(page.getByRole('link', { name: 'クラスを探すTOPへ' })).toHaveAttribute('href', '/class_search')
+})
+
+test('a visitor who clicks follow gets the login modal and comes back after signing in', async ({ page }) => {
+  const { teachers } = await publicIds(page)
+  const path = `/teacher/detail/${teachers[1]}`
+  await gotoReady(page, path)
+  await page.getByTestId('follow-button').click()
+  const modal = page.getByTestId('login-modal')
+  await expect(modal).toBeVisible()
+  await modal.getByRole('button', { name: 'ログイン' }).click()
+  await page.getByRole('button', { name: /山田 花子（はなこ）でログイン/ }).click()
+  await expect(page).toHaveURL(new RegExp(`${path}$`))
+  await expect(page.getByTestId('follow-button')).toHaveAttribute('aria-pressed', /true|false/)
+})
+
+test('the demo parent follows a teacher and favorites a class', async ({ page }, testInfo) => {
+  // Each project uses its own teacher and class, so that the two can run at the same time.
+  const { teachers, classes } = await publicIds(page)
+  const offset = isPhone(testInfo) ? 2 : 3
+  const teacherPath = `/teacher/detail/${teachers[offset]}`
+  const classPath = `/class_search/detail/${classes[offset]}`
+
+  await login(page, 'parent@manabi.example', teacherPath)
+  const follow = page.getByTestId('follow-button')
+  const count = page.getByTestId('follower-count')
+  const wasFollowing = (await follow.getAttribute('aria-pressed')) === 'true'
+  const before = Number((await count.textContent()) ?? '')
+  await follow.click()
+  await expect(follow).toHaveAttribute('aria-pressed', String(!wasFollowing))
+  await expect(page.getByTestId('snackbar')).toContainText(
+    wasFollowing ? 'フォローを解除しました' : 'フォローしました',
+  )
+  await expect(count).toHaveText(String(before + (wasFollowing ? -1 : 1)))
+  await page.reload()
+  await expect(follow).toHaveAttribute('aria-pressed', String(!wasFollowing))
+  // Put it back as it was.
+  await follow.click()
+  await expect(follow).toHaveAttribute('aria-pressed', String(wasFollowing))
+  await expect(count).toHaveText(String(before))
+
+  await gotoReady(page, classPath)
+  const favorite = page.getByTestId('favorite-button')
+  const wasFavorite = (await favorite.getAttribute('aria-pressed')) === 'true'
+  await favorite.click()
+  await expect(favorite).toHaveAttribute('aria-pressed', String(!wasFavorite))
+  await expect(page.getByTestId('snackbar')).toContainText(
+    wasFavorite ? 'お気に入りから外しました' : 'お気に入りに追加しました',
+  )
+  await page.reload()
+  await expect(favorite).toHaveAttribute('aria-pressed', String(!wasFavorite))
+  await favorite.click()
+  await expect(favorite).toHaveAttribute('aria-pressed', String(wasFavorite))
+})
+
+test('sitemap.xml and robots.txt describe the public site', async ({ request, baseURL }) => {
+  const robots = await request.get('/robots.txt')
+  expect(robots.status()).toBe(200)
+  expect(await robots.text()).toContain(`Sitemap: ${baseURL}/sitemap.xml`)
+  const sitemap = await request.get('/sitemap.xml')
+  expect(sitemap.status()).toBe(200)
+  expect(sitemap.headers()['content-type']).toContain('xml')
+  const xml = await sitemap.text()
+  expect(xml).toContain(`<loc>${baseURL}/class_search</loc>`)
+  expect(xml).toMatch(new RegExp(`<loc>${baseURL}/class_search/detail/\\d+</loc>`))
+  expect(xml).toMatch(new RegExp(`<loc>${baseURL}/teacher/detail/\\d+</loc>`))
+  expect(xml).toMatch(new RegExp(`<loc>${baseURL}/magazine/detail/\\d+</loc>`))
+})
+
+test('the bottom navigation links to class search and the magazine', async ({ page }, testInfo) => {
+  test.skip(!isPhone(testInfo), 'the bottom navigation is for phones')
+  await gotoReady(page, '/')
+  const nav = page.getByTestId('bottom-nav')
+  await nav.getByRole('link', { name: 'クラスを探す' }).click()
+  await expect(page).toHaveURL(/\/class_search$/)
+  await nav.getByRole('link', { name: 'マガジン' }).click()
+  await expect(page).toHaveURL(/\/magazine$/)
+})

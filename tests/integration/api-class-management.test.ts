@@ -1,0 +1,477 @@
+import { and, eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { createApiApp } from '../../app/api/app'
+import { ClassAnnouncementList } from '../../app/contract/v1/announcements'
+import {
+  AnnouncementCreated,
+  ScheduleCancelResult,
+  TeacherClassWork,
+  TeacherSchedule,
+} from '../../app/contract/v1/class-management'
+import { StudentList } from '../../app/contract/v1/class-works'
+import {
+  classAnnouncements,
+  classWorkSchedules,
+  classWorks,
+  classWorkTargetGrades,
+  purchases,
+} from '../../app/db/schema'
+import { setupApi, type TestApi } from './support/api'
+import { SUBS, testAuth, tokenFor } from './support/tokens'
+
+let api: TestApi
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
+let masters: { category: number; style: number; grades: number[] }
+
+beforeAll(async () => {
+  api = await setupApi()
+  const [cats, styles, grades] = await Promise.all(
+    ['categories', 'class_styles', 'target_grades'].map(
+      async (k) => (await api.call('GET', `/v1/master/${k}`)).body,
+    ),
+  )
+  masters = { category: cats[0].id, style: styles[0].id, grades: [grades[0].id, grades[1].id] }
+})
+afterAll(async () => {
+  await api?.close()
+})
+
+const at = (offsetMs: number) => new Date(api.now.getTime() + offsetMs).toISOString()
+
+function classBody(overrides: Record<string, unknown> = {}) {
+  return {
+    title: `テスト教室 ${Math.random().toString(36).slice(2, 8)}`,
+    description: '説明です。\n2行目',
+    category_id: masters.category,
+    class_style_id: masters.style,
+    target_grade_ids: masters.grades,
+    price: 1500,
+    capacity: 5,
+    duration_minutes: 60,
+    ...overrides,
+  }
+}
+
+async function createClass(sub: string = SUBS.teacher, overrides: Record<string, unknown> = {}) {
+  const res = await api.as(sub, 'POST', '/v1/teachers/class_works', classBody(overrides))
+  expect(res.status, JSON.stringify(res.body)).toBe(201)
+  return TeacherClassWork.parse(res.body)
+}
+
+async function addSchedule(
+  classId: number,
+  startOffset: number,
+  minutes = 60,
+  extra: Record<string, unknown> = {},
+) {
+  return api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${classId}/schedules`, {
+    started_at: at(startOffset),
+    ended_at: at(startOffset + minutes * 60_000),
+    ...extra,
+  })
+}
+
+async function reserve(sub: string, scheduleId: number) {
+  const res = await api.as(sub, 'POST', '/v1/purchases', { schedule_id: scheduleId })
+  expect(res.status, JSON.stringify(res.body)).toBe(201)
+  return res.body
+}
+
+describe('class works: create, read, update, delete', () => {
+  it('creates an unpublished class under the teacher, readable only by them', async () => {
+    const created = await createClass()
+    expect(created.is_published).toBe(false)
+    expect(created.description).toBe('説明です。\n2行目')
+    expect(created.target_grades.map((g) => g.id).sort()).toEqual([...masters.grades].sort())
+    expect(created.teacher.id).toBe(await api.userId(SUBS.teacher))
+    const own = await api.as(SUBS.teacher, 'GET', `/v1/teachers/class_works/${created.id}`)
+    expect(own.status).toBe(200)
+    TeacherClassWork.parse(own.body)
+    // Not public while unpublished; another teacher cannot see it either.
+    expect((await api.call('GET', `/v1/class_works/${created.id}`)).status).toBe(404)
+    expect((await api.as(SUBS.owner, 'GET', `/v1/teachers/class_works/${created.id}`)).status).toBe(404)
+  })
+
+  it('publishes and edits a class (grades replaced, search text follows the title)', async () => {
+    const created = await createClass()
+    const title = `公開テスト ${Date.now()}`
+    const res = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${created.id}`, {
+      title,
+      is_published: true,
+      target_grade_ids: [masters.grades[1]],
+      price: 0,
+    })
+    expect(res.status).toBe(200)
+    const updated = TeacherClassWork.parse(res.body)
+    expect(updated).toMatchObject({ title, is_published: true, price: 0 })
+    expect(updated.target_grades.map((g) => g.id)).toEqual([masters.grades[1]])
+    expect((await api.call('GET', `/v1/class_works/${created.id}`)).status).toBe(200)
+    const search = await api.call('POST', '/v1/class_works/search', { body: { q: title } })
+    expect(search.body.items.map((c: { id: number }) => c.id)).toContain(created.id)
+  })
+
+  it.each([
+    ['an empty title', { title: '' }],
+    ['a negative price', { price: -1 }],
+    ['no target grade', { target_grade_ids: [] }],
+    ['zero capacity', { capacity: 0 }],
+    ['a foreign image URL', { image_url: 'https://evil.example/x.png' }],
+    ['an unknown field', { teacher_id: 1 }],
+  ])('rejects %s with a Japanese message and creates nothing', async (_, patch) => {
+    const before = await api.count('class_works')
+    const res = await api.as(SUBS.teacher, 'POST', '/v1/teachers/class_works', classBody(patch))
+    expect(res.status).toBe(400)
+    expect(res.body.code).toBe('invalid_request')
+    expect(res.body.message).toMatch(/[ぁ-んァ-ン一-龥]/)
+    expect(await api.count('class_works')).toBe(before)
+  })
+
+  it('reports field errors in Japanese', async () => {
+    const res = await api.as(
+      SUBS.teacher,
+      'POST',
+      '/v1/teachers/class_works',
+      classBody({ price: -1, title: '' }),
+    )
+    const messages = res.body.issues.map((i: { message: string }) => i.message)
+    expect(messages).toContain('料金は0円以上で入力してください')
+    expect(messages).toContain('入力してください')
+  })
+
+  it('a member who is not a teacher gets 403 not_teacher', async () => {
+    const before = await api.count('class_works')
+    const res = await api.as(SUBS.parent, 'POST', '/v1/teachers/class_works', classBody())
+    expect(res.status).toBe(403)
+    expect(res.body.code).toBe('not_teacher')
+    expect(await api.count('class_works')).toBe(before)
+  })
+
+  it('another teacher’s class is 404 for PATCH and DELETE, and nothing changes', async () => {
+    const created = await createClass()
+    const patch = await api.as(SUBS.owner, 'PATCH', `/v1/teachers/class_works/${created.id}`, {
+      title: '乗っ取り',
+    })
+    expect(patch.status).toBe(404)
+    expect((await api.as(SUBS.owner, 'DELETE', `/v1/teachers/class_works/${created.id}`)).status).toBe(404)
+    const [row] = await api.db.select().from(classWorks).where(eq(classWorks.id, created.id))
+    expect(row!.title).toBe(created.title)
+  })
+
+  it('deletes a class nobody reserved; a class with reservations is 409', async () => {
+    const empty = await createClass()
+    await addSchedule(empty.id, 3 * DAY)
+    const del = await api.as(SUBS.teacher, 'DELETE', `/v1/teachers/class_works/${empty.id}`)
+    expect(del.status).toBe(200)
+    expect(await api.db.select().from(classWorks).where(eq(classWorks.id, empty.id))).toHaveLength(0)
+    expect(
+      await api.db
+        .select()
+        .from(classWorkTargetGrades)
+        .where(eq(classWorkTargetGrades.classWorkId, empty.id)),
+    ).toHaveLength(0)
+
+    const booked = await createClass(SUBS.teacher, { is_published: true })
+    const s = TeacherSchedule.parse((await addSchedule(booked.id, 3 * DAY)).body)
+    await reserve(SUBS.parent, s.id)
+    const refused = await api.as(SUBS.teacher, 'DELETE', `/v1/teachers/class_works/${booked.id}`)
+    expect(refused.status).toBe(409)
+    expect(refused.body.code).toBe('has_reservations')
+    expect(await api.db.select().from(classWorks).where(eq(classWorks.id, booked.id))).toHaveLength(1)
+  })
+})
+
+describe('schedules', () => {
+  it('adds schedules with the class capacity by default and an https meeting URL', async () => {
+    const cls = await createClass()
+    const res = await addSchedule(cls.id, 2 * DAY, 60, { meeting_url: 'https://meet.example.com/abc' })
+    expect(res.status).toBe(201)
+    const s = TeacherSchedule.parse(res.body)
+    expect(s).toMatchObject({ capacity: 5, purchased_count: 0, is_canceled: false })
+    expect(s.meeting_url).toBe('https://meet.example.com/abc')
+    const view = TeacherClassWork.parse(
+      (await api.as(SUBS.teacher, 'GET', `/v1/teachers/class_works/${cls.id}`)).body,
+    )
+    expect(view.schedules.map((x) => x.id)).toEqual([s.id])
+  })
+
+  it('rejects an http meeting URL (400)', async () => {
+    const cls = await createClass()
+    const res = await addSchedule(cls.id, 2 * DAY, 60, { meeting_url: 'http://meet.example.com/abc' })
+    expect(res.status).toBe(400)
+    expect(res.body.issues[0].message).toBe('https:// で始まるURLを入力してください')
+  })
+
+  it('a schedule cannot end before it starts (422)', async () => {
+    const cls = await createClass()
+    const before = await api.count('class_work_schedules')
+    const res = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${cls.id}/schedules`, {
+      started_at: at(2 * DAY),
+      ended_at: at(2 * DAY - HOUR),
+    })
+    expect(res.status).toBe(422)
+    expect(res.body.code).toBe('invalid_period')
+    expect(await api.count('class_work_schedules')).toBe(before)
+  })
+
+  it('a schedule cannot overlap another live schedule of the class (409); touching is fine', async () => {
+    const cls = await createClass()
+    expect((await addSchedule(cls.id, 2 * DAY)).status).toBe(201)
+    const clash = await addSchedule(cls.id, 2 * DAY + 30 * 60_000)
+    expect(clash.status).toBe(409)
+    expect(clash.body.code).toBe('schedule_overlap')
+    expect((await addSchedule(cls.id, 2 * DAY + HOUR)).status).toBe(201)
+  })
+
+  it('two overlapping schedules added at the same time: exactly one is created', async () => {
+    const cls = await createClass()
+    const results = await Promise.all([
+      addSchedule(cls.id, 6 * DAY),
+      addSchedule(cls.id, 6 * DAY + 30 * 60_000),
+    ])
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409])
+    const rows = await api.db
+      .select()
+      .from(classWorkSchedules)
+      .where(eq(classWorkSchedules.classWorkId, cls.id))
+    expect(rows).toHaveLength(1)
+  })
+
+  it('editing: overlap 409, end before start 422, capacity below seats sold 409, nothing changed', async () => {
+    const cls = await createClass(SUBS.teacher, { is_published: true })
+    const a = TeacherSchedule.parse((await addSchedule(cls.id, 3 * DAY)).body)
+    const b = TeacherSchedule.parse((await addSchedule(cls.id, 4 * DAY)).body)
+    await reserve(SUBS.parent, a.id)
+    await reserve(SUBS.member01, a.id)
+    const path = `/v1/teachers/class_work_schedules/${a.id}`
+    const overlapRes = await api.as(SUBS.teacher, 'PATCH', path, {
+      started_at: b.started_at,
+      ended_at: b.ended_at,
+    })
+    expect([overlapRes.status, overlapRes.body.code]).toEqual([409, 'schedule_overlap'])
+    const period = await api.as(SUBS.teacher, 'PATCH', path, { ended_at: at(3 * DAY - HOUR) })
+    expect([period.status, period.body.code]).toEqual([422, 'invalid_period'])
+    const seats = await api.as(SUBS.teacher, 'PATCH', path, { capacity: 1 })
+    expect([seats.status, seats.body.code]).toEqual([409, 'capacity_below_sold'])
+    const [row] = await api.db.select().from(classWorkSchedules).where(eq(classWorkSchedules.id, a.id))
+    expect(row).toMatchObject({ capacity: 5, purchasedCount: 2 })
+    expect(row!.startedAt.toISOString()).toBe(a.started_at)
+    const ok = await api.as(SUBS.teacher, 'PATCH', path, {
+      capacity: 2,
+      meeting_url: 'https://zoom.example.com/j/1',
+    })
+    expect(ok.status).toBe(200)
+    expect(TeacherSchedule.parse(ok.body)).toMatchObject({
+      capacity: 2,
+      meeting_url: 'https://zoom.example.com/j/1',
+    })
+  })
+
+  it('a schedule cannot be edited after it started (409)', async () => {
+    const cls = await createClass()
+    const [past] = await api.db
+      .insert(classWorkSchedules)
+      .values({
+        classWorkId: cls.id,
+        startedAt: new Date(at(-HOUR)),
+        endedAt: new Date(at(HOUR)),
+        capacity: 5,
+      })
+      .returning()
+    const res = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_work_schedules/${past!.id}`, {
+      capacity: 6,
+    })
+    expect([res.status, res.body.code]).toEqual([409, 'schedule_started'])
+  })
+
+  it('another teacher’s schedule is 404 for edit, cancel and students', async () => {
+    const cls = await createClass()
+    const s = TeacherSchedule.parse((await addSchedule(cls.id, 2 * DAY)).body)
+    expect(
+      (await api.as(SUBS.owner, 'PATCH', `/v1/teachers/class_work_schedules/${s.id}`, { capacity: 9 }))
+        .status,
+    ).toBe(404)
+    expect(
+      (await api.as(SUBS.owner, 'POST', `/v1/teachers/class_work_schedules/${s.id}/cancel`)).status,
+    ).toBe(404)
+    expect(
+      (
+        await api.as(SUBS.owner, 'POST', `/v1/teachers/class_works/${cls.id}/schedules`, {
+          started_at: at(5 * DAY),
+          ended_at: at(5 * DAY + HOUR),
+        })
+      ).status,
+    ).toBe(404)
+    const [row] = await api.db.select().from(classWorkSchedules).where(eq(classWorkSchedules.id, s.id))
+    expect(row).toMatchObject({ capacity: 5, isCanceled: false })
+  })
+})
+
+describe('canceling a schedule', () => {
+  it('cancels every reservation with a full refund and tells those members, in one go', async () => {
+    const cls = await createClass(SUBS.teacher, { is_published: true, price: 2000 })
+    const s = TeacherSchedule.parse((await addSchedule(cls.id, 3 * DAY)).body)
+    await reserve(SUBS.parent, s.id)
+    await reserve(SUBS.member01, s.id)
+    const res = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_work_schedules/${s.id}/cancel`)
+    expect(res.status).toBe(200)
+    const result = ScheduleCancelResult.parse(res.body)
+    expect(result).toMatchObject({ canceled_reservations: 2, refunded_amount: 4000 })
+    expect(result.schedule).toMatchObject({ is_canceled: true, purchased_count: 0 })
+    const rows = await api.db.select().from(purchases).where(eq(purchases.scheduleId, s.id))
+    expect(rows).toHaveLength(2)
+    for (const p of rows) {
+      expect(p.status).toBe('canceled_by_teacher')
+      expect(p.canceledAt?.toISOString()).toBe(api.now.toISOString())
+    }
+    const notes = await api.db
+      .select()
+      .from(classAnnouncements)
+      .where(eq(classAnnouncements.classWorkId, cls.id))
+    expect(notes).toHaveLength(1)
+    expect(notes[0]!.title).toContain('休講')
+    // The members see the announcement although their reservation is no longer live.
+    const inbox = ClassAnnouncementList.parse(
+      (await api.as(SUBS.parent, 'GET', '/v1/class_announcements')).body,
+    )
+    expect(inbox.some((a) => a.class_work_id === cls.id && a.title.includes('休講'))).toBe(true)
+    // The teacher's students list shows them canceled.
+    const students = StudentList.parse(
+      (await api.as(SUBS.teacher, 'GET', `/v1/teachers/my_class_work_schedules/${s.id}/students`)).body,
+    )
+    expect(students.map((x) => x.status)).toEqual(['canceled_by_teacher', 'canceled_by_teacher'])
+    // Twice is a conflict, and a canceled schedule cannot be edited.
+    expect(
+      (await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_work_schedules/${s.id}/cancel`)).body.code,
+    ).toBe('already_canceled')
+    expect(
+      (await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_work_schedules/${s.id}`, { capacity: 9 }))
+        .status,
+    ).toBe(409)
+  })
+
+  it('changes nothing when a refund fails (one transaction)', async () => {
+    const cls = await createClass(SUBS.teacher, { is_published: true, price: 1000 })
+    const s = TeacherSchedule.parse((await addSchedule(cls.id, 3 * DAY)).body)
+    await reserve(SUBS.parent, s.id)
+    await reserve(SUBS.member01, s.id)
+    let refunds = 0
+    const failing = createApiApp({
+      getDb: async () => api.db,
+      auth: testAuth,
+      now: () => api.now,
+      payment: {
+        name: 'failing',
+        charge: async () => ({ status: 'settled', reference: 'x' }),
+        refund: async () => {
+          refunds++
+          if (refunds === 2) throw new Error('refund refused')
+          return { status: 'settled', reference: 'r' }
+        },
+      },
+    })
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const res = await failing.fetch(
+      new Request(`http://api.test/v1/teachers/class_work_schedules/${s.id}/cancel`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${await tokenFor(SUBS.teacher)}` },
+      }),
+    )
+    quiet.mockRestore()
+    expect(res.status).toBe(500)
+    const rows = await api.db.select().from(purchases).where(eq(purchases.scheduleId, s.id))
+    expect(rows.map((p) => p.status)).toEqual(['reserved', 'reserved'])
+    const [row] = await api.db.select().from(classWorkSchedules).where(eq(classWorkSchedules.id, s.id))
+    expect(row).toMatchObject({ isCanceled: false, purchasedCount: 2 })
+    expect(
+      await api.db.select().from(classAnnouncements).where(eq(classAnnouncements.classWorkId, cls.id)),
+    ).toHaveLength(0)
+  })
+})
+
+describe('class announcements', () => {
+  it('posts to the members holding reservations', async () => {
+    const cls = await createClass(SUBS.teacher, { is_published: true })
+    const s = TeacherSchedule.parse((await addSchedule(cls.id, 3 * DAY)).body)
+    await reserve(SUBS.parent, s.id)
+    const res = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${cls.id}/announcements`, {
+      title: '持ち物のお知らせ',
+      body: '色えんぴつを用意してください。',
+    })
+    expect(res.status).toBe(201)
+    expect(AnnouncementCreated.parse(res.body)).toMatchObject({
+      recipient_count: 1,
+      title: '持ち物のお知らせ',
+    })
+    const inbox = ClassAnnouncementList.parse(
+      (await api.as(SUBS.parent, 'GET', '/v1/class_announcements')).body,
+    )
+    expect(inbox.some((a) => a.id === res.body.id)).toBe(true)
+    const other = ClassAnnouncementList.parse(
+      (await api.as(SUBS.member01, 'GET', '/v1/class_announcements')).body,
+    )
+    expect(other.some((a) => a.id === res.body.id)).toBe(false)
+  })
+
+  it('validates (400, nothing posted) and hides other teachers’ classes (404)', async () => {
+    const cls = await createClass()
+    const before = await api.count('class_announcements')
+    const bad = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${cls.id}/announcements`, {
+      title: '',
+      body: '本文',
+    })
+    expect(bad.status).toBe(400)
+    const foreign = await api.as(SUBS.owner, 'POST', `/v1/teachers/class_works/${cls.id}/announcements`, {
+      title: '件名',
+      body: '本文',
+    })
+    expect(foreign.status).toBe(404)
+    expect(await api.count('class_announcements')).toBe(before)
+  })
+})
+
+describe('my class works after writes', () => {
+  it('lists a new class in the unpublished tab until it is published', async () => {
+    const cls = await createClass()
+    const drafts = (await api.as(SUBS.teacher, 'GET', '/v1/teachers/my_class_works?is_published=false')).body
+    expect(drafts.map((c: { id: number }) => c.id)).toContain(cls.id)
+    await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${cls.id}`, { is_published: true })
+    const published = (await api.as(SUBS.teacher, 'GET', '/v1/teachers/my_class_works?is_published=true'))
+      .body
+    expect(published.map((c: { id: number }) => c.id)).toContain(cls.id)
+    const [row] = await api.db
+      .select()
+      .from(classWorks)
+      .where(and(eq(classWorks.id, cls.id), eq(classWorks.isPublished, true)))
+    expect(row).toBeDefined()
+  })
+})
+
+describe('OpenAPI', () => {
+  it('documents every teacher and organisation tool', async () => {
+    const doc = (await api.call('GET', '/v1/openapi.json')).body
+    const paths = Object.keys(doc.paths)
+    for (const p of [
+      '/v1/teachers/class_works',
+      '/v1/teachers/class_works/{id}',
+      '/v1/teachers/class_works/{id}/schedules',
+      '/v1/teachers/class_works/{id}/announcements',
+      '/v1/teachers/class_work_schedules/{id}',
+      '/v1/teachers/class_work_schedules/{id}/cancel',
+      '/v1/teachers/sales',
+      '/v1/teachers/sales.csv',
+      '/v1/teachers/sales/purchases/{id}',
+      '/v1/teachers/customers',
+      '/v1/organizations',
+      '/v1/organizations/me',
+      '/v1/organizations/me/sales',
+      '/v1/org_users/join',
+      '/v1/org_users/invitation_code/regenerate',
+      '/v1/org_users/{user_id}',
+    ])
+      expect(paths, p).toContain(p)
+    expect(Object.keys(doc.paths['/v1/teachers/class_works/{id}'])).toEqual(
+      expect.arrayContaining(['get', 'patch', 'delete']),
+    )
+  })
+})

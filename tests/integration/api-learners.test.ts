@@ -1,0 +1,113 @@
+import { and, eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DeepMe, Learner, User } from '../../app/contract/v1/users'
+import { classWorkSchedules, learners, purchases } from '../../app/db/schema'
+import { setupApi, type TestApi } from './support/api'
+import { SUBS } from './support/tokens'
+
+let api: TestApi
+let parentId: number
+let schoolTypeId: number
+let gradeId: number
+
+beforeAll(async () => {
+  api = await setupApi()
+  parentId = await api.userId(SUBS.parent)
+  const [kid] = await api.db.select().from(learners).where(eq(learners.userId, parentId))
+  schoolTypeId = kid!.schoolTypeId
+  gradeId = kid!.targetGradeId
+})
+afterAll(async () => {
+  await api?.close()
+})
+
+const deepMe = async (sub: string) => DeepMe.parse((await api.as(sub, 'GET', '/v1/users/deep_me')).body)
+
+describe('learner profiles', () => {
+  let created: Learner
+
+  it('adds a learner (201) that shows in deep_me', async () => {
+    const res = await api.as(SUBS.parent, 'POST', '/v1/users/me/learners', {
+      nickname: 'はなこ',
+      school_type_id: schoolTypeId,
+      target_grade_id: gradeId,
+    })
+    expect(res.status).toBe(201)
+    created = Learner.parse(res.body)
+    expect((await deepMe(SUBS.parent)).learners.map((l) => l.id)).toContain(created.id)
+  })
+
+  it('edits it', async () => {
+    const res = await api.as(SUBS.parent, 'PATCH', `/v1/users/me/learners/${created.id}`, {
+      nickname: 'はな',
+    })
+    expect(res.status).toBe(200)
+    expect(Learner.parse(res.body).nickname).toBe('はな')
+  })
+
+  it.each([
+    [{ nickname: '', school_type_id: 1, target_grade_id: 1 }],
+    [{ nickname: 'あ'.repeat(21), school_type_id: 1, target_grade_id: 1 }],
+    [{ nickname: 'たろう' }],
+    [{ nickname: 'たろう', school_type_id: 99_999, target_grade_id: 1 }],
+    [{ nickname: 'たろう', school_type_id: 1, target_grade_id: 1, user_id: 5 }],
+  ])('bad input %j is 400 and adds nothing', async (body) => {
+    const before = await api.count('learners')
+    const res = await api.as(SUBS.parent, 'POST', '/v1/users/me/learners', body)
+    expect(res.status).toBe(400)
+    expect(typeof res.body.message).toBe('string')
+    expect(await api.count('learners')).toBe(before)
+  })
+
+  it('someone else’s learner is 404 for edit and delete', async () => {
+    const patch = await api.as(SUBS.owner, 'PATCH', `/v1/users/me/learners/${created.id}`, { nickname: 'x' })
+    expect(patch.status).toBe(404)
+    expect((await api.as(SUBS.owner, 'DELETE', `/v1/users/me/learners/${created.id}`)).status).toBe(404)
+    const [row] = await api.db.select().from(learners).where(eq(learners.id, created.id))
+    expect(row!.nickname).toBe('はな')
+  })
+
+  it('a teacher cannot add learners (422)', async () => {
+    const res = await api.as(SUBS.teacher, 'POST', '/v1/users/me/learners', {
+      nickname: 'こども',
+      school_type_id: schoolTypeId,
+      target_grade_id: gradeId,
+    })
+    expect(res.status).toBe(422)
+  })
+
+  it('a learner with a reservation cannot be removed (409); without one it can (204)', async () => {
+    const [s] = await api.db.select().from(classWorkSchedules).limit(1)
+    const [p] = await api.db
+      .insert(purchases)
+      .values({ scheduleId: s!.id, userId: parentId, learnerId: created.id, price: 0, commission: 0 })
+      .returning()
+    const blocked = await api.as(SUBS.parent, 'DELETE', `/v1/users/me/learners/${created.id}`)
+    expect(blocked.status).toBe(409)
+    expect(blocked.body.code).toBe('has_reservations')
+    await api.db
+      .update(purchases)
+      .set({ status: 'canceled_by_user' })
+      .where(and(eq(purchases.id, p!.id)))
+    const ok = await api.as(SUBS.parent, 'DELETE', `/v1/users/me/learners/${created.id}`)
+    expect(ok.status).toBe(204)
+    expect(await api.db.select().from(learners).where(eq(learners.id, created.id))).toHaveLength(0)
+  })
+})
+
+describe('profile avatar path', () => {
+  it('accepts an uploaded avatar path and refuses anything else', async () => {
+    const good = `/uploads/avatars/${'a'.repeat(32)}.png`
+    const res = await api.as(SUBS.parent, 'PATCH', '/v1/users/me', { avatar_url: good })
+    expect(res.status).toBe(200)
+    expect(User.parse(res.body).avatar_url).toBe(good)
+    for (const bad of [
+      '/uploads/avatars/../x.png',
+      'https://evil.example/a.png',
+      '/uploads/avatars/a.svg',
+      '/images/../x',
+    ]) {
+      expect((await api.as(SUBS.parent, 'PATCH', '/v1/users/me', { avatar_url: bad })).status, bad).toBe(400)
+    }
+  })
+})

@@ -1,0 +1,154 @@
+import { and, eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DestinationList, Message, MessageList, Room, RoomList } from '../../app/contract/v1/rooms'
+import { messages, roomMembers, rooms } from '../../app/db/schema'
+import { setupApi, type TestApi } from './support/api'
+import { SUBS } from './support/tokens'
+
+let api: TestApi
+let parentId: number
+let teacherId: number
+
+beforeAll(async () => {
+  api = await setupApi()
+  parentId = await api.userId(SUBS.parent)
+  teacherId = await api.userId(SUBS.teacher)
+})
+afterAll(async () => {
+  await api?.close()
+})
+
+const roomsOf = async (sub: string) => RoomList.parse((await api.as(sub, 'GET', '/v1/rooms')).body)
+
+describe('rooms and unread counts', () => {
+  it('lists rooms with unread counts; opening a room marks it read', async () => {
+    const list = await roomsOf(SUBS.parent)
+    const unreadRoom = list.find((r) => r.unread_count > 0)
+    expect(unreadRoom).toBeDefined()
+    const res = await api.as(SUBS.parent, 'POST', `/v1/rooms/${unreadRoom!.id}/read`)
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ room_id: unreadRoom!.id, unread_count: 0 })
+    const after = await roomsOf(SUBS.parent)
+    expect(after.find((r) => r.id === unreadRoom!.id)!.unread_count).toBe(0)
+    // Other rooms are untouched.
+    for (const r of after) {
+      if (r.id !== unreadRoom!.id) expect(r.unread_count).toBe(list.find((x) => x.id === r.id)!.unread_count)
+    }
+  })
+
+  it('a room of others is 404 for reading, marking read and sending', async () => {
+    const [foreign] = await api.db
+      .select({ id: rooms.id })
+      .from(rooms)
+      .where(eq(rooms.memberId, await api.userId(SUBS.member01)))
+    if (!foreign) return
+    expect((await api.as(SUBS.owner, 'GET', `/v1/rooms/${foreign.id}/messages`)).status).toBe(404)
+    expect((await api.as(SUBS.owner, 'POST', `/v1/rooms/${foreign.id}/read`)).status).toBe(404)
+    const before = await api.count('messages')
+    expect(
+      (await api.as(SUBS.owner, 'POST', `/v1/rooms/${foreign.id}/messages`, { body: 'こんにちは' })).status,
+    ).toBe(404)
+    expect(await api.count('messages')).toBe(before)
+  })
+})
+
+describe('sending messages', () => {
+  let roomId: number
+
+  it('POST /v1/rooms opens a room with a destination teacher, and returns the same room again', async () => {
+    const dests = DestinationList.parse(
+      (await api.as(SUBS.parent, 'GET', '/v1/destinations?candidate=teachers')).body,
+    )
+    const target = dests.find((d) => d.room_id === null) ?? dests[0]!
+    const first = await api.as(SUBS.parent, 'POST', '/v1/rooms', { partner_id: target.id })
+    expect([200, 201]).toContain(first.status)
+    const room = Room.parse(first.body)
+    expect(room.partner.id).toBe(target.id)
+    if (target.room_id === null) expect(first.status).toBe(201)
+    const again = await api.as(SUBS.parent, 'POST', '/v1/rooms', { partner_id: target.id })
+    expect(again.status).toBe(200)
+    expect(Room.parse(again.body).id).toBe(room.id)
+    const pairs = await api.db
+      .select()
+      .from(rooms)
+      .where(and(eq(rooms.teacherId, target.id), eq(rooms.memberId, parentId)))
+    expect(pairs).toHaveLength(1)
+    roomId = room.id
+  })
+
+  it('a teacher opens a room with a student who reserved their class', async () => {
+    const students = DestinationList.parse(
+      (await api.as(SUBS.teacher, 'GET', '/v1/destinations?candidate=students')).body,
+    )
+    expect(students.length).toBeGreaterThan(0)
+    const res = await api.as(SUBS.teacher, 'POST', '/v1/rooms', { partner_id: students[0]!.id })
+    expect([200, 201]).toContain(res.status)
+    expect(Room.parse(res.body).partner.id).toBe(students[0]!.id)
+  })
+
+  it('someone outside the destinations is 404 and no room is made', async () => {
+    const before = await api.count('rooms')
+    const member01 = await api.userId(SUBS.member01)
+    for (const partner of [member01, 99_999_999]) {
+      const res = await api.as(SUBS.parent, 'POST', '/v1/rooms', { partner_id: partner })
+      expect(res.status).toBe(404)
+    }
+    expect((await api.as(SUBS.parent, 'POST', '/v1/rooms', { partner_id: parentId })).status).toBe(404)
+    expect((await api.as(SUBS.parent, 'POST', '/v1/rooms', { partner_id: 'x' })).status).toBe(400)
+    expect(await api.count('rooms')).toBe(before)
+  })
+
+  it('sends a message; the partner sees it unread; newest at the bottom', async () => {
+    const res = await api.as(SUBS.parent, 'POST', `/v1/rooms/${roomId}/messages`, {
+      body: '来週の授業の持ち物を教えてください。',
+    })
+    expect(res.status).toBe(201)
+    const m = Message.parse(res.body)
+    expect(m).toMatchObject({ is_mine: true, contains_contact_info: false, sender_id: parentId })
+    const list = MessageList.parse((await api.as(SUBS.parent, 'GET', `/v1/rooms/${roomId}/messages`)).body)
+    expect(list.at(-1)!.id).toBe(m.id)
+    const room = await roomsOf(SUBS.parent)
+    expect(room.find((r) => r.id === roomId)!.unread_count).toBe(0)
+    expect(room.find((r) => r.id === roomId)!.last_message!.id).toBe(m.id)
+  })
+
+  it('stores the contact-details flag computed by the server, whatever the client sends', async () => {
+    const res = await api.as(SUBS.parent, 'POST', `/v1/rooms/${roomId}/messages`, {
+      body: '電話は０９０－１２３４－５６７８です',
+    })
+    expect(res.status).toBe(201)
+    expect(Message.parse(res.body).contains_contact_info).toBe(true)
+    const [row] = await api.db.select().from(messages).where(eq(messages.id, res.body.id))
+    expect(row!.containsContactInfo).toBe(true)
+    // The client cannot set the flag.
+    const forged = await api.as(SUBS.parent, 'POST', `/v1/rooms/${roomId}/messages`, {
+      body: 'ふつうのメッセージ',
+      contains_contact_info: false,
+    })
+    expect(forged.status).toBe(400)
+  })
+
+  it.each([[{}], [{ body: '' }], [{ body: '   ' }], [{ body: 'あ'.repeat(2001) }], [{ body: 42 }]])(
+    'bad input %j is 400 and nothing is stored',
+    async (body) => {
+      const before = await api.count('messages')
+      const res = await api.as(SUBS.parent, 'POST', `/v1/rooms/${roomId}/messages`, body)
+      expect(res.status).toBe(400)
+      expect(await api.count('messages')).toBe(before)
+    },
+  )
+
+  it('the partner’s unread count grows and drops when they read', async () => {
+    const partnerRoom = (await api.db.select().from(rooms).where(eq(rooms.id, roomId)))[0]!
+    const [member] = await api.db
+      .select()
+      .from(roomMembers)
+      .where(and(eq(roomMembers.roomId, roomId), eq(roomMembers.userId, partnerRoom.teacherId)))
+    expect(member).toBeDefined()
+    if (partnerRoom.teacherId !== teacherId) return
+    const before = (await roomsOf(SUBS.teacher)).find((r) => r.id === roomId)!.unread_count
+    expect(before).toBeGreaterThanOrEqual(2)
+    await api.as(SUBS.teacher, 'POST', `/v1/rooms/${roomId}/read`)
+    expect((await roomsOf(SUBS.teacher)).find((r) => r.id === roomId)!.unread_count).toBe(0)
+  })
+})

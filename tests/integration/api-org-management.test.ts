@@ -1,0 +1,131 @@
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { InvitationCode, OrganizationDeepMe, OrgUserList } from '../../app/contract/v1/organizations'
+import { classWorks, organizations, orgUsers } from '../../app/db/schema'
+import { setupApi, type TestApi } from './support/api'
+import { SUBS } from './support/tokens'
+
+let api: TestApi
+beforeAll(async () => {
+  api = await setupApi()
+})
+afterAll(async () => {
+  await api?.close()
+})
+
+const orgBody = {
+  kind: 'group',
+  name: 'テスト学習グループ',
+  representative: '山田 花子',
+  url: 'https://group.example.com',
+  description: '地域の学習グループです。',
+}
+
+describe('invitation codes and joining', () => {
+  it('regenerating the code stops the old one; a teacher joins with the new one', async () => {
+    const old = InvitationCode.parse((await api.as(SUBS.owner, 'GET', '/v1/org_users/invitation_code')).body)
+    const regen = await api.as(SUBS.owner, 'POST', '/v1/org_users/invitation_code/regenerate')
+    expect(regen.status).toBe(200)
+    const fresh = InvitationCode.parse(regen.body)
+    expect(fresh.invitation_code).not.toBe(old.invitation_code)
+    expect(fresh.invitation_code).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/)
+
+    const rejected = await api.as(SUBS.teacher, 'POST', '/v1/org_users/join', {
+      invitation_code: old.invitation_code,
+    })
+    expect([rejected.status, rejected.body.code]).toEqual([404, 'invalid_invitation_code'])
+    const teacherId = await api.userId(SUBS.teacher)
+    expect(await api.db.select().from(orgUsers).where(eq(orgUsers.userId, teacherId))).toHaveLength(0)
+
+    const joined = await api.as(SUBS.teacher, 'POST', '/v1/org_users/join', {
+      invitation_code: fresh.invitation_code.toLowerCase(),
+    })
+    expect(joined.status).toBe(200)
+    const org = OrganizationDeepMe.parse(joined.body)
+    expect(org.my_role).toBe('member')
+    expect(org.invitation_code).toBeNull()
+    // The teacher's classes now belong to the organisation; the public class page names it.
+    const own = await api.db.select().from(classWorks).where(eq(classWorks.teacherId, teacherId))
+    for (const c of own) expect(c.organizationId).toBe(org.id)
+    const published = own.find((c) => c.isPublished)!
+    expect((await api.call('GET', `/v1/class_works/${published.id}`)).body.organization.name).toBe(org.name)
+
+    // Joining twice is a conflict.
+    const again = await api.as(SUBS.teacher, 'POST', '/v1/org_users/join', {
+      invitation_code: fresh.invitation_code,
+    })
+    expect([again.status, again.body.code]).toEqual([409, 'already_in_organization'])
+  })
+
+  it('the owner removes a member (classes leave too), never themself; others get 404', async () => {
+    const teacherId = await api.userId(SUBS.teacher)
+    const ownerId = await api.userId(SUBS.owner)
+    // Not the owner: 404, nothing changes.
+    expect((await api.as(SUBS.emily, 'DELETE', `/v1/org_users/${teacherId}`)).status).toBe(404)
+    const self = await api.as(SUBS.owner, 'DELETE', `/v1/org_users/${ownerId}`)
+    expect([self.status, self.body.code]).toEqual([422, 'cannot_remove_owner'])
+    const res = await api.as(SUBS.owner, 'DELETE', `/v1/org_users/${teacherId}`)
+    expect(res.status).toBe(200)
+    const members = OrgUserList.parse(res.body)
+    expect(members.some((m) => m.user_id === teacherId)).toBe(false)
+    const own = await api.db.select().from(classWorks).where(eq(classWorks.teacherId, teacherId))
+    for (const c of own) expect(c.organizationId).toBeNull()
+    // A user outside the organisation: 404.
+    expect((await api.as(SUBS.owner, 'DELETE', `/v1/org_users/${teacherId}`)).status).toBe(404)
+  })
+
+  it('only teachers may join (403 not_teacher); a bad body is 400', async () => {
+    const code = InvitationCode.parse((await api.as(SUBS.owner, 'GET', '/v1/org_users/invitation_code')).body)
+    const res = await api.as(SUBS.parent, 'POST', '/v1/org_users/join', code)
+    expect([res.status, res.body.code]).toEqual([403, 'not_teacher'])
+    expect((await api.as(SUBS.teacher, 'POST', '/v1/org_users/join', { invitation_code: '' })).status).toBe(
+      400,
+    )
+  })
+
+  it('a member cannot regenerate the code (404)', async () => {
+    const before = await api.db.select().from(organizations)
+    expect((await api.as(SUBS.emily, 'POST', '/v1/org_users/invitation_code/regenerate')).status).toBe(404)
+    expect(await api.db.select().from(organizations)).toEqual(before)
+  })
+})
+
+describe('creating and editing an organisation', () => {
+  it('validates (400, Japanese, nothing created)', async () => {
+    const before = await api.count('organizations')
+    const res = await api.as(SUBS.teacher, 'POST', '/v1/organizations', {
+      ...orgBody,
+      url: 'http://insecure.example.com',
+    })
+    expect(res.status).toBe(400)
+    expect(res.body.issues[0].message).toBe('https:// で始まるURLを入力してください')
+    const noName = await api.as(SUBS.teacher, 'POST', '/v1/organizations', { ...orgBody, name: '' })
+    expect(noName.status).toBe(400)
+    expect(await api.count('organizations')).toBe(before)
+  })
+
+  it('creates one (the caller becomes owner), edits it, and refuses a second', async () => {
+    const res = await api.as(SUBS.teacher, 'POST', '/v1/organizations', orgBody)
+    expect(res.status).toBe(201)
+    const org = OrganizationDeepMe.parse(res.body)
+    expect(org).toMatchObject({ name: orgBody.name, kind: 'group', my_role: 'owner' })
+    expect(org.invitation_code).toBeTruthy()
+    const patch = await api.as(SUBS.teacher, 'PATCH', '/v1/organizations/me', {
+      name: '新しい名前',
+      url: null,
+    })
+    expect(patch.status).toBe(200)
+    expect(OrganizationDeepMe.parse(patch.body)).toMatchObject({ name: '新しい名前', url: null })
+    const again = await api.as(SUBS.teacher, 'POST', '/v1/organizations', orgBody)
+    expect([again.status, again.body.code]).toEqual([409, 'already_in_organization'])
+  })
+
+  it('a member (not the owner) cannot edit the organisation (404, unchanged)', async () => {
+    const before = await api.db.select().from(organizations)
+    expect((await api.as(SUBS.emily, 'PATCH', '/v1/organizations/me', { name: '乗っ取り' })).status).toBe(404)
+    expect((await api.as(SUBS.parent, 'PATCH', '/v1/organizations/me', { name: '乗っ取り' })).status).toBe(
+      404,
+    )
+    expect(await api.db.select().from(organizations)).toEqual(before)
+  })
+})

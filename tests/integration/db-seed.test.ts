@@ -1,0 +1,148 @@
+import { and, eq, sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DatabaseError, openDatabase } from '../../app/db/client'
+import * as s from '../../app/db/schema'
+import { alignEmbeddedIssuer, seedIfEmpty } from '../../app/db/seed'
+import { TEST_ISSUER } from './support/constants'
+import { openTestDatabase, type TestDatabase } from './support/test-db'
+
+let t: TestDatabase
+beforeAll(async () => {
+  t = await openTestDatabase()
+})
+afterAll(async () => {
+  await t?.close()
+})
+
+const DAY = 86_400_000
+
+describe('demo content', () => {
+  it('has exactly the demo accounts of PRODUCT.md with a profile, and none for new/unverified/LINE', async () => {
+    const rows = await t.db.select({ sub: s.users.sub, email: s.users.email }).from(s.users)
+    const subs = rows.map((r) => r.sub)
+    expect(subs).toEqual(expect.arrayContaining(['demo|parent', 'demo|teacher', 'demo|org-owner']))
+    for (const sub of ['demo|new', 'demo|unverified', 'line|U0000000000demo']) expect(subs).not.toContain(sub)
+    expect(rows.find((r) => r.sub === 'demo|parent')!.email).toBe('parent@manabi.example')
+    expect(rows.find((r) => r.sub === 'demo|teacher')!.email).toBe('teacher@manabi.example')
+    expect(rows.find((r) => r.sub === 'demo|org-owner')!.email).toBe('owner@manabi.example')
+    for (const r of rows) expect(r.email ?? '').toMatch(/@manabi\.example$/)
+    const teachers = await t.db.select().from(s.users).where(eq(s.users.isTeacher, true))
+    expect(teachers).toHaveLength(12)
+  })
+
+  it('has 60+ published classes covering every category and every target grade, free and paid', async () => {
+    const published = await t.db.select().from(s.classWorks).where(eq(s.classWorks.isPublished, true))
+    expect(published.length).toBeGreaterThanOrEqual(60)
+    const categories = await t.db.select().from(s.categories)
+    expect(new Set(published.map((c) => c.categoryId)).size).toBe(categories.length)
+    const grades = await t.db
+      .selectDistinct({ id: s.classWorkTargetGrades.targetGradeId })
+      .from(s.classWorkTargetGrades)
+      .innerJoin(s.classWorks, eq(s.classWorks.id, s.classWorkTargetGrades.classWorkId))
+      .where(eq(s.classWorks.isPublished, true))
+    expect(grades).toHaveLength((await t.db.select().from(s.targetGrades)).length)
+    expect(published.some((c) => c.price === 0)).toBe(true)
+    expect(published.some((c) => c.price > 0)).toBe(true)
+    for (const c of published) {
+      expect(c.imageUrl).toMatch(/^\/images\//)
+      expect(c.searchText.length).toBeGreaterThan(0)
+    }
+  })
+
+  it('spreads schedules from 30 days ago to 60 days ahead, some full, some canceled, some held', async () => {
+    const schedules = await t.db.select().from(s.classWorkSchedules)
+    const offsets = schedules.map((x) => (x.startedAt.getTime() - t.now.getTime()) / DAY)
+    expect(Math.min(...offsets)).toBeGreaterThanOrEqual(-31)
+    expect(Math.max(...offsets)).toBeLessThanOrEqual(61)
+    expect(schedules.some((x) => x.isCanceled)).toBe(true)
+    expect(
+      schedules.some((x) => !x.isCanceled && x.purchasedCount === x.capacity && x.startedAt > t.now),
+    ).toBe(true)
+    expect(schedules.some((x) => !x.isCanceled && x.purchasedCount > 0 && x.endedAt <= t.now)).toBe(true)
+  })
+
+  it('keeps purchased_count equal to the live reservations of each schedule', async () => {
+    const mismatches = await t.db
+      .select({ id: s.classWorkSchedules.id })
+      .from(s.classWorkSchedules)
+      .where(
+        sql`${s.classWorkSchedules.purchasedCount} <> (select count(*) from ${s.purchases} where ${s.purchases.scheduleId} = ${s.classWorkSchedules.id} and ${s.purchases.status} = 'reserved')`,
+      )
+    expect(mismatches).toEqual([])
+  })
+
+  it('gives the demo parent reservations, a cancellation, favorites, follows and rooms', async () => {
+    const [parent] = await t.db.select().from(s.users).where(eq(s.users.sub, 'demo|parent'))
+    const purchases = await t.db.select().from(s.purchases).where(eq(s.purchases.userId, parent!.id))
+    expect(purchases.filter((p) => p.status === 'reserved').length).toBeGreaterThanOrEqual(6)
+    expect(purchases.filter((p) => p.status === 'canceled_by_user')).toHaveLength(1)
+    expect(purchases.every((p) => p.commission === Math.round(p.price * 0.2))).toBe(true)
+    expect(await t.db.select().from(s.favorites).where(eq(s.favorites.userId, parent!.id))).toHaveLength(5)
+    expect(await t.db.select().from(s.roomMembers).where(eq(s.roomMembers.userId, parent!.id))).toHaveLength(
+      3,
+    )
+  })
+
+  it('has 12+ published magazine articles and notices', async () => {
+    const visible = await t.db
+      .select()
+      .from(s.magazineArticles)
+      .where(sql`${s.magazineArticles.publishedAt} <= ${t.now.toISOString()}::timestamptz`)
+    expect(visible.length).toBeGreaterThanOrEqual(12)
+    for (const a of visible) expect(a.body).not.toMatch(/<script|on\w+=|javascript:/i)
+    expect((await t.db.select().from(s.notices)).length).toBeGreaterThanOrEqual(5)
+  })
+
+  it('is not seeded twice', async () => {
+    const before = (await t.db.select().from(s.classWorks)).length
+    expect(await seedIfEmpty(t.db, { issuer: TEST_ISSUER, now: t.now })).toBe(false)
+    expect((await t.db.select().from(s.classWorks)).length).toBe(before)
+  })
+})
+
+describe('embedded issuer alignment', () => {
+  it('moves the embedded provider’s users to a new origin, leaving other issuers and clashes alone', async () => {
+    const auth0 = 'https://tenant.auth0.example/'
+    await t.db.insert(s.users).values([
+      {
+        issuer: auth0,
+        sub: 'auth0|abc',
+        nickname: 'a',
+        name: 'a',
+        nameKana: 'ア',
+        role: 'parent',
+        agreedToTermsAt: t.now,
+      },
+      {
+        issuer: 'http://localhost:3300/idp',
+        sub: 'demo|parent',
+        nickname: 'b',
+        name: 'b',
+        nameKana: 'ビ',
+        role: 'parent',
+        agreedToTermsAt: t.now,
+      },
+    ])
+    await alignEmbeddedIssuer(t.db, 'http://localhost:3300/idp')
+    const moved = await t.db.select().from(s.users).where(eq(s.users.sub, 'demo|teacher'))
+    expect(moved[0]!.issuer).toBe('http://localhost:3300/idp')
+    const parents = await t.db.select().from(s.users).where(eq(s.users.sub, 'demo|parent'))
+    expect(parents.map((p) => p.issuer).sort()).toEqual(['http://localhost:3300/idp', TEST_ISSUER].sort())
+    const [other] = await t.db
+      .select()
+      .from(s.users)
+      .where(and(eq(s.users.sub, 'auth0|abc')))
+    expect(other!.issuer).toBe(auth0)
+  })
+})
+
+describe('openDatabase', () => {
+  it('explains a database it cannot reach, without the password', async () => {
+    const error = await openDatabase({ databaseUrl: 'postgres://someone:secret@127.0.0.1:1/nothing' }).catch(
+      (e) => e,
+    )
+    expect(error).toBeInstanceOf(DatabaseError)
+    expect(error.message).toContain('Could not connect to PostgreSQL')
+    expect(error.message).not.toContain('secret')
+  })
+})

@@ -1,0 +1,385 @@
+/**
+ * Class keyword search on a real database (PGlite by default; PostgreSQL with TEST_DATABASE_URL): the bigram
+ * index (migrations 0002/0003), kana / width folding, every filter and sort, paging, and that 1–2 character
+ * terms are served by the GIN index rather than a sequential scan.
+ */
+import { eq, sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  classWorkSearchQueries,
+  type SearchParams,
+  searchClassWorks,
+} from '../../app/api/services/class-works'
+import {
+  categories,
+  classStyles,
+  classWorkSchedules,
+  classWorks,
+  classWorkTargetGrades,
+  targetGrades,
+  users,
+} from '../../app/db/schema'
+import { textGrams } from '../../app/lib/search-bigrams'
+import { classSearchText, searchTerms } from '../../app/lib/search-normalize'
+import { openTestDatabase, type TestDatabase } from './support/test-db'
+
+const DAY = 86_400_000
+let database: TestDatabase
+let db: TestDatabase['db']
+let now: Date
+let teacher: { id: number; nickname: string }
+const cat = new Map<string, number>()
+const grade = new Map<string, number>()
+let styleIds: number[] = []
+
+interface NewClass {
+  title: string
+  description?: string
+  category?: string
+  style?: number
+  price?: number
+  grades?: string[]
+  /** Day offsets from now of the schedules; purchased seats per schedule. */
+  days?: number[]
+  purchased?: number
+  createdDaysAgo?: number
+  published?: boolean
+}
+
+async function addClass(c: NewClass): Promise<number> {
+  const categoryName = c.category ?? 'プログラミング'
+  const description = c.description ?? '説明'
+  const [row] = await db
+    .insert(classWorks)
+    .values({
+      teacherId: teacher.id,
+      title: c.title,
+      description,
+      categoryId: cat.get(categoryName)!,
+      classStyleId: c.style ?? styleIds[0]!,
+      price: c.price ?? 1000,
+      capacity: 10,
+      durationMinutes: 60,
+      isPublished: c.published ?? true,
+      searchText: classSearchText({
+        title: c.title,
+        description,
+        teacherNickname: teacher.nickname,
+        categoryName,
+      }),
+      createdAt: new Date(now.getTime() - (c.createdDaysAgo ?? 1) * DAY),
+    })
+    .returning({ id: classWorks.id })
+  const id = row!.id
+  if (c.grades?.length) {
+    await db
+      .insert(classWorkTargetGrades)
+      .values(c.grades.map((g) => ({ classWorkId: id, targetGradeId: grade.get(g)! })))
+  }
+  for (const d of c.days ?? []) {
+    const startedAt = new Date(now.getTime() + d * DAY)
+    await db.insert(classWorkSchedules).values({
+      classWorkId: id,
+      startedAt,
+      endedAt: new Date(startedAt.getTime() + 3_600_000),
+      capacity: 10,
+      purchasedCount: c.purchased ?? 0,
+    })
+  }
+  return id
+}
+
+const search = (p: SearchParams) => searchClassWorks(db, p, now)
+const ids = async (p: SearchParams) => (await search(p)).items.map((c) => c.id)
+/** A Tokyo calendar day, `offset` days from now. */
+const tokyoDay = (offset: number) =>
+  new Date(now.getTime() + offset * DAY + 9 * 3_600_000).toISOString().slice(0, 10)
+
+/** What a sequential scan says: published classes whose search_text holds every term. */
+async function naiveCount(q: string): Promise<number> {
+  const terms = searchTerms(q)
+  const conds = terms.map((t) => sql`strpos(${classWorks.searchText}, ${t}) > 0`)
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(classWorks)
+    .where(sql.join([sql`${classWorks.isPublished}`, ...conds], sql` and `))
+  return Number(row!.n)
+}
+
+// The fixture: a word no demo class uses (ミツバチ / 蜂蜜) marks every class below.
+const c: Record<string, number> = {}
+beforeAll(async () => {
+  database = await openTestDatabase()
+  db = database.db
+  now = database.now
+  const [t] = await db
+    .select({ id: users.id, nickname: users.nickname })
+    .from(users)
+    .where(eq(users.isTeacher, true))
+    .limit(1)
+  teacher = t!
+  for (const r of await db.select().from(categories)) cat.set(r.name, r.id)
+  for (const r of await db.select().from(targetGrades)) grade.set(r.name, r.id)
+  styleIds = (await db.select().from(classStyles).orderBy(classStyles.sortOrder)).map((s) => s.id)
+
+  c.kana = await addClass({
+    title: 'ミツバチプログラミング教室',
+    category: 'プログラミング',
+    style: styleIds[0],
+    price: 500,
+    grades: ['小学3年'],
+    days: [3, 40],
+    purchased: 2,
+    createdDaysAgo: 5,
+  })
+  c.python = await addClass({
+    title: 'ミツバチと学ぶPython入門',
+    category: 'プログラミング',
+    style: styleIds[1],
+    price: 3000,
+    grades: ['中学1年'],
+    days: [10],
+    purchased: 8,
+    createdDaysAgo: 1,
+  })
+  c.honey = await addClass({
+    title: 'ミツバチ観察ワークショップ',
+    description: '蜂蜜のしぼり方を体験します。',
+    category: '理科・実験',
+    style: styleIds[2],
+    price: 0,
+    grades: ['小学3年', '小学4年'],
+    days: [20],
+    purchased: 5,
+    createdDaysAgo: 3,
+  })
+  c.noSchedule = await addClass({
+    title: 'ミツバチの絵を描こう',
+    category: 'アート・工作',
+    price: 1500,
+    createdDaysAgo: 2,
+  })
+  c.descOnly = await addClass({
+    title: '朝のおはなし会',
+    description: 'ミツバチの絵本を読みます。',
+    category: '国語・作文',
+    price: 100,
+    days: [1],
+    createdDaysAgo: 10,
+  })
+  c.hidden = await addClass({ title: 'ミツバチ非公開クラス', published: false })
+}, 120_000)
+
+afterAll(async () => {
+  await database?.close()
+})
+
+describe('class_search_bigrams (SQL) matches textGrams (TypeScript)', () => {
+  it.each([
+    'はじめてのぷろぐらみんぐ教室 python入門',
+    '陶芸 将棋 英語',
+    "it's a\\b c:d (e) f&g !h |i *j <k>",
+    '𠮷野家の🎹ピアノ',
+    ' a  b ',
+    '',
+    'x',
+  ])('%j', async (text) => {
+    const result = (await db.execute(sql`select class_search_bigrams(${text})::text as v`)) as unknown
+    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { v: string }[]
+    const lexemes = [...rows[0]!.v.matchAll(/'((?:[^']|'')*)'/gu)].map((m) =>
+      m[1]!.replace(/''/gu, "'").replace(/\\\\/gu, '\\'),
+    )
+    expect(lexemes.sort()).toEqual(textGrams(text))
+  })
+})
+
+describe('keyword', () => {
+  it('finds a katakana title from hiragana and half-width katakana', async () => {
+    expect(await ids({ q: 'みつばちぷろぐらみんぐ' })).toEqual([c.kana])
+    expect(await ids({ q: 'ﾐﾂﾊﾞﾁﾌﾟﾛｸﾞﾗﾐﾝｸﾞ' })).toEqual([c.kana])
+  })
+
+  it('folds full-width and case', async () => {
+    expect(await ids({ q: 'ミツバチ ＰＹＴＨＯＮ' })).toEqual([c.python])
+    expect(await ids({ q: 'みつばち python' })).toEqual([c.python])
+  })
+
+  it('serves 1- and 2-character terms', async () => {
+    expect(await ids({ q: '蜂蜜' })).toEqual([c.honey])
+    expect(await ids({ q: 'ミツバチ 蜜' })).toEqual([c.honey])
+  })
+
+  it('requires every term (spaces, including full-width ones, split terms)', async () => {
+    expect(await ids({ q: 'ミツバチ　観察' })).toEqual([c.honey])
+    expect((await search({ q: 'ミツバチ 存在しない言葉' })).total).toBe(0)
+  })
+
+  it('needs the characters adjacent, not just the same bigrams', async () => {
+    // ツバ and バチ are both in ミツバチ, but ツバチ… is; バチツ is not a substring.
+    expect((await search({ q: 'バチツ' })).total).toBe(0)
+  })
+
+  it('matches the description, the teacher nickname and the category name', async () => {
+    expect(await ids({ q: '蜂蜜のしぼり方' })).toEqual([c.honey])
+    expect((await ids({ q: `ミツバチ ${teacher.nickname}` })).sort()).toEqual(
+      [c.kana, c.python, c.honey, c.noSchedule, c.descOnly].sort(),
+    )
+    expect((await ids({ q: 'ミツバチ 理科・実験' })).sort()).toEqual([c.honey])
+  })
+
+  it('finds nothing for an unknown word, and never an unpublished class', async () => {
+    expect(await search({ q: '量子力学のなぞ' })).toMatchObject({ total: 0, total_pages: 0, items: [] })
+    expect(await ids({ q: '非公開' })).not.toContain(c.hidden)
+  })
+
+  it('takes tsquery and LIKE special characters literally', async () => {
+    for (const q of ["it's", 'a\\b', "'", '\\', ':*', '!', '(', '&|', '%', '_']) {
+      expect((await search({ q })).total, q).toBe(await naiveCount(q))
+    }
+  })
+
+  it('agrees with a sequential scan on the demo content', async () => {
+    for (const q of [
+      '陶芸',
+      '将棋',
+      '英語',
+      'プログラミング',
+      'ぷろぐらみんぐ',
+      '先生',
+      'a',
+      '教室 親子',
+      '算数',
+    ]) {
+      expect((await search({ q })).total, q).toBe(await naiveCount(q))
+    }
+  })
+
+  it('ranks title matches above description matches, then applies the sort', async () => {
+    // 朝のおはなし会 mentions ミツバチ only in its description: last, even though it is the cheapest.
+    const byPrice = await ids({ q: 'ミツバチ', sort: 'price_asc' })
+    expect(byPrice).toEqual([c.honey, c.kana, c.noSchedule, c.python, c.descOnly])
+  })
+
+  it('keeps the bigrams in sync when search_text changes', async () => {
+    const id = await addClass({ title: 'カブトムシ観察' })
+    expect(await ids({ q: 'かぶとむし' })).toEqual([id])
+    await db
+      .update(classWorks)
+      .set({
+        searchText: classSearchText({
+          title: 'クワガタ観察',
+          description: '',
+          teacherNickname: '',
+          categoryName: '',
+        }),
+      })
+      .where(eq(classWorks.id, id))
+    expect(await ids({ q: 'かぶとむし' })).toEqual([])
+    expect(await ids({ q: 'くわがた' })).toEqual([id])
+    await db.delete(classWorks).where(eq(classWorks.id, id))
+  })
+})
+
+describe('filters', () => {
+  const q = 'ミツバチ'
+  it('category', async () => {
+    expect((await ids({ q, category: cat.get('プログラミング')! })).sort()).toEqual([c.kana, c.python].sort())
+  })
+
+  it('target grade', async () => {
+    expect((await ids({ q, grade: grade.get('小学3年')! })).sort()).toEqual([c.kana, c.honey].sort())
+    expect(await ids({ q, grade: grade.get('小学4年')! })).toEqual([c.honey])
+  })
+
+  it('class style', async () => {
+    expect(await ids({ q, style: styleIds[1]! })).toEqual([c.python])
+  })
+
+  it('price range', async () => {
+    expect(await ids({ q, price_max: 0 })).toEqual([c.honey])
+    expect((await ids({ q, price_min: 500, price_max: 1500 })).sort()).toEqual([c.kana, c.noSchedule].sort())
+    expect(await ids({ q, price_min: 2000 })).toEqual([c.python])
+  })
+
+  it('schedule date range (Tokyo days)', async () => {
+    expect(await ids({ q, from: tokyoDay(9), to: tokyoDay(11) })).toEqual([c.python])
+    expect((await ids({ q, from: tokyoDay(15) })).sort()).toEqual([c.kana, c.honey].sort())
+    expect((await ids({ q, to: tokyoDay(4) })).sort()).toEqual([c.kana, c.descOnly].sort())
+  })
+
+  it('filters without a keyword', async () => {
+    const r = await search({ category: cat.get('理科・実験')!, price_max: 0, grade: grade.get('小学4年')! })
+    expect(r.items.map((i) => i.id)).toContain(c.honey)
+    for (const item of r.items) {
+      expect(item.category.name).toBe('理科・実験')
+      expect(item.price).toBe(0)
+    }
+  })
+})
+
+describe('sorts (title matches only, so relevance ties)', () => {
+  const q = 'ミツバチ'
+  const mine = async (sort: SearchParams['sort']) =>
+    (await ids({ q, sort })).filter((id) => id !== c.descOnly)
+  it('new (the default)', async () => {
+    expect(await mine(undefined)).toEqual([c.python, c.noSchedule, c.honey, c.kana])
+    expect(await mine('new')).toEqual([c.python, c.noSchedule, c.honey, c.kana])
+  })
+  it('start: next upcoming schedule, classes without one last', async () => {
+    expect(await mine('start')).toEqual([c.kana, c.python, c.honey, c.noSchedule])
+  })
+  it('price_asc and price_desc', async () => {
+    expect(await mine('price_asc')).toEqual([c.honey, c.kana, c.noSchedule, c.python])
+    expect(await mine('price_desc')).toEqual([c.python, c.noSchedule, c.kana, c.honey])
+  })
+  it('popular: seats taken', async () => {
+    expect(await mine('popular')).toEqual([c.python, c.honey, c.kana, c.noSchedule])
+  })
+})
+
+describe('paging and the index', () => {
+  beforeAll(async () => {
+    // 25 classes that share a word, and ~5,000 filler classes with longer descriptions so the planner prefers the index.
+    await db.execute(sql`
+      insert into ${classWorks} (teacher_id, title, description, category_id, class_style_id, price, capacity,
+        duration_minutes, is_published, search_text)
+      select ${teacher.id}, t, d, ${cat.get('陶芸')!}, ${styleIds[0]!}, 1000, 10, 60, true, t || ' ' || d
+      from (select case when i <= 25 then 'てんとうむし講座' || i else 'だみー講座' || i end as t
+              , repeat('だみーのせつめいぶん、' || i, 20) as d
+            from generate_series(1, 5000) as i) as s`)
+    await database.exec('ANALYZE class_works')
+  }, 120_000)
+
+  it('counts the total and the pages', async () => {
+    const first = await search({ q: 'テントウムシ' })
+    expect(first).toMatchObject({ total: 25, total_pages: 2, page: 1, per_page: 20 })
+    expect(first.items).toHaveLength(20)
+    const second = await search({ q: 'テントウムシ', page: 2 })
+    expect(second.items).toHaveLength(5)
+    expect(new Set([...first.items, ...second.items].map((i) => i.id)).size).toBe(25)
+    // Past the last page: no items, the same total.
+    expect(await search({ q: 'テントウムシ', page: 3 })).toMatchObject({
+      items: [],
+      total: 25,
+      total_pages: 2,
+    })
+    expect(await search({ q: 'テントウムシ', sort: 'popular', page: 2 })).toMatchObject({ total: 25 })
+  })
+
+  it('serves a 2-character term from the GIN index', async () => {
+    for (const q of ['陶芸', '蜂']) {
+      const plan = await explain(classWorkSearchQueries(db, { q }, now).count)
+      expect(plan, plan).toContain('class_works_search_bigrams_idx')
+      expect(plan).not.toMatch(/Seq Scan on class_works/u)
+    }
+  })
+})
+
+async function explain(query: { getSQL(): ReturnType<typeof sql> }): Promise<string> {
+  const result = (await db.execute(sql`explain ${query}`)) as unknown
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<
+    string,
+    string
+  >[]
+  return rows.map((r) => Object.values(r)[0]).join('\n')
+}
