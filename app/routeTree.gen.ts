@@ -42,7 +42,6 @@ import { Route as MagazineMagazineIndexRouteImport } from './routes/_magazine/ma
 import { Route as SimpleRegisterConfirm_emailRouteImport } from './routes/_simple/register/confirm_email'
 import { Route as SimpleRegisterInputRouteImport } from './routes/_simple/register/input'
 import { Route as SimpleRegisterThanksRouteImport } from './routes/_simple/register/thanks'
-import { Route as UploadsAvatarsSplatRouteImport } from './routes/uploads/avatars/$'
 import { Route as DefaultAuthClass_managementIndexRouteImport } from './routes/_default/_auth/class_management/index'
 import { Route as DefaultAuthClass_managementCreateRouteImport } from './routes/_default/_auth/class_management/create'
 import { Route as DefaultAuthInformationIndexRouteImport } from './routes/_default/_auth/information/index'
@@ -222,11 +221,6 @@ const SimpleRegisterThanksRoute = SimpleRegisterThanksRouteImport.update({
   path: '/thanks',
   getParentRoute: () => SimpleRegisterRouteRoute,
 } as any)
-const UploadsAvatarsSplatRoute = UploadsAvatarsSplatRouteImport.update({
-  id: '/uploads/avatars/$',
-  path: '/uploads/avatars/$',
-  getParentRoute: () => rootRouteImport,
-} as any)
 const DefaultAuthClass_managementIndexRoute =
   DefaultAuthClass_managementIndexRouteImport.update({
     id: '/class_management/',
@@ -333,7 +327,6 @@ export interface FileRoutesByFullPath {
   '/register/confirm_email': typeof SimpleRegisterConfirm_emailRoute
   '/register/input': typeof SimpleRegisterInputRoute
   '/register/thanks': typeof SimpleRegisterThanksRoute
-  '/uploads/avatars/$': typeof UploadsAvatarsSplatRoute
   '/class_search/': typeof DefaultClass_searchIndexRoute
   '/magazine/': typeof MagazineMagazineIndexRoute
   '/class_management/create': typeof DefaultAuthClass_managementCreateRoute
@@ -378,7 +371,6 @@ export interface FileRoutesByTo {
   '/register/confirm_email': typeof SimpleRegisterConfirm_emailRoute
   '/register/input': typeof SimpleRegisterInputRoute
   '/register/thanks': typeof SimpleRegisterThanksRoute
-  '/uploads/avatars/$': typeof UploadsAvatarsSplatRoute
   '/class_search': typeof DefaultClass_searchIndexRoute
   '/magazine': typeof MagazineMagazineIndexRoute
   '/class_management/create': typeof DefaultAuthClass_managementCreateRoute
@@ -428,7 +420,6 @@ export interface FileRoutesById {
   '/_simple/register/confirm_email': typeof SimpleRegisterConfirm_emailRoute
   '/_simple/register/input': typeof SimpleRegisterInputRoute
   '/_simple/register/thanks': typeof SimpleRegisterThanksRoute
-  '/uploads/avatars/$': typeof UploadsAvatarsSplatRoute
   '/_default/class_search/': typeof DefaultClass_searchIndexRoute
   '/_magazine/magazine/': typeof MagazineMagazineIndexRoute
   '/_default/_auth/class_management/create': typeof DefaultAuthClass_managementCreateRoute
@@ -475,7 +466,6 @@ export interface FileRouteTypes {
     | '/register/confirm_email'
     | '/register/input'
     | '/register/thanks'
-    | '/uploads/avatars/$'
     | '/class_search/'
     | '/magazine/'
     | '/class_management/create'
@@ -520,7 +510,6 @@ export interface FileRouteTypes {
     | '/register/confirm_email'
     | '/register/input'
     | '/register/thanks'
-    | '/uploads/avatars/$'
     | '/class_search'
     | '/magazine'
     | '/class_management/create'
@@ -569,7 +558,6 @@ export interface FileRouteTypes {
     | '/_simple/register/confirm_email'
     | '/_simple/register/input'
     | '/_simple/register/thanks'
-    | '/uploads/avatars/$'
     | '/_default/class_search/'
     | '/_magazine/magazine/'
     | '/_default/_auth/class_management/create'
@@ -599,7 +587,6 @@ export interface RootRouteChildren {
   DownloadsSalesDotcsvRoute: typeof DownloadsSalesDotcsvRoute
   UploadsSplatRoute: typeof UploadsSplatRoute
   V1SplatRoute: typeof V1SplatRoute
-  UploadsAvatarsSplatRoute: typeof UploadsAvatarsSplatRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -834,13 +821,6 @@ declare module '@tanstack/react-router' {
       fullPath: '/register/thanks'
       preLoaderRoute: typeof SimpleRegisterThanksRouteImport
       parentRoute: typeof SimpleRegisterRouteRoute
-    }
-    '/uploads/avatars/$': {
-      id: '/uploads/avatars/$'
-      path: '/uploads/avatars/$'
-      fullPath: '/uploads/avatars/$'
-      preLoaderRoute: typeof UploadsAvatarsSplatRouteImport
-      parentRoute: typeof rootRouteImport
     }
     '/_default/_auth/class_management/': {
       id: '/_default/_auth/class_management/'
@@ -1079,7 +1059,6 @@ const rootRouteChildren: RootRouteChildren = {
   DownloadsSalesDotcsvRoute: DownloadsSalesDotcsvRoute,
   UploadsSplatRoute: UploadsSplatRoute,
   V1SplatRoute: V1SplatRoute,
-  UploadsAvatarsSplatRoute: UploadsAvatarsSplatRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -1,14 +1,14 @@
 import '@tanstack/react-start/server-only'
 import { randomBytes } from 'node:crypto'
-import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises'
+import { mkdir, unlink, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { AVATAR_PATH, avatarFileProblem } from '~/lib/avatar-rules'
-import { contentTypeOf, sniffImageType } from '~/lib/image-type'
+import { sniffImageType } from '~/lib/image-type'
 import { getConfig } from './config'
 
 /**
  * Avatars are files under `${DATA_DIR}/uploads/avatars/` with a random name (docs/decisions/0009-learner-journey.md),
- * served by the `/uploads/avatars/$` server route. The declared type and the first bytes must both be an image.
+ * served by the `/uploads/$` server route (uploads.server.ts reads them). The declared type and the first bytes must both be an image.
  */
 const avatarsDir = () => resolve(getConfig().dataDir, 'uploads', 'avatars')
 
@@ -31,15 +31,4 @@ export async function removeAvatar(url: string | null | undefined): Promise<void
   const path = url?.replace(/^\/uploads\//, '')
   if (!path || !AVATAR_PATH.test(path)) return
   await unlink(join(avatarsDir(), path.slice('avatars/'.length))).catch(() => {})
-}
-
-export async function readAvatar(name: string): Promise<{ bytes: Uint8Array; type: string } | undefined> {
-  if (!AVATAR_PATH.test(`avatars/${name}`)) return undefined
-  const type = contentTypeOf(name)
-  if (!type) return undefined
-  try {
-    return { bytes: new Uint8Array(await readFile(join(avatarsDir(), name))), type }
-  } catch {
-    return undefined
-  }
 }

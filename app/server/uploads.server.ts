@@ -6,13 +6,14 @@ import { contentTypeOf, MAX_IMAGE_BYTES, sniffImageType } from '~/lib/image-type
 import { getConfig } from './config'
 
 /**
- * Class images: stored as uploaded under `${DATA_DIR}/uploads/classes/` with a random name, and served by
- * the `/uploads/$` server route. No image library is installed, so images are NOT resized (see the report in
+ * Uploaded images live under `${DATA_DIR}/uploads/` — class images in `classes/` (saved here), avatars in
+ * `avatars/` (avatar-upload.server.ts) — with random names, and are all served by the `/uploads/$` server route.
+ * Class images: stored as uploaded. No image library is installed, so images are NOT resized (see the report in
  * docs/decisions/0007-teacher-tools.md); the 5 MB limit and the type check by content still apply.
  */
 
 const uploadsRoot = () => resolve(getConfig().dataDir, 'uploads')
-const STORED_NAME = /^classes\/[a-f0-9]{32}\.(png|jpg|webp)$/
+const STORED_NAME = /^(classes|avatars)\/[a-f0-9]{32}\.(png|jpg|webp)$/
 
 export type UploadResult = { ok: true; url: string } | { ok: false; message: string }
 

@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { readUpload } from '~/server/uploads.server'
 
-/** GET /uploads/classes/<random>.<ext> — uploaded class images; names are random and never reused. */
+/** GET /uploads/{classes,avatars}/<random>.<ext> — uploaded images; names are random and never reused. */
 export const Route = createFileRoute('/uploads/$')({
   server: {
     handlers: {
