@@ -173,6 +173,33 @@ describe('responses that break the contract', () => {
   })
 })
 
+describe('master lists', () => {
+  it('are reused for a few minutes, while failures are asked again', async () => {
+    let calls = 0
+    const list = [{ id: 1, name: 'プログラミング', sort_order: 10 }]
+    const counting: ApiTransport = async () => {
+      calls++
+      return { status: 200, data: list }
+    }
+    const c = createApiClient(() => counting, { logger: recorder().logger })
+    expect(await c.getMaster('categories')).toEqual(list)
+    expect(await c.getMaster('categories')).toEqual(list)
+    expect(calls).toBe(1)
+    await c.getMaster('target_grades')
+    expect(calls).toBe(2)
+
+    let failing = 0
+    const down: ApiTransport = async () => {
+      failing++
+      return { status: 503, data: { code: 'unavailable', message: '利用できません' } }
+    }
+    const d = createApiClient(() => down, { logger: recorder().logger })
+    expect(await d.getMaster('categories')).toBeUndefined()
+    expect(await d.getMaster('categories')).toBeUndefined()
+    expect(failing).toBe(2)
+  })
+})
+
 describe('HTTP transport', () => {
   let server: ReturnType<typeof serve>
   let baseUrl: string

@@ -92,6 +92,9 @@ function errorOf(res: ApiResponse): { code: string; message: string; issues?: un
       }
 }
 
+/** How long a master list is reused (see getMaster). */
+export const MASTER_TTL_MS = 5 * 60_000
+
 export function createApiClient(getTransport: () => ApiTransport, options: ApiClientOptions = {}) {
   const log = options.logger ?? console
   const send = (request: ApiRequest) => getTransport()(request)
@@ -173,6 +176,20 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
   }
 
   const get = (path: string, query?: ApiRequest['query']): ApiRequest => ({ method: 'GET', path, query })
+
+  // Master lists change only with a deploy, yet almost every page names ids with them: keep each one for a few
+  // minutes instead of asking the API on every render. Failures are not cached.
+  const masterCache = new Map<MasterKind, { at: number; value: Promise<MasterList | undefined> }>()
+  function getMaster(kind: MasterKind): Promise<MasterList | undefined> {
+    const hit = masterCache.get(kind)
+    if (hit && Date.now() - hit.at < MASTER_TTL_MS) return hit.value
+    const value = publicCall(MasterList, () => get(`/v1/master/${kind}`))
+    masterCache.set(kind, { at: Date.now(), value })
+    void value.then((v) => {
+      if (v === undefined) masterCache.delete(kind)
+    })
+    return value
+  }
   const id = (value: number) => {
     if (!Number.isSafeInteger(value) || value <= 0)
       throw new ApiError(400, 'invalid_request', '入力内容に誤りがあります')
@@ -282,7 +299,7 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
 
     // ── public ──
     /** GET /v1/master/{categories,school_types,professions,class_styles,target_grades,video_content_statuses} */
-    getMaster: (kind: MasterKind) => publicCall(MasterList, () => get(`/v1/master/${kind}`)),
+    getMaster,
     listNewArrivalsByClass: (limit?: number) =>
       publicCall(ClassWorkCardList, () => get('/v1/class_works/new_arrivals_by_class', { limit })),
     listCloseToStarts: (limit?: number) =>
