@@ -1,14 +1,15 @@
 import '@tanstack/react-start/server-only'
-import { randomBytes } from 'node:crypto'
-import { mkdir, unlink, writeFile } from 'node:fs/promises'
+import { unlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { AVATAR_PATH, avatarFileProblem } from '~/lib/avatar-rules'
 import { sniffImageType } from '~/lib/image-type'
 import { getConfig } from './config'
+import { AVATAR_MAX_PX, resizeImage, storeImage } from './uploads.server'
 
 /**
  * Avatars are files under `${DATA_DIR}/uploads/avatars/` with a random name (docs/decisions/0009-learner-journey.md),
- * served by the `/uploads/$` server route (uploads.server.ts reads them). The declared type and the first bytes must both be an image.
+ * served by the `/uploads/$` server route. The declared type and the first bytes must both be an image;
+ * uploads.server.ts re-encodes it (512 px, WebP).
  */
 const avatarsDir = () => resolve(getConfig().dataDir, 'uploads', 'avatars')
 
@@ -20,10 +21,9 @@ export async function saveAvatar(file: File): Promise<AvatarSaveResult> {
   const bytes = new Uint8Array(await file.arrayBuffer())
   const ext = sniffImageType(bytes)
   if (!ext) return { ok: false, message: '画像は PNG・JPEG・WebP のいずれかにしてください' }
-  const name = `${randomBytes(16).toString('hex')}.${ext}`
-  await mkdir(avatarsDir(), { recursive: true })
-  await writeFile(join(avatarsDir(), name), bytes, { flag: 'wx' })
-  return { ok: true, url: `/uploads/avatars/${name}` }
+  const resized = await resizeImage(bytes, AVATAR_MAX_PX)
+  if (!resized) return { ok: false, message: '画像を読み込めませんでした。別の画像でお試しください' }
+  return { ok: true, url: await storeImage('avatars', resized) }
 }
 
 /** Removes an avatar this server stored (after the profile points elsewhere); anything else is left alone. */

@@ -8,8 +8,8 @@ import { getConfig } from './config'
 /**
  * Uploaded images live under `${DATA_DIR}/uploads/` — class images in `classes/` (saved here), avatars in
  * `avatars/` (avatar-upload.server.ts) — with random names, and are all served by the `/uploads/$` server route.
- * Class images: stored as uploaded. No image library is installed, so images are NOT resized (see the report in
- * docs/decisions/0007-teacher-tools.md); the 5 MB limit and the type check by content still apply.
+ * Every image is type-checked by its first bytes, then re-encoded with sharp: turned upright, shrunk to fit its
+ * use, metadata (camera location!) dropped, stored as WebP.
  */
 
 const uploadsRoot = () => resolve(getConfig().dataDir, 'uploads')
@@ -23,11 +23,41 @@ export async function saveClassImage(file: File): Promise<UploadResult> {
   const bytes = new Uint8Array(await file.arrayBuffer())
   const ext = sniffImageType(bytes)
   if (!ext) return { ok: false, message: '画像は PNG・JPEG・WebP のいずれかにしてください' }
-  const name = `${randomBytes(16).toString('hex')}.${ext}`
-  const dir = join(uploadsRoot(), 'classes')
-  await mkdir(dir, { recursive: true })
-  await writeFile(join(dir, name), bytes, { flag: 'wx' })
-  return { ok: true, url: `/uploads/classes/${name}` }
+  const resized = await resizeImage(bytes, CLASS_IMAGE_MAX_PX)
+  if (!resized) return { ok: false, message: '画像を読み込めませんでした。別の画像でお試しください' }
+  return { ok: true, url: await storeImage('classes', resized) }
+}
+
+/** Longest side of a stored class image (the detail page shows it at most ~1200 px wide on retina phones). */
+export const CLASS_IMAGE_MAX_PX = 1600
+/** Longest side of a stored avatar (shown at most 128 px). */
+export const AVATAR_MAX_PX = 512
+
+/**
+ * Re-encodes an image as WebP that fits in `maxPx` × `maxPx` (never enlarged), upright, without metadata.
+ * Undefined when the bytes are not a decodable image. sharp is loaded on first use only.
+ */
+export async function resizeImage(bytes: Uint8Array, maxPx: number): Promise<Uint8Array | undefined> {
+  const { default: sharp } = await import('sharp')
+  try {
+    const out = await sharp(bytes, { limitInputPixels: 40_000_000 })
+      .rotate()
+      .resize({ width: maxPx, height: maxPx, fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 82 })
+      .toBuffer()
+    return new Uint8Array(out)
+  } catch {
+    return undefined
+  }
+}
+
+/** Writes an image under a new random name in `uploads/<dir>/` and returns its public URL. */
+export async function storeImage(dir: 'classes' | 'avatars', webp: Uint8Array): Promise<string> {
+  const name = `${randomBytes(16).toString('hex')}.webp`
+  const folder = join(uploadsRoot(), dir)
+  await mkdir(folder, { recursive: true })
+  await writeFile(join(folder, name), webp, { flag: 'wx' })
+  return `/uploads/${dir}/${name}`
 }
 
 /** A stored upload by its path under /uploads/, or undefined (bad name, missing file). */

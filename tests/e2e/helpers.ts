@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright'
-import { expect, type Page, type TestInfo } from '@playwright/test'
+import { type BrowserContext, expect, type Page, type TestInfo } from '@playwright/test'
 
 export const isPhone = (testInfo: TestInfo) => testInfo.project.name === 'phone'
 
@@ -26,4 +26,33 @@ export async function expectAccessible(page: Page) {
 export async function login(page: Page, email: string, returnTo = '/') {
   await page.goto(`/auth/login?${new URLSearchParams({ returnTo, login_hint: email })}`)
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
+}
+
+/**
+ * Signs up a new account on the embedded provider, confirms its e-mail and registers it as a parent — for tests
+ * that change what a member sees (read marks, learner profiles) without touching the shared demo accounts.
+ */
+export async function registerNewParent(page: Page, context: BrowserContext, nickname = 'みどり') {
+  const email = `e2e-${Date.now()}-${Math.floor(Math.random() * 1e6)}@manabi.example`
+  await gotoReady(page, '/')
+  await page.getByTestId('header-signup').click()
+  await page.getByLabel('メールアドレス').fill(email)
+  await page.getByLabel('パスワード').fill('manabi-demo-1234')
+  await page.getByLabel('ニックネーム').fill(nickname)
+  await page.getByRole('button', { name: '登録する' }).click()
+  const verifyUrl = await page.getByRole('link', { name: 'メールアドレスを確認する' }).getAttribute('href')
+  await page.getByRole('link', { name: 'まなびのたねへ進む' }).click()
+  const mail = await context.newPage()
+  await mail.goto(verifyUrl ?? '')
+  await mail.close()
+  await page.getByTestId('confirm-email-check').click()
+  await expect(page).toHaveURL(/\/register\/input$/)
+  await page.getByLabel('ニックネーム', { exact: true }).fill(nickname)
+  await page.getByLabel('お名前').fill(`森 ${nickname}`)
+  await page.getByLabel('ふりがな（カタカナ）').fill('モリ ミドリ')
+  await page.getByLabel('職業').selectOption({ index: 1 })
+  await page.getByLabel(/に同意します/).check()
+  await page.getByRole('button', { name: '登録する' }).click()
+  await expect(page).toHaveURL(/\/register\/thanks$/)
+  return email
 }

@@ -73,9 +73,9 @@ test('a teacher creates and publishes a class with two schedules, then cancels a
     buffer: Buffer.from(PNG_1X1, 'base64'),
   })
   const preview = page.getByTestId('image-preview')
-  await expect(preview).toHaveAttribute('src', /^\/uploads\/classes\/[a-f0-9]{32}\.png$/)
+  await expect(preview).toHaveAttribute('src', /^\/uploads\/classes\/[a-f0-9]{32}\.webp$/)
   const served = await page.request.get((await preview.getAttribute('src'))!)
-  expect(served.headers()['content-type']).toBe('image/png')
+  expect(served.headers()['content-type']).toBe('image/webp')
   expect(served.headers()['cache-control']).toContain('immutable')
   await page.getByTestId('save-class').click()
   await expect(page.getByTestId('snackbar')).toContainText('クラスを保存しました')
@@ -113,6 +113,11 @@ test('a teacher creates and publishes a class with two schedules, then cancels a
   await booked.getByTestId('toggle-students').click()
   await expect(booked.getByTestId('student-row')).toHaveCount(1)
   await expect(booked.getByTestId('student-row')).toContainText('予約中')
+  const messageHref = await booked
+    .getByTestId('student-row')
+    .getByRole('link', { name: /メッセージ/ })
+    .getAttribute('href')
+  expect(messageHref).toMatch(/^\/message\?to=\d+$/)
   await booked.getByTestId('cancel-schedule').click()
   await page.getByTestId('cancel-schedule-dialog').getByRole('button', { name: '休講にする' }).click()
   await expect(page.getByTestId('schedule-status').filter({ hasText: '休講' })).toHaveCount(1)
@@ -122,6 +127,17 @@ test('a teacher creates and publishes a class with two schedules, then cancels a
   const item = parent.getByTestId('attendance-item').filter({ hasText: title })
   await expect(item.getByTestId('attendance-status')).toHaveText('先生により中止')
   await parent.context().close()
+
+  // The student's message link opens the room with them (or preselects them to start one).
+  await gotoReady(page, messageHref!)
+  const partnerId = messageHref!.split('=')[1]!
+  const room = page.getByTestId('room-view')
+  // Phones show either the room or the list, PCs both: wait for whichever this page opened.
+  await expect(
+    page.locator('[data-testid="room-view"]:visible, [data-testid="new-room-partner"]:visible').first(),
+  ).toBeVisible()
+  if (await room.isVisible()) await expect(room.getByRole('heading', { level: 2 })).toContainText('はなこ')
+  else await expect(page.getByTestId('new-room-partner')).toHaveValue(partnerId)
 
   // Sales: the CSV download has the BOM and the header row; the refund is listed.
   await gotoReady(page, '/sales_management')

@@ -193,7 +193,7 @@ function Students({ scheduleId }: { scheduleId: number }) {
               <td className="py-2">
                 <Link
                   to="/message"
-                  search={{}}
+                  search={{ to: s.user.id }}
                   className="underline"
                   aria-label={`メッセージ（${s.user.nickname}さん）`}
                 >

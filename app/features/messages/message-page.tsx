@@ -25,9 +25,19 @@ function Avatar({ url, size = 40 }: { url: string | null; size?: number }) {
 }
 
 /** /message: rooms with the other person, one room open at a time (`?room=`). */
-export function MessagePage({ roomId }: { roomId?: number }) {
+/**
+ * `roomId` opens a room; `to` (a user id, from a teacher's student or customer list) opens the room with that
+ * person, or preselects them to start one.
+ */
+export function MessagePage({ roomId, to }: { roomId?: number; to?: number }) {
   const { rooms, destinations } = useSuspenseQuery(roomsQuery()).data
-  const current = rooms.find((r) => r.id === roomId)
+  const current =
+    roomId !== undefined
+      ? rooms.find((r) => r.id === roomId)
+      : to !== undefined
+        ? rooms.find((r) => r.partner.id === to)
+        : undefined
+  const preselect = !current && to !== undefined && destinations.some((d) => d.id === to) ? to : undefined
   return (
     <div className="mx-auto max-w-5xl px-4 py-8">
       <h1 className="text-2xl font-black">メッセージ</h1>
@@ -37,7 +47,7 @@ export function MessagePage({ roomId }: { roomId?: number }) {
       <div className="mt-4 grid gap-4 md:grid-cols-[18rem_1fr]">
         <div className={current ? 'hidden md:block' : ''}>
           <RoomList rooms={rooms} currentId={current?.id} />
-          <NewRoom destinations={destinations} />
+          <NewRoom key={preselect} destinations={destinations} initialPartner={preselect} />
         </div>
         {current ? (
           <RoomView key={current.id} room={current} />
@@ -102,11 +112,13 @@ function RoomList({ rooms, currentId }: { rooms: Room[]; currentId?: number }) {
 
 function NewRoom({
   destinations,
+  initialPartner,
 }: {
   destinations: { id: number; nickname: string; is_teacher: boolean }[]
+  initialPartner?: number
 }) {
   const uid = useId()
-  const [partner, setPartner] = useState('')
+  const [partner, setPartner] = useState(initialPartner === undefined ? '' : String(initialPartner))
   const navigate = useNavigate()
   const queryClient = useQueryClient()
   const start = useMutation({

@@ -236,7 +236,7 @@ function Customers() {
               <td className="py-2">
                 <Link
                   to="/message"
-                  search={{}}
+                  search={{ to: c.user.id }}
                   className="underline"
                   aria-label={`メッセージ（${c.user.nickname}さん）`}
                 >

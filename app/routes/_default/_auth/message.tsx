@@ -5,9 +5,10 @@ import { parseId } from '~/lib/ids'
 import { pageHead } from '~/lib/seo'
 
 export const Route = createFileRoute('/_default/_auth/message')({
-  validateSearch: (search: Record<string, unknown>): { room?: number } => {
+  validateSearch: (search: Record<string, unknown>): { room?: number; to?: number } => {
     const room = parseId(search.room)
-    return room === undefined ? {} : { room }
+    const to = parseId(search.to)
+    return { ...(room === undefined ? {} : { room }), ...(to === undefined ? {} : { to }) }
   },
   loader: ({ context }) => context.queryClient.ensureQueryData(roomsQuery()),
   head: ({ match }) => pageHead(match, { title: 'メッセージ', noindex: true }),
@@ -15,6 +16,6 @@ export const Route = createFileRoute('/_default/_auth/message')({
 })
 
 function MessageRoute() {
-  const { room } = Route.useSearch()
-  return <MessagePage roomId={room} />
+  const { room, to } = Route.useSearch()
+  return <MessagePage roomId={room} to={to} />
 }
