@@ -268,10 +268,17 @@ test('sitemap.xml and robots.txt describe the public site', async ({ request, ba
   expect(xml).toMatch(new RegExp(`<loc>${baseURL}/magazine/detail/\\d+</loc>`))
 })
 
-test('the bottom navigation links to class search and the magazine', async ({ page }, testInfo) => {
-  test.skip(!isPhone(testInfo), 'the bottom navigation is for phones')
+test('the bottom navigation links to class search and the magazine (phones only)', async ({
+  page,
+}, testInfo) => {
   await gotoReady(page, '/')
   const nav = page.getByTestId('bottom-nav')
+  if (!isPhone(testInfo)) {
+    // PCs (lg and up) have no bottom navigation; the footer carries the same links.
+    await expect(nav).toBeHidden()
+    await expect(page.getByTestId('site-footer').getByRole('link', { name: 'クラスを探す' })).toBeVisible()
+    return
+  }
   await nav.getByRole('link', { name: 'クラスを探す' }).click()
   await expect(page).toHaveURL(/\/class_search$/)
   await nav.getByRole('link', { name: 'マガジン' }).click()
