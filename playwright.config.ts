@@ -31,6 +31,8 @@ export default defineConfig({
   projects: [
     {
       name: 'phone',
+      // Journeys on shared demo data that must not run twice at once (tagged in the spec).
+      grepInvert: /@pc-only/,
       use: { ...devices['Pixel 7'], viewport: { width: 390, height: 844 }, launchOptions },
     },
     {
