@@ -1,7 +1,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
+import type { ReactNode } from 'react'
 import type { ClassWorkDetail, PublicSchedule } from '~/contract/v1/class-works'
-import { ReservationPanel } from '~/features/reservation/reservation-panel'
 import { durationLabel, seatsLabel } from '~/lib/class-labels'
 import { formatPrice, formatScheduleJa, seatsLeft } from '~/lib/format'
 import { FavoriteButton } from './favorite-button'
@@ -11,7 +11,17 @@ const DEFAULT_CLASS_IMAGE = '/images/classes/default.svg'
 const DEFAULT_AVATAR = '/images/avatars/default.svg'
 
 /** /class_search/detail/{id}: everything about one class. */
-export function ClassDetailView({ id }: { id: number }) {
+/**
+ * `reservation` renders the reservation area for the class; the route composes it from the reservation
+ * feature, so that the two features stay independent of each other.
+ */
+export function ClassDetailView({
+  id,
+  reservation,
+}: {
+  id: number
+  reservation?: (classWork: ClassWorkDetail, now: string) => ReactNode
+}) {
   const page = useSuspenseQuery(classDetailQuery(id)).data
   // The route answers 404 before rendering when there is no class.
   if (!page) return null
@@ -129,7 +139,7 @@ export function ClassDetailView({ id }: { id: number }) {
         )}
       </section>
 
-      <ReservationPanel classWork={c} now={now} />
+      {reservation?.(c, now)}
 
       <section aria-labelledby="teacher-heading" className="mt-10">
         <h2 id="teacher-heading" className="text-xl font-bold">

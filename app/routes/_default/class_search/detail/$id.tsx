@@ -2,6 +2,7 @@ import { createFileRoute, notFound } from '@tanstack/react-router'
 import { isMember } from '~/features/auth/auth-state'
 import { ClassDetailView } from '~/features/class-detail/class-detail-view'
 import { classDetailQuery, favoriteStateQuery } from '~/features/class-detail/queries'
+import { ReservationPanel } from '~/features/reservation/reservation-panel'
 import { parseId } from '~/lib/ids'
 import { pageHead } from '~/lib/seo'
 import { courseJsonLd, oneLine } from '~/lib/structured-data'
@@ -38,5 +39,10 @@ export const Route = createFileRoute('/_default/class_search/detail/$id')({
 
 function ClassDetailPage() {
   const { id } = Route.useLoaderData()
-  return <ClassDetailView id={id} />
+  return (
+    <ClassDetailView
+      id={id}
+      reservation={(classWork, now) => <ReservationPanel classWork={classWork} now={now} />}
+    />
+  )
 }

@@ -1,0 +1,53 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+// The layering rules of ARCHITECTURE.md that a bundler cannot check: product areas stay independent of each
+// other, and shared layers never reach up into them. (Server-only code is kept out of the browser bundle by
+// Start's import protection, configured in vite.config.ts.)
+
+const root = join(__dirname)
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) return sources(path)
+    return /\.(ts|tsx)$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : []
+  })
+}
+
+const importsOf = (file: string) =>
+  [...readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1] ?? '')
+
+describe('architecture', () => {
+  it('features never import another feature', () => {
+    const offenders: string[] = []
+    for (const area of readdirSync(join(root, 'features'))) {
+      for (const file of sources(join(root, 'features', area))) {
+        for (const spec of importsOf(file)) {
+          const other = /^~\/features\/([^/]+)/.exec(spec)?.[1]
+          if (other && other !== area) offenders.push(`${relative(root, file)} → ${spec}`)
+        }
+      }
+    }
+    expect(offenders).toEqual([])
+  })
+
+  it('shared layers (components, lib, contract, api, db) never import features or routes', () => {
+    const offenders: string[] = []
+    for (const layer of ['components', 'lib', 'contract', 'api', 'db']) {
+      for (const file of sources(join(root, layer))) {
+        for (const spec of importsOf(file)) {
+          const target = spec.startsWith('~/')
+            ? join(root, spec.slice(2))
+            : spec.startsWith('.')
+              ? resolve(dirname(file), spec)
+              : undefined
+          const top = target ? relative(root, target).split('/')[0] : undefined
+          if (top === 'features' || top === 'routes') offenders.push(`${relative(root, file)} → ${spec}`)
+        }
+      }
+    }
+    expect(offenders).toEqual([])
+  })
+})
