@@ -10,12 +10,12 @@ export type ActionResult<T> =
 export function fieldErrorsOf(issues: unknown): Record<string, string> {
   const out: Record<string, string> = {}
   if (!Array.isArray(issues)) return out
-  for (const issue of issues as { path?: (string | number)[]; message?: string; code?: string }[]) {
-    const key = issue.path?.join('.')
+  for (const issue of issues as { path?: PropertyKey[]; message?: string; code?: string }[]) {
+    const key = issue.path?.map(String).join('.')
     if (!key || out[key]) continue
     out[key] =
       issue.code === 'invalid_type'
-        ? key.endsWith('_id')
+        ? key.endsWith('_id') || key.endsWith('_ids')
           ? '選択してください'
           : '入力してください'
         : (issue.message ?? '入力内容に誤りがあります')

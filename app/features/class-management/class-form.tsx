@@ -3,10 +3,11 @@ import { useNavigate } from '@tanstack/react-router'
 import { useServerFn } from '@tanstack/react-start'
 import { useId, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
+import { Field, inputClass, numberOrUndefined } from '~/components/ui/form-parts'
 import { ClassWorkInput, type TeacherClassWork } from '~/contract/v1/class-management'
+import { fieldErrorsOf } from '~/lib/action-result'
 import { MAX_IMAGE_BYTES } from '~/lib/image-type'
 import { createClass, updateClass, uploadClassImage } from './class-management.functions'
-import { Field, inputClass, issuesToErrors, numberOrUndefined } from './form-parts'
 import { classFormOptionsQuery } from './queries'
 
 type Draft = {
@@ -118,7 +119,7 @@ export function ClassForm({ initial }: { initial?: TeacherClassWork }) {
     e.preventDefault()
     const parsed = ClassWorkInput.safeParse(body())
     if (!parsed.success) {
-      setErrors(issuesToErrors(parsed.error.issues))
+      setErrors(fieldErrorsOf(parsed.error.issues))
       requestAnimationFrame(() => document.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus())
       return
     }

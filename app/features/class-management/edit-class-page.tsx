@@ -3,11 +3,12 @@ import { Link, useNavigate } from '@tanstack/react-router'
 import { useServerFn } from '@tanstack/react-start'
 import { useId, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
+import { Field, inputClass } from '~/components/ui/form-parts'
 import { Modal } from '~/components/ui/modal'
 import { AnnouncementInput } from '~/contract/v1/class-management'
+import { fieldErrorsOf } from '~/lib/action-result'
 import { ClassForm } from './class-form'
 import { deleteClass, postAnnouncement } from './class-management.functions'
-import { Field, inputClass, issuesToErrors } from './form-parts'
 import { ownClassQuery } from './queries'
 import { SchedulesPanel } from './schedules-panel'
 
@@ -57,7 +58,7 @@ function AnnouncementForm({ classWorkId }: { classWorkId: number }) {
     e.preventDefault()
     const parsed = AnnouncementInput.safeParse({ title, body })
     if (!parsed.success) {
-      setErrors(issuesToErrors(parsed.error.issues))
+      setErrors(fieldErrorsOf(parsed.error.issues))
       return
     }
     setErrors({})

@@ -3,13 +3,14 @@ import { Link } from '@tanstack/react-router'
 import { useServerFn } from '@tanstack/react-start'
 import { useId, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
+import { Field, inputClass, numberOrUndefined } from '~/components/ui/form-parts'
 import { Modal } from '~/components/ui/modal'
 import { ScrollRegion } from '~/components/ui/scroll-region'
 import { ScheduleInput, type TeacherClassWork, type TeacherSchedule } from '~/contract/v1/class-management'
+import { fieldErrorsOf } from '~/lib/action-result'
 import { formatDateJa, formatPrice, formatScheduleJa, formatTimeJa } from '~/lib/format'
 import { isoToTokyoLocal, tokyoLocalToIso } from '~/lib/schedule-overlap'
 import { addSchedule, cancelSchedule, updateSchedule } from './class-management.functions'
-import { Field, inputClass, issuesToErrors, numberOrUndefined } from './form-parts'
 import { scheduleStudentsQuery } from './queries'
 
 const statusLabels = {
@@ -240,7 +241,7 @@ function ScheduleForm(props: { cls: TeacherClassWork; schedule?: TeacherSchedule
     }
     const parsed = ScheduleInput.safeParse(body)
     if (!parsed.success) {
-      const next = issuesToErrors(parsed.error.issues)
+      const next = fieldErrorsOf(parsed.error.issues)
       if (next.started_at) next.started_at = '開始日時を入力してください'
       if (next.ended_at) next.ended_at = '終了日時を入力してください'
       setErrors(next)

@@ -3,12 +3,11 @@ import { Link, useNavigate } from '@tanstack/react-router'
 import { useServerFn } from '@tanstack/react-start'
 import { useId, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
+import { inputClass } from '~/components/ui/form-parts'
 import { OrganizationInput } from '~/contract/v1/org-management'
+import { fieldErrorsOf } from '~/lib/action-result'
 import { createOrganization, updateOrganization } from './organization.functions'
 import { organizationEditQuery } from './queries'
-
-const inputClass =
-  'mt-1 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-[1rem] text-slate-900 focus:border-purple-dark focus:outline-none aria-[invalid=true]:border-red-dark'
 
 type Kind = 'corporation' | 'group'
 
@@ -53,17 +52,8 @@ export function OrganizationForm() {
       description,
     })
     if (!parsed.success) {
-      const next: Record<string, string> = {}
-      for (const i of parsed.error.issues) {
-        const key = i.path.join('.')
-        if (!next[key])
-          next[key] =
-            key === 'kind'
-              ? '種別を選択してください'
-              : i.code === 'invalid_type'
-                ? '入力してください'
-                : i.message
-      }
+      const next = fieldErrorsOf(parsed.error.issues)
+      if (next.kind) next.kind = '種別を選択してください'
       setErrors(next)
       requestAnimationFrame(() => document.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus())
       return

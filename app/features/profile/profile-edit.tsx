@@ -2,6 +2,7 @@ import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-q
 import { Link } from '@tanstack/react-router'
 import { useId, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
+import { FieldError, inputClass } from '~/components/ui/form-parts'
 import { Modal } from '~/components/ui/modal'
 import type { MasterItem } from '~/contract/v1/master'
 import { CreateLearnerBody, type Learner } from '~/contract/v1/users'
@@ -17,18 +18,6 @@ import {
 } from './profile.functions'
 import { ProfileEditInput } from './profile-schema'
 import { profileQuery } from './queries'
-
-const inputClass =
-  'mt-1 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 focus:border-purple-dark focus:outline-none aria-[invalid=true]:border-red-dark'
-
-function FieldError({ id, message }: { id: string; message?: string }) {
-  if (!message) return null
-  return (
-    <p id={id} className="mt-1 text-sm font-bold text-red-dark" role="alert">
-      {message}
-    </p>
-  )
-}
 
 function useRefreshProfile() {
   const queryClient = useQueryClient()

@@ -3,8 +3,10 @@ import { Link, useNavigate } from '@tanstack/react-router'
 import { useServerFn } from '@tanstack/react-start'
 import { useId, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
+import { FieldError, inputClass } from '~/components/ui/form-parts'
 import type { MasterItem } from '~/contract/v1/master'
 import { RegisterUserBody, type Role } from '~/contract/v1/users'
+import { fieldErrorsOf } from '~/lib/action-result'
 import { registerOptionsQuery } from './queries'
 import { registerUser } from './register.functions'
 
@@ -15,18 +17,6 @@ const roles: { value: Role; label: string; note: string }[] = [
   { value: 'learner', label: '学習者として', note: 'ご自身で受講します（中学生以上）' },
   { value: 'teacher', label: '先生として', note: 'クラスを開いて教えます' },
 ]
-
-const inputClass =
-  'mt-1 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base focus:border-purple-dark focus:outline-none aria-[invalid=true]:border-red-dark'
-
-function FieldError({ id, message }: { id: string; message?: string }) {
-  if (!message) return null
-  return (
-    <p id={id} className="mt-1 text-sm font-bold text-red-dark" role="alert">
-      {message}
-    </p>
-  )
-}
 
 function Select(props: {
   id: string
@@ -106,18 +96,7 @@ export function RegisterForm() {
     e.preventDefault()
     const parsed = RegisterUserBody.safeParse(body())
     if (!parsed.success) {
-      const next: Record<string, string> = {}
-      for (const issue of parsed.error.issues) {
-        const key = issue.path.join('.')
-        if (next[key]) continue
-        // Type errors (an empty select, a missing field) have English defaults: say it in Japanese.
-        next[key] =
-          issue.code === 'invalid_type'
-            ? key.endsWith('_id')
-              ? '選択してください'
-              : '入力してください'
-            : issue.message
-      }
+      const next = fieldErrorsOf(parsed.error.issues)
       setErrors(next)
       document.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()
       return

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react'
 
+/** Shared form pieces: the input style, Japanese field errors and a labelled field wired for screen readers. */
+
 export const inputClass =
   'mt-1 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-[1rem] text-slate-900 focus:border-purple-dark focus:outline-none aria-[invalid=true]:border-red-dark'
 
@@ -41,22 +43,6 @@ export function Field(props: {
       <FieldError id={`${props.id}-error`} message={props.error} />
     </div>
   )
-}
-
-/** zod issues → one Japanese message per field (type errors have English defaults: say them in Japanese). */
-export function issuesToErrors(issues: { path: PropertyKey[]; code: string; message: string }[]) {
-  const out: Record<string, string> = {}
-  for (const issue of issues) {
-    const key = issue.path.map(String).join('.')
-    if (out[key]) continue
-    out[key] =
-      issue.code === 'invalid_type'
-        ? key.endsWith('_id') || key.endsWith('_ids')
-          ? '選択してください'
-          : '入力してください'
-        : issue.message
-  }
-  return out
 }
 
 /** '' → undefined, otherwise a number (NaN stays NaN so that zod reports it). */
