@@ -157,6 +157,18 @@ export const classWorks = pgTable(
     searchText: text('search_text').notNull().default(''),
     /** The title folded in SQL (class_search_fold), only to rank title matches first. Generated. */
     searchTitle: text('search_title').notNull().generatedAlwaysAs(sql`class_search_fold(title)`),
+    /**
+     * Sort keys of the class search, kept by a trigger on class_work_schedules (migration 0004) so that sorting by
+     * popularity or next start walks an index instead of aggregating the schedules of every match.
+     * seats_sold: purchased seats over the schedules not canceled.
+     */
+    seatsSold: integer('seats_sold').notNull().default(0),
+    /**
+     * The earliest start of a schedule not canceled and not yet started, as of the last write or refresh: it goes
+     * stale when that start passes, so a search by start first refreshes the rows where it is in the past
+     * (refreshNextStarts in app/api/services/class-works.ts).
+     */
+    nextStartAt: ts('next_start_at'),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -164,8 +176,9 @@ export const classWorks = pgTable(
     index('class_works_teacher_idx').on(t.teacherId),
     index('class_works_organization_idx').on(t.organizationId),
     index('class_works_category_idx').on(t.categoryId),
-    index('class_works_published_created_idx').on(t.isPublished, t.createdAt),
-    // Search (app/api/services/class-works.ts): keyword, filters and sorts.
+    // Search (app/api/services/class-works.ts): keyword, filters and sorts. One index per sort, ending in the id
+    // tie-breaker, so a page of a broad search walks the index in order and stops after 20 matches.
+    index('class_works_published_created_idx').on(t.isPublished, t.createdAt, t.id),
     // Unigrams and bigrams of search_text (SQL function class_search_bigrams, migration 0002): an expression index,
     // so keyword terms of any length — 陶芸, 将棋 — are served by an index without widening the rows. fastupdate
     // off: no pending list (PGlite never vacuums it away), so the planner keeps choosing it; class writes are rare.
@@ -173,7 +186,12 @@ export const classWorks = pgTable(
       .using('gin', sql`class_search_bigrams(${t.searchText})`)
       .with({ fastupdate: false }),
     index('class_works_style_idx').on(t.classStyleId),
-    index('class_works_published_price_idx').on(t.isPublished, t.price),
+    // price desc, id desc (read backwards) and price asc, id desc.
+    index('class_works_published_price_idx').on(t.isPublished, t.price, t.id),
+    index('class_works_published_price_id_desc_idx').on(t.isPublished, t.price, t.id.desc().nullsFirst()),
+    index('class_works_published_seats_idx').on(t.isPublished, t.seatsSold, t.id),
+    // next_start_at asc nulls last, id desc; also finds the stale next starts (next_start_at < now).
+    index('class_works_next_start_idx').on(t.nextStartAt.asc().nullsLast(), t.id.desc().nullsFirst()),
     check('class_works_price_check', sql`${t.price} >= 0`),
     check('class_works_capacity_check', sql`${t.capacity} > 0`),
     check('class_works_duration_check', sql`${t.durationMinutes} > 0`),

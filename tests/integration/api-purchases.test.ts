@@ -351,6 +351,44 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrency (PostgreSQL)', () =
     expect(row!.purchasedCount - 20).toBe(live.length)
   }, 60_000)
 
+  it('concurrent reservations of different schedules of one class all count in its seats_sold', async () => {
+    const N = 40
+    const list = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => schedule({ capacity: 10, startsIn: (4 + i) * DAY })),
+    )
+    const subs = Array.from({ length: N }, (_, i) => `load|spread-${i}`)
+    await api.db.insert(users).values(
+      subs.map((sub, i) => ({
+        issuer: TEST_ISSUER,
+        sub,
+        email: `spread${i}@manabi.example`,
+        emailVerified: true,
+        nickname: `購入者S${i}`,
+        name: `購入者S${i}`,
+        nameKana: 'コウニュウシャ',
+        role: 'parent' as const,
+        agreedToTermsAt: new Date(),
+      })),
+    )
+    const tokens = await Promise.all(subs.map((sub) => accessToken(sub)))
+    const results = await Promise.all(
+      tokens.map((token, i) =>
+        api.call('POST', '/v1/purchases', { token, body: { schedule_id: list[i % list.length]!.id } }),
+      ),
+    )
+    expect(results.filter((r) => r.status === 201)).toHaveLength(N)
+    // The trigger's deltas (migration 0004) must not lose a concurrent update: the sort key equals a fresh sum.
+    const [row] = await api.db
+      .select({
+        seatsSold: classWorks.seatsSold,
+        sum: sql<number>`(select coalesce(sum(purchased_count), 0)::int from ${classWorkSchedules}
+          where class_work_schedules.class_work_id = class_works.id and not is_canceled)`,
+      })
+      .from(classWorks)
+      .where(eq(classWorks.id, paidClass.id))
+    expect(row!.seatsSold).toBe(Number(row!.sum))
+  }, 60_000)
+
   it('concurrent double-clicks by one member give one seat', async () => {
     const s = await schedule({ capacity: 10 })
     const results = await Promise.all(Array.from({ length: 10 }, () => reserve({ schedule_id: s.id })))

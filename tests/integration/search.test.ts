@@ -7,6 +7,7 @@ import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   classWorkSearchQueries,
+  SEARCH_COUNT_CAP,
   type SearchParams,
   searchClassWorks,
 } from '../../app/api/services/class-works'
@@ -366,9 +367,32 @@ describe('paging and the index', () => {
     expect(await search({ q: 'テントウムシ', sort: 'popular', page: 2 })).toMatchObject({ total: 25 })
   })
 
+  it('stops counting at SEARCH_COUNT_CAP and still pages past it', async () => {
+    const first = await search({ q: 'だみー' })
+    expect(first).toMatchObject({ total: SEARCH_COUNT_CAP, total_capped: true, total_pages: 50 })
+    expect((await search({ q: 'テントウムシ' })).total_capped).toBe(false)
+    // Past the counted pages the page is still served (a shared link keeps working).
+    expect((await search({ q: 'だみー', page: 60 })).items).toHaveLength(20)
+  })
+
+  it('pages across relevance tiers: title matches, then the rest', async () => {
+    // 'だみー' is in the title of 4,975 fillers and only in the description of the 25 てんとうむし classes.
+    const titled = 5000 - 25
+    const last = Math.ceil(titled / 20)
+    const tail = await search({ q: 'だみー', page: last })
+    expect(tail.items.slice(0, titled % 20).every((i) => i.title.startsWith('だみー'))).toBe(true)
+    expect(tail.items.slice(titled % 20).every((i) => i.title.startsWith('てんとうむし'))).toBe(true)
+    const after = [last + 1, last + 2].map((page) => search({ q: 'だみー', page }))
+    const [next, end] = await Promise.all(after)
+    const described = [...tail.items.slice(titled % 20), ...next!.items, ...end!.items].map((i) => i.id)
+    expect(described).toHaveLength(25)
+    expect(new Set(described).size).toBe(25)
+    expect(end!.items).toHaveLength(25 - (20 - (titled % 20)) - 20)
+  })
+
   it('serves a 2-character term from the GIN index', async () => {
     for (const q of ['陶芸', '蜂']) {
-      const plan = await explain(classWorkSearchQueries(db, { q }, now).count)
+      const plan = await explain(classWorkSearchQueries(db, { q }).count)
       expect(plan, plan).toContain('class_works_search_bigrams_idx')
       expect(plan).not.toMatch(/Seq Scan on class_works/u)
     }
@@ -383,3 +407,49 @@ async function explain(query: { getSQL(): ReturnType<typeof sql> }): Promise<str
   >[]
   return rows.map((r) => Object.values(r)[0]).join('\n')
 }
+
+describe('sort keys kept by the schedule trigger (migration 0004)', () => {
+  const keysOf = async (id: number) => {
+    const [row] = await db
+      .select({ seats: classWorks.seatsSold, next: classWorks.nextStartAt })
+      .from(classWorks)
+      .where(eq(classWorks.id, id))
+    return { seats: row!.seats, next: row!.next?.toISOString() ?? null }
+  }
+  const at = (days: number) => new Date(now.getTime() + days * DAY)
+
+  it('follows purchases, cancellations, moves and deletions', async () => {
+    const a = await addClass({ title: 'クマバチ観察A', days: [2, 6], purchased: 3 })
+    const b = await addClass({ title: 'クマバチ観察B', days: [4], purchased: 1 })
+    expect(await keysOf(a)).toEqual({ seats: 6, next: at(2).toISOString() })
+    const [first, second] = await db
+      .select({ id: classWorkSchedules.id })
+      .from(classWorkSchedules)
+      .where(eq(classWorkSchedules.classWorkId, a))
+      .orderBy(classWorkSchedules.startedAt)
+    // A purchase, then canceling the first schedule (its seats no longer count, the next start moves on).
+    await db.update(classWorkSchedules).set({ purchasedCount: 4 }).where(eq(classWorkSchedules.id, first!.id))
+    expect((await keysOf(a)).seats).toBe(7)
+    await db.update(classWorkSchedules).set({ isCanceled: true }).where(eq(classWorkSchedules.id, first!.id))
+    expect(await keysOf(a)).toEqual({ seats: 3, next: at(6).toISOString() })
+    // Moving the second schedule to B, then deleting it.
+    await db.update(classWorkSchedules).set({ classWorkId: b }).where(eq(classWorkSchedules.id, second!.id))
+    expect(await keysOf(a)).toEqual({ seats: 0, next: null })
+    expect(await keysOf(b)).toEqual({ seats: 4, next: at(4).toISOString() })
+    await db.delete(classWorkSchedules).where(eq(classWorkSchedules.id, second!.id))
+    expect(await keysOf(b)).toEqual({ seats: 1, next: at(4).toISOString() })
+  })
+
+  it('sorts by start with next starts that have passed brought up to date', async () => {
+    const soonThenLate = await addClass({ title: 'クマンバチ教室1', days: [1, 9] })
+    const middle = await addClass({ title: 'クマンバチ教室2', days: [5] })
+    expect((await search({ q: 'クマンバチ', sort: 'start' })).items.map((i) => i.id)).toEqual([
+      soonThenLate,
+      middle,
+    ])
+    // Two days later the first schedule has started: the class's next start is now day 9.
+    const later = (await searchClassWorks(db, { q: 'クマンバチ', sort: 'start' }, at(2))).items
+    expect(later.map((i) => i.id)).toEqual([middle, soonThenLate])
+    expect((await keysOf(soonThenLate)).next).toBe(at(9).toISOString())
+  })
+})

@@ -89,32 +89,34 @@ function tokyoDayStart(day: string): Date {
   return new Date(`${day}T00:00:00+09:00`)
 }
 
+/** The count of a search stops here; more matches show as "1,000件以上" (docs/decisions/0011-search-sort-keys.md). */
+export const SEARCH_COUNT_CAP = 1000
+
 /**
- * The WHERE and ORDER BY of a class search, shared by the API and the benchmark (scripts/bench-search.ts).
+ * The WHERE, relevance tiers and ORDER BY of a class search, shared by the API and the benchmark
+ * (scripts/bench-search.ts).
  *
  * Keyword: the query is normalized like search_text (app/lib/search-normalize.ts) and split on spaces; every term
  * must match. The GIN expression index on class_search_bigrams(search_text) (unigrams + bigrams, migrations
- * 0002/0003) finds the candidates (`@@` all grams of all terms, so 1- and 2-character terms such as 陶芸 use the
- * index too), then `strpos(search_text, term)` rechecks each longer term exactly (bigrams do not prove adjacency;
- * strpos has no LIKE escaping rules).
+ * 0002/0003) finds the candidates of a rare term (`@@` all grams of all terms, so 1- and 2-character terms such as
+ * 陶芸 use the index too); `strpos(search_text, term)` checks each term exactly (bigrams do not prove adjacency).
+ * `walkCondition` leaves the `@@` out: for a term with more matches than the count cap, the page walks a sort index
+ * and tests rows with strpos alone — class_search_bigrams costs ~0.15 ms a row when evaluated as a filter.
  *
- * Order: with a keyword, relevance comes first — the number of terms found in the title (search_title), so title
- * matches rank above description / teacher / category matches — and the chosen sort (default `new`) breaks ties
- * within the same relevance; without a keyword, the chosen sort alone. The class id is always the last tie-breaker
- * so paging is stable.
+ * Relevance: the number of terms found in the title (search_title), so title matches rank above description /
+ * teacher / category matches. Each relevance level is a tier, best first; within a tier the chosen sort (default
+ * `new`) applies, and every sort has an index that ends in the id tie-breaker (migration 0004), so a page of a broad
+ * search walks that index and stops after 20 rows instead of sorting every match.
  */
-export function classWorkSearchClauses(
-  p: SearchParams,
-  now: Date,
-): { condition: SQL | undefined; order: SQL[]; sortsEveryMatch: boolean } {
+export function classWorkSearchClauses(p: SearchParams): {
+  condition: SQL
+  walkCondition: SQL
+  tiers: (SQL | undefined)[]
+  order: SQL[]
+} {
   const where: SQL[] = [eq(classWorks.isPublished, true)]
   const terms = searchTerms(p.q)
-  const grams = gramsTsquery(terms)
-  if (grams) where.push(sql`class_search_bigrams(${classWorks.searchText}) @@ ${grams}::tsquery`)
-  // A 1- or 2-character term is its own gram, so the index match is already exact; longer terms are rechecked.
-  for (const term of terms) {
-    if (Array.from(term).length > 2) where.push(sql`strpos(${classWorks.searchText}, ${term}) > 0`)
-  }
+  for (const term of terms) where.push(sql`strpos(${classWorks.searchText}, ${term}) > 0`)
   if (p.category !== undefined) where.push(eq(classWorks.categoryId, p.category))
   if (p.style !== undefined) where.push(eq(classWorks.classStyleId, p.style))
   if (p.price_min !== undefined) where.push(gte(classWorks.price, p.price_min))
@@ -133,71 +135,119 @@ export function classWorkSearchClauses(
     )
   }
 
-  const nextStart = sql`(select min(${classWorkSchedules.startedAt}) from ${classWorkSchedules} where ${classWorkSchedules.classWorkId} = ${classWorks.id} and ${classWorkSchedules.isCanceled} = false and ${classWorkSchedules.startedAt} >= ${now.toISOString()}::timestamptz)`
-  const popularity = sql`(select coalesce(sum(${classWorkSchedules.purchasedCount}), 0) from ${classWorkSchedules} where ${classWorkSchedules.classWorkId} = ${classWorks.id} and ${classWorkSchedules.isCanceled} = false)`
-  const sorts: Record<SearchSort, SQL[]> = {
-    new: [desc(classWorks.createdAt), desc(classWorks.id)],
-    start: [sql`${nextStart} asc nulls last`, desc(classWorks.id)],
-    price_asc: [asc(classWorks.price), desc(classWorks.id)],
-    price_desc: [desc(classWorks.price), desc(classWorks.id)],
-    popular: [sql`${popularity} desc`, desc(classWorks.id)],
-  }
-  const order = sorts[p.sort ?? 'new']
-  if (terms.length > 0) {
-    const inTitle = sql.join(
-      terms.map((term) => sql`(strpos(${classWorks.searchTitle}, ${term}) > 0)::int`),
+  const inTitle = (term: string) => sql`strpos(${classWorks.searchTitle}, ${term}) > 0`
+  let tiers: (SQL | undefined)[] = [undefined]
+  if (terms.length === 1) tiers = [inTitle(terms[0]!), sql`not (${inTitle(terms[0]!)})`]
+  else if (terms.length > 1) {
+    const found = sql.join(
+      terms.map((term) => sql`(${inTitle(term)})::int`),
       sql` + `,
     )
-    order.unshift(sql`(${inTitle}) desc`)
+    tiers = terms.map((_, i) => sql`(${found}) = ${terms.length - i}`).concat(sql`(${found}) = 0`)
   }
-  // With a keyword, or by next start / popularity, no index yields the order: every match is sorted.
-  const sortsEveryMatch = terms.length > 0 || p.sort === 'start' || p.sort === 'popular'
-  return { condition: and(...where), order, sortsEveryMatch }
+
+  const sorts: Record<SearchSort, SQL[]> = {
+    new: [desc(classWorks.createdAt), desc(classWorks.id)],
+    start: [sql`${classWorks.nextStartAt} asc nulls last`, desc(classWorks.id)],
+    price_asc: [asc(classWorks.price), desc(classWorks.id)],
+    price_desc: [desc(classWorks.price), desc(classWorks.id)],
+    popular: [desc(classWorks.seatsSold), desc(classWorks.id)],
+  }
+  const grams = gramsTsquery(terms)
+  const walkCondition = and(...where)!
+  const condition = grams
+    ? and(sql`class_search_bigrams(${classWorks.searchText}) @@ ${grams}::tsquery`, walkCondition)!
+    : walkCondition
+  return { condition, walkCondition, tiers, order: sorts[p.sort ?? 'new'] }
 }
 
 /**
- * The count and the page of a class search, unexecuted (the benchmark EXPLAINs them). The page selects only ids, so
- * the sort runs on class_works alone and the joins a card needs are made for the 20 rows of the page only.
- * `pageWithTotal` is the page with `count(*) over ()`: one pass when the page has to sort every match anyway.
+ * The queries of a class search, unexecuted (the benchmark and a test EXPLAIN them): `count` counts the matches up
+ * to SEARCH_COUNT_CAP + 1; `ids(tier, limit, offset, broad)` selects the ids of one relevance tier in the chosen
+ * order; `tierCount(tier, cap, broad)` counts a tier up to `cap` (to skip whole tiers when paging past them).
+ * `broad`: the count hit the cap, so the walk condition is used (see classWorkSearchClauses).
  */
-export function classWorkSearchQueries(db: Db, p: SearchParams, now: Date) {
-  const { condition, order, sortsEveryMatch } = classWorkSearchClauses(p, now)
-  const page = p.page ?? 1
+export function classWorkSearchQueries(db: Db, p: SearchParams) {
+  const { condition, walkCondition, tiers, order } = classWorkSearchClauses(p)
+  const capped = (where: SQL | undefined, cap: number) =>
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(db.select({ one: sql`1` }).from(classWorks).where(where).limit(cap).as('matches'))
+  // Not broad (≤ 1,000 matches): the matches are fetched on their own (OFFSET 0 keeps that sub-query apart, so the
+  // planner reads them from the GIN index) and only they are sorted; a walk along a sort index would evaluate the
+  // costly `@@` on every row it passes.
+  const fewMatches = sql`${classWorks.id} in (select ${classWorks.id} from ${classWorks} where ${condition} offset 0)`
+  const inTier = (tier: number, broad: boolean) => and(broad ? walkCondition : fewMatches, tiers[tier])
   return {
-    page,
-    sortsEveryMatch,
-    count: db.select({ n: sql<number>`count(*)::int` }).from(classWorks).where(condition),
-    ids: db
-      .select({ id: classWorks.id })
-      .from(classWorks)
-      .where(condition)
-      .orderBy(...order)
-      .limit(SEARCH_PER_PAGE)
-      .offset((page - 1) * SEARCH_PER_PAGE),
-    pageWithTotal: db
-      .select({ id: classWorks.id, total: sql<number>`count(*) over ()`.mapWith(Number) })
-      .from(classWorks)
-      .where(condition)
-      .orderBy(...order)
-      .limit(SEARCH_PER_PAGE)
-      .offset((page - 1) * SEARCH_PER_PAGE),
+    page: p.page ?? 1,
+    tiers: tiers.length,
+    refreshesNextStart: p.sort === 'start',
+    count: capped(condition, SEARCH_COUNT_CAP + 1),
+    tierCount: (tier: number, cap: number, broad = false) => capped(inTier(tier, broad), cap),
+    ids: (tier: number, limit: number, offset: number, broad = false) =>
+      db
+        .select({ id: classWorks.id })
+        .from(classWorks)
+        .where(inTier(tier, broad))
+        .orderBy(...order)
+        .limit(limit)
+        .offset(offset),
   }
 }
 
-export async function searchClassWorks(db: Db, p: SearchParams, now: Date): Promise<ClassWorkSearchResult> {
-  const q = classWorkSearchQueries(db, p, now)
-  let ids: number[]
-  let total: number
-  if (q.sortsEveryMatch) {
-    const rows = await q.pageWithTotal
-    ids = rows.map((r) => r.id)
-    // A page past the end has no row to carry the total.
-    total = rows[0]?.total ?? (q.page > 1 ? Number((await q.count)[0]?.n ?? 0) : 0)
-  } else {
-    const [[totalRow], pageIds] = await Promise.all([q.count, q.ids])
-    total = Number(totalRow?.n ?? 0)
-    ids = pageIds.map((r) => r.id)
+/**
+ * Brings next_start_at up to date where the start it holds has passed (a schedule started since the last write):
+ * a range scan of class_works_next_start_idx that finds nothing most of the time.
+ */
+export async function refreshNextStarts(db: Db, now: Date): Promise<void> {
+  await db.execute(
+    sql`select class_works_refresh_next_start(id, ${now.toISOString()}::timestamptz) from ${classWorks} where ${classWorks.nextStartAt} < ${now.toISOString()}::timestamptz`,
+  )
+}
+
+/** Recomputes every class's sort keys (the trigger keeps them otherwise): for bulk loads made with it disabled. */
+export async function recomputeSearchSortKeys(db: Db, now: Date): Promise<void> {
+  await db.execute(sql`
+    update ${classWorks} c set seats_sold = coalesce(k.seats, 0), next_start_at = k.next
+    from ${classWorks} c2 left join (
+      select class_work_id,
+        sum(purchased_count) filter (where not is_canceled) as seats,
+        min(started_at) filter (where not is_canceled and started_at >= ${now.toISOString()}::timestamptz) as next
+      from ${classWorkSchedules} group by class_work_id
+    ) k on k.class_work_id = c2.id
+    where c2.id = c.id`)
+}
+
+/** The ids of one page of a search and the (capped) total, without the cards. */
+export async function searchClassWorkIds(
+  db: Db,
+  p: SearchParams,
+  now: Date,
+): Promise<{ ids: number[]; total: number; capped: boolean; page: number }> {
+  const q = classWorkSearchQueries(db, p)
+  if (q.refreshesNextStart) await refreshNextStarts(db, now)
+  const [counted] = await q.count
+  const n = Number(counted?.n ?? 0)
+  const broad = n > SEARCH_COUNT_CAP
+  const ids: number[] = []
+  // Walk the tiers best first: skip whole tiers that end before the page, then fill the page.
+  let skip = (q.page - 1) * SEARCH_PER_PAGE
+  if (n > 0 && (skip < n || broad)) {
+    for (let tier = 0; tier < q.tiers && ids.length < SEARCH_PER_PAGE; tier++) {
+      const rows = await q.ids(tier, SEARCH_PER_PAGE - ids.length, skip, broad)
+      ids.push(...rows.map((r) => r.id))
+      if (rows.length > 0) skip = 0
+      else if (skip > 0 && tier < q.tiers - 1) {
+        const [inTier] = await q.tierCount(tier, skip, broad)
+        skip -= Number(inTier?.n ?? 0)
+      }
+    }
   }
+  return { ids, total: Math.min(n, SEARCH_COUNT_CAP), capped: broad, page: q.page }
+}
+
+export async function searchClassWorks(db: Db, p: SearchParams, now: Date): Promise<ClassWorkSearchResult> {
+  const { ids, total, capped, page } = await searchClassWorkIds(db, p, now)
   const rowOf = new Map(
     ids.length === 0
       ? []
@@ -207,7 +257,8 @@ export async function searchClassWorks(db: Db, p: SearchParams, now: Date): Prom
   return {
     items: await toCards(db, rows, now),
     total,
-    page: q.page,
+    total_capped: capped,
+    page,
     per_page: SEARCH_PER_PAGE,
     total_pages: Math.ceil(total / SEARCH_PER_PAGE),
   }

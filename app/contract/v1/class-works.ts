@@ -80,7 +80,11 @@ export const ClassWorkSearchBody = z
   .strict()
 export type ClassWorkSearchBody = z.input<typeof ClassWorkSearchBody>
 
-export const ClassWorkSearchResult = paged(ClassWorkCard)
+/**
+ * A page of a class search. The count stops at SEARCH_COUNT_CAP (1,000) matches: `total_capped` says that there are
+ * more than `total`, and `total_pages` then covers the first 1,000 (docs/decisions/0011-search-sort-keys.md).
+ */
+export const ClassWorkSearchResult = paged(ClassWorkCard).extend({ total_capped: z.boolean() })
 export type ClassWorkSearchResult = z.infer<typeof ClassWorkSearchResult>
 
 /** GET /v1/teachers/my_class_works: the caller's classes, published or not. */
