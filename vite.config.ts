@@ -55,6 +55,16 @@ export default defineConfig({
                       ? 'framework'
                       : null,
                 },
+                {
+                  // What pages that act (favorites, follows, reservations, forms) share: the mutation hooks, the
+                  // optimistic toggle, the viewer and the on-demand modal, in one chunk instead of three small ones.
+                  name: (id: string) =>
+                    /[\\/](useMutation|mutationObserver)\.js$|[\\/]app[\\/]components[\\/](shell[\\/](optimistic-toggle|use-viewer)\.ts|ui[\\/]modal\.tsx)$/.test(
+                      id,
+                    )
+                      ? 'interaction'
+                      : null,
+                },
               ],
             },
           },
@@ -67,6 +77,16 @@ export default defineConfig({
     tailwindcss(),
     tanstackStart({
       srcDirectory: 'app',
+      router: {
+        codeSplittingOptions: {
+          defaultBehavior: [
+            ['loader', 'component'],
+            ['errorComponent'],
+            ['notFoundComponent'],
+            ['pendingComponent'],
+          ],
+        },
+      },
       // Server-only layers never reach the browser bundle (ARCHITECTURE.md).
       importProtection: {
         behavior: 'error',

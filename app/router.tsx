@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query'
 import { createRouter } from '@tanstack/react-router'
 import { setupRouterSsrQueryIntegration } from '@tanstack/react-router-ssr-query'
-import { ErrorPage } from './components/shell/error-page'
+import { ErrorPage } from './components/shell/lazy-error-page'
 import { routeTree } from './routeTree.gen'
 
 export function getRouter() {

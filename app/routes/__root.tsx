@@ -10,7 +10,8 @@ import {
 import type { ReactNode } from 'react'
 import { SimpleLayout } from '~/components/layouts/simple-layout'
 import { AppLoad } from '~/components/shell/app-load'
-import { ERROR_TITLE, ErrorView, NOT_FOUND_TITLE, NotFoundView } from '~/components/shell/error-page'
+import { ERROR_TITLE, NOT_FOUND_TITLE } from '~/components/shell/error-titles'
+import { LazyErrorView, LazyNotFoundView } from '~/components/shell/lazy-error-page'
 import { LazyOverlays } from '~/components/shell/lazy-overlays'
 import { LoadingOverlay } from '~/components/shell/loading-overlay'
 import { ShellEffects } from '~/components/shell/shell-effects'
@@ -80,12 +81,12 @@ export const Route = createRootRouteWithContext<RouterContext>()({
   component: Outlet,
   notFoundComponent: () => (
     <SimpleLayout>
-      <NotFoundView />
+      <LazyNotFoundView />
     </SimpleLayout>
   ),
   errorComponent: ({ error }) => (
     <SimpleLayout>
-      <ErrorView error={error} />
+      <LazyErrorView error={error} />
     </SimpleLayout>
   ),
 })

@@ -3,6 +3,8 @@ import { DefaultLayout } from '~/components/layouts/default-layout'
 import { AccountControls } from '~/features/auth/account-controls'
 
 export const Route = createFileRoute('/_default')({
+  // The header and footer of nearly every page ship in the entry, not in a chunk of their own (0008).
+  codeSplitGroupings: [],
   component: () => (
     <DefaultLayout headerActions={<AccountControls />}>
       <Outlet />

@@ -3,6 +3,8 @@ import { MagazineLayout } from '~/components/layouts/magazine-layout'
 import { AccountControls } from '~/features/auth/account-controls'
 
 export const Route = createFileRoute('/_magazine')({
+  // The header and footer of nearly every page ship in the entry, not in a chunk of their own (0008).
+  codeSplitGroupings: [],
   component: () => (
     <MagazineLayout
       headerActions={<AccountControls />}

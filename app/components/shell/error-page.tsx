@@ -1,9 +1,9 @@
-import { type ErrorComponentProps, isNotFound, Link, useLocation } from '@tanstack/react-router'
+import { isNotFound, Link, useLocation } from '@tanstack/react-router'
 import { appConfig } from '../../../app.config'
 import { Icon } from '../ui/icon'
+import { NOT_FOUND_TITLE } from './error-titles'
 
-export const NOT_FOUND_TITLE = 'お探しのページは見つかりませんでした'
-export const ERROR_TITLE = 'エラーが発生しました'
+// Loaded on demand through ./lazy-error-page.
 
 export type NotFoundVariant = 'class' | 'magazine' | 'page'
 
@@ -114,9 +114,4 @@ export function ErrorView({ error }: { error: unknown }) {
       </Link>
     </Frame>
   )
-}
-
-/** Used as the router's default error component (errors inside a layout). */
-export function ErrorPage({ error }: ErrorComponentProps) {
-  return <ErrorView error={error} />
 }

@@ -1,5 +1,6 @@
 import { useSelector } from '@tanstack/react-store'
-import { lazy, Suspense, useRef } from 'react'
+import { lazy, Suspense } from 'react'
+import { useOnceOpened } from '../ui/use-once-opened'
 import { uiStore } from './ui-store'
 
 // Radix Dialog/Toast and DOMPurify are not needed to paint a page, so they load the first time the
@@ -7,13 +8,6 @@ import { uiStore } from './ui-store'
 const HamburgerMenu = lazy(() => import('./hamburger-menu').then((m) => ({ default: m.HamburgerMenu })))
 const LoginModal = lazy(() => import('./login-modal').then((m) => ({ default: m.LoginModal })))
 const Snackbar = lazy(() => import('./snackbar').then((m) => ({ default: m.Snackbar })))
-
-/** Mounts an overlay once it has been opened, and keeps it mounted so that it can animate closed. */
-function useOnceOpened(open: boolean) {
-  const opened = useRef(false)
-  if (open) opened.current = true
-  return opened.current
-}
 
 export function LazyOverlays() {
   const menuOpen = useSelector(uiStore, (s) => s.menuOpen)

@@ -1,7 +1,8 @@
 import { useLocation, useNavigate } from '@tanstack/react-router'
 import { useSelector } from '@tanstack/react-store'
 import { loginHref } from '~/lib/auth-links'
-import { Modal } from '../ui/modal'
+// This file is itself loaded on demand (lazy-overlays), so it takes the dialog directly, not the lazy Modal.
+import { ModalDialog as Modal } from '../ui/modal-dialog'
 import { closeLoginModal, uiStore } from './ui-store'
 
 /** Login modal (spec §2): cannot be closed by clicking outside. */

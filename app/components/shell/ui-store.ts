@@ -1,5 +1,6 @@
 import { Store } from '@tanstack/react-store'
 import { appConfig } from '../../../app.config'
+import type { IconName } from '../ui/icon'
 
 /**
  * Client UI state of the app shell (the original app's global store): loading keys, snackbar, menu, login modal.
@@ -10,7 +11,7 @@ export type SnackbarState = {
   show: boolean
   /** May contain HTML; sanitized before it is rendered. */
   message: string
-  icon: string
+  icon: IconName
   color: 'base' | 'purple' | 'yellow' | 'red'
   timer: number
   hasError: boolean

@@ -18,11 +18,7 @@ const buttonClass = {
   danger: 'btn bg-red-dark text-white hover:bg-red',
 } as const
 
-/**
- * The shared modal on Radix Dialog. Radix locks page scrolling while it is open and the page keeps
- * its scroll position, so closing returns the reader to where they were.
- */
-export function Modal(props: {
+export type ModalProps = {
   open: boolean
   onOpenChange: (open: boolean) => void
   title: string
@@ -31,7 +27,14 @@ export function Modal(props: {
   /** When false, clicks outside and Escape do not close it. */
   dismissible?: boolean
   testId?: string
-}) {
+}
+
+/**
+ * The shared modal on Radix Dialog. Radix locks page scrolling while it is open and the page keeps
+ * its scroll position, so closing returns the reader to where they were. Pages use `Modal` (./modal),
+ * which loads this file the first time it opens.
+ */
+export function ModalDialog(props: ModalProps) {
   const dismissible = props.dismissible ?? true
   return (
     <Dialog.Root open={props.open} onOpenChange={props.onOpenChange}>

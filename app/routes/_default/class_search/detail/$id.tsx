@@ -4,7 +4,7 @@ import { ClassDetailView } from '~/features/class-detail/class-detail-view'
 import { classDetailQuery, favoriteStateQuery } from '~/features/class-detail/queries'
 import { ReservationPanel } from '~/features/reservation/reservation-panel'
 import { parseId } from '~/lib/ids'
-import { pageHead } from '~/lib/seo'
+import { pageHead, type SeoInput } from '~/lib/seo'
 import { courseJsonLd, oneLine } from '~/lib/structured-data'
 
 export const Route = createFileRoute('/_default/class_search/detail/$id')({
@@ -19,21 +19,17 @@ export const Route = createFileRoute('/_default/class_search/detail/$id')({
         : null,
     ])
     if (!page) throw notFound()
-    return { id }
+    const c = page.detail
+    // SEO tags and JSON-LD are built here: the loader is code-split, head() is not (0008).
+    const seo: SeoInput = {
+      title: c.title,
+      description: oneLine(`${c.category.name}｜${c.teacher.nickname}｜${c.description}`),
+      image: c.image_url ?? undefined,
+      jsonLd: courseJsonLd(context.site.siteOrigin, c, new Date(page.now)),
+    }
+    return { id, seo }
   },
-  head: ({ match, loaderData }) =>
-    pageHead(match, () => {
-      const page =
-        loaderData && match.context.queryClient.getQueryData(classDetailQuery(loaderData.id).queryKey)
-      if (!page) return {}
-      const c = page.detail
-      return {
-        title: c.title,
-        description: oneLine(`${c.category.name}｜${c.teacher.nickname}｜${c.description}`),
-        image: c.image_url ?? undefined,
-        jsonLd: courseJsonLd(match.context.site.siteOrigin, c, new Date(page.now)),
-      }
-    }),
+  head: ({ match, loaderData }) => pageHead(match, loaderData?.seo ?? {}),
   component: ClassDetailPage,
 })
 

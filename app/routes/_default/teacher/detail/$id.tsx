@@ -3,7 +3,7 @@ import { isMember } from '~/features/auth/auth-state'
 import { followStateQuery, teacherPageQuery } from '~/features/teacher/queries'
 import { TeacherView } from '~/features/teacher/teacher-view'
 import { parseId } from '~/lib/ids'
-import { pageHead } from '~/lib/seo'
+import { pageHead, type SeoInput } from '~/lib/seo'
 import { oneLine, personJsonLd } from '~/lib/structured-data'
 
 /** Teacher introduction (spec §2): the bottom navigation is hidden here (components/shell/bottom-nav.tsx). */
@@ -18,24 +18,20 @@ export const Route = createFileRoute('/_default/teacher/detail/$id')({
         : null,
     ])
     if (!page) throw notFound()
-    return { id }
+    const t = page.profile
+    // SEO tags and JSON-LD are built here: the loader is code-split, head() is not (0008).
+    const seo: SeoInput = {
+      title: `${t.nickname}（${t.name}）`,
+      description: oneLine(
+        `${t.nickname}のプロフィールと公開中のクラス。${t.profession ? `${t.profession.name}。` : ''}${t.introduction}`,
+      ),
+      image: t.avatar_url ?? undefined,
+      type: 'website',
+      jsonLd: personJsonLd(context.site.siteOrigin, t),
+    }
+    return { id, seo }
   },
-  head: ({ match, loaderData }) =>
-    pageHead(match, () => {
-      const page =
-        loaderData && match.context.queryClient.getQueryData(teacherPageQuery(loaderData.id).queryKey)
-      if (!page) return {}
-      const t = page.profile
-      return {
-        title: `${t.nickname}（${t.name}）`,
-        description: oneLine(
-          `${t.nickname}のプロフィールと公開中のクラス。${t.profession ? `${t.profession.name}。` : ''}${t.introduction}`,
-        ),
-        image: t.avatar_url ?? undefined,
-        type: 'website',
-        jsonLd: personJsonLd(match.context.site.siteOrigin, t),
-      }
-    }),
+  head: ({ match, loaderData }) => pageHead(match, loaderData?.seo ?? {}),
   component: TeacherPage,
 })
 

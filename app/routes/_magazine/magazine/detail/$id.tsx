@@ -2,7 +2,7 @@ import { createFileRoute, notFound } from '@tanstack/react-router'
 import { ArticleView } from '~/features/magazine/article-view'
 import { magazineArticleQuery } from '~/features/magazine/queries'
 import { parseId } from '~/lib/ids'
-import { pageHead } from '~/lib/seo'
+import { pageHead, type SeoInput } from '~/lib/seo'
 import { articleJsonLd, oneLine } from '~/lib/structured-data'
 
 export const Route = createFileRoute('/_magazine/magazine/detail/$id')({
@@ -12,23 +12,19 @@ export const Route = createFileRoute('/_magazine/magazine/detail/$id')({
     if (id === undefined) throw notFound()
     const data = await context.queryClient.ensureQueryData(magazineArticleQuery(id))
     if (!data) throw notFound()
-    return { id }
+    const a = data.article
+    // SEO tags and JSON-LD are built here: the loader is code-split, head() is not (0008).
+    const seo: SeoInput = {
+      title: a.title,
+      description: oneLine(a.lead),
+      image: a.image_url ?? undefined,
+      magazine: true,
+      type: 'article',
+      jsonLd: articleJsonLd(context.site.siteOrigin, a),
+    }
+    return { id, seo }
   },
-  head: ({ match, loaderData }) =>
-    pageHead(match, () => {
-      const data =
-        loaderData && match.context.queryClient.getQueryData(magazineArticleQuery(loaderData.id).queryKey)
-      if (!data) return { magazine: true }
-      const a = data.article
-      return {
-        title: a.title,
-        description: oneLine(a.lead),
-        image: a.image_url ?? undefined,
-        magazine: true,
-        type: 'article',
-        jsonLd: articleJsonLd(match.context.site.siteOrigin, a),
-      }
-    }),
+  head: ({ match, loaderData }) => pageHead(match, loaderData?.seo ?? { magazine: true }),
   component: ArticlePage,
 })
 
