@@ -4,7 +4,8 @@
  * when BENCH_DATABASE_URL is set (a scratch database `manabi_bench_*` is created there and dropped after) — then
  * times the API's own search (searchClassWorks: count + page + cards) for a fixed set of queries, next to a plain
  * `search_text ILIKE '%term%'` query (count + first page) on the same data, and prints EXPLAIN of a 2-character term.
- * Options (env): BENCH_CLASSES (100000), BENCH_RUNS (20), BENCH_SKIP_PGLITE=1, BENCH_KEEP=1 (keep the PostgreSQL one).
+ * Options (env): BENCH_CLASSES (100000), BENCH_RUNS (20), BENCH_SKIP_PGLITE=1, BENCH_KEEP=1 (keep the PostgreSQL one),
+ * BENCH_PGLITE_DIR (a PGlite folder to keep and reuse: loaded once, measured again on later runs).
  */
 import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -204,13 +205,16 @@ async function load(database: Database, now: Date) {
       ${now.toISOString()}::timestamptz - (abs(hashint4(i * 13 + 14)) % 365) * interval '1 day'
     from g`),
   )
+  // The search-key triggers would update a class per inserted row: off for the bulk load, then one recompute.
+  await database.exec(
+    'alter table class_work_target_grades disable trigger class_work_target_grades_sort_keys',
+  )
   await step('target grades', () =>
     db.execute(sql`
     insert into class_work_target_grades (class_work_id, target_grade_id)
     select c.id, g.id from class_works c
     join target_grades g on (abs(hashint4(c.id * 31 + g.id)) % 4) = 0`),
   )
-  // The sort-key trigger would update a class per schedule row: off for the bulk load, then one recompute.
   await database.exec('alter table class_work_schedules disable trigger class_work_schedules_sort_keys')
   await step('schedules', () =>
     db.execute(sql`
@@ -227,7 +231,10 @@ async function load(database: Database, now: Date) {
     for (const def of indexes) await database.exec(def)
   })
   await database.exec('alter table class_work_schedules enable trigger class_work_schedules_sort_keys')
-  await step('sort keys', () => recomputeSearchSortKeys(db, now))
+  await database.exec(
+    'alter table class_work_target_grades enable trigger class_work_target_grades_sort_keys',
+  )
+  await step('search keys', () => recomputeSearchSortKeys(db, now))
   await step('vacuum analyze', () => database.exec('VACUUM ANALYZE'))
   return { catId }
 }
@@ -270,7 +277,17 @@ async function ilike(database: Database, term: string) {
 async function bench(kind: string, database: Database) {
   const now = new Date()
   const t0 = performance.now()
-  const { catId } = await load(database, now)
+  const loaded = rowsOf<{ n: number }>(
+    await database.db.execute(sql`select count(*)::int as n from class_works`),
+  )[0]!
+  const catId =
+    loaded.n >= CLASSES
+      ? new Map(
+          rowsOf<{ id: number; name: string }>(
+            await database.db.execute(sql`select id, name from categories`),
+          ).map((c) => [c.name, c.id]),
+        )
+      : (await load(database, now)).catId
   const counts = rowsOf<{ c: number; s: number }>(
     await database.db.execute(
       sql`select (select count(*)::int from class_works) as c, (select count(*)::int from class_work_schedules) as s`,
@@ -349,7 +366,8 @@ async function bench(kind: string, database: Database) {
 }
 
 if (!process.env.BENCH_SKIP_PGLITE) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'manabi-bench-'))
+  const kept = process.env.BENCH_PGLITE_DIR
+  const dir = kept ?? mkdtempSync(path.join(tmpdir(), 'manabi-bench-'))
   try {
     const database = await openDatabase({ dataDir: dir })
     try {
@@ -358,7 +376,7 @@ if (!process.env.BENCH_SKIP_PGLITE) {
       await database.close()
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true })
+    if (!kept) rmSync(dir, { recursive: true, force: true })
   }
 }
 

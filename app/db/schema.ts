@@ -169,13 +169,16 @@ export const classWorks = pgTable(
      * (refreshNextStarts in app/api/services/class-works.ts).
      */
     nextStartAt: ts('next_start_at'),
+    /** The class's target grades (class_work_target_grades), kept by a trigger there: the grade filter reads the row. */
+    targetGradeIds: integer('target_grade_ids').array().notNull().default(sql`'{}'`),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
     index('class_works_teacher_idx').on(t.teacherId),
     index('class_works_organization_idx').on(t.organizationId),
-    index('class_works_category_idx').on(t.categoryId),
+    // Category, then price: the category filter with a price range reads one index range.
+    index('class_works_category_price_idx').on(t.categoryId, t.price),
     // Search (app/api/services/class-works.ts): keyword, filters and sorts. One index per sort, ending in the id
     // tie-breaker, so a page of a broad search walks the index in order and stops after 20 matches.
     index('class_works_published_created_idx').on(t.isPublished, t.createdAt, t.id),

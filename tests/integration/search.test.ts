@@ -440,6 +440,20 @@ describe('sort keys kept by the schedule trigger (migration 0004)', () => {
     expect(await keysOf(b)).toEqual({ seats: 1, next: at(4).toISOString() })
   })
 
+  it('mirrors the target grades for the grade filter', async () => {
+    const id = await addClass({ title: 'クマバチ観察C', grades: ['小学4年', '小学3年'] })
+    const gradesOf = async () =>
+      (await db.select({ g: classWorks.targetGradeIds }).from(classWorks).where(eq(classWorks.id, id)))[0]!.g
+    const g3 = grade.get('小学3年')!
+    const g4 = grade.get('小学4年')!
+    expect(await gradesOf()).toEqual([g3, g4].sort((a, b) => a - b))
+    await db.delete(classWorkTargetGrades).where(eq(classWorkTargetGrades.classWorkId, id))
+    expect(await gradesOf()).toEqual([])
+    expect(await ids({ q: 'クマバチ観察C', grade: g3 })).toEqual([])
+    await db.insert(classWorkTargetGrades).values({ classWorkId: id, targetGradeId: g4 })
+    expect(await ids({ q: 'クマバチ観察C', grade: g4 })).toEqual([id])
+  })
+
   it('sorts by start with next starts that have passed brought up to date', async () => {
     const soonThenLate = await addClass({ title: 'クマンバチ教室1', days: [1, 9] })
     const middle = await addClass({ title: 'クマンバチ教室2', days: [5] })

@@ -121,11 +121,8 @@ export function classWorkSearchClauses(p: SearchParams): {
   if (p.style !== undefined) where.push(eq(classWorks.classStyleId, p.style))
   if (p.price_min !== undefined) where.push(gte(classWorks.price, p.price_min))
   if (p.price_max !== undefined) where.push(lte(classWorks.price, p.price_max))
-  if (p.grade !== undefined) {
-    where.push(
-      sql`exists (select 1 from ${classWorkTargetGrades} where ${classWorkTargetGrades.classWorkId} = ${classWorks.id} and ${classWorkTargetGrades.targetGradeId} = ${p.grade})`,
-    )
-  }
+  // target_grade_ids mirrors class_work_target_grades (trigger, migration 0004): no join per matching row.
+  if (p.grade !== undefined) where.push(sql`${classWorks.targetGradeIds} @> array[${p.grade}::int]`)
   if (p.from !== undefined || p.to !== undefined) {
     const range: SQL[] = [eq(classWorkSchedules.isCanceled, false)]
     if (p.from) range.push(gte(classWorkSchedules.startedAt, tokyoDayStart(p.from)))
@@ -205,10 +202,12 @@ export async function refreshNextStarts(db: Db, now: Date): Promise<void> {
   )
 }
 
-/** Recomputes every class's sort keys (the trigger keeps them otherwise): for bulk loads made with it disabled. */
+/** Recomputes every class's search keys (triggers keep them otherwise): for bulk loads made with them disabled. */
 export async function recomputeSearchSortKeys(db: Db, now: Date): Promise<void> {
   await db.execute(sql`
-    update ${classWorks} c set seats_sold = coalesce(k.seats, 0), next_start_at = k.next
+    update ${classWorks} c set seats_sold = coalesce(k.seats, 0), next_start_at = k.next,
+      target_grade_ids = coalesce((select array_agg(g.target_grade_id order by g.target_grade_id)
+        from ${classWorkTargetGrades} g where g.class_work_id = c.id), '{}')
     from ${classWorks} c2 left join (
       select class_work_id,
         sum(purchased_count) filter (where not is_canceled) as seats,

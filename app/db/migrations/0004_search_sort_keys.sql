@@ -1,16 +1,21 @@
+DROP INDEX "class_works_category_idx";--> statement-breakpoint
 DROP INDEX "class_works_published_created_idx";--> statement-breakpoint
 DROP INDEX "class_works_published_price_idx";--> statement-breakpoint
 ALTER TABLE "class_works" ADD COLUMN "seats_sold" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "class_works" ADD COLUMN "next_start_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "class_works" ADD COLUMN "target_grade_ids" integer[] DEFAULT '{}' NOT NULL;--> statement-breakpoint
+CREATE INDEX "class_works_category_price_idx" ON "class_works" USING btree ("category_id","price");--> statement-breakpoint
 CREATE INDEX "class_works_published_price_id_desc_idx" ON "class_works" USING btree ("is_published","price","id" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "class_works_published_seats_idx" ON "class_works" USING btree ("is_published","seats_sold","id");--> statement-breakpoint
 CREATE INDEX "class_works_next_start_idx" ON "class_works" USING btree ("next_start_at","id" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "class_works_published_created_idx" ON "class_works" USING btree ("is_published","created_at","id");--> statement-breakpoint
 CREATE INDEX "class_works_published_price_idx" ON "class_works" USING btree ("is_published","price","id");--> statement-breakpoint
--- Search sort keys (app/db/schema.ts, class_works.seats_sold and next_start_at), kept by every write to
--- class_work_schedules, whoever makes it. seats_sold moves by deltas, not by re-summing: two purchases of different
--- schedules of one class in concurrent transactions then both count (the second UPDATE re-reads the row the first
--- committed). next_start_at is recomputed; schedule writes that change it already lock their class row.
+-- Search sort and filter keys (app/db/schema.ts: class_works.seats_sold, next_start_at, target_grade_ids), kept by
+-- triggers so that every writer (purchases, cancellations, teacher edits, seeds) keeps them right. seats_sold moves
+-- by deltas, not by re-summing: two purchases of different schedules of one class in concurrent transactions then
+-- both count (the second UPDATE re-reads the row the first committed). next_start_at is recomputed; schedule writes
+-- that change it already lock their class row. It goes stale when that start passes: the search by start refreshes
+-- it (refreshNextStarts in app/api/services/class-works.ts).
 CREATE OR REPLACE FUNCTION class_work_schedules_sort_keys() RETURNS trigger
 LANGUAGE plpgsql
 AS $fn$
@@ -56,7 +61,25 @@ CREATE TRIGGER class_work_schedules_sort_keys
 AFTER INSERT OR DELETE OR UPDATE OF class_work_id, started_at, is_canceled, purchased_count ON class_work_schedules
 FOR EACH ROW EXECUTE FUNCTION class_work_schedules_sort_keys();
 --> statement-breakpoint
-UPDATE class_works c SET seats_sold = coalesce(k.seats, 0), next_start_at = k.next
+CREATE OR REPLACE FUNCTION class_work_target_grades_sort_keys() RETURNS trigger
+LANGUAGE plpgsql
+AS $fn$
+BEGIN
+  UPDATE class_works SET target_grade_ids = coalesce((
+    SELECT array_agg(g.target_grade_id ORDER BY g.target_grade_id) FROM class_work_target_grades g
+    WHERE g.class_work_id = class_works.id
+  ), '{}') WHERE id = CASE WHEN TG_OP = 'DELETE' THEN OLD.class_work_id ELSE NEW.class_work_id END;
+  RETURN NULL;
+END
+$fn$;
+--> statement-breakpoint
+CREATE TRIGGER class_work_target_grades_sort_keys
+AFTER INSERT OR DELETE ON class_work_target_grades
+FOR EACH ROW EXECUTE FUNCTION class_work_target_grades_sort_keys();
+--> statement-breakpoint
+UPDATE class_works c SET seats_sold = coalesce(k.seats, 0), next_start_at = k.next,
+  target_grade_ids = coalesce((SELECT array_agg(g.target_grade_id ORDER BY g.target_grade_id)
+    FROM class_work_target_grades g WHERE g.class_work_id = c.id), '{}')
 FROM class_works c2 LEFT JOIN (
   SELECT class_work_id,
     sum(purchased_count) FILTER (WHERE NOT is_canceled) AS seats,
