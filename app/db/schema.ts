@@ -177,8 +177,8 @@ export const classWorks = pgTable(
   (t) => [
     index('class_works_teacher_idx').on(t.teacherId),
     index('class_works_organization_idx').on(t.organizationId),
-    // Category, then price: the category filter with a price range reads one index range.
-    index('class_works_category_price_idx').on(t.categoryId, t.price),
+    // class_works_category_filter_idx (category_id, price) INCLUDE (…) is created in migration 0004's SQL: drizzle
+    // cannot declare INCLUDE columns. It answers a category filter from the index alone.
     // Search (app/api/services/class-works.ts): keyword, filters and sorts. One index per sort, ending in the id
     // tie-breaker, so a page of a broad search walks the index in order and stops after 20 matches.
     index('class_works_published_created_idx').on(t.isPublished, t.createdAt, t.id),
@@ -187,6 +187,10 @@ export const classWorks = pgTable(
     // off: no pending list (PGlite never vacuums it away), so the planner keeps choosing it; class writes are rare.
     index('class_works_search_bigrams_idx')
       .using('gin', sql`class_search_bigrams(${t.searchText})`)
+      .with({ fastupdate: false }),
+    // The same over the folded title: tells the planner how rare title matches are (the first relevance tier).
+    index('class_works_search_title_bigrams_idx')
+      .using('gin', sql`class_search_bigrams(${t.searchTitle})`)
       .with({ fastupdate: false }),
     index('class_works_style_idx').on(t.classStyleId),
     // price desc, id desc (read backwards) and price asc, id desc.

@@ -9,14 +9,17 @@
  * (app/lib/search-normalize.ts) and never contain white space.
  */
 
-/** The grams of one normalized term that the index must hold: the character itself for a 1-character term,
- *  otherwise every adjacent pair (distinct, in order of first appearance). */
+/** The grams of one normalized term that a query asks the index for: the character itself for a 1-character
+ *  term, otherwise adjacent pairs that cover every character — at positions 0, 2, 4 … and the last pair (distinct,
+ *  in order). A text holding the term holds all its pairs, so any of them narrow the candidates; half of them
+ *  means half the posting lists read, and the caller rechecks the exact substring anyway. */
 export function termGrams(term: string): string[] {
   const chars = Array.from(term).filter((c) => !/[ \t\n\r]/u.test(c))
   if (chars.length === 0) return []
   if (chars.length === 1) return chars
   const grams = new Set<string>()
-  for (let i = 0; i + 1 < chars.length; i++) grams.add(chars[i]! + chars[i + 1]!)
+  for (let i = 0; i + 1 < chars.length; i += 2) grams.add(chars[i]! + chars[i + 1]!)
+  grams.add(chars[chars.length - 2]! + chars[chars.length - 1]!)
   return [...grams]
 }
 

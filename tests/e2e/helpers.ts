@@ -47,6 +47,8 @@ export async function registerNewParent(page: Page, context: BrowserContext, nic
   await mail.close()
   await page.getByTestId('confirm-email-check').click()
   await expect(page).toHaveURL(/\/register\/input$/)
+  // The check reloads the page: typing before hydration would be lost when React takes over the inputs.
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
   await page.getByLabel('ニックネーム', { exact: true }).fill(nickname)
   await page.getByLabel('お名前').fill(`森 ${nickname}`)
   await page.getByLabel('ふりがな（カタカナ）').fill('モリ ミドリ')

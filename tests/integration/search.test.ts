@@ -390,6 +390,15 @@ describe('paging and the index', () => {
     expect(end!.items).toHaveLength(25 - (20 - (titled % 20)) - 20)
   })
 
+  it('finds rare title matches of a broad term from the title index, not by walking every class', async () => {
+    // 'せつめい' is in the description of all 5,000 fillers and in no title.
+    const r = await search({ q: 'せつめい' })
+    expect(r).toMatchObject({ total: SEARCH_COUNT_CAP, total_capped: true })
+    expect(r.items).toHaveLength(20)
+    const plan = await explain(classWorkSearchQueries(db, { q: 'せつめい' }).walk(0, 20, 0))
+    expect(plan, plan).toContain('class_works_search_title_bigrams_idx')
+  })
+
   it('serves a 2-character term from the GIN index', async () => {
     for (const q of ['陶芸', '蜂']) {
       const plan = await explain(classWorkSearchQueries(db, { q }).count)

@@ -1,4 +1,17 @@
-import { and, asc, desc, eq, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm'
+import {
+  type AnyColumn,
+  and,
+  asc,
+  desc,
+  eq,
+  gte,
+  inArray,
+  lt,
+  lte,
+  type SQL,
+  type SQLWrapper,
+  sql,
+} from 'drizzle-orm'
 import type {
   ClassWorkDetail,
   ClassWorkSearchResult,
@@ -92,27 +105,44 @@ function tokyoDayStart(day: string): Date {
 /** The count of a search stops here; more matches show as "1,000件以上" (docs/decisions/0011-search-sort-keys.md). */
 export const SEARCH_COUNT_CAP = 1000
 
+/** The chosen sort; every one has an index that ends in the id tie-breaker (migration 0004). */
+function sortOrder(sort: SearchSort | undefined, c: typeof classWorks): SQL[] {
+  switch (sort ?? 'new') {
+    case 'start':
+      return [sql`${c.nextStartAt} asc nulls last`, desc(c.id)]
+    case 'price_asc':
+      return [asc(c.price), desc(c.id)]
+    case 'price_desc':
+      return [desc(c.price), desc(c.id)]
+    case 'popular':
+      return [desc(c.seatsSold), desc(c.id)]
+    default:
+      return [desc(c.createdAt), desc(c.id)]
+  }
+}
+
 /**
- * The WHERE, relevance tiers and ORDER BY of a class search, shared by the API and the benchmark
+ * The WHERE, relevance and relevance tiers of a class search, shared by the API and the benchmark
  * (scripts/bench-search.ts).
  *
  * Keyword: the query is normalized like search_text (app/lib/search-normalize.ts) and split on spaces; every term
  * must match. The GIN expression index on class_search_bigrams(search_text) (unigrams + bigrams, migrations
- * 0002/0003) finds the candidates of a rare term (`@@` all grams of all terms, so 1- and 2-character terms such as
- * 陶芸 use the index too); `strpos(search_text, term)` checks each term exactly (bigrams do not prove adjacency).
- * `walkCondition` leaves the `@@` out: for a term with more matches than the count cap, the page walks a sort index
- * and tests rows with strpos alone — class_search_bigrams costs ~0.15 ms a row when evaluated as a filter.
+ * 0002/0003) finds the candidates (`@@` all grams of all terms, so 1- and 2-character terms such as 陶芸 use the
+ * index too); `strpos(search_text, term)` checks each term exactly (bigrams do not prove adjacency).
+ * `walkCondition` leaves the `@@` out, for pages that walk a sort index: evaluated per row, class_search_bigrams
+ * costs ~0.15 ms, strpos next to nothing.
  *
  * Relevance: the number of terms found in the title (search_title), so title matches rank above description /
- * teacher / category matches. Each relevance level is a tier, best first; within a tier the chosen sort (default
- * `new`) applies, and every sort has an index that ends in the id tie-breaker (migration 0004), so a page of a broad
- * search walks that index and stops after 20 rows instead of sorting every match.
+ * teacher / category matches; the chosen sort (default `new`) orders within the same relevance. `tiers` are the
+ * relevance levels as conditions, best first, for the walk. The first tier (every term in the title) also carries
+ * the `@@` of the title's own GIN index, so the planner knows when title matches are rare and reads them from the
+ * index instead of walking the whole sort index to find a few.
  */
 export function classWorkSearchClauses(p: SearchParams): {
   condition: SQL
   walkCondition: SQL
+  relevance: SQL | undefined
   tiers: (SQL | undefined)[]
-  order: SQL[]
 } {
   const where: SQL[] = [eq(classWorks.isPublished, true)]
   const terms = searchTerms(p.q)
@@ -131,62 +161,71 @@ export function classWorkSearchClauses(p: SearchParams): {
       sql`exists (select 1 from ${classWorkSchedules} where ${classWorkSchedules.classWorkId} = ${classWorks.id} and ${and(...range)})`,
     )
   }
-
-  const inTitle = (term: string) => sql`strpos(${classWorks.searchTitle}, ${term}) > 0`
-  let tiers: (SQL | undefined)[] = [undefined]
-  if (terms.length === 1) tiers = [inTitle(terms[0]!), sql`not (${inTitle(terms[0]!)})`]
-  else if (terms.length > 1) {
-    const found = sql.join(
-      terms.map((term) => sql`(${inTitle(term)})::int`),
-      sql` + `,
-    )
-    tiers = terms.map((_, i) => sql`(${found}) = ${terms.length - i}`).concat(sql`(${found}) = 0`)
-  }
-
-  const sorts: Record<SearchSort, SQL[]> = {
-    new: [desc(classWorks.createdAt), desc(classWorks.id)],
-    start: [sql`${classWorks.nextStartAt} asc nulls last`, desc(classWorks.id)],
-    price_asc: [asc(classWorks.price), desc(classWorks.id)],
-    price_desc: [desc(classWorks.price), desc(classWorks.id)],
-    popular: [desc(classWorks.seatsSold), desc(classWorks.id)],
-  }
-  const grams = gramsTsquery(terms)
   const walkCondition = and(...where)!
-  const condition = grams
-    ? and(sql`class_search_bigrams(${classWorks.searchText}) @@ ${grams}::tsquery`, walkCondition)!
-    : walkCondition
-  return { condition, walkCondition, tiers, order: sorts[p.sort ?? 'new'] }
+  const grams = gramsTsquery(terms)
+  if (!grams) return { condition: walkCondition, walkCondition, relevance: undefined, tiers: [undefined] }
+
+  const inTitle = terms.map((term) => sql`strpos(${classWorks.searchTitle}, ${term}) > 0`)
+  const found = sql.join(
+    inTitle.map((c) => sql`(${c})::int`),
+    sql` + `,
+  )
+  const allInTitle = and(
+    sql`class_search_bigrams(${classWorks.searchTitle}) @@ ${grams}::tsquery`,
+    ...inTitle,
+  )
+  const tiers: SQL[] =
+    terms.length === 1
+      ? [allInTitle!, sql`not (${inTitle[0]})`]
+      : [
+          allInTitle!,
+          ...terms.slice(1).map((_, i) => sql`(${found}) = ${terms.length - 1 - i}`),
+          sql`(${found}) = 0`,
+        ]
+  return {
+    condition: and(sql`class_search_bigrams(${classWorks.searchText}) @@ ${grams}::tsquery`, walkCondition)!,
+    walkCondition,
+    relevance: sql`(${found})`,
+    tiers,
+  }
 }
 
 /**
- * The queries of a class search, unexecuted (the benchmark and a test EXPLAIN them): `count` counts the matches up
- * to SEARCH_COUNT_CAP + 1; `ids(tier, limit, offset, broad)` selects the ids of one relevance tier in the chosen
- * order; `tierCount(tier, cap, broad)` counts a tier up to `cap` (to skip whole tiers when paging past them).
- * `broad`: the count hit the cap, so the walk condition is used (see classWorkSearchClauses).
+ * The queries of a class search, unexecuted (the benchmark and a test EXPLAIN them):
+ * - `count`: the matches counted up to SEARCH_COUNT_CAP + 1 (from the GIN index, or from the category index alone);
+ * - `ranked(offset)`: with at most SEARCH_COUNT_CAP matches, all of them sorted by relevance and the chosen sort,
+ *   one page of them;
+ * - `walk(tier, limit, offset)`: with more, one relevance tier in the chosen order, walking that sort's index and
+ *   stopping once the page is full; `tierCount(tier, cap)` counts a tier up to `cap`, to skip whole tiers when
+ *   paging past them.
  */
 export function classWorkSearchQueries(db: Db, p: SearchParams) {
-  const { condition, walkCondition, tiers, order } = classWorkSearchClauses(p)
+  const { condition, walkCondition, relevance, tiers } = classWorkSearchClauses(p)
   const capped = (where: SQL | undefined, cap: number) =>
     db
       .select({ n: sql<number>`count(*)::int` })
       .from(db.select({ one: sql`1` }).from(classWorks).where(where).limit(cap).as('matches'))
-  // Not broad (≤ 1,000 matches): the matches are fetched on their own (OFFSET 0 keeps that sub-query apart, so the
-  // planner reads them from the GIN index) and only they are sorted; a walk along a sort index would evaluate the
-  // costly `@@` on every row it passes.
-  const fewMatches = sql`${classWorks.id} in (select ${classWorks.id} from ${classWorks} where ${condition} offset 0)`
-  const inTier = (tier: number, broad: boolean) => and(broad ? walkCondition : fewMatches, tiers[tier])
+  const inTier = (tier: number) => and(walkCondition, tiers[tier])
   return {
     page: p.page ?? 1,
     tiers: tiers.length,
     refreshesNextStart: p.sort === 'start',
     count: capped(condition, SEARCH_COUNT_CAP + 1),
-    tierCount: (tier: number, cap: number, broad = false) => capped(inTier(tier, broad), cap),
-    ids: (tier: number, limit: number, offset: number, broad = false) =>
+    ranked: (offset: number) =>
       db
         .select({ id: classWorks.id })
         .from(classWorks)
-        .where(inTier(tier, broad))
-        .orderBy(...order)
+        .where(condition)
+        .orderBy(...(relevance ? [sql`${relevance} desc`] : []), ...sortOrder(p.sort, classWorks))
+        .limit(SEARCH_PER_PAGE)
+        .offset(offset),
+    tierCount: (tier: number, cap: number) => capped(inTier(tier), cap),
+    walk: (tier: number, limit: number, offset: number) =>
+      db
+        .select({ id: classWorks.id })
+        .from(classWorks)
+        .where(inTier(tier))
+        .orderBy(...sortOrder(p.sort, classWorks))
         .limit(limit)
         .offset(offset),
   }
@@ -225,24 +264,26 @@ export async function searchClassWorkIds(
 ): Promise<{ ids: number[]; total: number; capped: boolean; page: number }> {
   const q = classWorkSearchQueries(db, p)
   if (q.refreshesNextStart) await refreshNextStarts(db, now)
-  const [counted] = await q.count
-  const n = Number(counted?.n ?? 0)
-  const broad = n > SEARCH_COUNT_CAP
+  const offset = (q.page - 1) * SEARCH_PER_PAGE
+  const n = Number((await q.count)[0]?.n ?? 0)
+  if (n <= SEARCH_COUNT_CAP) {
+    const ids = offset < n ? (await q.ranked(offset)).map((r) => r.id) : []
+    return { ids, total: n, capped: false, page: q.page }
+  }
+
+  // More than the cap: walk the tiers best first, skipping whole tiers that end before the page.
   const ids: number[] = []
-  // Walk the tiers best first: skip whole tiers that end before the page, then fill the page.
-  let skip = (q.page - 1) * SEARCH_PER_PAGE
-  if (n > 0 && (skip < n || broad)) {
-    for (let tier = 0; tier < q.tiers && ids.length < SEARCH_PER_PAGE; tier++) {
-      const rows = await q.ids(tier, SEARCH_PER_PAGE - ids.length, skip, broad)
-      ids.push(...rows.map((r) => r.id))
-      if (rows.length > 0) skip = 0
-      else if (skip > 0 && tier < q.tiers - 1) {
-        const [inTier] = await q.tierCount(tier, skip, broad)
-        skip -= Number(inTier?.n ?? 0)
-      }
+  let skip = offset
+  for (let tier = 0; tier < q.tiers && ids.length < SEARCH_PER_PAGE; tier++) {
+    const rows = await q.walk(tier, SEARCH_PER_PAGE - ids.length, skip)
+    ids.push(...rows.map((r) => r.id))
+    if (rows.length > 0) skip = 0
+    else if (skip > 0 && tier < q.tiers - 1) {
+      const [inTier] = await q.tierCount(tier, skip)
+      skip -= Number(inTier?.n ?? 0)
     }
   }
-  return { ids, total: Math.min(n, SEARCH_COUNT_CAP), capped: broad, page: q.page }
+  return { ids, total: SEARCH_COUNT_CAP, capped: true, page: q.page }
 }
 
 export async function searchClassWorks(db: Db, p: SearchParams, now: Date): Promise<ClassWorkSearchResult> {

@@ -4,12 +4,15 @@ DROP INDEX "class_works_published_price_idx";--> statement-breakpoint
 ALTER TABLE "class_works" ADD COLUMN "seats_sold" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "class_works" ADD COLUMN "next_start_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "class_works" ADD COLUMN "target_grade_ids" integer[] DEFAULT '{}' NOT NULL;--> statement-breakpoint
-CREATE INDEX "class_works_category_price_idx" ON "class_works" USING btree ("category_id","price");--> statement-breakpoint
+CREATE INDEX "class_works_search_title_bigrams_idx" ON "class_works" USING gin (class_search_bigrams("search_title")) WITH (fastupdate=false);--> statement-breakpoint
 CREATE INDEX "class_works_published_price_id_desc_idx" ON "class_works" USING btree ("is_published","price","id" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "class_works_published_seats_idx" ON "class_works" USING btree ("is_published","seats_sold","id");--> statement-breakpoint
 CREATE INDEX "class_works_next_start_idx" ON "class_works" USING btree ("next_start_at","id" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "class_works_published_created_idx" ON "class_works" USING btree ("is_published","created_at","id");--> statement-breakpoint
 CREATE INDEX "class_works_published_price_idx" ON "class_works" USING btree ("is_published","price","id");--> statement-breakpoint
+-- The category filter (with price, style, grade) answered from the index alone; id for the schedule look-ups.
+CREATE INDEX "class_works_category_filter_idx" ON "class_works" USING btree ("category_id","price")
+  INCLUDE ("is_published","class_style_id","target_grade_ids","id");--> statement-breakpoint
 -- Search sort and filter keys (app/db/schema.ts: class_works.seats_sold, next_start_at, target_grade_ids), kept by
 -- triggers so that every writer (purchases, cancellations, teacher edits, seeds) keeps them right. seats_sold moves
 -- by deltas, not by re-summing: two purchases of different schedules of one class in concurrent transactions then
