@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { pageItems, pageRange } from './pagination'
+import { pageItems } from './pagination'
 
 describe('pageItems', () => {
   it('shows nothing for no pages and one page alone', () => {
@@ -20,13 +20,5 @@ describe('pageItems', () => {
   })
   it('clamps an out-of-range page', () => {
     expect(pageItems(99, 3)).toEqual([1, 2, 3])
-  })
-})
-
-describe('pageRange', () => {
-  it('gives the first and last item numbers', () => {
-    expect(pageRange(1, 20, 45)).toEqual({ from: 1, to: 20 })
-    expect(pageRange(3, 20, 45)).toEqual({ from: 41, to: 45 })
-    expect(pageRange(1, 20, 0)).toEqual({ from: 0, to: 0 })
   })
 })

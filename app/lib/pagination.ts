@@ -19,10 +19,3 @@ export function pageItems(current: number, total: number, around = 1): PageItem[
   }
   return out
 }
-
-/** 「41〜60件を表示」 figures: the first and last item numbers of a page. */
-export function pageRange(page: number, perPage: number, total: number): { from: number; to: number } {
-  if (total === 0) return { from: 0, to: 0 }
-  const from = (page - 1) * perPage + 1
-  return { from: Math.min(from, total), to: Math.min(page * perPage, total) }
-}

@@ -4,7 +4,6 @@ import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { ClassCard } from '~/components/cards/class-card'
 import { Icon } from '~/components/ui/icon'
 import { Pagination } from '~/components/ui/pagination'
-import { pageRange } from '~/lib/pagination'
 import {
   activeFilters,
   clearFilters,
@@ -16,6 +15,7 @@ import {
   withoutFilter,
 } from './filters'
 import { classSearchQuery, searchOptionsQuery } from './queries'
+import { describeResultCount } from './result-count'
 import { type ClassSearchParams, type Sort, sortLabels, sorts } from './search-params'
 
 const ROUTE = '/_default/class_search/' as const
@@ -65,7 +65,16 @@ export function ClassSearchPage() {
             </p>
           ) : (
             <>
-              <ResultBar search={search} total={result.total} page={result.page} perPage={result.per_page} />
+              <ResultBar
+                search={search}
+                count={describeResultCount({
+                  total: result.total,
+                  capped: result.total_capped,
+                  page: result.page,
+                  perPage: result.per_page,
+                  shown: result.items.length,
+                })}
+              />
               {result.items.length === 0 ? (
                 <EmptyState search={search} filters={filters} />
               ) : (
@@ -94,28 +103,19 @@ export function ClassSearchPage() {
 
 function ResultBar({
   search,
-  total,
-  page,
-  perPage,
+  count,
 }: {
   search: ClassSearchParams
-  total: number
-  page: number
-  perPage: number
+  count: ReturnType<typeof describeResultCount>
 }) {
   const navigate = useNavigate()
-  const range = pageRange(page, perPage, total)
   const sortId = useId()
   return (
     <div className="mt-2 flex flex-wrap items-center justify-between gap-3">
       <p role="status" data-testid="result-count">
-        <span className="text-xl font-black">{total.toLocaleString('ja-JP')}</span>
-        件のクラス
-        {total > 0 ? (
-          <span className="ml-2 text-sm text-slate-600">
-            （{range.from}〜{range.to}件を表示）
-          </span>
-        ) : null}
+        <span className="text-xl font-black">{count.count}</span>
+        {count.unit}
+        {count.range ? <span className="ml-2 text-sm text-slate-600">{count.range}</span> : null}
       </p>
       <div className="flex items-center gap-2 text-sm">
         <label htmlFor={sortId} className="font-bold">
