@@ -25,6 +25,7 @@ import { gramsTsquery } from '../../lib/search-bigrams'
 import { searchTerms } from '../../lib/search-normalize'
 import { notFound } from '../errors'
 import {
+  cardsByIds,
   iso,
   type ScheduleRow,
   scheduleColumns,
@@ -288,14 +289,8 @@ export async function searchClassWorkIds(
 
 export async function searchClassWorks(db: Db, p: SearchParams, now: Date): Promise<ClassWorkSearchResult> {
   const { ids, total, capped, page } = await searchClassWorkIds(db, p, now)
-  const rowOf = new Map(
-    ids.length === 0
-      ? []
-      : (await selectClassRows(db).where(inArray(classWorks.id, ids))).map((r) => [r.id, r] as const),
-  )
-  const rows = ids.flatMap((id) => rowOf.get(id) ?? [])
   return {
-    items: await toCards(db, rows, now),
+    items: await cardsByIds(db, ids, now),
     total,
     total_capped: capped,
     page,
