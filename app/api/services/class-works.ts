@@ -66,21 +66,15 @@ export async function closeToStarts(db: Db, now: Date, limit = 12): Promise<Clos
   return schedules.map((s) => ({ schedule: toPublicSchedule(s), class_work: cardOf.get(s.classWorkId)! }))
 }
 
-/** Published classes ordered by their next upcoming schedule (one row per class). */
+/**
+ * Published classes ordered by their next upcoming schedule (one row per class): the next_start_at index (kept by a
+ * trigger, refreshed where a start has passed — see refreshNextStarts), not an aggregate over every schedule.
+ */
 export async function closeToStartsByClass(db: Db, now: Date, limit = 12) {
-  const next = db
-    .select({
-      classWorkId: classWorkSchedules.classWorkId,
-      startsAt: sql<Date>`min(${classWorkSchedules.startedAt})`.as('starts_at'),
-    })
-    .from(classWorkSchedules)
-    .where(upcomingOpen(now))
-    .groupBy(classWorkSchedules.classWorkId)
-    .as('next')
+  await refreshNextStarts(db, now)
   const rows = await selectClassRows(db)
-    .innerJoin(next, eq(next.classWorkId, classWorks.id))
-    .where(eq(classWorks.isPublished, true))
-    .orderBy(asc(next.startsAt), asc(classWorks.id))
+    .where(and(eq(classWorks.isPublished, true), gte(classWorks.nextStartAt, now)))
+    .orderBy(asc(classWorks.nextStartAt), desc(classWorks.id))
     .limit(limit)
   return toCards(db, rows, now)
 }
