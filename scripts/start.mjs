@@ -32,6 +32,5 @@ if (builtAt < sourcesAt || process.env.FORCE_BUILD === '1') {
   if (r.status !== 0) process.exit(r.status ?? 1)
 }
 
-process.env.NODE_ENV ??= 'production'
 const { startServer } = await import('./serve.mjs')
 await startServer()
