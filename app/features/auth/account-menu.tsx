@@ -44,7 +44,7 @@ export function AccountMenuItems({ name }: { name: string }) {
               to="/class_management"
               search={{ tab: 'published' }}
               role="menuitem"
-              className="block rounded-lg px-3 py-2 text-sm hover:bg-light-grey"
+              className={plainItem}
               data-testid="menu-class-management"
             >
               クラス管理
@@ -53,7 +53,7 @@ export function AccountMenuItems({ name }: { name: string }) {
               to="/sales_management"
               search={{ tab: 'sales' }}
               role="menuitem"
-              className="block rounded-lg px-3 py-2 text-sm hover:bg-light-grey"
+              className={plainItem}
               data-testid="menu-sales-management"
             >
               売上管理
@@ -62,7 +62,7 @@ export function AccountMenuItems({ name }: { name: string }) {
               to="/organization_management"
               search={{}}
               role="menuitem"
-              className="block rounded-lg px-3 py-2 text-sm hover:bg-light-grey"
+              className={plainItem}
               data-testid="menu-organization-management"
             >
               団体管理
@@ -72,7 +72,7 @@ export function AccountMenuItems({ name }: { name: string }) {
         <a
           href={LOGOUT_HREF}
           role="menuitem"
-          className="block rounded-lg px-3 py-2 text-sm hover:bg-light-grey"
+          className={plainItem}
           data-testid="logout"
         >
           ログアウト
@@ -83,6 +83,7 @@ export function AccountMenuItems({ name }: { name: string }) {
 }
 
 const menuItem = 'flex items-center justify-between rounded-lg px-3 py-2 text-sm hover:bg-light-grey'
+const plainItem = 'block rounded-lg px-3 py-2 text-sm hover:bg-light-grey'
 
 /** An unread count in the account menu (read out as 未読3件). */
 function CountBadge({ count, testId }: { count: number; testId: string }) {
