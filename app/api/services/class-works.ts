@@ -1,17 +1,4 @@
-import {
-  type AnyColumn,
-  and,
-  asc,
-  desc,
-  eq,
-  gte,
-  inArray,
-  lt,
-  lte,
-  type SQL,
-  type SQLWrapper,
-  sql,
-} from 'drizzle-orm'
+import { and, asc, desc, eq, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm'
 import type {
   ClassWorkDetail,
   ClassWorkSearchResult,

@@ -69,12 +69,7 @@ export function AccountMenuItems({ name }: { name: string }) {
             </Link>
           </>
         ) : null}
-        <a
-          href={LOGOUT_HREF}
-          role="menuitem"
-          className={plainItem}
-          data-testid="logout"
-        >
+        <a href={LOGOUT_HREF} role="menuitem" className={plainItem} data-testid="logout">
           ログアウト
         </a>
       </div>
