@@ -307,26 +307,31 @@ describe('POST /v1/purchases/{id}/cancel', () => {
   })
 })
 
+/** `n` new registered parents (`load|{prefix}-{i}`) and their access tokens. */
+async function buyers(prefix: string, n: number): Promise<string[]> {
+  const subs = Array.from({ length: n }, (_, i) => `load|${prefix}-${i}`)
+  await api.db.insert(users).values(
+    subs.map((sub, i) => ({
+      issuer: TEST_ISSUER,
+      sub,
+      email: `${prefix}${i}@manabi.example`,
+      emailVerified: true,
+      nickname: `購入者${prefix}${i}`,
+      name: `購入者${prefix}${i}`,
+      nameKana: 'コウニュウシャ',
+      role: 'parent' as const,
+      agreedToTermsAt: new Date(),
+    })),
+  )
+  return Promise.all(subs.map((sub) => accessToken(sub)))
+}
+
 /** Many buyers at once: PostgreSQL only (PGlite runs one statement at a time, so it cannot show a race). */
 describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrency (PostgreSQL)', () => {
   it('200 concurrent reservations for the last 10 seats: exactly 10 succeed, no oversell', async () => {
     const N = 200
     const s = await schedule({ capacity: 30, purchased: 20 })
-    const subs = Array.from({ length: N }, (_, i) => `load|buyer-${i}`)
-    await api.db.insert(users).values(
-      subs.map((sub, i) => ({
-        issuer: TEST_ISSUER,
-        sub,
-        email: `buyer${i}@manabi.example`,
-        emailVerified: true,
-        nickname: `購入者${i}`,
-        name: `購入者${i}`,
-        nameKana: 'コウニュウシャ',
-        role: 'parent',
-        agreedToTermsAt: new Date(),
-      })),
-    )
-    const tokens = await Promise.all(subs.map((sub) => accessToken(sub)))
+    const tokens = await buyers('buyer', N)
     const started = performance.now()
     const results = await Promise.all(
       tokens.map((token) => api.call('POST', '/v1/purchases', { token, body: { schedule_id: s.id } })),
@@ -356,21 +361,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrency (PostgreSQL)', () =
     const list = await Promise.all(
       Array.from({ length: 8 }, (_, i) => schedule({ capacity: 10, startsIn: (4 + i) * DAY })),
     )
-    const subs = Array.from({ length: N }, (_, i) => `load|spread-${i}`)
-    await api.db.insert(users).values(
-      subs.map((sub, i) => ({
-        issuer: TEST_ISSUER,
-        sub,
-        email: `spread${i}@manabi.example`,
-        emailVerified: true,
-        nickname: `購入者S${i}`,
-        name: `購入者S${i}`,
-        nameKana: 'コウニュウシャ',
-        role: 'parent' as const,
-        agreedToTermsAt: new Date(),
-      })),
-    )
-    const tokens = await Promise.all(subs.map((sub) => accessToken(sub)))
+    const tokens = await buyers('spread', N)
     const results = await Promise.all(
       tokens.map((token, i) =>
         api.call('POST', '/v1/purchases', { token, body: { schedule_id: list[i % list.length]!.id } }),

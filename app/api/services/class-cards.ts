@@ -1,4 +1,5 @@
 import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm'
+import type { SelectedFields } from 'drizzle-orm/pg-core'
 import type { ClassWorkCard, PublicSchedule } from '../../contract/v1/class-works'
 import type { DbOrTx } from '../../db/client'
 import {
@@ -37,8 +38,13 @@ export const classRowColumns = {
 
 /** `select … from class_works` joined to what a card shows; add where/order/limit at the call site. */
 export function selectClassRows(db: DbOrTx) {
+  return selectClassRowsWith(db, {})
+}
+
+/** selectClassRows with more columns (a card's extras, see cardsByIds). */
+function selectClassRowsWith<E extends SelectedFields>(db: DbOrTx, extra: E) {
   return db
-    .select(classRowColumns)
+    .select({ ...classRowColumns, ...extra })
     .from(classWorks)
     .innerJoin(categories, eq(categories.id, classWorks.categoryId))
     .innerJoin(classStyles, eq(classStyles.id, classWorks.classStyleId))
@@ -183,13 +189,7 @@ export async function toCards(db: DbOrTx, rows: ClassRow[], now: Date): Promise<
 export async function cardsByIds(db: DbOrTx, ids: number[], now: Date): Promise<ClassWorkCard[]> {
   if (ids.length === 0) return []
   const { next, columns } = cardExtras(db, now)
-  // selectClassRows with the extras' columns.
-  const rows = await db
-    .select({ ...classRowColumns, ...columns })
-    .from(classWorks)
-    .innerJoin(categories, eq(categories.id, classWorks.categoryId))
-    .innerJoin(classStyles, eq(classStyles.id, classWorks.classStyleId))
-    .innerJoin(users, eq(users.id, classWorks.teacherId))
+  const rows = await selectClassRowsWith(db, columns)
     .leftJoinLateral(next, sql`true`)
     .where(inArray(classWorks.id, ids))
   const rowOf = new Map(rows.map((r) => [r.id, r]))

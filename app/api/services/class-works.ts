@@ -104,8 +104,7 @@ function sortOrder(sort: SearchSort | undefined, c: typeof classWorks): SQL[] {
 }
 
 /**
- * The WHERE, relevance and relevance tiers of a class search, shared by the API and the benchmark
- * (scripts/bench-search.ts).
+ * The WHERE, relevance and relevance tiers of a class search (classWorkSearchQueries builds the queries).
  *
  * Keyword: the query is normalized like search_text (app/lib/search-normalize.ts) and split on spaces; every term
  * must match. The GIN expression index on class_search_bigrams(search_text) (unigrams + bigrams, migrations
@@ -120,7 +119,7 @@ function sortOrder(sort: SearchSort | undefined, c: typeof classWorks): SQL[] {
  * the `@@` of the title's own GIN index, so the planner knows when title matches are rare and reads them from the
  * index instead of walking the whole sort index to find a few.
  */
-export function classWorkSearchClauses(p: SearchParams): {
+function classWorkSearchClauses(p: SearchParams): {
   condition: SQL
   walkCondition: SQL
   relevance: SQL | undefined
