@@ -30,6 +30,47 @@ function embeddedIdpDev(): Plugin {
   }
 }
 
+/**
+ * The browser's server-function transport (Start's `serverFnFetcher` with seroval's serializer and deserializer
+ * and the framed-response decoder, ~11 KB gzip) is only needed when a server function is called from the browser,
+ * which a first load never does: its data arrives with the HTML. This loads it on the first call instead
+ * (docs/decisions/0008). Build only: in development the dependency optimizer has already bundled the package.
+ */
+function lazyServerFnTransport(): Plugin {
+  const virtualId = '\0manabi:lazy-server-fn-fetcher'
+  let realPath: string | undefined
+  return {
+    name: 'manabi:lazy-server-fn-transport',
+    enforce: 'pre',
+    apply: 'build',
+    applyToEnvironment: (environment) => environment.name === 'client',
+    async resolveId(source, importer, options) {
+      if (
+        source !== './serverFnFetcher.js' ||
+        !/[\\/]client-rpc[\\/]createClientRpc\.js$/.test(importer ?? '')
+      )
+        return null
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true })
+      if (!resolved) return null
+      realPath = resolved.id
+      return virtualId
+    },
+    load(id) {
+      if (id !== virtualId || !realPath) return null
+      return `export function serverFnFetcher(...args) {
+  return import(${JSON.stringify(realPath)}).then((m) => m.serverFnFetcher(...args))
+}`
+    },
+    buildEnd() {
+      // A Start upgrade that moves the fetcher must not silently put it back into every first load.
+      if (!realPath)
+        this.error(
+          'lazyServerFnTransport: @tanstack/start-client-core no longer imports ./serverFnFetcher.js from createClientRpc.js',
+        )
+    },
+  }
+}
+
 // Start's Vite plugin (not the retired vinxi setup): see docs/decisions/0001-start-vite-plugin.md
 export default defineConfig({
   server: { port: Number(process.env.PORT ?? 3000) },
@@ -41,17 +82,21 @@ export default defineConfig({
       build: {
         rolldownOptions: {
           output: {
-            // React, TanStack and Start's serializer are needed by every page: one framework chunk compresses
-            // better than the dozen small shared chunks the default splitting makes (~6 KB gzip less on every
-            // first load) and stays cached across deploys of app code. Lazy libraries (Radix, DOMPurify) stay
-            // apart, and so do the mutation hooks, which only pages with forms and toggles use.
+            // React and TanStack are needed by every page: one framework chunk compresses better than the dozen
+            // small shared chunks the default splitting makes (~6 KB gzip less on every first load) and stays
+            // cached across deploys of app code. Framework code that only later work needs stays out of it, or
+            // the group would pull it into every first load: the mutation hooks (pages that act) and the
+            // server-function transport with seroval and the serializer plugins (lazyServerFnTransport).
             codeSplitting: {
               groups: [
                 {
                   name: (id: string) =>
-                    /node_modules[\\/](react|react-dom|scheduler|@tanstack|seroval|seroval-plugins|cookie-es|use-sync-external-store)[\\/]/.test(
+                    /node_modules[\\/](react|react-dom|scheduler|@tanstack|cookie-es|use-sync-external-store)[\\/]/.test(
                       id,
-                    ) && !/[\\/](useMutation|mutationObserver)\.js$/.test(id)
+                    ) &&
+                    !/[\\/](useMutation|mutationObserver|serverFnFetcher|frame-decoder|getDefaultSerovalPlugins)\.js$|[\\/]ssr[\\/]serializer[\\/]/.test(
+                      id,
+                    )
                       ? 'framework'
                       : null,
                 },
@@ -74,6 +119,7 @@ export default defineConfig({
   },
   plugins: [
     embeddedIdpDev(),
+    lazyServerFnTransport(),
     tailwindcss(),
     tanstackStart({
       srcDirectory: 'app',

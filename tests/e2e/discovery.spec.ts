@@ -176,6 +176,31 @@ test('a class detail has its facts, page meta and structured data', async ({ pag
   await expectAccessible(page)
 })
 
+test('a first load leaves the server-function transport for later; the first client navigation loads it', async ({
+  page,
+}) => {
+  // What each script says about itself: the transport sends this header, the JSON-LD builders name schema.org.
+  const scripts: string[] = []
+  page.on('response', async (res) => {
+    if (res.request().resourceType() === 'script') scripts.push(await res.text().catch(() => ''))
+  })
+  const { classes } = await publicIds(page)
+  await gotoReady(page, `/class_search/detail/${classes[0]}`)
+  await page.waitForLoadState('networkidle')
+  expect(scripts.length).toBeGreaterThan(0)
+  expect(scripts.filter((s) => s.includes('x-tsr-serverFn'))).toHaveLength(0)
+  expect(scripts.filter((s) => s.includes('https://schema.org'))).toHaveLength(0)
+
+  // A client navigation runs the teacher route's loader in the browser: its server function and JSON-LD work.
+  await page.getByTestId('teacher-card').getByRole('link').click()
+  await expect(page).toHaveURL(/\/teacher\/detail\/\d+$/)
+  await expect(page.getByTestId('follower-count')).toHaveText(/^\d+$/)
+  await expect
+    .poll(() => page.locator('script[type="application/ld+json"]').textContent())
+    .toMatch(/"@type":"Person"/)
+  expect(scripts.some((s) => s.includes('x-tsr-serverFn'))).toBe(true)
+})
+
 test('a teacher page has structured data and is accessible', async ({ page }) => {
   const { teachers } = await publicIds(page)
   await gotoReady(page, `/teacher/detail/${teachers[0]}`)

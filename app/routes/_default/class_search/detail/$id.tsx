@@ -5,18 +5,20 @@ import { classDetailQuery, favoriteStateQuery } from '~/features/class-detail/qu
 import { ReservationPanel } from '~/features/reservation/reservation-panel'
 import { parseId } from '~/lib/ids'
 import { pageHead, type SeoInput } from '~/lib/seo'
-import { courseJsonLd, oneLine } from '~/lib/structured-data'
 
 export const Route = createFileRoute('/_default/class_search/detail/$id')({
   loader: async ({ context, params }) => {
     const id = parseId(params.id)
     // A non-numeric id, an unknown one and an unpublished class are all the class-detail 404.
     if (id === undefined) throw notFound()
-    const [page] = await Promise.all([
+    const [page, , { courseJsonLd, oneLine }] = await Promise.all([
       context.queryClient.ensureQueryData(classDetailQuery(id)),
       isMember(context.auth)
         ? context.queryClient.ensureQueryData(favoriteStateQuery(id)).catch(() => null)
         : null,
+      // Loaded beside the data: a first load never runs this loader in the browser, so the JSON-LD builders
+      // stay out of first-load scripts (0008).
+      import('~/lib/structured-data'),
     ])
     if (!page) throw notFound()
     const c = page.detail

@@ -4,18 +4,20 @@ import { followStateQuery, teacherPageQuery } from '~/features/teacher/queries'
 import { TeacherView } from '~/features/teacher/teacher-view'
 import { parseId } from '~/lib/ids'
 import { pageHead, type SeoInput } from '~/lib/seo'
-import { oneLine, personJsonLd } from '~/lib/structured-data'
 
 /** Teacher introduction (spec §2): the bottom navigation is hidden here (components/shell/bottom-nav.tsx). */
 export const Route = createFileRoute('/_default/teacher/detail/$id')({
   loader: async ({ context, params }) => {
     const id = parseId(params.id)
     if (id === undefined) throw notFound()
-    const [page] = await Promise.all([
+    const [page, , { oneLine, personJsonLd }] = await Promise.all([
       context.queryClient.ensureQueryData(teacherPageQuery(id)),
       isMember(context.auth)
         ? context.queryClient.ensureQueryData(followStateQuery(id)).catch(() => null)
         : null,
+      // Loaded beside the data: a first load never runs this loader in the browser, so the JSON-LD builders
+      // stay out of first-load scripts (0008).
+      import('~/lib/structured-data'),
     ])
     if (!page) throw notFound()
     const t = page.profile
