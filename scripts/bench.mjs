@@ -3,6 +3,8 @@
 //     `/`, `/class_search` and a real class detail by default (BENCH_PAGES=/a,/b to choose others);
 //  2. SSR throughput: requests per second of `/class_search?q=英語` against `/company` (a static page), with
 //     bounded concurrency for a bounded time (BENCH_SSR_SECONDS, default 10 s each; BENCH_CONCURRENCY, default 8);
+//     and the same search with every request distinct (a price limit above every price, counting up), so that
+//     the server's search-result cache never answers: the cost of a search nobody made in the last 30 s;
 //  3. Lighthouse (mobile settings, the system Chromium) for the same pages: performance, accessibility,
 //     best practices and SEO (BENCH_LIGHTHOUSE=0 skips it).
 // Every request goes to this machine's own server on localhost and every loop stops by itself.
@@ -76,16 +78,20 @@ async function firstLoadJs(browser, pages) {
   return rows
 }
 
-/** Requests per second of one path: CONCURRENCY loops, each sending one request after another until time is up. */
-async function ssrThroughput(path, seconds) {
-  const url = `${origin}${path}`
+/**
+ * Requests per second of one path: CONCURRENCY loops, each sending one request after another until time is up.
+ * With `distinct`, each request adds `&price_max=` a number never sent before (above every price).
+ */
+async function ssrThroughput(path, seconds, { distinct = false } = {}) {
+  let sent = 0
+  const urlOf = () => `${origin}${path}${distinct ? `&price_max=${5_000_000 + sent++}` : ''}`
   const latencies = []
   let errors = 0
   const run = async (until) => {
     while (Date.now() < until) {
       const t = performance.now()
       try {
-        const r = await fetch(url, { headers: { 'accept-encoding': 'identity' } })
+        const r = await fetch(urlOf(), { headers: { 'accept-encoding': 'identity' } })
         await r.arrayBuffer()
         if (r.ok) latencies.push(performance.now() - t)
         else errors++
@@ -106,7 +112,7 @@ async function ssrThroughput(path, seconds) {
   const pct = (p) =>
     +(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0).toFixed(1)
   return {
-    page: path,
+    page: distinct ? `${path}&price_max=(distinct)` : path,
     requests: latencies.length,
     errors,
     rps: +(latencies.length / elapsed).toFixed(1),
@@ -189,12 +195,17 @@ try {
   }
 
   if (SSR_SECONDS > 0) {
-    const search = await ssrThroughput(`/class_search?q=${encodeURIComponent('英語')}`, SSR_SECONDS)
+    const searchPath = `/class_search?q=${encodeURIComponent('英語')}`
+    const search = await ssrThroughput(searchPath, SSR_SECONDS)
     const company = await ssrThroughput('/company', SSR_SECONDS)
+    const uncached = await ssrThroughput(searchPath, SSR_SECONDS, { distinct: true })
     console.log(`\nSSR throughput (${SSR_SECONDS} s each, ${CONCURRENCY} concurrent requests, loopback)`)
-    console.table([search, company])
+    console.table([search, company, uncached])
     console.log(
       `search / company = ${(search.rps / company.rps).toFixed(2)} (search ${search.rps} req/s, company ${company.rps} req/s)`,
+    )
+    console.log(
+      `distinct searches / company = ${(uncached.rps / company.rps).toFixed(2)} (every request a new search: ${uncached.rps} req/s)`,
     )
   }
 

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { PGlite } from '@electric-sql/pglite'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { cacheStatements } from './pglite-statements'
 import * as schema from './schema'
 
 export type Schema = typeof schema
@@ -81,6 +82,8 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
       { cause: err },
     )
   }
+  // Named prepared statements: PostgreSQL plans each of the app's statements once, not on every call (0013).
+  cacheStatements(client)
   const db = drizzle({ client, schema }) as unknown as Db
   const database: Database = {
     db,

@@ -200,6 +200,66 @@ describe('master lists', () => {
   })
 })
 
+describe('class search results', () => {
+  /** The real API in this process, counting the searches that reach it. */
+  function countingClient(options: { searchResultsFreshMs?: number } = {}) {
+    const calls = { search: 0 }
+    const real = inProcessTransport(async () => api.app)
+    const transport: ApiTransport = async (request) => {
+      if (request.path === '/v1/class_works/search') calls.search++
+      return real(request)
+    }
+    return { calls, c: createApiClient(() => transport, { logger: recorder().logger, ...options }) }
+  }
+
+  it('an identical search is answered from memory, whatever the order of its fields; others ask the API', async () => {
+    const { calls, c } = countingClient()
+    const first = await c.searchClassWorks({ q: '英語', sort: 'price_asc' })
+    expect(first!.total).toBeGreaterThan(0)
+    expect(await c.searchClassWorks({ sort: 'price_asc', q: '英語' })).toBe(first)
+    expect(calls.search).toBe(1)
+    // Concurrent identical searches share one call.
+    const [a, b] = await Promise.all([c.searchClassWorks({ q: '陶芸' }), c.searchClassWorks({ q: '陶芸' })])
+    expect(a).toBe(b)
+    expect(calls.search).toBe(2)
+    await c.searchClassWorks({ q: '英語', sort: 'price_desc' })
+    await c.searchClassWorks({ q: '英語', sort: 'price_asc', page: 2 })
+    expect(calls.search).toBe(4)
+  })
+
+  it('a write through the client empties it, so the writer sees the change at once', async () => {
+    const { calls, c } = countingClient()
+    const found = await c.searchClassWorks({ q: 'えいご' })
+    const classId = found!.items[0]!.id
+    await c.searchClassWorks({ q: 'えいご' })
+    expect(calls.search).toBe(1)
+    await c.addFavorite(parent, classId)
+    await c.searchClassWorks({ q: 'えいご' })
+    expect(calls.search).toBe(2)
+    // Reads through the client (here a favorite state) keep it.
+    await c.getFavoriteState(parent, classId)
+    await c.searchClassWorks({ q: 'えいご' })
+    expect(calls.search).toBe(2)
+    await c.removeFavorite(parent, classId)
+  })
+
+  it('failures are not kept; results expire; 0 turns it off', async () => {
+    const { calls, c } = countingClient({ searchResultsFreshMs: 20 })
+    expect(await c.searchClassWorks({ page: 0 })).toBeUndefined()
+    expect(await c.searchClassWorks({ page: 0 })).toBeUndefined()
+    expect(calls.search).toBe(2)
+    await c.searchClassWorks({ q: '将棋' })
+    await new Promise((resolve) => setTimeout(resolve, 40))
+    await c.searchClassWorks({ q: '将棋' })
+    expect(calls.search).toBe(4)
+
+    const off = countingClient({ searchResultsFreshMs: 0 })
+    await off.c.searchClassWorks({ q: '将棋' })
+    await off.c.searchClassWorks({ q: '将棋' })
+    expect(off.calls.search).toBe(2)
+  })
+})
+
 describe('HTTP transport', () => {
   let server: ReturnType<typeof serve>
   let baseUrl: string

@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query'
+import { appConfig } from '../../../app.config'
 import { getSearchOptions, searchClasses } from './class-search.functions'
 import type { ClassSearchParams } from './search-params'
 
@@ -6,7 +7,7 @@ export const classSearchQuery = (params: ClassSearchParams) =>
   queryOptions({
     queryKey: ['class-search', params],
     queryFn: () => searchClasses({ data: params }),
-    staleTime: 30_000,
+    staleTime: appConfig.timing.searchResultsFresh,
   })
 
 export const searchOptionsQuery = () =>

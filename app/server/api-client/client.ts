@@ -1,5 +1,7 @@
 import '@tanstack/react-start/server-only'
+import { LRUCache } from 'lru-cache'
 import { z } from 'zod'
+import { appConfig } from '../../../app.config'
 import { ClassAnnouncement, ClassAnnouncementList, ReadResult } from '../../contract/v1/announcements'
 import {
   AnnouncementCreated,
@@ -80,6 +82,8 @@ export interface MeResult {
 export interface ApiClientOptions {
   /** Where failures are reported (public calls log and return nothing, spec §8). */
   logger?: Pick<Console, 'error' | 'warn'>
+  /** How long an identical class search is answered from memory; 0 turns that off. */
+  searchResultsFreshMs?: number
 }
 
 function errorOf(res: ApiResponse): { code: string; message: string; issues?: unknown } {
@@ -112,6 +116,33 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     })
   }
 
+  // Class search is the most requested public call, and a few searches make most of it: the home page's
+  // categories, the header's popular terms, shared and indexed links. Identical searches are answered from memory
+  // for as long as the browser's query cache reuses one (appConfig.timing.searchResultsFresh), concurrent ones
+  // share one API call, and any write that passes through this client (a reservation, a class edit) empties it,
+  // so people see their own changes at once. The call carries no token: every caller gets the same result.
+  // Failures are not kept. Cached results are shared: treat them as read-only. (docs/decisions/0013)
+  const searchFreshMs = options.searchResultsFreshMs ?? appConfig.timing.searchResultsFresh
+  const searchCache =
+    searchFreshMs > 0
+      ? new LRUCache<string, Promise<ClassWorkSearchResult | undefined>>({ max: 200, ttl: searchFreshMs })
+      : undefined
+
+  function searchClassWorks(body: ClassWorkSearchBody): Promise<ClassWorkSearchResult | undefined> {
+    const call = () =>
+      publicCall(ClassWorkSearchResult, () => ({ method: 'POST', path: '/v1/class_works/search', body }))
+    if (!searchCache) return call()
+    const key = JSON.stringify(Object.entries(body).sort(([a], [b]) => a.localeCompare(b)))
+    const hit = searchCache.get(key)
+    if (hit) return hit
+    const result = call()
+    searchCache.set(key, result)
+    void result.then((value) => {
+      if (value === undefined && searchCache.get(key) === result) searchCache.delete(key)
+    })
+    return result
+  }
+
   async function authed<S extends z.ZodType>(schema: S, request: ApiRequest): Promise<z.output<S>> {
     const res = await send(request)
     if (res.status >= 400) {
@@ -119,6 +150,7 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       log.warn(`[api-client] ${request.method} ${request.path} → ${res.status} ${e.code}`)
       throw new ApiError(res.status, e.code, e.message, { issues: e.issues })
     }
+    if (request.method !== 'GET') searchCache?.clear()
     return parse(schema, res, request)
   }
 
@@ -306,8 +338,7 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       publicCall(CloseToStartList, () => get('/v1/class_works/close_to_starts', { limit })),
     listCloseToStartsByClass: (limit?: number) =>
       publicCall(ClassWorkCardList, () => get('/v1/class_works/close_to_starts_by_class', { limit })),
-    searchClassWorks: (body: ClassWorkSearchBody) =>
-      publicCall(ClassWorkSearchResult, () => ({ method: 'POST', path: '/v1/class_works/search', body })),
+    searchClassWorks,
     getClassWork: (classWorkId: number) =>
       publicCall(ClassWorkDetail, () => get(`/v1/class_works/${id(classWorkId)}`)),
     getTeacher: (teacherId: number) => publicCall(TeacherProfile, () => get(`/v1/teachers/${id(teacherId)}`)),

@@ -1,0 +1,134 @@
+import { PGlite } from '@electric-sql/pglite'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cacheStatements } from './pglite-statements'
+
+let plain: PGlite
+let cached: PGlite
+
+const setup = `
+  create table items (id serial primary key, name text not null unique, price int, tags text[], at timestamptz,
+    meta jsonb);
+  insert into items (name, price, tags, at, meta) values
+    ('英語', 1000, '{a,b}', '2026-11-22T01:00:00Z', '{"k":1}'),
+    ('陶芸', 0, '{}', null, null);`
+
+beforeAll(async () => {
+  plain = await PGlite.create()
+  cached = await PGlite.create()
+  await plain.exec(setup)
+  await cached.exec(setup)
+  cacheStatements(cached)
+})
+afterAll(async () => {
+  await plain.close()
+  await cached.close()
+})
+
+/** Statements prepared through the protocol on this connection (exec() itself prepares nothing). */
+const prepared = async (db: PGlite) =>
+  (
+    (await db.exec('select count(*)::int as n from pg_prepared_statements where not from_sql'))[0]!
+      .rows[0] as {
+      n: number
+    }
+  ).n
+
+describe('cacheStatements', () => {
+  it('returns what PGlite’s own query() returns, in object and array row modes', async () => {
+    const cases: [string, unknown[]][] = [
+      ['select * from items order by id', []],
+      ['select id, name, price, tags, at, meta from items where price >= $1 order by id', [0]],
+      ['select name from items where name = any($1::text[])', [['英語', '陶芸']]],
+      [
+        'select $1::int as n, $2::text as t, $3::timestamptz as at, $4::jsonb as j',
+        [null, 'x', new Date(0), { a: 1 }],
+      ],
+    ]
+    for (const [text, params] of cases) {
+      for (const options of [undefined, { rowMode: 'array' as const }]) {
+        const want = await plain.query(text, params, options)
+        const got = await cached.query(text, params, options)
+        expect(got.rows, text).toEqual(want.rows)
+        expect(got.fields, text).toEqual(want.fields)
+        // Twice: the second run is the prepared one.
+        expect((await cached.query(text, params, options)).rows, text).toEqual(want.rows)
+      }
+    }
+    const write = await cached.query('update items set price = price where price > $1', [-1])
+    expect(write.affectedRows).toBe(2)
+  })
+
+  it('prepares a statement once per SQL text and lets PostgreSQL reuse its plan', async () => {
+    const text = 'select name from items where price > $1 order by id'
+    const before = await prepared(cached)
+    for (let i = 0; i < 8; i++) await cached.query(text, [i])
+    const after = await prepared(cached)
+    expect(after).toBe(before + 1)
+    const plans = await cached.exec(
+      `select generic_plans + custom_plans as runs from pg_prepared_statements where statement = '${text}'`,
+    )
+    expect(plans[0]!.rows[0]).toEqual({ runs: 8 })
+  })
+
+  it('fails like query(): the error names the query, nothing is kept, the next call works', async () => {
+    const before = await prepared(cached)
+    await expect(cached.query('select nonsense from', [])).rejects.toMatchObject({
+      code: '42601',
+      query: 'select nonsense from',
+    })
+    await expect(cached.query('insert into items (name) values ($1)', ['英語'])).rejects.toMatchObject({
+      code: '23505',
+      params: ['英語'],
+    })
+    await expect(cached.query('select $1::int as n', ['abc'])).rejects.toMatchObject({ code: '22P02' })
+    expect((await cached.query<{ n: number }>('select $1::int as n', [7])).rows).toEqual([{ n: 7 }])
+    const after = await prepared(cached)
+    // The insert and the cast were prepared (they failed when run); the syntax error was not.
+    expect(after).toBe(before + 2)
+  })
+
+  it('prepares again when PostgreSQL has dropped the statement', async () => {
+    const text = 'select count(*)::int as n from items'
+    expect((await cached.query(text)).rows).toEqual([{ n: 2 }])
+    await cached.exec('deallocate all')
+    expect((await cached.query(text)).rows).toEqual([{ n: 2 }])
+  })
+
+  it('keeps at most `max` statements, closing the oldest', async () => {
+    const db = await PGlite.create()
+    try {
+      cacheStatements(db, { max: 2 })
+      cacheStatements(db, { max: 2 }) // a second call changes nothing (and must not deadlock)
+      for (const n of [1, 2, 3, 4]) await db.query(`select ${n} as n`)
+      await db.query('select 4 as n')
+      const kept = await db.exec('select statement from pg_prepared_statements order by statement')
+      expect(kept[0]!.rows).toEqual([{ statement: 'select 3 as n' }, { statement: 'select 4 as n' }])
+    } finally {
+      await db.close()
+    }
+  })
+
+  it('waits for a transaction instead of running inside it', async () => {
+    let release!: () => void
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let inserted!: () => void
+    const insertedYet = new Promise<void>((resolve) => {
+      inserted = resolve
+    })
+    const tx = cached.transaction(async (t) => {
+      await t.query("insert into items (name, price) values ('将棋', 500)")
+      inserted()
+      await held
+      await t.rollback()
+    })
+    await insertedYet
+    // Asked while the transaction is open: it must run after the rollback, not see the uncommitted row.
+    const count = cached.query<{ n: number }>("select count(*)::int as n from items where name = '将棋'")
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    release()
+    await tx
+    expect((await count).rows).toEqual([{ n: 0 }])
+  })
+})
