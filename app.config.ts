@@ -64,8 +64,6 @@ export const appConfig = {
     sessionCheckExpiryDays: 1,
     /** Delay before a page-loading overlay becomes visible, so fast navigations do not flash. */
     overlayShowDelay: 200,
-    /** How long a class search result is reused: by the browser's query cache and by the server (0013). */
-    searchResultsFresh: 30_000,
   },
   /** Spec §9 scroll constants. */
   scroll: {

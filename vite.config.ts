@@ -61,7 +61,8 @@ function lazyServerFnTransport(): Plugin {
   return import(${JSON.stringify(realPath)}).then((m) => m.serverFnFetcher(...args))
 }`
     },
-    buildEnd() {
+    buildEnd(error) {
+      if (error) return
       // A Start upgrade that moves the fetcher must not silently put it back into every first load.
       if (!realPath)
         this.error(

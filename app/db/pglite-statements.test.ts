@@ -58,6 +58,25 @@ describe('cacheStatements', () => {
     expect(write.affectedRows).toBe(2)
   })
 
+  it('takes the options drizzle passes (row mode and parsers) and binary parameters', async () => {
+    // What drizzle-orm/pglite sends: arrays of values, timestamps left as text.
+    const drizzleOptions = { rowMode: 'array' as const, parsers: { 1184: (value: string) => value } }
+    const text = 'select id, at, $1::bytea as b from items order by id'
+    const params = [new Uint8Array([0, 1, 255])]
+    const want = await plain.query(text, params, drizzleOptions)
+    expect(typeof (want.rows[0] as unknown[])[1]).toBe('string')
+    expect((await cached.query(text, params, drizzleOptions)).rows).toEqual(want.rows)
+    expect((await cached.query(text, params, drizzleOptions)).rows).toEqual(want.rows)
+  })
+
+  it('prepares again when a table changes under a cached `select *`', async () => {
+    await cached.exec('create table notes (id int primary key); insert into notes values (1)')
+    const text = 'select * from notes where id = $1'
+    expect((await cached.query(text, [1])).rows).toEqual([{ id: 1 }])
+    await cached.exec("alter table notes add column body text default 'x'")
+    expect((await cached.query(text, [1])).rows).toEqual([{ id: 1, body: 'x' }])
+  })
+
   it('prepares a statement once per SQL text and lets PostgreSQL reuse its plan', async () => {
     const text = 'select name from items where price > $1 order by id'
     const before = await prepared(cached)
@@ -70,7 +89,7 @@ describe('cacheStatements', () => {
     expect(plans[0]!.rows[0]).toEqual({ runs: 8 })
   })
 
-  it('fails like query(): the error names the query, nothing is kept, the next call works', async () => {
+  it('fails like query(): the error names the query and the connection stays usable', async () => {
     const before = await prepared(cached)
     await expect(cached.query('select nonsense from', [])).rejects.toMatchObject({
       code: '42601',
@@ -101,8 +120,13 @@ describe('cacheStatements', () => {
       cacheStatements(db, { max: 2 }) // a second call changes nothing (and must not deadlock)
       for (const n of [1, 2, 3, 4]) await db.query(`select ${n} as n`)
       await db.query('select 4 as n')
-      const kept = await db.exec('select statement from pg_prepared_statements order by statement')
-      expect(kept[0]!.rows).toEqual([{ statement: 'select 3 as n' }, { statement: 'select 4 as n' }])
+      const kept = async () =>
+        (await db.exec('select statement from pg_prepared_statements order by statement'))[0]!.rows
+      expect(await kept()).toEqual([{ statement: 'select 3 as n' }, { statement: 'select 4 as n' }])
+      // The next call closes what fell out, even when its own statement fails to parse.
+      await db.query('select 5 as n')
+      await expect(db.query('select from from')).rejects.toMatchObject({ code: '42601' })
+      expect(await kept()).toEqual([{ statement: 'select 4 as n' }, { statement: 'select 5 as n' }])
     } finally {
       await db.close()
     }

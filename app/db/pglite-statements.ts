@@ -12,8 +12,13 @@ interface Statement {
 
 const wrapped = new WeakSet<PGlite>()
 
-/** SQLSTATEs that mean a cached statement is gone or no longer fits the schema: prepare it again, once. */
-const STALE_STATEMENT = new Set(['26000', '0A000'])
+/** A cached statement that PostgreSQL no longer has, or whose result no longer fits the schema. */
+function isStale(err: unknown): boolean {
+  const { code, message } = err as { code?: string; message?: string }
+  return (
+    code === '26000' || (code === '0A000' && /cached plan must not change result type/.test(message ?? ''))
+  )
+}
 
 function bytes(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0))
@@ -42,7 +47,7 @@ function bytes(parts: Uint8Array[]): Uint8Array {
  * ones are closed on the next call.
  */
 export function cacheStatements(client: PGlite, options: { max?: number } = {}): void {
-  // Twice would take the locks twice, inside each other.
+  // One cache per client: a second call would only wrap the wrapper.
   if (wrapped.has(client)) return
   wrapped.add(client)
   const plainQuery = client.query.bind(client)
@@ -58,8 +63,8 @@ export function cacheStatements(client: PGlite, options: { max?: number } = {}):
     const closes = retired.splice(0).map((name) => serialize.close({ type: 'S', name }))
     let statement = statements.get(text)
     if (!statement) {
-      const name = `s${++counter}`
-      const described = await client.execProtocol(
+      const name = `manabi_${++counter}`
+      const described = await client.execProtocolStream(
         bytes([
           ...closes,
           serialize.parse({ name, text }),
@@ -68,7 +73,7 @@ export function cacheStatements(client: PGlite, options: { max?: number } = {}):
         ]),
         { syncToFs: false },
       )
-      statement = { name, paramTypes: parse.parseDescribeStatementResults(described.messages) }
+      statement = { name, paramTypes: parse.parseDescribeStatementResults(described) }
       statements.set(text, statement)
       closes.length = 0
     }
@@ -78,7 +83,7 @@ export function cacheStatements(client: PGlite, options: { max?: number } = {}):
       const serializer = client.serializers[types[i] ?? 0]
       return serializer ? serializer(value) : String(value)
     })
-    const result = await client.execProtocol(
+    const messages = await client.execProtocolStream(
       bytes([
         ...closes,
         serialize.bind({ statement: statement.name, values }),
@@ -88,12 +93,20 @@ export function cacheStatements(client: PGlite, options: { max?: number } = {}):
       ]),
       { syncToFs: false },
     )
-    return parse.parseResults(result.messages, client.parsers, queryOptions)[0] as Results<T>
+    const result = parse.parseResults(messages, client.parsers, queryOptions)[0] as Results<T>
+    // As query(): written to disk after each statement outside a transaction, and only when it succeeded.
+    if (!client.isInTransaction()) await client.syncToFs()
+    return result
   }
 
   const query = async <T>(text: string, params: unknown[] = [], queryOptions?: QueryOptions) => {
-    if (queryOptions?.blob || queryOptions?.paramTypes || queryOptions?.serializers || queryOptions?.onNotice)
-      return plainQuery<T>(text, params, queryOptions)
+    const plain =
+      queryOptions?.blob ||
+      queryOptions?.paramTypes ||
+      queryOptions?.serializers ||
+      queryOptions?.onNotice ||
+      text.includes('/dev/blob') // COPY to or from a blob: query() handles the blob
+    if (plain) return plainQuery<T>(text, params, queryOptions)
     await client._checkReady()
     return client._runExclusiveTransaction(() =>
       client._runExclusiveQuery(async () => {
@@ -101,14 +114,13 @@ export function cacheStatements(client: PGlite, options: { max?: number } = {}):
           try {
             return await run<T>(text, params, queryOptions)
           } catch (err) {
-            if (!STALE_STATEMENT.has((err as { code?: string }).code ?? '')) throw err
+            // Inside a transaction block the failure has aborted it: a second try could only fail again.
+            if (!isStale(err) || client.isInTransaction()) throw err
             statements.delete(text)
             return await run<T>(text, params, queryOptions)
           }
         } catch (err) {
           throw Object.assign(err as object, { query: text, params, queryOptions })
-        } finally {
-          if (!client.isInTransaction()) await client.syncToFs()
         }
       }),
     )

@@ -202,7 +202,7 @@ describe('master lists', () => {
 
 describe('class search results', () => {
   /** The real API in this process, counting the searches that reach it. */
-  function countingClient(options: { searchResultsFreshMs?: number } = {}) {
+  function countingClient(options: { searchResultsTtlMs?: number } = {}) {
     const calls = { search: 0 }
     const real = inProcessTransport(async () => api.app)
     const transport: ApiTransport = async (request) => {
@@ -216,7 +216,7 @@ describe('class search results', () => {
     const { calls, c } = countingClient()
     const first = await c.searchClassWorks({ q: '英語', sort: 'price_asc' })
     expect(first!.total).toBeGreaterThan(0)
-    expect(await c.searchClassWorks({ sort: 'price_asc', q: '英語' })).toBe(first)
+    expect(await c.searchClassWorks({ sort: 'price_asc', q: '英語', category: undefined })).toBe(first)
     expect(calls.search).toBe(1)
     // Concurrent identical searches share one call.
     const [a, b] = await Promise.all([c.searchClassWorks({ q: '陶芸' }), c.searchClassWorks({ q: '陶芸' })])
@@ -227,24 +227,46 @@ describe('class search results', () => {
     expect(calls.search).toBe(4)
   })
 
-  it('a write through the client empties it, so the writer sees the change at once', async () => {
+  it('a write that can change results empties it, even a failed one; favorites and messages keep it', async () => {
     const { calls, c } = countingClient()
     const found = await c.searchClassWorks({ q: 'えいご' })
     const classId = found!.items[0]!.id
+    // Favorites are not part of search results (the call carries no token).
+    await c.addFavorite(parent, classId)
+    await c.removeFavorite(parent, classId)
     await c.searchClassWorks({ q: 'えいご' })
     expect(calls.search).toBe(1)
-    await c.addFavorite(parent, classId)
+    // A profile edit can change a teacher's card; it empties the cache even when the API refuses it.
+    await expect(c.updateMe(parent, { nickname: '' })).rejects.toMatchObject({ status: 400 })
     await c.searchClassWorks({ q: 'えいご' })
     expect(calls.search).toBe(2)
-    // Reads through the client (here a favorite state) keep it.
-    await c.getFavoriteState(parent, classId)
+    await c.updateMe(parent, { nickname: 'ママ' })
     await c.searchClassWorks({ q: 'えいご' })
-    expect(calls.search).toBe(2)
-    await c.removeFavorite(parent, classId)
+    expect(calls.search).toBe(3)
+  })
+
+  it('a write that ends while a search is under way: the search is asked again afterwards', async () => {
+    let finish!: () => void
+    const gate = new Promise<void>((resolve) => {
+      finish = resolve
+    })
+    let searches = 0
+    const real = inProcessTransport(async () => api.app)
+    const slow: ApiTransport = async (request) => {
+      if (request.path === '/v1/class_works/search' && ++searches === 1) await gate
+      return real(request)
+    }
+    const c = createApiClient(() => slow, { logger: recorder().logger })
+    const inFlight = c.searchClassWorks({ q: '将棋' })
+    await c.updateMe(parent, { nickname: 'ママ' })
+    finish()
+    await inFlight
+    await c.searchClassWorks({ q: '将棋' })
+    expect(searches).toBe(2)
   })
 
   it('failures are not kept; results expire; 0 turns it off', async () => {
-    const { calls, c } = countingClient({ searchResultsFreshMs: 20 })
+    const { calls, c } = countingClient({ searchResultsTtlMs: 20 })
     expect(await c.searchClassWorks({ page: 0 })).toBeUndefined()
     expect(await c.searchClassWorks({ page: 0 })).toBeUndefined()
     expect(calls.search).toBe(2)
@@ -253,7 +275,7 @@ describe('class search results', () => {
     await c.searchClassWorks({ q: '将棋' })
     expect(calls.search).toBe(4)
 
-    const off = countingClient({ searchResultsFreshMs: 0 })
+    const off = countingClient({ searchResultsTtlMs: 0 })
     await off.c.searchClassWorks({ q: '将棋' })
     await off.c.searchClassWorks({ q: '将棋' })
     expect(off.calls.search).toBe(2)

@@ -1,5 +1,4 @@
 import { queryOptions } from '@tanstack/react-query'
-import { appConfig } from '../../../app.config'
 import { getSearchOptions, searchClasses } from './class-search.functions'
 import type { ClassSearchParams } from './search-params'
 
@@ -7,7 +6,7 @@ export const classSearchQuery = (params: ClassSearchParams) =>
   queryOptions({
     queryKey: ['class-search', params],
     queryFn: () => searchClasses({ data: params }),
-    staleTime: appConfig.timing.searchResultsFresh,
+    staleTime: 30_000,
   })
 
 export const searchOptionsQuery = () =>

@@ -1,7 +1,6 @@
 import '@tanstack/react-start/server-only'
 import { LRUCache } from 'lru-cache'
 import { z } from 'zod'
-import { appConfig } from '../../../app.config'
 import { ClassAnnouncement, ClassAnnouncementList, ReadResult } from '../../contract/v1/announcements'
 import {
   AnnouncementCreated,
@@ -82,8 +81,8 @@ export interface MeResult {
 export interface ApiClientOptions {
   /** Where failures are reported (public calls log and return nothing, spec §8). */
   logger?: Pick<Console, 'error' | 'warn'>
-  /** How long an identical class search is answered from memory; 0 turns that off. */
-  searchResultsFreshMs?: number
+  /** How long an identical class search is answered from memory (default SEARCH_RESULTS_TTL_MS); 0: never. */
+  searchResultsTtlMs?: number
 }
 
 function errorOf(res: ApiResponse): { code: string; message: string; issues?: unknown } {
@@ -95,6 +94,16 @@ function errorOf(res: ApiResponse): { code: string; message: string; issues?: un
         message: res.status >= 500 ? 'サーバーで問題が発生しました。' : 'エラーが発生しました。',
       }
 }
+
+/** How long an identical class search is answered from memory (see searchClassWorks). */
+export const SEARCH_RESULTS_TTL_MS = 10_000
+
+/**
+ * Writes that cannot change a class search's results (messages, notices, announcements, favorites, follows,
+ * learners, invitation codes): they keep the search cache. Every other write empties it.
+ */
+const KEEPS_SEARCH_RESULTS =
+  /^\/v1\/(rooms|notices|class_announcements|users\/(favorites|followings|me\/learners)|org_users\/invitation_code)(\/|$)/
 
 /** How long a master list is reused (see getMaster). */
 export const MASTER_TTL_MS = 5 * 60_000
@@ -118,21 +127,25 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
 
   // Class search is the most requested public call, and a few searches make most of it: the home page's
   // categories, the header's popular terms, shared and indexed links. Identical searches are answered from memory
-  // for as long as the browser's query cache reuses one (appConfig.timing.searchResultsFresh), concurrent ones
-  // share one API call, and any write that passes through this client (a reservation, a class edit) empties it,
-  // so people see their own changes at once. The call carries no token: every caller gets the same result.
-  // Failures are not kept. Cached results are shared: treat them as read-only. (docs/decisions/0013)
-  const searchFreshMs = options.searchResultsFreshMs ?? appConfig.timing.searchResultsFresh
+  // for SEARCH_RESULTS_TTL_MS and concurrent ones share one API call. Any write through this client that can
+  // change results (a reservation, a class or profile edit) empties it, whatever its outcome, so people see their
+  // own changes at once. The call carries no token: every caller gets the same result. Failures are not kept.
+  // Cached results are shared: treat them as read-only. (docs/decisions/0013)
+  const searchTtlMs = options.searchResultsTtlMs ?? SEARCH_RESULTS_TTL_MS
   const searchCache =
-    searchFreshMs > 0
-      ? new LRUCache<string, Promise<ClassWorkSearchResult | undefined>>({ max: 200, ttl: searchFreshMs })
+    searchTtlMs > 0
+      ? new LRUCache<string, Promise<ClassWorkSearchResult | undefined>>({ max: 200, ttl: searchTtlMs })
       : undefined
 
   function searchClassWorks(body: ClassWorkSearchBody): Promise<ClassWorkSearchResult | undefined> {
     const call = () =>
       publicCall(ClassWorkSearchResult, () => ({ method: 'POST', path: '/v1/class_works/search', body }))
     if (!searchCache) return call()
-    const key = JSON.stringify(Object.entries(body).sort(([a], [b]) => a.localeCompare(b)))
+    const key = JSON.stringify(
+      Object.entries(body)
+        .filter(([, value]) => value !== undefined)
+        .sort(([a], [b]) => a.localeCompare(b)),
+    )
     const hit = searchCache.get(key)
     if (hit) return hit
     const result = call()
@@ -144,13 +157,18 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
   }
 
   async function authed<S extends z.ZodType>(schema: S, request: ApiRequest): Promise<z.output<S>> {
-    const res = await send(request)
+    let res: ApiResponse
+    try {
+      res = await send(request)
+    } finally {
+      // Also when the call failed: the API may have written before the answer was lost.
+      if (request.method !== 'GET' && !KEEPS_SEARCH_RESULTS.test(request.path)) searchCache?.clear()
+    }
     if (res.status >= 400) {
       const e = errorOf(res)
       log.warn(`[api-client] ${request.method} ${request.path} → ${res.status} ${e.code}`)
       throw new ApiError(res.status, e.code, e.message, { issues: e.issues })
     }
-    if (request.method !== 'GET') searchCache?.clear()
     return parse(schema, res, request)
   }
 
