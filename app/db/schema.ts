@@ -2,8 +2,10 @@ import { sql } from 'drizzle-orm'
 import {
   boolean,
   check,
+  customType,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -451,3 +453,74 @@ export const magazineArticles = pgTable(
     index('magazine_articles_tags_idx').using('gin', t.tags),
   ],
 )
+
+// ── platform: sessions, rate limits, idempotency, uploads (issue 13; docs/decisions/0014) ───────
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' })
+
+/**
+ * Server-side sessions. The cookie carries only an opaque random id; the row is keyed by its SHA-256 so a
+ * leaked table does not hand out live cookies. Tokens are encrypted at rest (`tokens`, a JWE).
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    /** base64url SHA-256 of the cookie's session id. */
+    id: text('id').primaryKey(),
+    issuer: text('issuer').notNull(),
+    sub: text('sub').notNull(),
+    /** ID-token claims the app reads (sub, email, email_verified, name, nickname, picture). Not secret. */
+    claims: jsonb('claims').notNull(),
+    /** Access, refresh and ID token, encrypted with a key derived from SESSION_SECRET. */
+    tokens: text('tokens').notNull(),
+    accessTokenExpiresAt: ts('access_token_expires_at').notNull(),
+    userAgent: text('user_agent').notNull().default(''),
+    createdAt: createdAt(),
+    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+    /** The 1-day session check (spec §9): moved forward on every login or renewal. */
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [
+    index('sessions_subject_idx').on(t.issuer, t.sub),
+    index('sessions_expires_idx').on(t.expiresAt),
+  ],
+)
+
+/** Rate-limit counters shared by every instance (rate-limiter-flexible, app/server/rate-limit). */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    points: integer('points').notNull(),
+    expiresAt: ts('expires_at'),
+  },
+  (t) => [index('rate_limits_expires_idx').on(t.expiresAt)],
+)
+
+/** The first answer to a write, replayed for a repeat with the same key within 24 h. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    /** Whose key: the caller's identity (issuer + sub), so two users cannot collide or read each other's. */
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    /** Method, path and a hash of the body: the same key with another request is refused. */
+    fingerprint: text('fingerprint').notNull(),
+    /** Null while the first request is still running. */
+    status: integer('status'),
+    response: text('response'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.scope, t.key] }),
+    index('idempotency_keys_created_idx').on(t.createdAt),
+  ],
+)
+
+/** Uploaded images when no S3-compatible storage is configured: in the database, never on one instance's disk. */
+export const uploads = pgTable('uploads', {
+  /** The path under /uploads/, e.g. `classes/<32 hex>.webp`. */
+  path: text('path').primaryKey(),
+  contentType: text('content_type').notNull(),
+  bytes: bytea('bytes').notNull(),
+  createdAt: createdAt(),
+})
