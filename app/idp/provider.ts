@@ -257,6 +257,8 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
     features: {
       devInteractions: { enabled: false },
       userinfo: { enabled: true },
+      // Logout revokes the session's refresh token (RFC 7009), as Auth0's /oauth/revoke does.
+      revocation: { enabled: true },
       resourceIndicators: {
         enabled: true,
         // Auth0's `audience` parameter names the resource; without one, the API is the default.
