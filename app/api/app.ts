@@ -3,7 +3,12 @@ import { OpenAPIHono } from '@hono/zod-openapi'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { DatabaseError, type Db, getDb as defaultGetDb } from '../db/client'
+import {
+  DATABASE_RETRY_AFTER_S,
+  type Db,
+  getDb as defaultGetDb,
+  isDatabaseUnavailable,
+} from '../db/client'
 import { getConfig } from '../server/config'
 import { type AuthConfigSource, defaultAuthSource } from './auth'
 import { renderDocsPage } from './docs'
@@ -130,8 +135,9 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
         status === 415 ? 'unsupported_media_type' : status === 413 ? 'payload_too_large' : 'invalid_request'
       return c.json({ code, message: '入力内容に誤りがあります' }, status >= 500 ? 400 : status)
     }
-    if (err instanceof DatabaseError) {
-      console.error('[api] database unavailable:', err.message)
+    if (isDatabaseUnavailable(err)) {
+      console.error('[api] database unavailable:', err instanceof Error ? err.message : err)
+      c.header('Retry-After', String(DATABASE_RETRY_AFTER_S))
       return c.json({ code: 'database_unavailable', message: 'ただいまサービスを利用できません' }, 503)
     }
     console.error('[api] unexpected error:', err)

@@ -37,6 +37,39 @@ export class DatabaseError extends Error {
   override name = 'DatabaseError'
 }
 
+/** Seconds a client should wait before retrying while the database is away (Retry-After). */
+export const DATABASE_RETRY_AFTER_S = 5
+
+const UNAVAILABLE_NODE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+  // postgres.js
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+])
+
+/**
+ * True when an error means the database is away or overloaded (not that the request was wrong): the caller
+ * answers 503 with Retry-After. SQLSTATE classes 08 (connection), 53 (resources), 57P0x (shutdown, cannot
+ * connect now) and 57014 (statement timeout), and the drivers' socket errors, anywhere in the cause chain.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof DatabaseError) return true
+    const code = (e as { code?: unknown }).code
+    if (typeof code !== 'string') continue
+    if (UNAVAILABLE_NODE_CODES.has(code)) return true
+    if (/^(08|53)[0-9A-Z]{3}$/.test(code) || /^57P0[1-4]$/.test(code) || code === '57014') return true
+  }
+  return false
+}
+
 /** Where the generated migrations are: beside this file in the sources, or under the working directory once bundled. */
 export function migrationsFolder(): string {
   const candidates = [
