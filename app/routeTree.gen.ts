@@ -12,6 +12,8 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as DefaultRouteImport } from './routes/_default'
 import { Route as MagazineRouteImport } from './routes/_magazine'
 import { Route as SimpleRouteImport } from './routes/_simple'
+import { Route as HealthzRouteImport } from './routes/healthz'
+import { Route as ReadyzRouteImport } from './routes/readyz'
 import { Route as RobotsDottxtRouteImport } from './routes/robots[.]txt'
 import { Route as SitemapDotxmlRouteImport } from './routes/sitemap[.]xml'
 import { Route as DefaultIndexRouteImport } from './routes/_default/index'
@@ -66,6 +68,16 @@ const MagazineRoute = MagazineRouteImport.update({
 } as any)
 const SimpleRoute = SimpleRouteImport.update({
   id: '/_simple',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const HealthzRoute = HealthzRouteImport.update({
+  id: '/healthz',
+  path: '/healthz',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ReadyzRoute = ReadyzRouteImport.update({
+  id: '/readyz',
+  path: '/readyz',
   getParentRoute: () => rootRouteImport,
 } as any)
 const RobotsDottxtRoute = RobotsDottxtRouteImport.update({
@@ -301,6 +313,8 @@ const DefaultAuthSales_managementReceiptIdRoute =
 
 export interface FileRoutesByFullPath {
   '/': typeof DefaultIndexRoute
+  '/healthz': typeof HealthzRoute
+  '/readyz': typeof ReadyzRoute
   '/robots.txt': typeof RobotsDottxtRoute
   '/sitemap.xml': typeof SitemapDotxmlRoute
   '/test': typeof DefaultTestRouteRouteWithChildren
@@ -345,6 +359,8 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof DefaultIndexRoute
+  '/healthz': typeof HealthzRoute
+  '/readyz': typeof ReadyzRoute
   '/robots.txt': typeof RobotsDottxtRoute
   '/sitemap.xml': typeof SitemapDotxmlRoute
   '/test': typeof DefaultTestRouteRouteWithChildren
@@ -392,6 +408,8 @@ export interface FileRoutesById {
   '/_default': typeof DefaultRouteWithChildren
   '/_magazine': typeof MagazineRouteWithChildren
   '/_simple': typeof SimpleRouteWithChildren
+  '/healthz': typeof HealthzRoute
+  '/readyz': typeof ReadyzRoute
   '/robots.txt': typeof RobotsDottxtRoute
   '/sitemap.xml': typeof SitemapDotxmlRoute
   '/_default/test': typeof DefaultTestRouteRouteWithChildren
@@ -440,6 +458,8 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/healthz'
+    | '/readyz'
     | '/robots.txt'
     | '/sitemap.xml'
     | '/test'
@@ -484,6 +504,8 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/healthz'
+    | '/readyz'
     | '/robots.txt'
     | '/sitemap.xml'
     | '/test'
@@ -530,6 +552,8 @@ export interface FileRouteTypes {
     | '/_default'
     | '/_magazine'
     | '/_simple'
+    | '/healthz'
+    | '/readyz'
     | '/robots.txt'
     | '/sitemap.xml'
     | '/_default/test'
@@ -579,6 +603,8 @@ export interface RootRouteChildren {
   DefaultRoute: typeof DefaultRouteWithChildren
   MagazineRoute: typeof MagazineRouteWithChildren
   SimpleRoute: typeof SimpleRouteWithChildren
+  HealthzRoute: typeof HealthzRoute
+  ReadyzRoute: typeof ReadyzRoute
   RobotsDottxtRoute: typeof RobotsDottxtRoute
   SitemapDotxmlRoute: typeof SitemapDotxmlRoute
   AuthCallbackRoute: typeof AuthCallbackRoute
@@ -610,6 +636,20 @@ declare module '@tanstack/react-router' {
       path: ''
       fullPath: '/'
       preLoaderRoute: typeof SimpleRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/healthz': {
+      id: '/healthz'
+      path: '/healthz'
+      fullPath: '/healthz'
+      preLoaderRoute: typeof HealthzRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/readyz': {
+      id: '/readyz'
+      path: '/readyz'
+      fullPath: '/readyz'
+      preLoaderRoute: typeof ReadyzRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/robots.txt': {
@@ -1051,6 +1091,8 @@ const rootRouteChildren: RootRouteChildren = {
   DefaultRoute: DefaultRouteWithChildren,
   MagazineRoute: MagazineRouteWithChildren,
   SimpleRoute: SimpleRouteWithChildren,
+  HealthzRoute: HealthzRoute,
+  ReadyzRoute: ReadyzRoute,
   RobotsDottxtRoute: RobotsDottxtRoute,
   SitemapDotxmlRoute: SitemapDotxmlRoute,
   AuthCallbackRoute: AuthCallbackRoute,

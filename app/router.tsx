@@ -1,8 +1,17 @@
 import { QueryClient } from '@tanstack/react-query'
 import { createRouter } from '@tanstack/react-router'
 import { setupRouterSsrQueryIntegration } from '@tanstack/react-router-ssr-query'
+import { createIsomorphicFn, getGlobalStartContext } from '@tanstack/react-start'
 import { ErrorPage } from './components/shell/lazy-error-page'
 import { routeTree } from './routeTree.gen'
+
+/**
+ * The CSP nonce of this response (app/start.ts puts it in the request context); the router writes it on every
+ * script and style tag and into a csp-nonce meta, which the browser side reads back.
+ */
+const cspNonce = createIsomorphicFn()
+  .server(() => (getGlobalStartContext() as { nonce?: string } | undefined)?.nonce)
+  .client(() => undefined)
 
 export function getRouter() {
   const queryClient = new QueryClient({
@@ -17,6 +26,7 @@ export function getRouter() {
     // Every not-found renders the root's error page (simple layout), whichever route threw it.
     notFoundMode: 'root',
     defaultErrorComponent: ErrorPage,
+    ssr: { nonce: cspNonce() },
   })
   setupRouterSsrQueryIntegration({ router, queryClient })
   return router

@@ -1,26 +1,64 @@
 import handler, { createServerEntry } from '@tanstack/react-start/server-entry'
+import { closeDb, getDatabase } from './db/client'
+import { prepareDataDir } from './db/data-dir'
 import { getIdentityProvider, idpNodeHandler, isEmbeddedIdpEnabled } from './idp'
 import { assertSessionSecret } from './server/auth/session.server'
 import { getConfig } from './server/config'
+import { logger } from './server/logger.server'
 
 /**
  * Node handlers mounted in front of the fetch handler by scripts/serve.mjs (production). The embedded identity
  * provider (oidc-provider) is a Node request handler, served on the site's own origin under /idp.
  */
+export { logger }
+
 export const nodeHandlers = [{ prefix: '/idp', handle: idpNodeHandler }]
 
-/**
- * Runs before the server listens: a bad configuration or a missing production secret stops the process with a
- * readable message instead of failing in the first request.
- */
-export function onServerStart() {
-  getConfig()
-  assertSessionSecret()
+/** What scripts/serve.mjs needs from the validated configuration. */
+export interface ServerOptions {
+  siteOrigin: string
+  port: number
+  trustProxy: boolean
+  maxJsonBytes: number
+  maxUploadBytes: number
+  shutdownGraceSeconds: number
+  secureCookies: boolean
 }
 
-/** Runs on SIGTERM/SIGINT: the embedded provider saves its sessions and grants. */
+/**
+ * Runs before the server listens, so that a bad configuration stops the process with one line (exit 1) instead of
+ * failing in the first request: the variables, DATA_DIR, the session secret, and the embedded database, whose
+ * folder lock makes a second process on the same DATA_DIR refuse to start. A PostgreSQL server that is not
+ * reachable yet does not stop the start: /readyz says so until it is.
+ */
+export async function onServerStart(): Promise<ServerOptions> {
+  const config = getConfig()
+  prepareDataDir(config.dataDir)
+  if (config.databaseUrl) {
+    assertSessionSecret()
+    getDatabase().catch((error) =>
+      logger.warn({ err: error }, 'PostgreSQL is not reachable yet; requests answer 503 until it is'),
+    )
+  } else {
+    // Before anything writes to DATA_DIR: the folder lock is taken when the embedded database opens.
+    await getDatabase()
+    assertSessionSecret()
+  }
+  return {
+    siteOrigin: config.siteOrigin,
+    port: config.port,
+    trustProxy: config.trustProxy,
+    maxJsonBytes: config.maxJsonBytes,
+    maxUploadBytes: config.maxUploadBytes,
+    shutdownGraceSeconds: config.shutdownGraceSeconds,
+    secureCookies: config.secureCookies,
+  }
+}
+
+/** Runs on SIGTERM/SIGINT after the requests in flight: the embedded provider saves its state, the database closes. */
 export async function onServerStop() {
   if (isEmbeddedIdpEnabled()) await getIdentityProvider().flush?.()
+  await closeDb()
 }
 
 /** The server entry of the Start build; scripts/serve.mjs serves it with Node's http server. */

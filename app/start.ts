@@ -1,5 +1,7 @@
 import { createCsrfMiddleware, createMiddleware, createStart } from '@tanstack/react-start'
 import { redirectTarget } from './lib/redirects'
+import { serverFnErrorAdapter } from './lib/server-fn-error'
+import { serverFnErrors } from './middleware/server-fn-errors'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
@@ -24,6 +26,31 @@ const csrf = createCsrfMiddleware({
     ),
 })
 
+/**
+ * Security and caching headers on every response Start answers (pages, server functions, server routes, /v1,
+ * errors, redirects): a per-request nonce for the Content-Security-Policy, which the router puts on every script
+ * and style it writes (app/router.tsx reads it from this middleware's context), and Cache-Control from
+ * app/server/http-policy.ts. The Node server (scripts/serve.mjs) adds the headers that do not depend on the page.
+ */
+const responseHeaders = createMiddleware().server(async ({ request, pathname, next }) => {
+  const policy = await import('./server/response-policy.server')
+  const nonce = policy.newNonce()
+  const serverFn = pathname.startsWith('/_serverFn/')
+  const refused = serverFn ? await policy.precheckServerFnRequest(request) : undefined
+  if (refused) return policy.applyResponsePolicy(request, pathname, refused, nonce)
+  try {
+    const result = await next({ context: { nonce } })
+    result.response = policy.applyResponsePolicy(request, pathname, result.response, nonce)
+    return result
+  } catch (error) {
+    // Start throws out of a server-function request it cannot route (unknown id): the caller's mistake.
+    if (!serverFn) throw error
+    return policy.applyResponsePolicy(request, pathname, policy.serverFnCallFailed(error), nonce)
+  }
+})
+
 export const startInstance = createStart(() => ({
-  requestMiddleware: [redirects, csrf],
+  requestMiddleware: [responseHeaders, redirects, csrf],
+  functionMiddleware: [serverFnErrors],
+  serializationAdapters: [serverFnErrorAdapter],
 }))

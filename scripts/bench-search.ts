@@ -388,7 +388,7 @@ if (url) {
   try {
     const u = new URL(url)
     u.pathname = `/${name}`
-    const database = await openDatabase({ databaseUrl: u.toString() })
+    const database = await openDatabase({ databaseUrl: u.toString(), statementTimeoutMs: 0 })
     try {
       await bench('PostgreSQL', database)
     } finally {

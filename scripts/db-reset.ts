@@ -18,7 +18,11 @@ try {
   )
   await raw.close()
 
-  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl })
+  const database = await openDatabase({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    statementTimeoutMs: 0,
+  })
   const started = Date.now()
   await seedDemoContent(database.db, {
     issuer: `${config.siteOrigin}/idp`,

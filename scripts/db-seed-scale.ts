@@ -15,7 +15,11 @@ if (!Number.isInteger(n) || n < 1 || n > 1_000_000) {
 
 const config = getConfig()
 try {
-  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl })
+  const database = await openDatabase({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    statementTimeoutMs: 0,
+  })
   const started = Date.now()
   const added = await seedScale(database.db, { count: n, now: new Date() })
   await database.exec('VACUUM ANALYZE')

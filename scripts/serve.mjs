@@ -76,7 +76,77 @@ async function serveStatic(req, res, pathname) {
   return true
 }
 
-function toRequest(req, origin) {
+/** Baseline headers for every response (the app's pages add a nonce-based CSP of their own, app/start.ts). */
+function baselineHeaders(options) {
+  const headers = {
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
+    'cross-origin-opener-policy': 'same-origin',
+  }
+  if (options.secureCookies) headers['strict-transport-security'] = 'max-age=31536000; includeSubDomains'
+  return headers
+}
+
+/** For responses that bring no policy of their own (static files, the embedded provider's pages). */
+const DEFAULT_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+  "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+function applyBaseline(res, baseline) {
+  for (const [k, v] of Object.entries(baseline)) if (!res.hasHeader(k)) res.setHeader(k, v)
+  if (!res.hasHeader('content-security-policy')) res.setHeader('content-security-policy', DEFAULT_CSP)
+}
+
+/** The client's address: the socket's, or the first X-Forwarded-For hop when TRUST_PROXY is set. */
+function clientAddress(req, trustProxy) {
+  if (trustProxy) {
+    const forwarded = String(req.headers['x-forwarded-for'] ?? '')
+      .split(',')[0]
+      ?.trim()
+    if (forwarded) return forwarded
+  }
+  return req.socket.remoteAddress ?? ''
+}
+
+const PAYLOAD_TOO_LARGE = JSON.stringify({
+  code: 'payload_too_large',
+  message: '送信するデータが大きすぎます',
+})
+
+class BodyTooLarge extends Error {}
+
+/**
+ * Reads a request body up to `limit` bytes: refused (BodyTooLarge) as soon as Content-Length or the bytes read so
+ * far pass it, so an oversized body is never held in memory or parsed.
+ */
+function readBody(req, limit) {
+  const declared = Number(req.headers['content-length'])
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLarge())
+  return new Promise((resolve, reject) => {
+    const chunks = []
+    let size = 0
+    req.on('data', (chunk) => {
+      size += chunk.length
+      if (size > limit) {
+        req.pause()
+        reject(new BodyTooLarge())
+        return
+      }
+      chunks.push(chunk)
+    })
+    req.on('end', () => resolve(Buffer.concat(chunks)))
+    req.on('error', reject)
+  })
+}
+
+function bodyLimit(req, options) {
+  const type = String(req.headers['content-type'] ?? '')
+  return type.startsWith('multipart/form-data') ? options.maxUploadBytes : options.maxJsonBytes
+}
+
+function toRequest(req, origin, body) {
   const url = new URL(req.url ?? '/', origin)
   const headers = new Headers()
   for (const [k, v] of Object.entries(req.headers)) {
@@ -84,12 +154,10 @@ function toRequest(req, origin) {
     if (Array.isArray(v)) for (const item of v) headers.append(k, item)
     else headers.set(k, v)
   }
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
   return new Request(url, {
     method: req.method,
     headers,
-    body: hasBody ? Readable.toWeb(req) : undefined,
-    duplex: hasBody ? 'half' : undefined,
+    body: body && body.length > 0 ? body : undefined,
   })
 }
 
@@ -122,44 +190,118 @@ async function writeResponse(req, res, response) {
   await pipeline(z ? [body, z, res] : [body, res]).catch(() => {})
 }
 
-export async function startServer({
-  port = Number(process.env.PORT ?? 3000),
-  host = process.env.HOST ?? '0.0.0.0',
-} = {}) {
+function fail(message) {
+  console.error(message)
+  process.exit(1)
+}
+
+export async function startServer({ host = process.env.HOST ?? '0.0.0.0' } = {}) {
   // The bundle imports React from node_modules, which picks its build from NODE_ENV when first loaded: unset, the
   // server would render with React's development build (about twice the CPU per page).
   process.env.NODE_ENV ??= 'production'
   const mod = await import(pathToFileURL(serverEntry).href)
   const app = mod.default
-  const origin = process.env.SITE_ORIGIN ?? `http://localhost:${port}`
   const nodeHandlers = mod.nodeHandlers ?? []
+  /** @type {{ siteOrigin: string, port: number, trustProxy: boolean, maxJsonBytes: number, maxUploadBytes: number, shutdownGraceSeconds: number, secureCookies: boolean }} */
+  let options
   try {
-    await mod.onServerStart?.()
+    options = await mod.onServerStart()
   } catch (error) {
-    console.error(`\n${error instanceof Error ? error.message : error}\n`)
-    process.exit(1)
+    // Configuration, DATA_DIR and database-lock errors are written as one line that names the fix.
+    fail(error instanceof Error ? error.message : String(error))
   }
+  const log = mod.logger ?? console
+  const origin = options.siteOrigin
+  const baseline = baselineHeaders(options)
+  let inFlight = 0
+  let draining = false
+  let drained = () => {}
 
   const server = createServer(async (req, res) => {
+    inFlight++
+    res.on('close', () => {
+      inFlight--
+      if (draining && inFlight === 0) drained()
+    })
+    applyBaseline(res, baseline)
+    if (draining) res.setHeader('connection', 'close')
     try {
       const pathname = (req.url ?? '/').split('?')[0] ?? '/'
+      // The client's address for rate limits and logs; never what the client claims it is.
+      req.headers['x-real-ip'] = clientAddress(req, options.trustProxy)
+      if (draining && pathname === '/readyz') {
+        res.writeHead(503, {
+          'content-type': 'application/json',
+          'retry-after': '5',
+          'cache-control': 'no-store',
+        })
+        return res.end(JSON.stringify({ status: 'draining' }))
+      }
       for (const h of nodeHandlers) {
-        if (pathname === h.prefix || pathname.startsWith(`${h.prefix}/`)) return await h.handle(req, res)
+        if (pathname !== h.prefix && !pathname.startsWith(`${h.prefix}/`)) continue
+        if (Number(req.headers['content-length']) > options.maxJsonBytes) {
+          res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', connection: 'close' })
+          res.end(PAYLOAD_TOO_LARGE)
+          res.on('finish', () => req.destroy())
+          return
+        }
+        return await h.handle(req, res)
       }
       if (await serveStatic(req, res, pathname)) return
-      const response = await app.fetch(toRequest(req, origin))
+      let body
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        try {
+          body = await readBody(req, bodyLimit(req, options))
+        } catch (error) {
+          if (!(error instanceof BodyTooLarge)) throw error
+          res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', connection: 'close' })
+          res.end(PAYLOAD_TOO_LARGE)
+          // Stop reading the rest of an oversized upload.
+          res.on('finish', () => req.destroy())
+          return
+        }
+      }
+      const response = await app.fetch(toRequest(req, origin, body))
       await writeResponse(req, res, response)
     } catch (error) {
-      console.error('[server] request failed', error)
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
-      res.end('サーバーで問題が発生しました。')
+      log.error({ err: error, method: req.method, url: req.url }, 'request failed')
+      if (!res.headersSent)
+        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
+      res.end(JSON.stringify({ code: 'internal_error', message: 'サーバーで問題が発生しました。' }))
     }
   })
-  await new Promise((ok) => server.listen(port, host, ok))
-  console.log(`まなびのたね: ${origin} (port ${port})`)
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n')
+  })
+  await new Promise((ok) => {
+    server.once('error', (error) => {
+      if (error.code === 'EADDRINUSE')
+        fail(`PORT ${options.port} is already in use: stop the other process or set PORT to a free port`)
+      if (error.code === 'EACCES')
+        fail(
+          `PORT ${options.port} cannot be opened by this user: choose a port above 1023 or run with the right to bind it`,
+        )
+      fail(`Cannot listen on ${host}:${options.port}: ${error.message}`)
+    })
+    server.listen(options.port, host, ok)
+  })
+  console.log(`まなびのたね: ${origin} (port ${options.port})`)
+
+  // Rolling restarts: stop accepting, let the requests in flight finish (at most SHUTDOWN_GRACE_SECONDS), then
+  // close the database and exit 0.
   const stop = async () => {
+    if (draining) return
+    draining = true
     server.close()
-    await mod.onServerStop?.().catch(() => {})
+    server.closeIdleConnections?.()
+    if (inFlight > 0) {
+      await new Promise((ok) => {
+        drained = ok
+        setTimeout(ok, options.shutdownGraceSeconds * 1000).unref()
+      })
+    }
+    server.closeAllConnections?.()
+    await mod.onServerStop?.().catch((error) => log.error({ err: error }, 'shutdown failed'))
     process.exit(0)
   }
   process.once('SIGTERM', stop)

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { PGlite } from '@electric-sql/pglite'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { DataDirError, type DataDirLock, lockDataDir, prepareDataDir } from './data-dir'
 import { cacheStatements } from './pglite-statements'
 import * as schema from './schema'
 
@@ -31,6 +32,13 @@ export interface OpenDatabaseOptions {
   pglite?: PGlite
   /** Apply pending migrations (default true). */
   migrate?: boolean
+  /**
+   * Runs once after migrating (seeding). On PostgreSQL it runs on the migration connection under the same
+   * advisory lock, so instances starting together never seed twice.
+   */
+  setup?: (db: Db) => Promise<void>
+  /** PostgreSQL statement timeout of the app's connections (default PG_STATEMENT_TIMEOUT_MS; 0: none, bulk scripts). */
+  statementTimeoutMs?: number
 }
 
 export class DatabaseError extends Error {
@@ -100,15 +108,21 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
   const { drizzle } = await import('drizzle-orm/pglite')
   const where = options.pglite ? 'the given PGlite instance' : path.join(options.dataDir ?? '.data', 'pglite')
   let client: PGlite
+  let lock: DataDirLock | undefined
   try {
     if (options.pglite) {
       client = options.pglite
     } else {
-      const dir = path.resolve(options.dataDir ?? '.data', 'pglite')
+      // One process per data folder: a second writer would corrupt it (DataDirError names the holder).
+      const dataDir = prepareDataDir(options.dataDir ?? '.data')
+      lock = lockDataDir(dataDir)
+      const dir = path.join(dataDir, 'pglite')
       mkdirSync(dir, { recursive: true })
       client = await PGlite.create(dir)
     }
   } catch (err) {
+    if (err instanceof DataDirError) throw err
+    lock?.release()
     throw new DatabaseError(
       `Could not open the embedded database in ${where}: ${errorText(err)}. ` +
         'Check that DATA_DIR is a writable folder that no other running app is using.',
@@ -126,6 +140,7 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
     },
     close: async () => {
       if (!client.closed) await client.close()
+      lock?.release()
     },
   }
   if (options.migrate !== false) {
@@ -139,20 +154,72 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
       })
     }
   }
+  if (options.setup) {
+    try {
+      await options.setup(db)
+    } catch (err) {
+      await database.close().catch(() => {})
+      throw err
+    }
+  }
   return database
 }
+
+/**
+ * Bounds on every PostgreSQL round trip, so that a page answers (or fails with 503) within about 5 s when the
+ * server is away or stuck: connecting, a statement (lock waits included) and an idle open transaction.
+ */
+export const PG_CONNECT_TIMEOUT_S = 3
+export const PG_STATEMENT_TIMEOUT_MS = 4_000
+export const PG_IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000
+/** Taken while migrating and seeding, so several instances starting at once do it one after another. */
+const SETUP_LOCK_ID = 726_354_101
 
 async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<Database> {
   const { default: postgres } = await import('postgres')
   const { drizzle } = await import('drizzle-orm/postgres-js')
+  if (options.migrate !== false || options.setup) {
+    // Migrations and the first seed may take longer than a web statement may: their own connection, no
+    // statement timeout, under an advisory lock held for the session.
+    const setup = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: PG_CONNECT_TIMEOUT_S })
+    try {
+      await setup`select pg_advisory_lock(${SETUP_LOCK_ID})`
+    } catch (err) {
+      await setup.end({ timeout: 1 }).catch(() => {})
+      throw new DatabaseError(
+        `Could not connect to PostgreSQL at ${redact(url)}: ${errorText(err)}. Check DATABASE_URL.`,
+        { cause: err },
+      )
+    }
+    try {
+      const setupDb = drizzle({ client: setup, schema }) as unknown as Db
+      if (options.migrate !== false) {
+        try {
+          const { migrate } = await import('drizzle-orm/postgres-js/migrator')
+          await migrate(setupDb as never, { migrationsFolder: migrationsFolder() })
+        } catch (err) {
+          throw new DatabaseError(`Could not migrate PostgreSQL at ${redact(url)}: ${errorText(err)}`, {
+            cause: err,
+          })
+        }
+      }
+      await options.setup?.(setupDb)
+    } finally {
+      await setup.end({ timeout: 5 }).catch(() => {})
+    }
+  }
   const client = postgres(url, {
     max: 10,
     onnotice: () => {},
-    connect_timeout: 10,
-    // Short web queries: starting parallel workers costs more than it saves and takes cores from concurrent
-    // requests (a capped search count went from 13 to 28 ms in a Gather). Per connection, so the server's other
-    // users keep their settings.
-    connection: { max_parallel_workers_per_gather: '0' },
+    connect_timeout: PG_CONNECT_TIMEOUT_S,
+    connection: {
+      statement_timeout: options.statementTimeoutMs ?? PG_STATEMENT_TIMEOUT_MS,
+      idle_in_transaction_session_timeout: PG_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      // Short web queries: starting parallel workers costs more than it saves and takes cores from concurrent
+      // requests (a capped search count went from 13 to 28 ms in a Gather). Per connection, so the server's
+      // other users keep their settings.
+      max_parallel_workers_per_gather: '0',
+    },
   })
   const database: Database = {
     db: drizzle({ client, schema }) as unknown as Db,
@@ -170,17 +237,6 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
       `Could not connect to PostgreSQL at ${redact(url)}: ${errorText(err)}. Check DATABASE_URL.`,
       { cause: err },
     )
-  }
-  if (options.migrate !== false) {
-    try {
-      const { migrate } = await import('drizzle-orm/postgres-js/migrator')
-      await migrate(database.db as never, { migrationsFolder: migrationsFolder() })
-    } catch (err) {
-      await database.close().catch(() => {})
-      throw new DatabaseError(`Could not migrate PostgreSQL at ${redact(url)}: ${errorText(err)}`, {
-        cause: err,
-      })
-    }
   }
   return database
 }
@@ -202,22 +258,25 @@ export function getDatabase(): Promise<Database> {
   pending ??= (async () => {
     const { getConfig } = await import('../server/config')
     const config = getConfig()
-    const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl })
-    try {
-      const { alignEmbeddedIssuer, seedIfEmpty } = await import('./seed')
-      const issuer = `${config.siteOrigin}/idp`
-      const seeded = await seedIfEmpty(database.db, {
-        issuer,
-        now: new Date(),
-        commissionRate: config.commissionRate,
-        demo: config.seedDemo,
-      })
-      if (!seeded && !config.auth0) await alignEmbeddedIssuer(database.db, issuer)
-    } catch (err) {
-      await database.close().catch(() => {})
-      throw new DatabaseError(`Could not create the demo content: ${errorText(err)}`, { cause: err })
-    }
-    return database
+    return openDatabase({
+      dataDir: config.dataDir,
+      databaseUrl: config.databaseUrl,
+      setup: async (db) => {
+        try {
+          const { alignEmbeddedIssuer, seedIfEmpty } = await import('./seed')
+          const issuer = `${config.siteOrigin}/idp`
+          const seeded = await seedIfEmpty(db, {
+            issuer,
+            now: new Date(),
+            commissionRate: config.commissionRate,
+            demo: config.seedDemo,
+          })
+          if (!seeded && !config.auth0) await alignEmbeddedIssuer(db, issuer)
+        } catch (err) {
+          throw new DatabaseError(`Could not create the demo content: ${errorText(err)}`, { cause: err })
+        }
+      },
+    })
   })()
   pending.catch(() => {
     pending = undefined

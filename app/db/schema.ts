@@ -479,10 +479,7 @@ export const sessions = pgTable(
     /** The 1-day session check (spec §9): moved forward on every login or renewal. */
     expiresAt: ts('expires_at').notNull(),
   },
-  (t) => [
-    index('sessions_subject_idx').on(t.issuer, t.sub),
-    index('sessions_expires_idx').on(t.expiresAt),
-  ],
+  (t) => [index('sessions_subject_idx').on(t.issuer, t.sub), index('sessions_expires_idx').on(t.expiresAt)],
 )
 
 /** Rate-limit counters shared by every instance (rate-limiter-flexible, app/server/rate-limit). */
@@ -510,10 +507,7 @@ export const idempotencyKeys = pgTable(
     response: text('response'),
     createdAt: createdAt(),
   },
-  (t) => [
-    primaryKey({ columns: [t.scope, t.key] }),
-    index('idempotency_keys_created_idx').on(t.createdAt),
-  ],
+  (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 )
 
 /** Uploaded images when no S3-compatible storage is configured: in the database, never on one instance's disk. */

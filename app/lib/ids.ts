@@ -1,3 +1,5 @@
+import { InvalidInputError } from './input-error'
+
 /**
  * A positive integer id from a path segment or an untyped input: digits only, no sign or exponent, within the
  * int4 range the API accepts (the same rule as the contract's IdString). Anything else is undefined, so a route
@@ -13,13 +15,13 @@ export function parseId(value: unknown): number | undefined {
 /** Validator of a server function that takes one id. */
 export function idInput(value: unknown): number {
   const id = parseId(value)
-  if (id === undefined) throw new Error('IDが正しくありません')
+  if (id === undefined) throw new InvalidInputError('IDが正しくありません')
   return id
 }
 
 /** Validator of a server function that turns something on or off for one id (follow, favorite). */
 export function toggleInput(value: unknown): { id: number; on: boolean } {
   const v = (value ?? {}) as { id?: unknown; on?: unknown }
-  if (typeof v.on !== 'boolean') throw new Error('入力内容に誤りがあります')
+  if (typeof v.on !== 'boolean') throw new InvalidInputError('入力内容に誤りがあります')
   return { id: idInput(v.id), on: v.on }
 }

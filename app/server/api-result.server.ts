@@ -1,5 +1,6 @@
 import '@tanstack/react-start/server-only'
 import { ApiError } from './api-client'
+import { setRefusalStatus } from './server-fn-errors.server'
 
 /** What a write server function answers: success, or the API's Japanese message with per-field errors. */
 export type WriteResult<T> =
@@ -12,6 +13,7 @@ export async function writeResult<T>(run: () => Promise<T>): Promise<WriteResult
     return { ok: true, data: await run() }
   } catch (error) {
     if (error instanceof ApiError && error.status < 500) {
+      setRefusalStatus(error.status)
       const fieldErrors: Record<string, string> = {}
       for (const issue of (error.issues ?? []) as { path?: (string | number)[]; message?: string }[]) {
         const key = issue.path?.join('.')

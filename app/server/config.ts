@@ -15,20 +15,74 @@ const optionalString = z
   .optional()
   .transform((v) => (v?.trim() ? v.trim() : undefined))
 
+/** An origin: http(s), a host, an optional port, nothing else (canonical links and OAuth redirects are built on it). */
+const origin = z.string().refine(
+  (v) => {
+    try {
+      const u = new URL(v)
+      return (
+        (u.protocol === 'http:' || u.protocol === 'https:') &&
+        u.hostname !== '' &&
+        (u.pathname === '/' || u.pathname === '') &&
+        !u.search &&
+        !u.hash &&
+        !u.username
+      )
+    } catch {
+      return false
+    }
+  },
+  {
+    message:
+      'must be an origin such as https://manabi.example or http://localhost:3000 (scheme, host, optional port; no path)',
+  },
+)
+
+const postgresUrl = z.string().refine(
+  (v) => {
+    try {
+      const u = new URL(v)
+      return (u.protocol === 'postgres:' || u.protocol === 'postgresql:') && u.hostname !== ''
+    } catch {
+      return false
+    }
+  },
+  { message: 'must be a PostgreSQL URL such as postgres://user:password@host:5432/database' },
+)
+
+const positiveBytes = (fallback: number) =>
+  z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(fallback)
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     APP_ENV: z.enum(['production', 'staging', 'development']).optional(),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-    SITE_ORIGIN: optionalString.pipe(
-      z.url({ message: 'SITE_ORIGIN は http(s)://host[:port] の形式で指定してください' }).optional(),
+    SITE_ORIGIN: optionalString.pipe(origin.optional()),
+    DATA_DIR: optionalString.pipe(z.string().default('.data')),
+    DATABASE_URL: optionalString.pipe(postgresUrl.optional()),
+    API_BASE_URL: optionalString.pipe(
+      z
+        .url({ protocol: /^https?$/, message: 'must be an http(s) URL such as http://localhost:4000' })
+        .optional(),
     ),
-    DATA_DIR: z.string().default('.data'),
-    DATABASE_URL: optionalString,
-    API_BASE_URL: optionalString.pipe(z.url().optional()),
     SESSION_SECRET: optionalString.pipe(
       z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
     ),
+    /** Behind a load balancer or proxy: take the client address from X-Forwarded-For (rate limits, logs). */
+    TRUST_PROXY: flag,
+    /** Largest JSON body of a server function or /v1 call, in bytes. */
+    MAX_JSON_BYTES: positiveBytes(1024 * 1024),
+    /** Largest upload (multipart) body, in bytes. */
+    MAX_UPLOAD_BYTES: positiveBytes(10 * 1024 * 1024),
+    /** Seconds SIGTERM waits for requests in flight before closing the database. */
+    SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     AUTH0_DOMAIN: optionalString,
     AUTH0_CLIENT_ID: optionalString,
     AUTH0_CLIENT_SECRET: optionalString,
@@ -64,13 +118,25 @@ export class ConfigError extends Error {
   override name = 'ConfigError'
 }
 
+/**
+ * Parses the environment. A wrong value throws a ConfigError whose message is one line per wrong variable:
+ * its name, the value given (secrets hidden) and what to set instead.
+ */
 export function parseEnv(env: Record<string, string | undefined>) {
   const result = envSchema.safeParse(env)
   if (!result.success) {
-    const lines = result.error.issues.map((i) => `  - ${i.path.join('.') || '(env)'}: ${i.message}`)
-    throw new ConfigError(
-      `Invalid server configuration:\n${lines.join('\n')}\nSee .env.example for every variable.`,
-    )
+    const lines = result.error.issues.map((i) => {
+      const name = String(i.path[0] ?? '(env)')
+      const given = env[name]
+      const shown =
+        given === undefined
+          ? ''
+          : /SECRET|PASSWORD|KEY/.test(name)
+            ? '=(hidden)'
+            : `=${JSON.stringify(given)}`
+      return `Configuration error: ${name}${shown} ${i.message} (see .env.example)`
+    })
+    throw new ConfigError(lines.join('\n'))
   }
   return buildConfig(result.data)
 }
@@ -108,6 +174,11 @@ function buildConfig(env: z.infer<typeof envSchema>) {
     testPagesEnabled: !isProduction || env.ENABLE_TEST_PAGES,
     idpTestLogin: !useAuth0 && env.IDP_TEST_LOGIN,
     commissionRate: env.COMMISSION_RATE,
+    trustProxy: env.TRUST_PROXY,
+    maxJsonBytes: env.MAX_JSON_BYTES,
+    maxUploadBytes: env.MAX_UPLOAD_BYTES,
+    shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
+    logLevel: env.LOG_LEVEL,
     /** Demo content in an empty database: yes, except for a real deployment (production with Auth0). */
     seedDemo:
       env.SEED_DEMO === undefined

@@ -8,6 +8,7 @@ import {
   SchedulePatch,
 } from '~/contract/v1/class-management'
 import { Id } from '~/contract/v1/common'
+import { fileInput } from '~/lib/input-error'
 import { ApiError, api } from '~/server/api-client'
 import { writeResult } from '~/server/api-result.server'
 import { requireAccessToken } from '~/server/session-token.server'
@@ -110,12 +111,7 @@ export const postAnnouncement = createServerFn({ method: 'POST' })
 
 /** Stores a class image (PNG/JPEG/WebP by content, ≤ 5 MB) for a teacher; the form then saves its URL. */
 export const uploadClassImage = createServerFn({ method: 'POST' })
-  .validator((input: unknown) => {
-    if (!(input instanceof FormData)) throw new Error('画像ファイルを選択してください')
-    const file = input.get('file')
-    if (!(file instanceof File)) throw new Error('画像ファイルを選択してください')
-    return file
-  })
+  .validator(fileInput)
   .handler(async ({ data }) => {
     const token = await requireAccessToken()
     const me = await api.getMe(token)

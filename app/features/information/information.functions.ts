@@ -1,5 +1,6 @@
 import { createServerFn } from '@tanstack/react-start'
 import { type InformationKind, informationKey, parseInformationKey } from '~/lib/information-key'
+import { InvalidInputError } from '~/lib/input-error'
 import { toActionResult } from '~/server/action-result.server'
 import { ApiError, api } from '~/server/api-client'
 import { requireAccessToken } from '~/server/session-token.server'
@@ -17,7 +18,7 @@ export type InformationItem = {
 
 function keyInput(value: unknown): string {
   const parsed = parseInformationKey(value)
-  if (!parsed) throw new Error('お知らせのIDが正しくありません')
+  if (!parsed) throw new InvalidInputError('お知らせのIDが正しくありません')
   return informationKey(parsed.kind, parsed.id)
 }
 

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { CreateLearnerBody } from '~/contract/v1/users'
 import type { ActionResult } from '~/lib/action-result'
 import { idInput } from '~/lib/ids'
+import { fileInput } from '~/lib/input-error'
 import { toActionResult } from '~/server/action-result.server'
 import { api } from '~/server/api-client'
 import { removeAvatar, saveAvatar } from '~/server/avatar-upload.server'
@@ -62,12 +63,7 @@ export const removeLearner = createServerFn({ method: 'POST' })
 
 /** Stores a new avatar (PNG/JPEG/WebP by content, ≤ 2 MB) and points the profile at it; the old file goes. */
 export const uploadAvatar = createServerFn({ method: 'POST' })
-  .validator((input: unknown) => {
-    if (!(input instanceof FormData)) throw new Error('画像ファイルを選択してください')
-    const file = input.get('file')
-    if (!(file instanceof File)) throw new Error('画像ファイルを選択してください')
-    return file
-  })
+  .validator(fileInput)
   .handler(async ({ data }): Promise<ActionResult<{ avatar_url: string | null }>> => {
     const token = await requireAccessToken()
     const saved = await saveAvatar(data)
