@@ -117,6 +117,25 @@ const PAYLOAD_TOO_LARGE = JSON.stringify({
 
 class BodyTooLarge extends Error {}
 
+/** Past this many discarded bytes an oversized upload's connection is cut instead of drained. */
+const DISCARD_LIMIT = 64 * 1024 * 1024
+
+/**
+ * Answers 413 at once, then reads and throws away the rest of the body (so that the client, still sending, reads
+ * the answer instead of a reset), cutting the connection past DISCARD_LIMIT.
+ */
+function refuseTooLarge(req, res) {
+  res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', connection: 'close' })
+  res.end(PAYLOAD_TOO_LARGE)
+  let discarded = 0
+  req.removeAllListeners('data')
+  req.on('data', (chunk) => {
+    discarded += chunk.length
+    if (discarded > DISCARD_LIMIT) req.destroy()
+  })
+  req.resume()
+}
+
 /**
  * Reads a request body up to `limit` bytes: refused (BodyTooLarge) as soon as Content-Length or the bytes read so
  * far pass it, so an oversized body is never held in memory or parsed.
@@ -130,7 +149,7 @@ function readBody(req, limit) {
     req.on('data', (chunk) => {
       size += chunk.length
       if (size > limit) {
-        req.pause()
+        chunks.length = 0
         reject(new BodyTooLarge())
         return
       }
@@ -239,12 +258,7 @@ export async function startServer({ host = process.env.HOST ?? '0.0.0.0' } = {})
       }
       for (const h of nodeHandlers) {
         if (pathname !== h.prefix && !pathname.startsWith(`${h.prefix}/`)) continue
-        if (Number(req.headers['content-length']) > options.maxJsonBytes) {
-          res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', connection: 'close' })
-          res.end(PAYLOAD_TOO_LARGE)
-          res.on('finish', () => req.destroy())
-          return
-        }
+        if (Number(req.headers['content-length']) > options.maxJsonBytes) return refuseTooLarge(req, res)
         return await h.handle(req, res)
       }
       if (await serveStatic(req, res, pathname)) return
@@ -254,11 +268,7 @@ export async function startServer({ host = process.env.HOST ?? '0.0.0.0' } = {})
           body = await readBody(req, bodyLimit(req, options))
         } catch (error) {
           if (!(error instanceof BodyTooLarge)) throw error
-          res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', connection: 'close' })
-          res.end(PAYLOAD_TOO_LARGE)
-          // Stop reading the rest of an oversized upload.
-          res.on('finish', () => req.destroy())
-          return
+          return refuseTooLarge(req, res)
         }
       }
       const response = await app.fetch(toRequest(req, origin, body))

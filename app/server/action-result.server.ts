@@ -14,7 +14,7 @@ export async function toActionResult<T>(run: () => Promise<T>): Promise<ActionRe
       return { ok: false, status: 401, code: 'unauthorized', message: error.message, fieldErrors: {} }
     }
     if (error instanceof ApiError && error.status < 500) {
-      setRefusalStatus(error.status)
+      setRefusalStatus(error.status, error.code)
       return {
         ok: false,
         status: error.status,

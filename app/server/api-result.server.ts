@@ -13,7 +13,7 @@ export async function writeResult<T>(run: () => Promise<T>): Promise<WriteResult
     return { ok: true, data: await run() }
   } catch (error) {
     if (error instanceof ApiError && error.status < 500) {
-      setRefusalStatus(error.status)
+      setRefusalStatus(error.status, error.code)
       const fieldErrors: Record<string, string> = {}
       for (const issue of (error.issues ?? []) as { path?: (string | number)[]; message?: string }[]) {
         const key = issue.path?.join('.')

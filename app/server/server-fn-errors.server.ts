@@ -166,7 +166,23 @@ export function toServerFnError(error: unknown): unknown {
   return clean
 }
 
-/** A refusal returned as a value (`{ ok: false, status }`): the HTTP status says so too, for a browser's call. */
-export function setRefusalStatus(status: number): void {
-  if (isServerFnRequest()) setResponseStatus(status)
+const CODE_OF_STATUS: Record<number, string> = {
+  400: 'invalid_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  422: 'unprocessable',
+  429: 'rate_limited',
+}
+
+/**
+ * A refusal returned as a value (`{ ok: false, status }`, which forms read): for a browser's call the HTTP status
+ * and ERROR_CODE_HEADER say so too.
+ */
+export function setRefusalStatus(status: number, code = CODE_OF_STATUS[status] ?? 'invalid_request'): void {
+  if (!isServerFnRequest()) return
+  setResponseStatus(status)
+  setResponseHeader(ERROR_CODE_HEADER, code)
 }

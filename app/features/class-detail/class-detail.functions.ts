@@ -3,6 +3,7 @@ import type { ToggleResult } from '~/components/shell/optimistic-toggle'
 import type { FavoriteState } from '~/contract/v1/follows'
 import { idInput, toggleInput } from '~/lib/ids'
 import { ApiError, api } from '~/server/api-client'
+import { setRefusalStatus } from '~/server/server-fn-errors.server'
 import { currentAccessToken } from '~/server/session-token.server'
 
 /**
@@ -40,13 +41,18 @@ export const setFavorite = createServerFn({ method: 'POST' })
   .validator(toggleInput)
   .handler(async ({ data }): Promise<ToggleResult<FavoriteState>> => {
     const token = await currentAccessToken()
-    if (!token) return { ok: false, status: 401, message: 'ログインしてください' }
+    if (!token) {
+      setRefusalStatus(401)
+      return { ok: false, status: 401, message: 'ログインしてください' }
+    }
     try {
       const state = data.on ? await api.addFavorite(token, data.id) : await api.removeFavorite(token, data.id)
       return { ok: true, state }
     } catch (error) {
-      if (error instanceof ApiError && error.status < 500)
+      if (error instanceof ApiError && error.status < 500) {
+        setRefusalStatus(error.status)
         return { ok: false, status: error.status, message: error.message }
+      }
       throw error
     }
   })

@@ -11,6 +11,7 @@ import { Id } from '~/contract/v1/common'
 import { fileInput } from '~/lib/input-error'
 import { ApiError, api } from '~/server/api-client'
 import { writeResult } from '~/server/api-result.server'
+import { setRefusalStatus } from '~/server/server-fn-errors.server'
 import { requireAccessToken } from '~/server/session-token.server'
 import { saveClassImage } from '~/server/uploads.server'
 
@@ -115,6 +116,11 @@ export const uploadClassImage = createServerFn({ method: 'POST' })
   .handler(async ({ data }) => {
     const token = await requireAccessToken()
     const me = await api.getMe(token)
-    if (!me.data?.is_teacher) return { ok: false as const, message: '先生として登録すると利用できます' }
-    return saveClassImage(data)
+    if (!me.data?.is_teacher) {
+      setRefusalStatus(403)
+      return { ok: false as const, message: '先生として登録すると利用できます' }
+    }
+    const saved = await saveClassImage(data)
+    if (!saved.ok) setRefusalStatus(400)
+    return saved
   })

@@ -7,6 +7,7 @@ import { fileInput } from '~/lib/input-error'
 import { toActionResult } from '~/server/action-result.server'
 import { api } from '~/server/api-client'
 import { removeAvatar, saveAvatar } from '~/server/avatar-upload.server'
+import { setRefusalStatus } from '~/server/server-fn-errors.server'
 import { requireAccessToken } from '~/server/session-token.server'
 import { ProfileEditInput } from './profile-schema'
 
@@ -67,8 +68,10 @@ export const uploadAvatar = createServerFn({ method: 'POST' })
   .handler(async ({ data }): Promise<ActionResult<{ avatar_url: string | null }>> => {
     const token = await requireAccessToken()
     const saved = await saveAvatar(data)
-    if (!saved.ok)
+    if (!saved.ok) {
+      setRefusalStatus(400)
       return { ok: false, status: 400, code: 'invalid_image', message: saved.message, fieldErrors: {} }
+    }
     const before = await api.getMe(token)
     const result = await toActionResult(async () => {
       const user = await api.updateMe(token, { avatar_url: saved.url })

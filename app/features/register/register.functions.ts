@@ -1,6 +1,7 @@
 import { createServerFn } from '@tanstack/react-start'
 import { RegisterUserBody } from '~/contract/v1/users'
 import { ApiError, api } from '~/server/api-client'
+import { setRefusalStatus } from '~/server/server-fn-errors.server'
 import { requireAccessToken } from '~/server/session-token.server'
 
 /** The master lists the register form offers. */
@@ -27,6 +28,7 @@ export const registerUser = createServerFn({ method: 'POST' })
       return { ok: true }
     } catch (error) {
       if (error instanceof ApiError && error.status < 500) {
+        setRefusalStatus(error.status, error.code)
         const fieldErrors: Record<string, string> = {}
         for (const issue of (error.issues ?? []) as { path?: (string | number)[]; message?: string }[]) {
           const key = issue.path?.join('.')

@@ -3,6 +3,7 @@ import type { ToggleResult } from '~/components/shell/optimistic-toggle'
 import type { FollowState } from '~/contract/v1/follows'
 import { idInput, toggleInput } from '~/lib/ids'
 import { ApiError, api } from '~/server/api-client'
+import { setRefusalStatus } from '~/server/server-fn-errors.server'
 import { currentAccessToken } from '~/server/session-token.server'
 
 /** A teacher's public page and public classes, or null when there is no such teacher (404). */
@@ -35,15 +36,20 @@ export const setFollow = createServerFn({ method: 'POST' })
   .validator(toggleInput)
   .handler(async ({ data }): Promise<ToggleResult<FollowState>> => {
     const token = await currentAccessToken()
-    if (!token) return { ok: false, status: 401, message: 'ログインしてください' }
+    if (!token) {
+      setRefusalStatus(401)
+      return { ok: false, status: 401, message: 'ログインしてください' }
+    }
     try {
       const state = data.on
         ? await api.followTeacher(token, data.id)
         : await api.unfollowTeacher(token, data.id)
       return { ok: true, state }
     } catch (error) {
-      if (error instanceof ApiError && error.status < 500)
+      if (error instanceof ApiError && error.status < 500) {
+        setRefusalStatus(error.status)
         return { ok: false, status: error.status, message: error.message }
+      }
       throw error
     }
   })

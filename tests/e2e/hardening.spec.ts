@@ -1,0 +1,203 @@
+import { type APIResponse, expect, type Page, test } from '@playwright/test'
+import { gotoReady, login, registerNewParent } from './helpers'
+
+// What an attacker and a careful browser see: security headers on every kind of response, a CSP that every page
+// of the site map runs under without a single violation, private pages that are never cached, and malformed or
+// oversized calls answered with 4xx and a Japanese message — never 5xx.
+
+const PARENT = 'parent@manabi.example'
+
+function expectSecurityHeaders(res: APIResponse, what: string) {
+  const h = res.headers()
+  expect(h['x-content-type-options'], what).toBe('nosniff')
+  expect(h['referrer-policy'], what).toBe('strict-origin-when-cross-origin')
+  expect(h['permissions-policy'], what).toContain('camera=()')
+  expect(h['content-security-policy'], what).toContain("frame-ancestors 'none'")
+  expect(h['content-security-policy'], what).toContain("object-src 'none'")
+  expect(h['content-security-policy'], what).not.toMatch(/script-src[^;]*'unsafe-inline'/)
+}
+
+/** Collects CSP violations the page reports from now on. */
+async function watchCsp(page: Page) {
+  const violations: string[] = []
+  await page.exposeFunction('__cspViolation', (v: string) => violations.push(v))
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      ;(window as unknown as { __cspViolation: (v: string) => void }).__cspViolation(
+        `${e.violatedDirective} ${e.blockedURI} ${e.sample} @ ${location.pathname}`,
+      )
+    })
+  })
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy/.test(m.text())) violations.push(m.text())
+  })
+  return violations
+}
+
+test.describe('security headers @pc-only', () => {
+  test('on pages, error pages, /v1, its docs, /idp, static files and uploads', async ({ request }) => {
+    const targets = [
+      '/',
+      '/class_search?q=英語',
+      '/class_search/detail/1',
+      '/no-such-page',
+      '/class_search/detail/999999',
+      '/v1/master/categories',
+      '/v1/class_works/999999',
+      '/v1/docs',
+      '/idp/.well-known/openid-configuration',
+      '/favicon.svg',
+      '/robots.txt',
+      '/healthz',
+    ]
+    for (const path of targets) expectSecurityHeaders(await request.get(path), path)
+    const page = await request.get('/')
+    expect(page.headers()['content-security-policy']).toMatch(
+      /script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/,
+    )
+    expect(page.headers()['x-frame-options']).toBe('DENY')
+  })
+
+  test('public pages may be kept but revalidated; private pages and signed-in answers are never stored', async ({
+    page,
+  }) => {
+    const anonymous = await page.request.get('/class_search/detail/1')
+    expect(anonymous.headers()['cache-control']).toBe('public, max-age=0, must-revalidate')
+    expect((await page.request.get('/mypage', { maxRedirects: 0 })).headers()['cache-control']).toBe(
+      'private, no-store',
+    )
+
+    await login(page, PARENT, '/mypage')
+    for (const path of ['/mypage', '/', '/class_search/detail/1', '/v1/master/categories']) {
+      const res = await page.request.get(path)
+      expect(res.headers()['cache-control'], path).toBe('private, no-store')
+    }
+  })
+})
+
+test.describe('content security policy @pc-only', () => {
+  test.describe.configure({ timeout: 240_000 })
+
+  test('no page of the site map, signed out, breaks the policy', async ({ page }) => {
+    const violations = await watchCsp(page)
+    const sitemap = await (await page.request.get('/sitemap.xml')).text()
+    const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname)
+    expect(paths.length).toBeGreaterThan(10)
+    for (const path of [...new Set(paths), '/v1/docs', '/no-such-page']) {
+      await page.goto(path)
+      await page.waitForLoadState('load')
+    }
+    expect(violations).toEqual([])
+  })
+
+  test('signed-in pages, client navigation and the login pages run under it too', async ({ page }) => {
+    const violations = await watchCsp(page)
+    await page.goto('/auth/login?returnTo=%2Fmypage')
+    await expect(page.getByRole('button').first()).toBeVisible()
+    await login(page, PARENT, '/mypage')
+    for (const path of ['/mypage', '/message', '/profile', '/class_attendance', '/follow', '/information']) {
+      await gotoReady(page, path)
+    }
+    await page
+      .getByRole('link', { name: /クラスを探す/ })
+      .first()
+      .click()
+    await expect(page).toHaveURL(/class_search/)
+    await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
+    expect(violations).toEqual([])
+  })
+})
+
+test.describe('bad input @pc-only', () => {
+  test('malformed and oversized server-function calls get 4xx with a Japanese message, never 5xx', async ({
+    page,
+    context,
+  }) => {
+    // A member of its own: the favorite it adds touches no shared demo account.
+    await registerNewParent(page, context)
+    await gotoReady(page, '/class_search/detail/1')
+    // A real call of a write server function, to learn its URL, headers and payload.
+    const [call] = await Promise.all([
+      page.waitForRequest((r) => r.url().includes('/_serverFn/') && r.method() === 'POST'),
+      page.getByTestId('favorite-button').click(),
+    ])
+    const url = call.url()
+    const payload = call.postData() ?? ''
+    expect(payload).toContain('"id"')
+    const headers = {
+      origin: new URL(url).origin,
+      'sec-fetch-site': 'same-origin',
+      'x-tsr-serverfn': 'true',
+      'content-type': 'application/json',
+    }
+    const bodies = [
+      '{bad json',
+      '[]',
+      '{"t":5}',
+      'null',
+      payload.replace('"id"', '"nope"'),
+      payload.replace(/"t":0,"s":1\b/, '"t":1,"s":"1; drop table users"'),
+      JSON.stringify({ t: { t: 10, i: 0, p: { k: ['data'], v: [{ t: 99 }] }, o: 0 }, f: 31, m: [] }),
+      '',
+    ]
+    for (const data of bodies) {
+      const res = await page.request.post(url, { headers, data })
+      expect(res.status(), data).toBeGreaterThanOrEqual(400)
+      expect(res.status(), data).toBeLessThan(500)
+      expect(await res.text(), data).not.toMatch(/at .*\.js:\d+|node_modules|SyntaxError|TypeError/)
+    }
+    const wrongMethod = await page.request.get(url, { headers })
+    expect(wrongMethod.status()).toBe(405)
+    expect(await wrongMethod.json()).toEqual({
+      code: 'method_not_allowed',
+      message: 'この方法では呼び出せません',
+    })
+    const unknown = await page.request.post(url.replace(/_serverFn\/[^/?]+/, '_serverFn/no-such-function'), {
+      headers,
+      data: payload,
+    })
+    expect(unknown.status()).toBe(404)
+    expect((await unknown.json()).code).toBe('not_found')
+
+    // An id that does not exist: the API's 404 reaches the browser as HTTP 404 with its code.
+    const missing = await page.request.post(url, {
+      headers,
+      data: payload.replace(/"t":0,"s":1\b/, '"t":0,"s":999999'),
+    })
+    expect(missing.status()).toBe(404)
+    expect(missing.headers()['x-error-code']).toBe('not_found')
+    expect(await missing.text()).toContain('見つかりませんでした')
+
+    // 2 MB of JSON: refused while reading, before any parsing.
+    const big = await page.request.post(url, { headers, data: `"${'a'.repeat(2 * 1024 * 1024)}"` })
+    expect(big.status()).toBe(413)
+    expect(await big.json()).toEqual({ code: 'payload_too_large', message: '送信するデータが大きすぎます' })
+    // A 12 MB "image" is refused as well (uploads are limited to 10 MB).
+    const upload = await page.request.post(url, {
+      headers: { origin: headers.origin, 'sec-fetch-site': 'same-origin', 'x-tsr-serverfn': 'true' },
+      multipart: { file: { name: 'a.png', mimeType: 'image/png', buffer: Buffer.alloc(12 * 1024 * 1024) } },
+    })
+    expect(upload.status()).toBe(413)
+
+    // The site still works for this member.
+    await gotoReady(page, '/mypage')
+  })
+
+  test('malformed, oversized and unknown /v1 calls get 4xx', async ({ request }) => {
+    const search = '/v1/class_works/search'
+    expect(
+      (
+        await request.post(search, { headers: { 'content-type': 'application/json' }, data: '{bad' })
+      ).status(),
+    ).toBe(400)
+    expect((await request.post(search, { data: { page: 'x' } })).status()).toBe(400)
+    expect((await request.post(search, { data: `"${'a'.repeat(2 * 1024 * 1024)}"` })).status()).toBe(413)
+    expect((await request.get('/v1/class_works/abc')).status()).toBeLessThan(500)
+    expect((await request.get('/v1/class_works/999999999')).status()).toBe(404)
+    expect((await request.delete('/v1/master/categories')).status()).toBeLessThan(500)
+    expect((await request.get('/v1/users/me')).status()).toBe(401)
+    expect((await request.get('/v1/users/me', { headers: { authorization: 'Bearer x.y.z' } })).status()).toBe(
+      401,
+    )
+  })
+})
