@@ -1,23 +1,25 @@
 import '@tanstack/react-start/server-only'
 import { randomBytes } from 'node:crypto'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { DATABASE_RETRY_AFTER_S } from '~/db/client'
 import { contentTypeOf, MAX_IMAGE_BYTES, sniffImageType } from '~/lib/image-type'
-import { getConfig } from './config'
+import { getUploadStore, type UploadStore } from './upload-store.server'
 
 /**
- * Uploaded images live under `${DATA_DIR}/uploads/` — class images in `classes/` (saved here), avatars in
- * `avatars/` (avatar-upload.server.ts) — with random names, and are all served by the `/uploads/$` server route.
+ * Uploaded images live in the upload store shared by every instance (the database, or S3 when configured; see
+ * upload-store.server.ts) — class images under `classes/` (saved here), avatars under `avatars/`
+ * (avatar-upload.server.ts) — with random names, and are all served by the `/uploads/$` server route.
  * Every image is type-checked by its first bytes, then re-encoded with sharp: turned upright, shrunk to fit its
  * use, metadata (camera location!) dropped, stored as WebP.
  */
 
-const uploadsRoot = () => resolve(getConfig().dataDir, 'uploads')
-const STORED_NAME = /^(classes|avatars)\/[a-f0-9]{32}\.(png|jpg|webp)$/
+export const STORED_NAME = /^(classes|avatars)\/[a-f0-9]{32}\.(png|jpg|webp)$/
 
 export type UploadResult = { ok: true; url: string } | { ok: false; message: string }
 
-export async function saveClassImage(file: File): Promise<UploadResult> {
+export async function saveClassImage(
+  file: File,
+  store: UploadStore = getUploadStore(),
+): Promise<UploadResult> {
   if (file.size === 0) return { ok: false, message: '画像ファイルを選択してください' }
   if (file.size > MAX_IMAGE_BYTES) return { ok: false, message: '画像は5MB以下にしてください' }
   const bytes = new Uint8Array(await file.arrayBuffer())
@@ -25,7 +27,7 @@ export async function saveClassImage(file: File): Promise<UploadResult> {
   if (!ext) return { ok: false, message: '画像は PNG・JPEG・WebP のいずれかにしてください' }
   const resized = await resizeImage(bytes, CLASS_IMAGE_MAX_PX)
   if (!resized) return { ok: false, message: '画像を読み込めませんでした。別の画像でお試しください' }
-  return { ok: true, url: await storeImage('classes', resized) }
+  return { ok: true, url: await storeImage('classes', resized, store) }
 }
 
 /** Longest side of a stored class image (the detail page shows it at most ~1200 px wide on retina phones). */
@@ -51,23 +53,59 @@ export async function resizeImage(bytes: Uint8Array, maxPx: number): Promise<Uin
   }
 }
 
-/** Writes an image under a new random name in `uploads/<dir>/` and returns its public URL. */
-export async function storeImage(dir: 'classes' | 'avatars', webp: Uint8Array): Promise<string> {
-  const name = `${randomBytes(16).toString('hex')}.webp`
-  const folder = join(uploadsRoot(), dir)
-  await mkdir(folder, { recursive: true })
-  await writeFile(join(folder, name), webp, { flag: 'wx' })
-  return `/uploads/${dir}/${name}`
+/** Stores an image under a new random name in `<dir>/` and returns its public URL. */
+export async function storeImage(
+  dir: 'classes' | 'avatars',
+  webp: Uint8Array,
+  store: UploadStore = getUploadStore(),
+): Promise<string> {
+  const path = `${dir}/${randomBytes(16).toString('hex')}.webp`
+  await store.put(path, 'image/webp', webp)
+  return `/uploads/${path}`
 }
 
-/** A stored upload by its path under /uploads/, or undefined (bad name, missing file). */
-export async function readUpload(path: string): Promise<{ bytes: Uint8Array; type: string } | undefined> {
+/**
+ * A stored upload by its path under /uploads/, or undefined (bad name, nothing stored). Throws when the store
+ * cannot be reached (the route answers 503). The type comes from the name, never from what was stored.
+ */
+export async function readUpload(
+  path: string,
+  store: UploadStore = getUploadStore(),
+): Promise<{ bytes: Uint8Array; type: string } | undefined> {
   if (!STORED_NAME.test(path)) return undefined
   const type = contentTypeOf(path)
   if (!type) return undefined
+  const found = await store.get(path)
+  return found && { bytes: found.bytes, type }
+}
+
+/**
+ * The answer of GET /uploads/<path>: the image with a year-long immutable cache (names are random and never
+ * reused), 404 for an unknown name, 503 with Retry-After when the store cannot be reached.
+ */
+export async function uploadResponse(path: string, store: UploadStore = getUploadStore()): Promise<Response> {
+  let file: Awaited<ReturnType<typeof readUpload>>
   try {
-    return { bytes: new Uint8Array(await readFile(join(uploadsRoot(), path))), type }
-  } catch {
-    return undefined
+    file = await readUpload(path, store)
+  } catch (err) {
+    console.error('[uploads] store unavailable:', err instanceof Error ? err.message : err)
+    return new Response('Service Unavailable', {
+      status: 503,
+      headers: {
+        'Content-Type': 'text/plain',
+        'Cache-Control': 'no-store',
+        'Retry-After': String(DATABASE_RETRY_AFTER_S),
+      },
+    })
   }
+  if (!file) return new Response('Not Found', { status: 404, headers: { 'Content-Type': 'text/plain' } })
+  return new Response(file.bytes as Uint8Array<ArrayBuffer>, {
+    headers: {
+      'Content-Type': file.type,
+      'Content-Length': String(file.bytes.byteLength),
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': "default-src 'none'",
+    },
+  })
 }

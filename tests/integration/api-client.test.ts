@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { EventBus, SubscribeHooks } from '../../app/db/events'
 import { rooms } from '../../app/db/schema'
 import { type ApiClient, createApiClient } from '../../app/server/api-client/client'
 import { ApiError } from '../../app/server/api-client/errors'
@@ -209,7 +210,10 @@ describe('class search results', () => {
       if (request.path === '/v1/class_works/search') calls.search++
       return real(request)
     }
-    return { calls, c: createApiClient(() => transport, { logger: recorder().logger, ...options }) }
+    // This process only: the cross-instance bus is tested in events.test.ts (other tests' writes would
+    // otherwise empty these caches whenever their messages arrive).
+    const c = createApiClient(() => transport, { logger: recorder().logger, events: null, ...options })
+    return { calls, c }
   }
 
   it('an identical search is answered from memory, whatever the order of its fields; others ask the API', async () => {
@@ -256,13 +260,101 @@ describe('class search results', () => {
       if (request.path === '/v1/class_works/search' && ++searches === 1) await gate
       return real(request)
     }
-    const c = createApiClient(() => slow, { logger: recorder().logger })
+    const c = createApiClient(() => slow, { logger: recorder().logger, events: null })
     const inFlight = c.searchClassWorks({ q: '将棋' })
     await c.updateMe(parent, { nickname: 'ママ' })
     finish()
     await inFlight
     await c.searchClassWorks({ q: '将棋' })
     expect(searches).toBe(2)
+  })
+
+  /** A bus this test drives by hand: records what is published, delivers when told. */
+  function fakeBus(options: { failSubscribe?: boolean } = {}) {
+    const published: string[] = []
+    let deliver: ((payload: string) => void) | undefined
+    let hooks: SubscribeHooks = {}
+    let subscriptions = 0
+    const bus: EventBus = {
+      kind: 'postgres',
+      publish: async (channel, payload = '') => {
+        published.push(`${channel} ${payload}`)
+      },
+      subscribe: async (channel, handler, h = {}) => {
+        subscriptions++
+        if (options.failSubscribe) throw new Error('connect ECONNREFUSED')
+        expect(channel).toBe('search_invalidate')
+        deliver = handler
+        hooks = h
+        h.onReady?.()
+        return async () => {}
+      },
+      close: async () => {},
+    }
+    return {
+      bus,
+      published,
+      deliver: (payload: string) => deliver?.(payload),
+      lose: () => hooks.onLost?.(),
+      ready: () => hooks.onReady?.(),
+      subscriptions: () => subscriptions,
+    }
+  }
+
+  it('publishes search_invalidate after writes that can change results; a message from any instance empties it', async () => {
+    const fake = fakeBus()
+    let searches = 0
+    const real = inProcessTransport(async () => api.app)
+    const c = createApiClient(
+      () => async (request) => {
+        if (request.path === '/v1/class_works/search') searches++
+        return real(request)
+      },
+      { logger: recorder().logger, events: async () => fake.bus },
+    )
+    await c.searchClassWorks({ q: '英語' })
+    await c.searchClassWorks({ q: '英語' })
+    expect(searches).toBe(1)
+    await c.addFavorite(parent, 1).catch(() => {})
+    await c.updateMe(parent, { nickname: 'ママ' })
+    await vi.waitFor(() => expect(fake.published).toEqual(['search_invalidate /v1/users/me']))
+    // Cleared locally at once, without waiting for the message.
+    await c.searchClassWorks({ q: '英語' })
+    expect(searches).toBe(2)
+    // Another instance wrote.
+    fake.deliver('/v1/teachers/class_works/1')
+    await c.searchClassWorks({ q: '英語' })
+    expect(searches).toBe(3)
+    // The bus dropped: messages may be missed, so nothing is answered from memory until it is back.
+    fake.lose()
+    await c.searchClassWorks({ q: '英語' })
+    await c.searchClassWorks({ q: '英語' })
+    expect(searches).toBe(5)
+    fake.ready()
+    await c.searchClassWorks({ q: '英語' })
+    await c.searchClassWorks({ q: '英語' })
+    expect(searches).toBe(6)
+    expect(fake.subscriptions()).toBe(1)
+  })
+
+  it('without a bus (the database away) searches still work, straight from the API', async () => {
+    const fake = fakeBus({ failSubscribe: true })
+    let searches = 0
+    const real = inProcessTransport(async () => api.app)
+    const log = recorder()
+    const c = createApiClient(
+      () => async (request) => {
+        if (request.path === '/v1/class_works/search') searches++
+        return real(request)
+      },
+      { logger: log.logger, events: async () => fake.bus },
+    )
+    expect((await c.searchClassWorks({ q: '英語' }))?.total).toBeGreaterThan(0)
+    expect((await c.searchClassWorks({ q: '英語' }))?.total).toBeGreaterThan(0)
+    expect(searches).toBe(2)
+    // Tried once, then left alone for a while (no connection attempt per search).
+    expect(fake.subscriptions()).toBe(1)
+    expect(log.lines.join('\n')).toContain('search cache off')
   })
 
   it('failures are not kept; results expire; 0 turns it off', async () => {

@@ -1,6 +1,7 @@
 import '@tanstack/react-start/server-only'
 import { LRUCache } from 'lru-cache'
 import { z } from 'zod'
+import { changesSearchResults, SEARCH_INVALIDATE_CHANNEL } from '../../api/search-invalidation'
 import { ClassAnnouncement, ClassAnnouncementList, ReadResult } from '../../contract/v1/announcements'
 import {
   AnnouncementCreated,
@@ -61,6 +62,7 @@ import {
   type UpdateUserBody,
   User,
 } from '../../contract/v1/users'
+import { type EventBus, getEventBus } from '../../db/events'
 import { ApiError } from './errors'
 import type { ApiRequest, ApiResponse, ApiTransport } from './transport'
 
@@ -83,6 +85,11 @@ export interface ApiClientOptions {
   logger?: Pick<Console, 'error' | 'warn'>
   /** How long an identical class search is answered from memory (default SEARCH_RESULTS_TTL_MS); 0: never. */
   searchResultsTtlMs?: number
+  /**
+   * The bus that tells every instance to empty its search cache (default: the app's, app/db/events.ts).
+   * null: this process only (a client whose API has no other instances).
+   */
+  events?: (() => Promise<EventBus>) | null
 }
 
 function errorOf(res: ApiResponse): { code: string; message: string; issues?: unknown } {
@@ -98,12 +105,8 @@ function errorOf(res: ApiResponse): { code: string; message: string; issues?: un
 /** How long an identical class search is answered from memory (see searchClassWorks). */
 export const SEARCH_RESULTS_TTL_MS = 10_000
 
-/**
- * Writes that cannot change a class search's results (messages, notices, announcements, favorites, follows,
- * learners, invitation codes): they keep the search cache. Every other write empties it.
- */
-const KEEPS_SEARCH_RESULTS =
-  /^\/v1\/(rooms|notices|class_announcements|users\/(favorites|followings|me\/learners)|org_users\/invitation_code)(\/|$)/
+/** After a failed subscription, searches skip the cache for this long before the bus is tried again. */
+const SEARCH_BUS_RETRY_MS = 5_000
 
 /** How long a master list is reused (see getMaster). */
 export const MASTER_TTL_MS = 5 * 60_000
@@ -127,33 +130,97 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
 
   // Class search is the most requested public call, and a few searches make most of it: the home page's
   // categories, the header's popular terms, shared and indexed links. Identical searches are answered from memory
-  // for SEARCH_RESULTS_TTL_MS and concurrent ones share one API call. Any write through this client that can
-  // change results (a reservation, a class or profile edit) empties it, whatever its outcome, so people see their
-  // own changes at once. The call carries no token: every caller gets the same result. Failures are not kept.
-  // Cached results are shared: treat them as read-only. (docs/decisions/0013)
+  // for SEARCH_RESULTS_TTL_MS and concurrent ones share one API call. Any write that can change results (a
+  // reservation, a class or profile edit) empties it on every instance: this client clears its own at once and
+  // publishes `search_invalidate` (so does the API for every write, whoever sends it); every instance clears on
+  // receipt. The cache is used only while subscribed: without the bus, searches go to the API. The call
+  // carries no token: every caller gets the same result. Failures are not kept. Cached results are shared:
+  // treat them as read-only. (docs/decisions/0013)
   const searchTtlMs = options.searchResultsTtlMs ?? SEARCH_RESULTS_TTL_MS
   const searchCache =
     searchTtlMs > 0
       ? new LRUCache<string, Promise<ClassWorkSearchResult | undefined>>({ max: 200, ttl: searchTtlMs })
       : undefined
+  const events = options.events === undefined ? getEventBus : options.events
+
+  // Whether invalidations can reach this cache: always without a bus, else while subscribed. Once
+  // subscribed, the bus itself subscribes again after a drop (onLost … onReady).
+  let listening = events === null
+  let subscribed = false
+  let subscribing: Promise<boolean> | undefined
+  let failedAt = 0
+  function ensureListening(): Promise<boolean> {
+    if (listening || !events) return Promise.resolve(true)
+    if (subscribed || Date.now() - failedAt < SEARCH_BUS_RETRY_MS) return Promise.resolve(false)
+    subscribing ??= events()
+      .then((bus) =>
+        bus.subscribe(SEARCH_INVALIDATE_CHANNEL, () => searchCache?.clear(), {
+          onReady: () => {
+            searchCache?.clear()
+            listening = true
+          },
+          onLost: () => {
+            listening = false
+            searchCache?.clear()
+          },
+        }),
+      )
+      .then(
+        () => {
+          subscribed = true
+          return true
+        },
+        (err) => {
+          failedAt = Date.now()
+          log.warn(
+            '[api-client] search cache off: no invalidation bus:',
+            err instanceof Error ? err.message : err,
+          )
+          return false
+        },
+      )
+      .finally(() => {
+        subscribing = undefined
+      })
+    return subscribing
+  }
+
+  function searchInvalidated(path: string) {
+    searchCache?.clear()
+    if (!events) return
+    void events()
+      .then((bus) => bus.publish(SEARCH_INVALIDATE_CHANNEL, path.slice(0, 200)))
+      .catch((err) => {
+        log.warn(
+          '[api-client] could not publish search_invalidate:',
+          err instanceof Error ? err.message : err,
+        )
+      })
+  }
 
   function searchClassWorks(body: ClassWorkSearchBody): Promise<ClassWorkSearchResult | undefined> {
     const call = () =>
       publicCall(ClassWorkSearchResult, () => ({ method: 'POST', path: '/v1/class_works/search', body }))
     if (!searchCache) return call()
-    const key = JSON.stringify(
-      Object.entries(body)
-        .filter(([, value]) => value !== undefined)
-        .sort(([a], [b]) => a.localeCompare(b)),
-    )
-    const hit = searchCache.get(key)
-    if (hit) return hit
-    const result = call()
-    searchCache.set(key, result)
-    void result.then((value) => {
-      if (value === undefined && searchCache.get(key) === result) searchCache.delete(key)
-    })
-    return result
+    if (!listening) return ensureListening().then((ok) => (ok && listening ? cachedSearch() : call()))
+    return cachedSearch()
+
+    function cachedSearch(): Promise<ClassWorkSearchResult | undefined> {
+      const cache = searchCache!
+      const key = JSON.stringify(
+        Object.entries(body)
+          .filter(([, value]) => value !== undefined)
+          .sort(([a], [b]) => a.localeCompare(b)),
+      )
+      const hit = cache.get(key)
+      if (hit) return hit
+      const result = call()
+      cache.set(key, result)
+      void result.then((value) => {
+        if (value === undefined && cache.get(key) === result) cache.delete(key)
+      })
+      return result
+    }
   }
 
   async function authed<S extends z.ZodType>(schema: S, request: ApiRequest): Promise<z.output<S>> {
@@ -162,7 +229,7 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       res = await send(request)
     } finally {
       // Also when the call failed: the API may have written before the answer was lost.
-      if (request.method !== 'GET' && !KEEPS_SEARCH_RESULTS.test(request.path)) searchCache?.clear()
+      if (changesSearchResults(request.method, request.path)) searchInvalidated(request.path)
     }
     if (res.status >= 400) {
       const e = errorOf(res)

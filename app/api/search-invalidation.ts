@@ -1,0 +1,42 @@
+import '@tanstack/react-start/server-only'
+import type { MiddlewareHandler } from 'hono'
+import { type EventBus, getEventBus } from '../db/events'
+
+/** Channel on which "class search results may have changed" goes to every instance (payload: the write's path). */
+export const SEARCH_INVALIDATE_CHANNEL = 'search_invalidate'
+
+/**
+ * Writes that cannot change a class search's results (messages, notices, announcements, favorites, follows,
+ * learners, invitation codes) and the search itself (a POST that reads): they keep search caches. Every other
+ * write empties them.
+ */
+export const KEEPS_SEARCH_RESULTS =
+  /^\/v1\/(rooms|notices|class_announcements|users\/(favorites|followings|me\/learners)|org_users\/invitation_code)(\/|$)|^\/v1\/class_works\/search$/
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/** True when a request with this method and path may change what a class search answers. */
+export function changesSearchResults(method: string, path: string): boolean {
+  return !READS.has(method.toUpperCase()) && !KEEPS_SEARCH_RESULTS.test(path)
+}
+
+/**
+ * After every successful /v1 write that may change search results — whoever sent it, the BFF or an API
+ * client — tells every instance to empty its search cache. Sent before the response leaves, so a client that
+ * reads again through another instance after the answer does not see the old results (within delivery time).
+ * A failed publish is logged, never turned into a failed write.
+ */
+export function searchInvalidation(
+  bus: () => Promise<EventBus> = getEventBus,
+  log: Pick<Console, 'error'> = console,
+): MiddlewareHandler {
+  return async (c, next) => {
+    await next()
+    if (c.res.status >= 400 || !changesSearchResults(c.req.method, c.req.path)) return
+    try {
+      await (await bus()).publish(SEARCH_INVALIDATE_CHANNEL, c.req.path.slice(0, 200))
+    } catch (err) {
+      log.error('[api] could not publish search_invalidate:', err instanceof Error ? err.message : err)
+    }
+  }
+}
