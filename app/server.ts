@@ -1,10 +1,12 @@
 import handler, { createServerEntry } from '@tanstack/react-start/server-entry'
 import { closeDb, getDatabase } from './db/client'
 import { prepareDataDir } from './db/data-dir'
+import { closeEventBus } from './db/events'
 import { getIdentityProvider, idpNodeHandler, isEmbeddedIdpEnabled } from './idp'
 import { assertSessionSecret } from './server/auth/session.server'
 import { getConfig } from './server/config'
 import { logger } from './server/logger.server'
+import { getStorageConfig } from './server/storage-config.server'
 
 /**
  * Node handlers mounted in front of the fetch handler by scripts/serve.mjs (production). The embedded identity
@@ -33,6 +35,7 @@ export interface ServerOptions {
  */
 export async function onServerStart(): Promise<ServerOptions> {
   const config = getConfig()
+  getStorageConfig()
   prepareDataDir(config.dataDir)
   if (config.databaseUrl) {
     assertSessionSecret()
@@ -58,6 +61,7 @@ export async function onServerStart(): Promise<ServerOptions> {
 /** Runs on SIGTERM/SIGINT after the requests in flight: the embedded provider saves its state, the database closes. */
 export async function onServerStop() {
   if (isEmbeddedIdpEnabled()) await getIdentityProvider().flush?.()
+  await closeEventBus()
   await closeDb()
 }
 

@@ -45,7 +45,10 @@ export function classifyServerFnError(error: unknown): ClientError {
       message: INVALID_INPUT_MESSAGE,
       fieldErrors: fieldErrorsOf(issues),
     }
-  if (isDatabaseUnavailable(error) || (error instanceof ApiError && error.status === 503))
+  if (
+    isDatabaseUnavailable(error) ||
+    (error instanceof ApiError && (error.status === 503 || error.code === 'upstream_unavailable'))
+  )
     return { status: 503, code: 'database_unavailable', message: UNAVAILABLE_MESSAGE, fieldErrors: {} }
   if (error instanceof ApiError) {
     return error.status < 500

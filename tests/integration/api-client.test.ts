@@ -175,7 +175,7 @@ describe('responses that break the contract', () => {
 })
 
 describe('master lists', () => {
-  it('are reused for a few minutes, while failures are asked again', async () => {
+  it('are reused for a few minutes, while failures are thrown and asked again', async () => {
     let calls = 0
     const list = [{ id: 1, name: 'プログラミング', sort_order: 10 }]
     const counting: ApiTransport = async () => {
@@ -195,8 +195,9 @@ describe('master lists', () => {
       return { status: 503, data: { code: 'unavailable', message: '利用できません' } }
     }
     const d = createApiClient(() => down, { logger: recorder().logger })
-    expect(await d.getMaster('categories')).toBeUndefined()
-    expect(await d.getMaster('categories')).toBeUndefined()
+    // The API away is not "no such list": the page must say unavailable (503), and the next call asks again.
+    await expect(d.getMaster('categories')).rejects.toMatchObject({ status: 503, code: 'unavailable' })
+    await expect(d.getMaster('categories')).rejects.toMatchObject({ status: 503 })
     expect(failing).toBe(2)
   })
 })
@@ -449,7 +450,7 @@ describe('HTTP transport', () => {
       logger: recorder().logger,
     })
     expect(await c.getMe('token')).toMatchObject({ status: 504 })
-    expect(await c.getMaster('categories')).toBeUndefined()
+    await expect(c.getMaster('categories')).rejects.toMatchObject({ status: 504, code: 'upstream_unavailable' })
     silent.closeAllConnections()
     await new Promise((resolve) => silent.close(resolve))
     const down = createApiClient(() => httpTransport(url, { retries: 0 }), { logger: recorder().logger })

@@ -216,9 +216,14 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       if (hit) return hit
       const result = call()
       cache.set(key, result)
-      void result.then((value) => {
-        if (value === undefined && cache.get(key) === result) cache.delete(key)
-      })
+      void result.then(
+        (value) => {
+          if (value === undefined && cache.get(key) === result) cache.delete(key)
+        },
+        () => {
+          if (cache.get(key) === result) cache.delete(key)
+        },
+      )
       return result
     }
   }
@@ -249,7 +254,11 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     }) as AuthedCall<A, z.output<S>>
   }
 
-  /** Public calls log and return undefined on any failure (spec §8); a 404 is expected and not logged. */
+  /**
+   * Public calls log and return undefined when the API refuses (4xx; a 404 is expected and not logged) or answers
+   * outside the contract (spec §8). When the API or its database is away (5xx, no answer), they throw: a page
+   * must then say "unavailable" (503), not "not found".
+   */
   async function publicCall<S extends z.ZodType>(
     schema: S,
     build: () => ApiRequest,
@@ -258,6 +267,11 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     try {
       request = build()
       const res = await send(request)
+      if (res.status >= 500) {
+        const e = errorOf(res)
+        log.error(`[api-client] ${request.method} ${request.path} → ${res.status} ${e.code}`)
+        throw new ApiError(res.status === 503 ? 503 : 502, e.code, e.message)
+      }
       if (res.status >= 400) {
         if (res.status !== 404)
           log.error(`[api-client] ${request.method} ${request.path} → ${res.status} ${errorOf(res).code}`)
@@ -265,6 +279,7 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       }
       return parse(schema, res, request)
     } catch (err) {
+      if (err instanceof ApiError && err.status >= 500 && err.code !== 'invalid_response') throw err
       // A bad id never reaches the API (nothing to find); a contract mismatch was logged by parse().
       if (request && !(err instanceof ApiError && err.code === 'invalid_response')) {
         log.error(
@@ -302,9 +317,12 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     if (hit && Date.now() - hit.at < MASTER_TTL_MS) return hit.value
     const value = publicCall(MasterList, () => get(`/v1/master/${kind}`))
     masterCache.set(kind, { at: Date.now(), value })
-    void value.then((v) => {
-      if (v === undefined) masterCache.delete(kind)
-    })
+    void value.then(
+      (v) => {
+        if (v === undefined) masterCache.delete(kind)
+      },
+      () => masterCache.delete(kind),
+    )
     return value
   }
   const id = (value: number) => {

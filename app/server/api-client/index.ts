@@ -29,5 +29,11 @@ export function defaultTransport(): ApiTransport {
   return transport
 }
 
-/** The /v1 client for server functions: one typed function per endpoint, every response checked. */
-export const api: ApiClient = createApiClient(defaultTransport)
+/**
+ * The /v1 client for server functions: one typed function per endpoint, every response checked. A website that
+ * calls a separate API (API_BASE_URL) without sharing its PostgreSQL cannot hear other instances' writes, so it
+ * keeps no search cache.
+ */
+export const api: ApiClient = createApiClient(defaultTransport, {
+  searchResultsTtlMs: process.env.API_BASE_URL?.trim() && !process.env.DATABASE_URL?.trim() ? 0 : undefined,
+})

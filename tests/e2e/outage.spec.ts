@@ -1,0 +1,144 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, type Server, Socket } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { expect, test } from '@playwright/test'
+import postgres from 'postgres'
+
+// The database goes away under a running server (a TCP relay in front of PostgreSQL is cut), then comes back:
+// pages answer 503 with the error page within 5 s (never 404, never a hang), /v1 answers 503 with Retry-After,
+// /readyz says so, /healthz stays up, and everything works again without a restart.
+
+const ADMIN_URL = process.env.TEST_DATABASE_URL
+
+/** A TCP relay to PostgreSQL that can be cut (every connection reset, new ones refused) and restored. */
+class Relay {
+  server: Server | undefined
+  sockets = new Set<Socket>()
+  constructor(
+    readonly port: number,
+    readonly target: { host: string; port: number },
+  ) {}
+  async up() {
+    this.server = createServer((client) => {
+      const upstream = new Socket()
+      upstream.connect(this.target.port, this.target.host)
+      for (const s of [client, upstream]) {
+        this.sockets.add(s)
+        s.on('close', () => this.sockets.delete(s))
+        s.on('error', () => {})
+      }
+      client.pipe(upstream).pipe(client)
+    })
+    await new Promise<void>((r) => this.server!.listen(this.port, '127.0.0.1', r))
+  }
+  async down() {
+    const server = this.server
+    this.server = undefined
+    for (const s of this.sockets) s.destroy()
+    this.sockets.clear()
+    await new Promise<void>((r) => (server ? server.close(() => r()) : r()))
+  }
+}
+
+test.describe('the database goes away and comes back @pc-only', () => {
+  test.describe.configure({ timeout: 180_000 })
+  const name = `manabi_outage_${randomUUID().slice(0, 8)}`
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'manabi-outage-'))
+  const port = 3900 + Math.floor(Math.random() * 90)
+  const origin = `http://127.0.0.1:${port}`
+  let relay: Relay
+  let app: ChildProcess | undefined
+
+  test.beforeAll(async () => {
+    if (!ADMIN_URL) throw new Error('TEST_DATABASE_URL must name a PostgreSQL server (.ci/run sets it)')
+    const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} })
+    await admin.unsafe(`create database "${name}"`)
+    await admin.end()
+    const target = new URL(ADMIN_URL)
+    relay = new Relay(port + 100, { host: target.hostname, port: Number(target.port || 5432) })
+    await relay.up()
+    const url = new URL(ADMIN_URL)
+    url.host = `127.0.0.1:${relay.port}`
+    url.pathname = `/${name}`
+    app = spawn(process.execPath, ['scripts/serve.mjs'], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        SITE_ORIGIN: origin,
+        DATA_DIR: dataDir,
+        DATABASE_URL: url.toString(),
+        LOG_LEVEL: 'silent',
+      },
+      stdio: 'ignore',
+    })
+    const until = Date.now() + 120_000
+    while (Date.now() < until) {
+      const ok = await fetch(`${origin}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+      if (ok) return
+      await new Promise((r) => setTimeout(r, 300))
+    }
+    throw new Error('the server did not become ready')
+  })
+
+  test.afterAll(async () => {
+    app?.kill('SIGKILL')
+    await relay?.down()
+    if (ADMIN_URL) {
+      const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} })
+      await admin.unsafe(`drop database if exists "${name}" with (force)`)
+      await admin.end()
+    }
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  test('503 within 5 s while it is away, service again without a restart', async ({ page }) => {
+    const pages = ['/class_search/detail/1', '/teacher/detail/1', '/magazine/detail/1', '/']
+    for (const p of pages) expect((await fetch(`${origin}${p}`)).status, p).toBe(200)
+
+    await relay.down()
+    for (const p of pages) {
+      const began = Date.now()
+      const res = await fetch(`${origin}${p}`)
+      expect(Date.now() - began, p).toBeLessThan(5_000)
+      expect(res.status, p).toBe(503)
+      expect(res.headers.get('retry-after'), p).toBeTruthy()
+      expect(await res.text(), p).not.toContain('お探しのページは見つかりませんでした')
+    }
+    // The browser shows the error page (not "not found").
+    const shown = await page.goto(`${origin}/class_search/detail/1`)
+    expect(shown?.status()).toBe(503)
+    await expect(page.getByText('サーバーで問題が発生しました。')).toBeVisible()
+
+    for (const [method, p] of [
+      ['GET', '/v1/class_works/1'],
+      ['GET', '/v1/master/categories'],
+      ['POST', '/v1/class_works/search'],
+      ['GET', '/v1/magazine_articles'],
+    ] as const) {
+      const res = await fetch(`${origin}${p}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: method === 'POST' ? '{}' : undefined,
+      })
+      expect(res.status, p).toBe(503)
+      expect(res.headers.get('retry-after'), p).toBe('5')
+      expect((await res.json()).code, p).toBe('database_unavailable')
+    }
+    expect((await fetch(`${origin}/readyz`)).status).toBe(503)
+    expect((await fetch(`${origin}/healthz`)).status).toBe(200)
+
+    await relay.up()
+    await expect
+      .poll(async () => (await fetch(`${origin}/class_search/detail/1`)).status, { timeout: 20_000 })
+      .toBe(200)
+    for (const p of pages) expect((await fetch(`${origin}${p}`)).status, p).toBe(200)
+    expect((await fetch(`${origin}/readyz`)).status).toBe(200)
+  })
+})
