@@ -2,16 +2,12 @@ import '@tanstack/react-start/server-only'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
+import { timeout } from 'hono/timeout'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import {
-  DATABASE_RETRY_AFTER_S,
-  type Db,
-  getDb as defaultGetDb,
-  isDatabaseUnavailable,
-} from '../db/client'
+import { DATABASE_RETRY_AFTER_S, type Db, getDb as defaultGetDb, isDatabaseUnavailable } from '../db/client'
 import { getConfig } from '../server/config'
 import { type AuthConfigSource, defaultAuthSource } from './auth'
-import { renderDocsPage } from './docs'
+import { DOCS_CSP, renderDocsPage } from './docs'
 import { ApiError, sqlState } from './errors'
 import type { ApiApp, ApiEnv, RouteDeps } from './openapi'
 import { registerClassManagementRoutes } from './routes/class-management'
@@ -43,6 +39,8 @@ export interface ApiDeps {
 }
 
 const MAX_BODY_BYTES = 64 * 1024
+/** Longest a /v1 request may take before it is answered 503 (pages must answer within 5 s). */
+export const API_REQUEST_TIMEOUT_MS = 5_000
 
 /** Postgres error classes that can only come from bad input reaching SQL; never a 500. */
 function databaseInputError(err: unknown): ApiError | undefined {
@@ -74,6 +72,11 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
     },
   }).basePath('/v1')
 
+  // A database that stops answering on an open connection (no error, no reset) must not hold a request: 503.
+  app.use(
+    '*',
+    timeout(API_REQUEST_TIMEOUT_MS, () => new HTTPException(503, { message: 'request timed out' })),
+  )
   app.use(
     '*',
     bodyLimit({
@@ -117,9 +120,10 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
     },
   }
   app.doc31('/openapi.json', documentConfig)
-  app.get('/docs', (c) =>
-    c.html(renderDocsPage(app.getOpenAPI31Document(documentConfig), '/v1/openapi.json')),
-  )
+  app.get('/docs', (c) => {
+    c.header('Content-Security-Policy', DOCS_CSP)
+    return c.html(renderDocsPage(app.getOpenAPI31Document(documentConfig), '/v1/openapi.json'))
+  })
 
   app.notFound((c) => c.json({ code: 'not_found', message: 'お探しの情報が見つかりませんでした' }, 404))
   app.onError((err, c) => {
@@ -128,6 +132,11 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
       const { wwwAuthenticate, ...extra } = known.extra ?? {}
       if (typeof wwwAuthenticate === 'string') c.header('WWW-Authenticate', wwwAuthenticate)
       return c.json({ code: known.code, message: known.message, ...extra }, known.status)
+    }
+    if (err instanceof HTTPException && err.status === 503) {
+      console.error('[api] request timed out:', c.req.method, c.req.path)
+      c.header('Retry-After', String(DATABASE_RETRY_AFTER_S))
+      return c.json({ code: 'database_unavailable', message: 'ただいまサービスを利用できません' }, 503)
     }
     if (err instanceof HTTPException) {
       const status = err.status as ContentfulStatusCode

@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApiApp } from '../../app/api/app'
+import { API_REQUEST_TIMEOUT_MS, createApiApp } from '../../app/api/app'
 import {
   DatabaseError,
   isDatabaseUnavailable,
@@ -63,6 +63,19 @@ describe('the database cannot be opened', () => {
         message: 'ただいまサービスを利用できません',
       })
     }
+  })
+})
+
+describe('the database stops answering', () => {
+  it('a request is answered 503 after API_REQUEST_TIMEOUT_MS instead of hanging', async () => {
+    const app = createApiApp({ getDb: () => new Promise(() => {}), auth: testAuth })
+    const began = Date.now()
+    const res = await app.fetch(new Request('http://api.test/v1/class_works/1'))
+    expect(res.status).toBe(503)
+    expect(res.headers.get('retry-after')).toBe('5')
+    expect((await res.json()).code).toBe('database_unavailable')
+    expect(Date.now() - began).toBeGreaterThanOrEqual(API_REQUEST_TIMEOUT_MS - 50)
+    expect(Date.now() - began).toBeLessThan(API_REQUEST_TIMEOUT_MS + 2000)
   })
 })
 
