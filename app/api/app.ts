@@ -5,6 +5,7 @@ import { HTTPException } from 'hono/http-exception'
 import { timeout } from 'hono/timeout'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { DATABASE_RETRY_AFTER_S, type Db, getDb as defaultGetDb, isDatabaseUnavailable } from '../db/client'
+import type { EventBus } from '../db/events'
 import { getConfig } from '../server/config'
 import { type AuthConfigSource, defaultAuthSource } from './auth'
 import { DOCS_CSP, renderDocsPage } from './docs'
@@ -25,6 +26,7 @@ import { registerSalesRoutes } from './routes/sales'
 import { registerSitemapRoutes } from './routes/sitemap'
 import { registerTeacherRoutes } from './routes/teachers'
 import { registerUserRoutes } from './routes/users'
+import { searchInvalidation } from './search-invalidation'
 import type { PaymentProvider } from './services/payment'
 
 export interface ApiDeps {
@@ -36,6 +38,8 @@ export interface ApiDeps {
   payment?: PaymentProvider
   /** COMMISSION_RATE (default: the app's configuration, 0.2). */
   commissionRate?: () => number
+  /** The bus that empties every instance's search cache after a write (default: the app's); null: none. */
+  events?: (() => Promise<EventBus>) | null
 }
 
 const MAX_BODY_BYTES = 64 * 1024
@@ -84,6 +88,9 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
       onError: (c) => c.json({ code: 'payload_too_large', message: '送信するデータが大きすぎます' }, 413),
     }),
   )
+
+  // Every successful write that can change search results empties every instance's search cache.
+  if (deps.events !== null) app.use('*', searchInvalidation(deps.events))
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

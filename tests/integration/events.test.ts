@@ -5,10 +5,9 @@
  */
 import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
-import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiApp } from '../../app/api/app'
-import { SEARCH_INVALIDATE_CHANNEL, searchInvalidation } from '../../app/api/search-invalidation'
+import { SEARCH_INVALIDATE_CHANNEL } from '../../app/api/search-invalidation'
 import { type Database, openDatabase } from '../../app/db/client'
 import { createLocalEventBus, createPostgresEventBus, type EventBus } from '../../app/db/events'
 import { type ApiClient, createApiClient } from '../../app/server/api-client/client'
@@ -69,14 +68,13 @@ interface Instance {
 
 function instance(db: Database, options: { middleware: boolean }): Instance {
   const bus = url ? createPostgresEventBus(url) : createLocalEventBus()
-  const app = createApiApp({ getDb: async () => db.db, auth: testAuth, now: () => database.now })
-  const outer = new Hono()
-  if (options.middleware)
-    outer.use(
-      '/v1/*',
-      searchInvalidation(async () => bus, quiet),
-    )
-  outer.all('*', (c) => app.fetch(c.req.raw))
+  // The middleware as app.ts registers it, on this instance's own bus.
+  const outer = createApiApp({
+    getDb: async () => db.db,
+    auth: testAuth,
+    now: () => database.now,
+    events: options.middleware ? async () => bus : null,
+  })
   const searches = { count: 0 }
   const real = inProcessTransport(async () => outer)
   const transport: ApiTransport = (request) => {
