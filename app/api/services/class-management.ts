@@ -22,6 +22,7 @@ import {
   purchases,
   users,
 } from '../../db/schema'
+import { transaction } from '../../db/transaction'
 import { formatScheduleJa } from '../../lib/format'
 import { findOverlap } from '../../lib/schedule-overlap'
 import { classSearchText } from '../../lib/search-normalize'
@@ -157,7 +158,7 @@ export async function createClassWork(
   now: Date,
 ): Promise<TeacherClassWork> {
   requireTeacher(user)
-  const id = await db.transaction(async (tx) => {
+  const id = await transaction(db, async (tx) => {
     const searchText = await searchTextFor(tx, {
       title: input.title,
       description: input.description,
@@ -200,7 +201,7 @@ export async function updateClassWork(
   now: Date,
 ): Promise<TeacherClassWork> {
   requireTeacher(user)
-  await db.transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     const current = await lockOwnClass(tx, user.id, classWorkId)
     const next = {
       title: patch.title ?? current.title,
@@ -234,7 +235,7 @@ export async function updateClassWork(
 /** DELETE /v1/teachers/class_works/{id}: only a class nobody ever reserved (409 `has_reservations`). */
 export async function deleteClassWork(db: Db, user: UserRow, classWorkId: number): Promise<void> {
   requireTeacher(user)
-  await db.transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     await lockOwnClass(tx, user.id, classWorkId)
     const [booked] = await tx
       .select({ id: purchases.id })
@@ -284,7 +285,7 @@ export async function addSchedule(
   now: Date,
 ): Promise<TeacherSchedule> {
   requireTeacher(user)
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     // Locking the class serializes schedule writes of one class, so two overlapping inserts cannot both pass.
     const cls = await lockOwnClass(tx, user.id, classWorkId)
     const period = { startedAt: new Date(input.started_at), endedAt: new Date(input.ended_at) }
@@ -333,7 +334,7 @@ export async function updateSchedule(
   now: Date,
 ): Promise<TeacherSchedule> {
   requireTeacher(user)
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const { schedule } = await lockOwnSchedule(tx, user.id, scheduleId)
     if (schedule.isCanceled)
       throw new ApiError(409, 'schedule_canceled', '休講にしたスケジュールは変更できません')
@@ -379,7 +380,7 @@ export async function cancelSchedule(
   payment: PaymentProvider = embeddedPaymentProvider,
 ): Promise<ScheduleCancelResult> {
   requireTeacher(user)
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const { cls, schedule } = await lockOwnSchedule(tx, user.id, scheduleId)
     if (schedule.isCanceled) throw new ApiError(409, 'already_canceled', 'このスケジュールはすでに休講です')
     if (schedule.endedAt <= now)
@@ -423,7 +424,7 @@ export async function postAnnouncement(
   now: Date,
 ): Promise<AnnouncementCreated> {
   requireTeacher(user)
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     await lockOwnClass(tx, user.id, classWorkId)
     const [recipients] = await tx
       .select({ n: sql<number>`count(distinct ${purchases.userId})::int` })

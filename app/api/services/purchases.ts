@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, gt, lte, type SQL, sql } from 'drizzle-orm'
 import type { CreatePurchaseBody, Purchase, PurchaseScope } from '../../contract/v1/purchases'
-import type { Db } from '../../db/client'
+import type { Db, Tx } from '../../db/client'
 import { classWorkSchedules, classWorks, learners, purchases, users } from '../../db/schema'
+import { transaction } from '../../db/transaction'
 import { canCancel, cancelDeadline, commissionOf, isMeetingOpen } from '../../lib/reservation-rules'
 import type { UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
@@ -28,6 +29,19 @@ export interface PurchaseDeps {
 }
 
 /**
+ * Takes the class row's lock first (docs/decisions/0015: class → schedule → purchase). FOR NO KEY UPDATE is the
+ * lock the seat-counter triggers' UPDATE of class_works would take later anyway; taking it up front means a
+ * reservation never holds a schedule while waiting for its class, which a teacher's edit holds the other way round.
+ */
+async function lockClassOf(tx: Tx, classWorkId: number) {
+  await tx
+    .select({ id: classWorks.id })
+    .from(classWorks)
+    .where(eq(classWorks.id, classWorkId))
+    .for('no key update')
+}
+
+/**
  * Reserves a seat (POST /v1/purchases). One transaction: the seat counter is bumped by a conditional UPDATE
  * (not full, not canceled, not started) whose row lock serializes concurrent buyers, so seats never oversell;
  * the partial unique index `purchases_live_unique` stops a second live seat for the same person. Price and
@@ -42,7 +56,7 @@ export async function createPurchase(
   const learnerId = body.learner_id ?? null
   let purchaseId: number
   try {
-    purchaseId = await db.transaction(async (tx) => {
+    purchaseId = await transaction(db, async (tx) => {
       if (learnerId !== null) {
         const [own] = await tx
           .select({ id: learners.id })
@@ -82,6 +96,7 @@ export async function createPurchase(
         .limit(1)
       if (dup) throw alreadyReserved()
 
+      await lockClassOf(tx, schedule.classWorkId)
       const taken = await tx
         .update(classWorkSchedules)
         .set({ purchasedCount: sql`${classWorkSchedules.purchasedCount} + 1` })
@@ -149,12 +164,13 @@ export async function cancelPurchase(
   purchaseId: number,
   deps: Pick<PurchaseDeps, 'now' | 'payment'>,
 ): Promise<Purchase> {
-  await db.transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     const [row] = await tx
       .select({
         status: purchases.status,
         price: purchases.price,
         scheduleId: purchases.scheduleId,
+        classWorkId: classWorkSchedules.classWorkId,
         startedAt: classWorkSchedules.startedAt,
       })
       .from(purchases)
@@ -166,6 +182,13 @@ export async function cancelPurchase(
     if (!canCancel(row.status, row.startedAt, deps.now)) {
       throw conflict('cancel_deadline_passed', 'キャンセルできるのは授業開始の24時間前までです')
     }
+    // Lock order: class, then schedule, then the purchase.
+    await lockClassOf(tx, row.classWorkId)
+    await tx
+      .select({ id: classWorkSchedules.id })
+      .from(classWorkSchedules)
+      .where(eq(classWorkSchedules.id, row.scheduleId))
+      .for('no key update')
     const changed = await tx
       .update(purchases)
       .set({ status: 'canceled_by_user', canceledAt: deps.now })
