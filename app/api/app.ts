@@ -6,6 +6,8 @@ import { timeout } from 'hono/timeout'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { DATABASE_RETRY_AFTER_S, type Db, getDb as defaultGetDb, isDatabaseUnavailable } from '../db/client'
 import type { EventBus } from '../db/events'
+import { consume, limitKey, RateLimitedError } from '../db/rate-limit'
+import { LIMITS, type Limit, type LimitName } from '../lib/limits'
 import { getConfig } from '../server/config'
 import { type AuthConfigSource, defaultAuthSource } from './auth'
 import { DOCS_CSP, renderDocsPage } from './docs'
@@ -38,6 +40,8 @@ export interface ApiDeps {
   payment?: PaymentProvider
   /** COMMISSION_RATE (default: the app's configuration, 0.2). */
   commissionRate?: () => number
+  /** Rate limits (app/lib/limits.ts): other numbers for some, or false for none (tests of other things). */
+  limits?: Partial<Record<LimitName, Limit>> | false
   /** The bus that empties every instance's search cache after a write (default: the app's); null: none. */
   events?: (() => Promise<EventBus>) | null
 }
@@ -62,8 +66,14 @@ const defaultCommissionRate = () => getConfig().commissionRate
 
 /** The /v1 API as a Hono app (Request → Response): mounted in the app's server route, or served alone. */
 export function createApiApp(deps: ApiDeps = {}): ApiApp {
+  const getDb = deps.getDb ?? defaultGetDb
+  const limits = deps.limits
   const routeDeps: RouteDeps = {
-    getDb: deps.getDb ?? defaultGetDb,
+    getDb,
+    rateLimit: async (name, key) => {
+      if (limits === false) return
+      await consume(await getDb(), name, key, limits?.[name] ?? LIMITS[name])
+    },
     auth: deps.auth ?? defaultAuthSource,
     now: deps.now ?? (() => new Date()),
   }
@@ -88,6 +98,15 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
       onError: (c) => c.json({ code: 'payload_too_large', message: '送信するデータが大きすぎます' }, 413),
     }),
   )
+
+  // Authenticated calls per access token (the token itself is checked by each route; a forged one only spends
+  // its own counter).
+  app.use('*', async (c, next) => {
+    const authorization = c.req.header('authorization')
+    if (authorization?.startsWith('Bearer '))
+      await routeDeps.rateLimit('apiPerToken', limitKey(authorization))
+    await next()
+  })
 
   // Every successful write that can change search results empties every instance's search cache.
   if (deps.events !== null) app.use('*', searchInvalidation(deps.events))
@@ -134,6 +153,10 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
 
   app.notFound((c) => c.json({ code: 'not_found', message: 'お探しの情報が見つかりませんでした' }, 404))
   app.onError((err, c) => {
+    if (err instanceof RateLimitedError) {
+      c.header('Retry-After', String(err.retryAfterS))
+      return c.json({ code: err.code, message: err.message }, 429)
+    }
     const known = err instanceof ApiError ? err : databaseInputError(err)
     if (known) {
       const { wwwAuthenticate, ...extra } = known.extra ?? {}

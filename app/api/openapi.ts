@@ -2,6 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { z } from 'zod'
 import { ErrorBody } from '../contract/v1/common'
 import type { Db } from '../db/client'
+import type { LimitName } from '../lib/limits'
 import type { AuthConfigSource, AuthVariables } from './auth'
 
 export type ApiEnv = { Variables: AuthVariables }
@@ -10,6 +11,8 @@ export type ApiApp = OpenAPIHono<ApiEnv>
 /** What route modules get from createApiApp. */
 export interface RouteDeps {
   getDb: () => Promise<Db>
+  /** Counts one action under a rate limit (app/lib/limits.ts); throws RateLimitedError (429) when over it. */
+  rateLimit: (name: LimitName, key: string) => Promise<void>
   auth: AuthConfigSource
   now: () => Date
 }
@@ -26,6 +29,7 @@ const errorDescriptions = {
   409: '競合しています',
   422: '処理できない操作です（自分自身のフォローなど）',
   413: 'リクエストが大きすぎます',
+  429: '回数の上限に達しました。Retry-After 秒後に再度お試しください (rate_limited)',
   503: '一時的に利用できません',
 } as const
 

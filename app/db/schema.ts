@@ -488,9 +488,10 @@ export const rateLimits = pgTable(
   {
     key: text('key').primaryKey(),
     points: integer('points').notNull(),
-    expiresAt: ts('expires_at'),
+    /** `expire`: the property name rate-limiter-flexible's Drizzle store reads. */
+    expire: ts('expires_at'),
   },
-  (t) => [index('rate_limits_expires_idx').on(t.expiresAt)],
+  (t) => [index('rate_limits_expires_idx').on(t.expire)],
 )
 
 /** The first answer to a write, replayed for a repeat with the same key within 24 h. */

@@ -114,10 +114,11 @@ export function registerMessageRoutes(app: ApiApp, deps: RouteDeps) {
         params: IdParams,
         body: { content: { 'application/json': { schema: SendMessageBody } }, required: true },
       },
-      responses: { 201: json(Message, '送ったメッセージ'), ...errors(400, 401, 404, 413, 503) },
+      responses: { 201: json(Message, '送ったメッセージ'), ...errors(400, 401, 404, 413, 429, 503) },
     }),
-    async (c) =>
-      c.json(
+    async (c) => {
+      await deps.rateLimit('messagesPerMember', String(c.var.user.id))
+      return c.json(
         await sendMessage(
           await deps.getDb(),
           c.var.user.id,
@@ -126,7 +127,8 @@ export function registerMessageRoutes(app: ApiApp, deps: RouteDeps) {
           deps.now(),
         ),
         201,
-      ),
+      )
+    },
   )
 
   app.openapi(

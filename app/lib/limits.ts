@@ -1,0 +1,26 @@
+/**
+ * Every rate limit of the app, in one place (issue #13). A limit allows `points` actions per `durationS` seconds
+ * for one key; past it the caller gets 429 with Retry-After until the window ends. Counters live in the database
+ * (app/db/rate-limit.ts), so every instance counts together.
+ */
+export interface Limit {
+  points: number
+  durationS: number
+}
+
+export const LIMITS = {
+  /** Password attempts for one account (normalised e-mail), whatever the address. */
+  passwordPerAccount: { points: 5, durationS: 15 * 60 },
+  /** Password attempts from one client address, whatever the account. */
+  passwordPerAddress: { points: 20, durationS: 15 * 60 },
+  /** New accounts (each one sends its verification mail) from one client address. */
+  signupPerAddress: { points: 5, durationS: 60 * 60 },
+  /** Messages sent by one member. */
+  messagesPerMember: { points: 10, durationS: 60 },
+  /** Authenticated /v1 calls with one access token (the BFF's in-process calls count too: a page makes ~5). */
+  apiPerToken: { points: 600, durationS: 60 },
+} as const satisfies Record<string, Limit>
+
+export type LimitName = keyof typeof LIMITS
+
+export const RATE_LIMITED_MESSAGE = '試行回数が多すぎます。しばらくしてからもう一度お試しください'

@@ -1,0 +1,119 @@
+/**
+ * Rate limits answer 429 with Retry-After and a Japanese message, count in the database (so instances count
+ * together), and never let the refused action happen.
+ */
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApiApp } from '../../app/api/app'
+import { consume, isLimited, RateLimitedError, reset } from '../../app/db/rate-limit'
+import { messages } from '../../app/db/schema'
+import { LIMITS, RATE_LIMITED_MESSAGE } from '../../app/lib/limits'
+import { setupApi, type TestApi } from './support/api'
+import { accessToken, SUBS, testAuth } from './support/tokens'
+
+let api: TestApi
+let roomId: number
+
+beforeAll(async () => {
+  api = await setupApi()
+  const teacherId = await api.userId(SUBS.teacher)
+  const room = await api.as(SUBS.parent, 'POST', '/v1/rooms', { partner_id: teacherId })
+  expect(room.status).toBeLessThan(300)
+  roomId = room.body.id
+})
+afterAll(async () => {
+  await api?.close()
+})
+
+const messageCount = async () =>
+  (await api.db.select({ id: messages.id }).from(messages).where(eq(messages.roomId, roomId))).length
+
+/** A second API instance on the same database (another process in production). */
+const secondInstance = () =>
+  createApiApp({ getDb: async () => api.db, auth: testAuth, now: () => api.now, events: null })
+
+async function send(app: { fetch(r: Request): Response | Promise<Response> }, token: string, body: string) {
+  const res = await app.fetch(
+    new Request(`http://api.test/v1/rooms/${roomId}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ body }),
+    }),
+  )
+  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() }
+}
+
+describe('messages per member', () => {
+  it('40 messages at once across two instances: the limit is delivered, the rest get 429 and are not stored', async () => {
+    const token = await accessToken(SUBS.parent)
+    const before = await messageCount()
+    const apps = [api.app, secondInstance()]
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => send(apps[i % 2]!, token, `こんにちは ${i}`)),
+    )
+    const limit = LIMITS.messagesPerMember.points
+    const sent = results.filter((r) => r.status === 201)
+    const refused = results.filter((r) => r.status === 429)
+    expect(sent.length + refused.length).toBe(40)
+    // A few of the first may have been used by the room's other tests in this file: never more than the limit.
+    expect(sent.length).toBeLessThanOrEqual(limit)
+    expect(sent.length).toBeGreaterThan(0)
+    expect(await messageCount()).toBe(before + sent.length)
+    for (const r of refused) {
+      expect(r.body).toEqual({ code: 'rate_limited', message: RATE_LIMITED_MESSAGE })
+      expect(Number(r.retryAfter)).toBeGreaterThan(0)
+      expect(Number(r.retryAfter)).toBeLessThanOrEqual(LIMITS.messagesPerMember.durationS)
+    }
+    // Another member is not affected.
+    const other = await api.as(SUBS.teacher, 'POST', `/v1/rooms/${roomId}/messages`, { body: 'はい' })
+    expect(other.status).toBe(201)
+  })
+})
+
+describe('calls per access token', () => {
+  it('past the limit every authenticated call is 429, whatever the route or instance', async () => {
+    const limited = { apiPerToken: { points: 5, durationS: 60 } }
+    const a = createApiApp({
+      getDb: async () => api.db,
+      auth: testAuth,
+      now: () => api.now,
+      events: null,
+      limits: limited,
+    })
+    const b = createApiApp({
+      getDb: async () => api.db,
+      auth: testAuth,
+      now: () => api.now,
+      events: null,
+      limits: limited,
+    })
+    const token = await accessToken(SUBS.owner)
+    const statuses: number[] = []
+    for (let i = 0; i < 8; i++) {
+      const res = await (i % 2 ? a : b).fetch(
+        new Request('http://api.test/v1/users/me', { headers: { authorization: `Bearer ${token}` } }),
+      )
+      statuses.push(res.status)
+      if (res.status === 429) expect(res.headers.get('retry-after')).toBeTruthy()
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429])
+    // Public calls carry no token and are not counted per token.
+    expect((await a.fetch(new Request('http://api.test/v1/master/categories'))).status).toBe(200)
+  })
+})
+
+describe('the limiter', () => {
+  it('counts, refuses with the seconds left, and forgets on reset', async () => {
+    const limit = { points: 3, durationS: 30 }
+    const key = `test-${Math.random()}`
+    for (let i = 0; i < 3; i++) await consume(api.db, 'passwordPerAccount', key, limit)
+    expect(await isLimited(api.db, 'passwordPerAccount', key, limit)).toBeGreaterThan(0)
+    const error = await consume(api.db, 'passwordPerAccount', key, limit).catch((e) => e)
+    expect(error).toBeInstanceOf(RateLimitedError)
+    expect(error.retryAfterS).toBeGreaterThan(0)
+    expect(error.retryAfterS).toBeLessThanOrEqual(30)
+    await reset(api.db, 'passwordPerAccount', key, limit)
+    expect(await isLimited(api.db, 'passwordPerAccount', key, limit)).toBe(0)
+    await consume(api.db, 'passwordPerAccount', key, limit)
+  })
+})
