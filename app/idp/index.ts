@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { resolveSessionSecret } from '../server/auth/secret.server'
 import { getConfig } from '../server/config'
 import { loadOrCreateSigningKeys, type PublicJwks, toPublicJwks } from './keys'
-import { createIdentityProvider, type IdentityProvider } from './provider'
+import { createIdentityProvider, type IdentityProvider, type IdpLimiter } from './provider'
 
 export { DEMO_ACCOUNTS } from './accounts'
 export type { PublicJwks } from './keys'
@@ -21,6 +21,24 @@ export {
   type OidcDiscoveryDocument,
 } from './provider'
 
+/** The app's shared, database-backed rate limits (app/lib/limits.ts) for password attempts and sign-ups. */
+const databaseLimiter: IdpLimiter = {
+  async consume(name, key) {
+    const [{ getDb }, { consume, limitKey }] = await Promise.all([
+      import('../db/client'),
+      import('../db/rate-limit'),
+    ])
+    await consume(await getDb(), name, limitKey(key))
+  },
+  async reset(name, key) {
+    const [{ getDb }, { reset, limitKey }] = await Promise.all([
+      import('../db/client'),
+      import('../db/rate-limit'),
+    ])
+    await reset(await getDb(), name, limitKey(key))
+  },
+}
+
 // Kept on globalThis so that a dev-server module reload does not start a second provider (and sign everyone out).
 const SINGLETON = Symbol.for('manabi.identityProvider')
 type Holder = { [SINGLETON]?: IdentityProvider }
@@ -35,6 +53,7 @@ export function getIdentityProvider(): IdentityProvider {
       dataDir: config.dataDir,
       secret: resolveSessionSecret(config),
       testLogin: config.idpTestLogin,
+      limiter: databaseLimiter,
     })
   }
   return holder[SINGLETON]

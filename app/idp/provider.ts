@@ -81,7 +81,25 @@ export interface IdentityProviderOptions {
   ttl?: Partial<IdpTtl>
   /** Use these signing keys instead of `${dataDir}/idp/jwks.json`. */
   signingKeys?: PrivateJwks
+  /**
+   * Rate limits of password attempts and sign-ups (the app gives the shared database-backed ones; none when
+   * unset). `consume` throws an error with `retryAfterS` when the key is over its limit.
+   */
+  limiter?: IdpLimiter
 }
+
+export interface IdpLimiter {
+  consume(name: 'passwordPerAccount' | 'passwordPerAddress' | 'signupPerAddress', key: string): Promise<void>
+  reset(name: 'passwordPerAccount', key: string): Promise<void>
+}
+
+/** The client's address as scripts/serve.mjs sets it (never what the client claims), else the socket's. */
+function clientAddress(req: IncomingMessage): string {
+  const real = req.headers['x-real-ip']
+  return (typeof real === 'string' && real) || req.socket?.remoteAddress || ''
+}
+
+const TOO_MANY_ATTEMPTS = '試行回数が多すぎます。しばらくしてからもう一度お試しください。'
 
 export interface OidcDiscoveryDocument {
   issuer: string
@@ -150,6 +168,22 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
   const audience = `${siteOrigin}/v1`
   const ttl: IdpTtl = { ...DEFAULT_TTL, ...options.ttl }
   const persist = options.persist ?? true
+
+  /** Counts one attempt under each limit; the seconds to wait when one of them is exceeded, else 0. */
+  async function overLimit(checks: [Parameters<IdpLimiter['consume']>[0], string][]): Promise<number> {
+    if (!options.limiter) return 0
+    let wait = 0
+    for (const [name, key] of checks) {
+      try {
+        await options.limiter.consume(name, key)
+      } catch (error) {
+        const retryAfterS = (error as { retryAfterS?: unknown }).retryAfterS
+        if (typeof retryAfterS !== 'number') throw error
+        wait = Math.max(wait, retryAfterS)
+      }
+    }
+    return wait
+  }
   const idpDir = join(options.dataDir, 'idp')
   const signingKeys = options.signingKeys ?? loadOrCreateSigningKeys(join(idpDir, 'jwks.json'))
   const accounts = new AccountStore(persist ? join(idpDir, 'accounts.json') : undefined)
@@ -476,14 +510,30 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
     }
     if (action === 'password') {
       const email = form.get('email') ?? ''
+      const accountKey = email.trim().toLowerCase()
+      // Counted before the password is checked: past the limit even the right password is refused.
+      const limited = await overLimit([
+        ['passwordPerAccount', accountKey],
+        ['passwordPerAddress', clientAddress(ctx.req)],
+      ])
+      if (limited) {
+        ctx.set('Retry-After', String(limited))
+        return showLogin({ error: TOO_MANY_ATTEMPTS, email }, 429)
+      }
       const account = await accounts.authenticate(email, form.get('password') ?? '')
       if (!account)
         return showLogin({ error: 'メールアドレスまたはパスワードが正しくありません。', email }, 400)
+      await options.limiter?.reset('passwordPerAccount', accountKey)
       return finishLogin(ctx, details, account.sub, ['pwd'])
     }
     if (action === 'signup') {
       const email = form.get('email') ?? ''
       const nickname = form.get('nickname') ?? ''
+      const limited = await overLimit([['signupPerAddress', clientAddress(ctx.req)]])
+      if (limited) {
+        ctx.set('Retry-After', String(limited))
+        return showSignup({ error: TOO_MANY_ATTEMPTS, email, nickname }, 429)
+      }
       try {
         const { account, verifyToken } = await accounts.signUp({
           email,
