@@ -12,6 +12,7 @@ import { getConfig } from '../server/config'
 import { type AuthConfigSource, defaultAuthSource } from './auth'
 import { DOCS_CSP, renderDocsPage } from './docs'
 import { ApiError, sqlState } from './errors'
+import { idempotency } from './idempotency'
 import type { ApiApp, ApiEnv, RouteDeps } from './openapi'
 import { registerClassManagementRoutes } from './routes/class-management'
 import { registerClassWorkRoutes } from './routes/class-works'
@@ -107,6 +108,9 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
       await routeDeps.rateLimit('apiPerToken', limitKey(authorization))
     await next()
   })
+
+  // A repeated write (network retry, double tap) with the same Idempotency-Key gets the first answer.
+  app.use('*', idempotency(getDb, routeDeps.auth))
 
   // Every successful write that can change search results empties every instance's search cache.
   if (deps.events !== null) app.use('*', searchInvalidation(deps.events))

@@ -1,0 +1,120 @@
+/**
+ * A retried write (network hiccup, double tap) with the same Idempotency-Key is applied once: the repeat gets the
+ * first answer and changes nothing, also when the repeats arrive at once (on PostgreSQL truly concurrently).
+ */
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApiApp } from '../../app/api/app'
+import { messages } from '../../app/db/schema'
+import { setupApi, type TestApi } from './support/api'
+import { accessToken, SUBS, testAuth } from './support/tokens'
+
+let api: TestApi
+let roomId: number
+
+beforeAll(async () => {
+  api = await setupApi()
+  const room = await api.as(SUBS.parent, 'POST', '/v1/rooms', { partner_id: await api.userId(SUBS.teacher) })
+  roomId = room.body.id
+})
+afterAll(async () => {
+  await api?.close()
+})
+
+const count = async () =>
+  (await api.db.select({ id: messages.id }).from(messages).where(eq(messages.roomId, roomId))).length
+
+async function send(token: string, key: string | undefined, body: string, app = api.app) {
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${token}`,
+    'content-type': 'application/json',
+  }
+  if (key !== undefined) headers['idempotency-key'] = key
+  const res = await app.fetch(
+    new Request(`http://api.test/v1/rooms/${roomId}/messages`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ body }),
+    }),
+  )
+  return { status: res.status, replayed: res.headers.get('idempotent-replayed'), body: await res.json() }
+}
+
+describe('Idempotency-Key on /v1 writes', () => {
+  it('a repeat gets the first answer and sends nothing twice', async () => {
+    const token = await accessToken(SUBS.parent)
+    const before = await count()
+    const first = await send(token, 'key-repeat-1', '二度押し')
+    const second = await send(token, 'key-repeat-1', '二度押し')
+    expect(first.status).toBe(201)
+    expect(second).toMatchObject({ status: 201, replayed: 'true', body: first.body })
+    expect(await count()).toBe(before + 1)
+    // A new key is a new message.
+    expect((await send(token, 'key-repeat-2', '二度押し')).status).toBe(201)
+    expect(await count()).toBe(before + 2)
+  })
+
+  it('10 repeats at once, through two instances, give one message', async () => {
+    const token = await accessToken(SUBS.parent)
+    const other = createApiApp({
+      getDb: async () => api.db,
+      auth: testAuth,
+      now: () => api.now,
+      events: null,
+      limits: false,
+    })
+    const before = await count()
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => send(token, 'key-burst', '同時', i % 2 ? other : api.app)),
+    )
+    expect(await count()).toBe(before + 1)
+    const created = results.filter((r) => r.status === 201)
+    expect(created.length + results.filter((r) => r.status === 409).length).toBe(10)
+    for (const r of created) expect(r.body.id).toBe(created[0]!.body.id)
+  })
+
+  it('the same key with another request is 422 and changes nothing; another user’s key is theirs', async () => {
+    const token = await accessToken(SUBS.parent)
+    await send(token, 'key-reuse', 'はじめ')
+    const before = await count()
+    const reused = await send(token, 'key-reuse', 'ちがう本文')
+    expect(reused.status).toBe(422)
+    expect(reused.body.code).toBe('idempotency_key_reused')
+    expect(await count()).toBe(before)
+    const teacher = await accessToken(SUBS.teacher)
+    expect((await send(teacher, 'key-reuse', 'ちがう本文')).status).toBe(201)
+  })
+
+  it('a refused write is replayed as refused; a bad key is 400', async () => {
+    const token = await accessToken(SUBS.parent)
+    const bad = await send(token, 'k'.repeat(201), 'x')
+    expect(bad.status).toBe(400)
+    expect(bad.body.code).toBe('invalid_idempotency_key')
+    const empty = await send(token, 'key-empty', '   ')
+    expect(empty.status).toBe(400)
+    expect((await send(token, 'key-empty', '   ')).status).toBe(400)
+  })
+
+  it('a first attempt that failed on our side (5xx) lets the retry run', async () => {
+    const token = await accessToken(SUBS.parent)
+    let failNext = true
+    const flaky = createApiApp({
+      getDb: async () => {
+        if (failNext) {
+          failNext = false
+          throw Object.assign(new Error('connection reset'), { code: 'ECONNRESET' })
+        }
+        return api.db
+      },
+      auth: testAuth,
+      now: () => api.now,
+      events: null,
+      limits: false,
+    })
+    const before = await count()
+    // The first getDb() (the idempotency claim itself) fails: 503, nothing claimed or stored.
+    expect((await send(token, 'key-flaky', 'もう一度', flaky)).status).toBe(503)
+    expect((await send(token, 'key-flaky', 'もう一度', flaky)).status).toBe(201)
+    expect(await count()).toBe(before + 1)
+  })
+})
