@@ -1,6 +1,7 @@
 import { createCsrfMiddleware, createMiddleware, createStart } from '@tanstack/react-start'
 import { redirectTarget } from './lib/redirects'
 import { serverFnErrorAdapter } from './lib/server-fn-error'
+import { idempotentWrites } from './middleware/idempotency'
 import { serverFnErrors } from './middleware/server-fn-errors'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -51,6 +52,6 @@ const responseHeaders = createMiddleware().server(async ({ request, pathname, ne
 
 export const startInstance = createStart(() => ({
   requestMiddleware: [responseHeaders, redirects, csrf],
-  functionMiddleware: [serverFnErrors],
+  functionMiddleware: [serverFnErrors, idempotentWrites],
   serializationAdapters: [serverFnErrorAdapter],
 }))

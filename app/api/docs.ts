@@ -25,7 +25,7 @@ code{font-size:.9rem}.m{display:inline-block;min-width:56px;text-align:center;bo
 /**
  * The docs page's own Content-Security-Policy: no script at all, and its one stylesheet allowed by its hash.
  */
-export const DOCS_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(DOCS_CSS).digest('base64')}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`
+export const DOCS_CSP = `default-src 'none'; object-src 'none'; style-src 'sha256-${createHash('sha256').update(DOCS_CSS).digest('base64')}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`
 
 export function renderDocsPage(doc: OpenApiDoc, specUrl: string): string {
   const groups = new Map<string, string[]>()

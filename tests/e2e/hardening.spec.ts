@@ -168,6 +168,22 @@ test.describe('bad input @pc-only', () => {
     expect(missing.headers()['x-error-code']).toBe('not_found')
     expect(await missing.text()).toContain('見つかりませんでした')
 
+    // The browser sent one idempotency key for the action; a repeat with it is answered from the first result,
+    // and the same key with another input is refused.
+    const key = call.headers()['idempotency-key']
+    expect(key).toMatch(/^[0-9a-f]{32}$/)
+    const repeat = await page.request.post(url, {
+      headers: { ...headers, 'idempotency-key': key! },
+      data: payload,
+    })
+    expect(repeat.status()).toBe(200)
+    expect(repeat.headers()['idempotent-replayed']).toBe('true')
+    const reused = await page.request.post(url, {
+      headers: { ...headers, 'idempotency-key': key! },
+      data: payload.replace(/"t":0,"s":1\b/, '"t":0,"s":2'),
+    })
+    expect(reused.status()).toBe(422)
+
     // 2 MB of JSON: refused while reading, before any parsing.
     const big = await page.request.post(url, { headers, data: `"${'a'.repeat(2 * 1024 * 1024)}"` })
     expect(big.status()).toBe(413)
