@@ -7,6 +7,7 @@
 //     the server's search-result cache never answers: the cost of a search nobody made in the last 30 s;
 //  3. Lighthouse (mobile settings, the system Chromium) for the same pages: performance, accessibility,
 //     best practices and SEO (BENCH_LIGHTHOUSE=0 skips it).
+//  4. a 5-minute mixed soak at 16 connections on PostgreSQL (scripts/bench-soak.mjs; BENCH_SOAK_SECONDS, 0 skips).
 // Every request goes to this machine's own server on localhost and every loop stops by itself.
 import { spawn } from 'node:child_process'
 import { gzipSync } from 'node:zlib'
@@ -216,4 +217,10 @@ try {
   }
 } finally {
   server.kill()
+}
+
+// 4. The crowd soak on PostgreSQL (issue #13): BENCH_SOAK_SECONDS (300; 0 skips it).
+if (process.env.BENCH_SOAK_SECONDS !== '0') {
+  const { soak } = await import('./bench-soak.mjs')
+  await soak()
 }

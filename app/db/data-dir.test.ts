@@ -25,7 +25,9 @@ describe('prepareDataDir', () => {
     const file = path.join(fresh(), 'file')
     writeFileSync(file, 'x')
     expect(() => prepareDataDir(file)).toThrow(DataDirError)
-    expect(() => prepareDataDir(file)).toThrow(/^Configuration error: DATA_DIR=".*file" is a file, not a folder/)
+    expect(() => prepareDataDir(file)).toThrow(
+      /^Configuration error: DATA_DIR=".*file" is a file, not a folder/,
+    )
     expect(() => prepareDataDir(path.join(file, 'below'))).toThrow(/DATA_DIR=.* is a file, not a folder/)
   })
 })

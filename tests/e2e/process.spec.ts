@@ -142,12 +142,27 @@ test.describe('the server process @pc-only', () => {
     const busyPort = (busy.address() as AddressInfo).port
     try {
       const cases: [Record<string, string>, RegExp, number?][] = [
-        [{ SITE_ORIGIN: 'example.com' }, /^Configuration error: SITE_ORIGIN="example\.com" must be an origin/],
-        [{ DATABASE_URL: 'not-a-url' }, /^Configuration error: DATABASE_URL="not-a-url" must be a PostgreSQL URL/],
+        [
+          { SITE_ORIGIN: 'example.com' },
+          /^Configuration error: SITE_ORIGIN="example\.com" must be an origin/,
+        ],
+        [
+          { DATABASE_URL: 'not-a-url' },
+          /^Configuration error: DATABASE_URL="not-a-url" must be a PostgreSQL URL/,
+        ],
         [{ DATA_DIR: file }, /^Configuration error: DATA_DIR=".*not-a-folder" is a file, not a folder/],
         [{ PORT: 'abc' }, /^Configuration error: PORT="abc"/],
-        [{ SESSION_SECRET: 'short' }, /^Configuration error: SESSION_SECRET=\(hidden\) SESSION_SECRET must be at least 32/],
-        [{}, new RegExp(`^PORT ${busyPort} is already in use: stop the other process or set PORT to a free port$`), busyPort],
+        [
+          { SESSION_SECRET: 'short' },
+          /^Configuration error: SESSION_SECRET=\(hidden\) SESSION_SECRET must be at least 32/,
+        ],
+        [
+          {},
+          new RegExp(
+            `^PORT ${busyPort} is already in use: stop the other process or set PORT to a free port$`,
+          ),
+          busyPort,
+        ],
       ]
       for (const [env, message, port] of cases) {
         const s = start({ DATA_DIR: dataDir, ...env }, port)

@@ -450,7 +450,10 @@ describe('HTTP transport', () => {
       logger: recorder().logger,
     })
     expect(await c.getMe('token')).toMatchObject({ status: 504 })
-    await expect(c.getMaster('categories')).rejects.toMatchObject({ status: 504, code: 'upstream_unavailable' })
+    await expect(c.getMaster('categories')).rejects.toMatchObject({
+      status: 504,
+      code: 'upstream_unavailable',
+    })
     silent.closeAllConnections()
     await new Promise((resolve) => silent.close(resolve))
     const down = createApiClient(() => httpTransport(url, { retries: 0 }), { logger: recorder().logger })

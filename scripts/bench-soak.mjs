@@ -1,0 +1,202 @@
+// The crowd soak of `npm run bench` (issue #13): one production server on PostgreSQL, a mixed load at 16
+// concurrent connections for BENCH_SOAK_SECONDS (300) after a 20 s warm-up. Prints req/s, p50, p99, errors and the
+// server's RSS growth after warm-up. PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL (a fresh database is
+// created and dropped). Every request goes to this machine's own server on localhost; every loop stops by itself.
+import { spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import postgres from 'postgres'
+
+const PORT = Number(process.env.BENCH_SOAK_PORT ?? 3250)
+const origin = `http://127.0.0.1:${PORT}`
+const CONCURRENCY = Number(process.env.BENCH_SOAK_CONCURRENCY ?? 16)
+const WARMUP_S = Number(process.env.BENCH_SOAK_WARMUP_SECONDS ?? 20)
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+
+function rssKb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
+}
+
+/** Signs in through the embedded provider's test login with a small cookie jar; returns the Cookie header. */
+async function login(email) {
+  const jar = new Map()
+  let url = `${origin}/auth/login?${new URLSearchParams({ login_hint: email, returnTo: '/mypage' })}`
+  for (let hop = 0; hop < 12; hop++) {
+    const res = await fetch(url, {
+      redirect: 'manual',
+      headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') },
+    })
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';')
+      const i = pair.indexOf('=')
+      const value = pair.slice(i + 1)
+      if (value === '' || /Max-Age=0/i.test(c)) jar.delete(pair.slice(0, i))
+      else jar.set(pair.slice(0, i), value)
+    }
+    const location = res.headers.get('location')
+    await res.arrayBuffer()
+    if (!location) break
+    url = new URL(location, origin).href
+  }
+  const session = [...jar].filter(([k]) => /manabi_session/.test(k))
+  if (session.length === 0) throw new Error('soak: the test login did not give a session')
+  return session.map(([k, v]) => `${k}=${v}`).join('; ')
+}
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return 0
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
+}
+
+export async function soak({ seconds = Number(process.env.BENCH_SOAK_SECONDS ?? 300) } = {}) {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL
+  if (!adminUrl) {
+    console.log('\nSoak: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL to a PostgreSQL server)')
+    return undefined
+  }
+  const name = `manabi_soak_${randomUUID().slice(0, 8)}`
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} })
+  await admin.unsafe(`create database "${name}"`)
+  const dbUrl = new URL(adminUrl)
+  dbUrl.pathname = `/${name}`
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'manabi-soak-'))
+  const server = spawn(process.execPath, ['scripts/serve.mjs'], {
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      SITE_ORIGIN: origin,
+      DATA_DIR: dataDir,
+      DATABASE_URL: dbUrl.toString(),
+      IDP_TEST_LOGIN: '1',
+      LOG_LEVEL: 'error',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  try {
+    const until = Date.now() + 180_000
+    for (;;) {
+      if (
+        await fetch(`${origin}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break
+      if (Date.now() > until) throw new Error('soak: the server did not become ready')
+      await sleep(300)
+    }
+    const entries = await (await fetch(`${origin}/v1/sitemap_entries`)).json()
+    const classIds = entries.class_works.map((e) => e.id)
+    const teacherIds = entries.teachers.map((e) => e.id)
+    const cookie = await login('parent@manabi.example')
+    const terms = ['英語', 'プログラミング', '算数', 'ピアノ', '将棋', '絵', '理科', 'ダンス']
+    const pick = (list, i) => list[i % list.length]
+    // [weight, request] — public pages, /v1 reads, signed-in renders and a server-side search.
+    const mix = [
+      [10, () => ({ path: '/' })],
+      [20, (i) => ({ path: `/class_search?q=${encodeURIComponent(pick(terms, i))}` })],
+      [20, (i) => ({ path: `/class_search/detail/${pick(classIds, i)}` })],
+      [8, (i) => ({ path: `/teacher/detail/${pick(teacherIds, i)}` })],
+      [5, () => ({ path: '/magazine' })],
+      [7, () => ({ path: '/v1/master/categories' })],
+      [
+        10,
+        (i) => ({
+          path: '/v1/class_works/search',
+          method: 'POST',
+          body: { q: pick(terms, i + 3), page: 1 + (i % 3) },
+        }),
+      ],
+      [12, (i) => ({ path: i % 2 ? '/mypage' : `/class_search/detail/${pick(classIds, i)}`, cookie })],
+      [8, () => ({ path: '/class_attendance', cookie })],
+    ]
+    const total = mix.reduce((s, [w]) => s + w, 0)
+    function request(i) {
+      let r = (i * 7919) % total
+      for (const [w, make] of mix) {
+        if (r < w) return make(i)
+        r -= w
+      }
+      return mix[0][1](i)
+    }
+
+    async function run(ms, record) {
+      const stopAt = Date.now() + ms
+      let counter = 0
+      const stats = { ok: 0, errors: 0, latencies: [], statuses: {} }
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (Date.now() < stopAt) {
+            const req = request(counter++)
+            const started = performance.now()
+            try {
+              const res = await fetch(`${origin}${req.path}`, {
+                method: req.method ?? 'GET',
+                headers: {
+                  accept: 'text/html,application/json',
+                  ...(req.cookie ? { cookie: req.cookie } : {}),
+                  ...(req.body ? { 'content-type': 'application/json' } : {}),
+                },
+                body: req.body ? JSON.stringify(req.body) : undefined,
+                redirect: 'manual',
+              })
+              await res.arrayBuffer()
+              if (record) {
+                stats.latencies.push(performance.now() - started)
+                stats.statuses[res.status] = (stats.statuses[res.status] ?? 0) + 1
+                if (res.status >= 400) stats.errors++
+                else stats.ok++
+              }
+            } catch {
+              if (record) stats.errors++
+            }
+          }
+        }),
+      )
+      return stats
+    }
+
+    await run(WARMUP_S * 1000, false)
+    const rssAfterWarmup = rssKb(server.pid)
+    const started = Date.now()
+    const stats = await run(seconds * 1000, true)
+    const elapsed = (Date.now() - started) / 1000
+    const rssEnd = rssKb(server.pid)
+    const sorted = stats.latencies.sort((a, b) => a - b)
+    const row = {
+      database: 'PostgreSQL',
+      seconds: Math.round(elapsed),
+      connections: CONCURRENCY,
+      requests: sorted.length,
+      'req/s': +(sorted.length / elapsed).toFixed(1),
+      p50ms: +percentile(sorted, 50).toFixed(1),
+      p99ms: +percentile(sorted, 99).toFixed(1),
+      errors: stats.errors,
+      rssAfterWarmupMB: +(rssAfterWarmup / 1024).toFixed(1),
+      rssEndMB: +(rssEnd / 1024).toFixed(1),
+      rssGrowthPct: +(((rssEnd - rssAfterWarmup) / rssAfterWarmup) * 100).toFixed(1),
+    }
+    console.log(
+      `\nSoak: mixed load, ${CONCURRENCY} connections, ${row.seconds} s after a ${WARMUP_S} s warm-up (goal: p99 ≤ 300 ms, 0 errors, RSS growth < 10 %)`,
+    )
+    console.table([row])
+    console.log('statuses:', JSON.stringify(stats.statuses))
+    return row
+  } finally {
+    server.kill('SIGTERM')
+    await new Promise((r) => server.once('exit', r))
+    await admin.unsafe(`drop database if exists "${name}" with (force)`).catch(() => {})
+    await admin.end()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await soak()
+}
