@@ -355,7 +355,7 @@ describe('logout', () => {
     const access = await h.flow.getSessionAccessToken(browser.sessionRequest())
     const session = await h.store.readSession(browser.sessionRequest())
 
-    const result = await browser.navigate('/auth/logout')
+    const result = await browser.navigate('/auth/logout', { method: 'POST' })
     expect(result.hops.map((hop) => new URL(hop.url).pathname)).toEqual(['/auth/logout', '/idp/v2/logout'])
     const providerLogout = new URL(result.hops[0]!.location!)
     expect(providerLogout.searchParams.get('returnTo')).toBe(h.origin)
@@ -384,7 +384,7 @@ describe('logout', () => {
     try {
       const browser = h.newBrowser()
       await loginWithHint(browser, 'teacher@manabi.example', '/')
-      await browser.navigate('/auth/logout')
+      await browser.navigate('/auth/logout', { method: 'POST' })
       expect(calls).toEqual([expect.objectContaining({ sub: 'demo|teacher', reason: 'logout' })])
     } finally {
       off()
@@ -501,7 +501,7 @@ describe('on a server that keeps only the last Set-Cookie of a response', () => 
     await browser.navigate(callback.url)
     expect(flashOf(browser)).toMatchObject({ detail: 'Invalid state' })
 
-    await browser.navigate('/auth/logout')
+    await browser.navigate('/auth/logout', { method: 'POST' })
     expect(browser.cookies.has('manabi_session')).toBe(false)
   })
 })

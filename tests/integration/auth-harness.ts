@@ -11,6 +11,7 @@ import {
   oidcSettingsForIdentityProvider,
 } from '../../app/server/auth/oidc.server'
 import { createSessionStore, type SessionStore } from '../../app/server/auth/session.server'
+import { openTestDatabase, type TestDatabase } from './support/test-db'
 
 /**
  * A browserless test bed for the sign-in flow: the embedded provider on an ephemeral loopback port (served by
@@ -20,6 +21,8 @@ import { createSessionStore, type SessionStore } from '../../app/server/auth/ses
 
 export interface AuthHarness {
   origin: string
+  /** Where the sessions live. */
+  database: TestDatabase
   idp: IdentityProvider
   flow: AuthFlow
   store: SessionStore
@@ -55,7 +58,13 @@ export async function startAuthHarness(
     res.end()
   }
   const client = createOidcClient(oidcSettingsForIdentityProvider(idp))
-  const store = createSessionStore({ secret, isProduction: false })
+  const database = await openTestDatabase()
+  const store = createSessionStore({
+    secret,
+    isProduction: false,
+    getDb: async () => database.db,
+    issuer: client.settings.issuer,
+  })
   const flow = createAuthFlow({
     siteOrigin: origin,
     store,
@@ -65,6 +74,7 @@ export async function startAuthHarness(
 
   return {
     origin,
+    database,
     idp,
     flow,
     store,
@@ -73,6 +83,7 @@ export async function startAuthHarness(
     async close() {
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
+      await database.close()
       rmSync(dataDir, { recursive: true, force: true })
     },
   }
@@ -155,7 +166,9 @@ export class TestBrowser {
       const request = this.request(target, init)
       if (target.pathname === '/auth/login') response = await this.flow.handleLogin(request)
       else if (target.pathname === '/auth/callback') response = await this.flow.handleCallback(request)
-      else if (target.pathname === '/auth/logout') response = await this.flow.handleLogout(request)
+      else if (target.pathname === '/auth/logout')
+        response =
+          request.method === 'POST' ? await this.flow.handleLogout(request) : this.flow.logoutConfirmation()
       else throw new Error(`no handler for ${target.pathname}`)
     } else {
       const headers: Record<string, string> = { cookie: this.cookieHeader(target) }

@@ -1,7 +1,15 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { handleLogout } from '~/server/auth/flow.server'
+import { handleLogout, logoutConfirmation } from '~/server/auth/flow.server'
 
-/** GET /auth/logout — server route; tokens stay on the server (app/server/auth/flow.server.ts). */
+/**
+ * POST /auth/logout ends the session everywhere and revokes its refresh token (app/server/auth/flow.server.ts);
+ * the CSRF middleware in app/start.ts refuses cross-site posts. GET only asks: it changes nothing.
+ */
 export const Route = createFileRoute('/auth/logout')({
-  server: { handlers: { GET: ({ request }) => handleLogout(request) } },
+  server: {
+    handlers: {
+      GET: () => logoutConfirmation(),
+      POST: ({ request }) => handleLogout(request),
+    },
+  },
 })

@@ -271,7 +271,10 @@ export function createAuthFlow(options: AuthFlowOptions) {
         checkedAt: now,
         createdAt: now,
       }
-      headers.append('Set-Cookie', await store.sessionCookie(session))
+      headers.append(
+        'Set-Cookie',
+        await store.sessionCookie(session, request.headers.get('user-agent') ?? ''),
+      )
       return redirect(tx.returnTo, headers)
     } catch (error) {
       if (!options.quiet) console.warn(`[auth] login failed: ${describeError(error)}`)
@@ -285,9 +288,27 @@ export function createAuthFlow(options: AuthFlowOptions) {
     }
   }
 
-  /** GET /auth/logout: clears the local session, then ends the provider session and returns to the site. */
+  /** Revokes refresh tokens at the provider; a failure is logged and never blocks a logout. */
+  async function revokeAll(refreshTokens: string[]) {
+    if (refreshTokens.length === 0) return
+    try {
+      const client = await options.client()
+      await Promise.all(refreshTokens.map((token) => client.revoke(token)))
+    } catch (error) {
+      if (!options.quiet) console.warn(`[auth] refresh token revocation failed: ${describeError(error)}`)
+    }
+  }
+
+  /**
+   * POST /auth/logout (CSRF-checked by the app's middleware): deletes the session everywhere, revokes its refresh
+   * token at the provider, clears the cookie, then ends the provider session and returns to the site.
+   */
   async function handleLogout(request: Request): Promise<Response> {
     const session = await store.readSession(request, clock())
+    if (session) {
+      await store.deleteSession(session.sid)
+      await revokeAll(session.refreshToken ? [session.refreshToken] : [])
+    }
     await runLogoutListeners({ sessionId: session?.sid, sub: session?.claims.sub, reason: 'logout' })
     const headers = new Headers()
     // Essential cookie last: see the note on cookie order in createAuthFlow.
@@ -299,6 +320,26 @@ export function createAuthFlow(options: AuthFlowOptions) {
     } catch {
       return redirect('/', headers)
     }
+  }
+
+  /** GET /auth/logout changes nothing (a link or an image must not sign anyone out): it asks first. */
+  function logoutConfirmation(): Response {
+    const html = `<!doctype html><html lang="ja"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>ログアウト</title></head><body><main><h1>ログアウトしますか？</h1><form method="post" action="/auth/logout"><button type="submit">ログアウト</button></form><p><a href="/">トップページへ戻る</a></p></main></body></html>`
+    return new Response(html, {
+      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+    })
+  }
+
+  /** Logs out the member's other sessions (or one of them, by row id) and revokes their refresh tokens. */
+  async function endSessions(request: Request, target: 'others' | { id: string }) {
+    const session = await store.readSession(request, clock())
+    if (!session) return undefined
+    const result = await store.deleteSessionsOf(
+      session.claims.sub,
+      target === 'others' ? { allExcept: session.sid } : target,
+    )
+    await revokeAll(result.refreshTokens)
+    return result.deleted
   }
 
   function view(session: SessionData, setCookie: string[], needsSilentRenewal = false): SessionAccessToken {
@@ -356,6 +397,11 @@ export function createAuthFlow(options: AuthFlowOptions) {
       return view(renewed, setCookie)
     } catch (error) {
       if (error instanceof OidcRequestError && SESSION_ENDING_ERRORS.has(error.code)) {
+        // Another instance may have renewed this session first (refresh tokens rotate): use what it stored.
+        const current = await store.loadSession(session.sid, now)
+        if (current && current.accessTokenExpiresAt - now > TOKEN_RENEWAL_MARGIN_MS)
+          return view(current, setCookie)
+        if (current) await store.deleteSession(session.sid)
         emit(store.clearSessionCookie())
         await runLogoutListeners({
           sessionId: session.sid,
@@ -375,7 +421,15 @@ export function createAuthFlow(options: AuthFlowOptions) {
     return (await store.readSession(request, clock()))?.claims
   }
 
-  return { handleLogin, handleCallback, handleLogout, getSessionAccessToken, getSessionClaims }
+  return {
+    handleLogin,
+    handleCallback,
+    handleLogout,
+    logoutConfirmation,
+    endSessions,
+    getSessionAccessToken,
+    getSessionClaims,
+  }
 }
 
 let defaultFlow: AuthFlow | undefined
@@ -393,6 +447,7 @@ export function getAuthFlow(): AuthFlow {
 export const handleLogin = (request: Request) => getAuthFlow().handleLogin(request)
 export const handleCallback = (request: Request) => getAuthFlow().handleCallback(request)
 export const handleLogout = (request: Request) => getAuthFlow().handleLogout(request)
+export const logoutConfirmation = () => getAuthFlow().logoutConfirmation()
 export const getSessionAccessToken = (request: Request, opts?: GetSessionAccessTokenOptions) =>
   getAuthFlow().getSessionAccessToken(request, opts)
 export const getSessionClaims = (request: Request) => getAuthFlow().getSessionClaims(request)

@@ -33,6 +33,8 @@ export interface OidcEndpoints {
   jwksUri: string
   /** Browser-facing, Auth0 style: `?returnTo=&client_id=`. */
   logoutEndpoint: string
+  /** Server-to-server (RFC 7009); default: the token endpoint's sibling `…/revoke` (Auth0 and the embedded one). */
+  revocationEndpoint?: string
 }
 
 export interface OidcClientSettings {
@@ -98,6 +100,8 @@ export interface OidcClient {
   authorizationUrl(input: AuthorizationUrlInput): URL
   exchangeCode(code: string, codeVerifier: string): Promise<TokenSet>
   refresh(refreshToken: string): Promise<TokenSet>
+  /** Revokes a refresh token at the provider (RFC 7009). */
+  revoke(refreshToken: string): Promise<void>
   verifyIdToken(
     idToken: string,
     options?: { nonce?: string; maxAge?: number; now?: number },
@@ -228,6 +232,12 @@ export function createOidcClient(settings: OidcClientSettings): OidcClient {
         retry,
       )
       return toTokenSet(tokens)
+    },
+    async revoke(refreshToken) {
+      const endpoint =
+        settings.endpoints.revocationEndpoint ??
+        settings.endpoints.tokenEndpoint.replace(/\/token$/, '/revoke')
+      await withTimeoutAndRetry(() => oauth.revokeToken(endpoint, refreshToken), retry)
     },
     verifyIdToken(idToken, options = {}) {
       return verifyIdToken(idToken, {

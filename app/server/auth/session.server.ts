@@ -1,14 +1,19 @@
 import '@tanstack/react-start/server-only'
-import { hkdfSync, randomBytes } from 'node:crypto'
+import { createHash, hkdfSync, randomBytes } from 'node:crypto'
+import { and, eq, lt, ne } from 'drizzle-orm'
 import { EncryptJWT, jwtDecrypt } from 'jose'
+import type { Db } from '../../db/client'
+import { sessions } from '../../db/schema'
 import { getConfig } from '../config'
 import { type CookieOptions, getCookie, serializeCookie } from './cookies.server'
 import { resolveSessionSecret } from './secret.server'
 
 /**
- * The session lives in one encrypted cookie (JWE, dir + A256GCM, key derived from SESSION_SECRET): nothing is
- * stored server-side, and tokens never reach browser JavaScript (HttpOnly). A second, short-lived encrypted cookie
- * carries the login transaction (state, nonce, PKCE verifier, returnTo) from /auth/login to /auth/callback.
+ * Server-side sessions (docs/decisions/0016). The session cookie (HttpOnly) carries only an opaque random id; the
+ * session is a row of `sessions`, keyed by the id's SHA-256, with the tokens encrypted at rest (JWE, dir +
+ * A256GCM, key derived from SESSION_SECRET). Every request reads the row, so deleting it (logout, "log out
+ * elsewhere") ends the session at once on every instance. A second, short-lived encrypted cookie carries the
+ * login transaction (state, nonce, PKCE verifier, returnTo) from /auth/login to /auth/callback.
  */
 
 /** The ID token claims the app needs. */
@@ -76,8 +81,27 @@ export function authCookieNames(isProduction: boolean) {
     : { session: 'manabi_session', transaction: 'manabi_auth_tx', flash: FLASH_COOKIE }
 }
 
+/** The cookie's value: 256 random bits. */
 export function newSessionId(): string {
-  return randomBytes(16).toString('base64url')
+  return randomBytes(32).toString('base64url')
+}
+
+/** The row key of a session id: a leaked table gives no usable cookie. */
+export function sessionRowId(sid: string): string {
+  return createHash('sha256').update(sid).digest('base64url')
+}
+
+/** last_seen_at is written at most this often per session. */
+export const LAST_SEEN_RESOLUTION_MS = 60_000
+
+/** A member's session as the sessions page shows it. */
+export interface SessionSummary {
+  /** The row id (not the cookie). */
+  id: string
+  userAgent: string
+  createdAt: Date
+  lastSeenAt: Date
+  current: boolean
 }
 
 function deriveKey(secret: string, purpose: string): Uint8Array {
@@ -92,6 +116,10 @@ export interface SessionStoreOptions {
   isProduction: boolean
   /** Clock in ms (tests). */
   now?: () => number
+  /** Where sessions live (default: the app's database). */
+  getDb?: () => Promise<Db>
+  /** The identity provider's issuer, stored with each session. */
+  issuer?: string
 }
 
 export type SessionStore = ReturnType<typeof createSessionStore>
@@ -132,55 +160,176 @@ export function createSessionStore(options: SessionStoreOptions) {
     }
   }
 
-  function isSessionData(
-    value: Record<string, unknown> | undefined,
-  ): value is Record<string, unknown> & SessionData {
-    if (!value) return false
-    const claims = value.claims as SessionClaims | undefined
-    return (
-      typeof value.sid === 'string' &&
-      typeof value.accessToken === 'string' &&
-      typeof value.accessTokenExpiresAt === 'number' &&
-      typeof value.checkedAt === 'number' &&
-      typeof claims?.sub === 'string'
+  const getDb = options.getDb ?? (async () => (await import('../../db/client')).getDb())
+  const issuer = options.issuer ?? ''
+
+  interface StoredTokens {
+    accessToken: string
+    refreshToken?: string
+  }
+
+  async function sealTokens(tokens: StoredTokens, expiresAtMs: number): Promise<string> {
+    return seal({ ...tokens }, sessionKey, expiresAtMs, 'session tokens')
+  }
+
+  async function openTokens(value: string, now: number): Promise<StoredTokens | undefined> {
+    const payload = await open(value, sessionKey, 'session tokens', now)
+    return typeof payload?.accessToken === 'string' ? (payload as unknown as StoredTokens) : undefined
+  }
+
+  /**
+   * Writes a session row: a new login inserts it (with the browser's user agent); renewed tokens only update an
+   * existing row, so that a renewal racing a logout on another instance cannot bring the session back. False when
+   * there was no row to update.
+   */
+  async function saveSession(data: SessionData, userAgent?: string): Promise<boolean> {
+    const db = await getDb()
+    const expiresAt = new Date(data.checkedAt + SESSION_CHECK_EXPIRY_MS)
+    const tokens = await sealTokens(
+      { accessToken: data.accessToken, refreshToken: data.refreshToken },
+      expiresAt.getTime(),
     )
+    const now = new Date(clock())
+    const changes = {
+      claims: data.claims,
+      tokens,
+      accessTokenExpiresAt: new Date(data.accessTokenExpiresAt),
+      lastSeenAt: now,
+      expiresAt,
+    }
+    if (userAgent === undefined) {
+      const updated = await db
+        .update(sessions)
+        .set(changes)
+        .where(eq(sessions.id, sessionRowId(data.sid)))
+        .returning({ id: sessions.id })
+      return updated.length > 0
+    }
+    await db.insert(sessions).values({
+      id: sessionRowId(data.sid),
+      issuer,
+      sub: data.claims.sub,
+      userAgent: userAgent.slice(0, 512),
+      createdAt: new Date(data.createdAt),
+      ...changes,
+    })
+    return true
   }
 
-  async function sealSession(data: SessionData): Promise<string> {
-    return seal({ ...data }, sessionKey, data.checkedAt + SESSION_CHECK_EXPIRY_MS, 'session')
-  }
-
-  async function openSession(value: string | undefined, now = clock()): Promise<SessionData | undefined> {
-    const payload = await open(value, sessionKey, 'session', now)
-    if (!isSessionData(payload)) return undefined
-    if (now - payload.checkedAt > SESSION_CHECK_EXPIRY_MS) return undefined
-    return payload
+  /** The session of a cookie value; undefined when there is none, it was deleted, or it is past its day. */
+  async function loadSession(sid: string | undefined, now = clock()): Promise<SessionData | undefined> {
+    if (!sid || sid.length > 200) return undefined
+    const db = await getDb()
+    const [row] = await db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.id, sessionRowId(sid)))
+      .limit(1)
+    if (!row || row.expiresAt.getTime() <= now) return undefined
+    const tokens = await openTokens(row.tokens, now)
+    if (!tokens) return undefined
+    if (now - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
+      void db
+        .update(sessions)
+        .set({ lastSeenAt: new Date(now) })
+        .where(eq(sessions.id, row.id))
+        .catch(() => {})
+    }
+    return {
+      sid,
+      accessToken: tokens.accessToken,
+      accessTokenExpiresAt: row.accessTokenExpiresAt.getTime(),
+      refreshToken: tokens.refreshToken,
+      claims: row.claims as SessionClaims,
+      checkedAt: row.expiresAt.getTime() - SESSION_CHECK_EXPIRY_MS,
+      createdAt: row.createdAt.getTime(),
+    }
   }
 
   return {
     names,
 
-    /** The session cookie value (a compact JWE). */
-    sealSession,
-
-    /** Decrypts a session cookie value; undefined when missing, tampered or past the 1-day session check. */
-    openSession,
+    /** The session of a cookie value (the opaque id), read from the database. */
+    loadSession,
 
     async readSession(request: Request, now = clock()): Promise<SessionData | undefined> {
-      return openSession(getCookie(request, names.session), now)
+      return loadSession(getCookie(request, names.session), now)
     },
 
     hasSessionCookie(request: Request): boolean {
       return getCookie(request, names.session) !== undefined
     },
 
-    async sessionCookie(data: SessionData): Promise<string> {
+    /**
+     * Stores the session — a new login when `userAgent` is given, else renewed tokens of an existing session —
+     * and returns its Set-Cookie header (a clearing one when the session was deleted meanwhile). A new login also
+     * removes expired sessions, so the table does not grow forever.
+     */
+    async sessionCookie(data: SessionData, userAgent?: string): Promise<string> {
+      if (!(await saveSession(data, userAgent)))
+        return serializeCookie(names.session, '', { ...base, maxAge: 0 })
+      if (userAgent !== undefined) {
+        const db = await getDb()
+        await db
+          .delete(sessions)
+          .where(lt(sessions.expiresAt, new Date(clock())))
+          .catch(() => {})
+      }
       const maxAge = Math.max(0, Math.floor((data.checkedAt + SESSION_CHECK_EXPIRY_MS - clock()) / 1000))
-      return serializeCookie(names.session, await sealSession(data), { ...base, maxAge })
+      return serializeCookie(names.session, data.sid, { ...base, maxAge })
     },
 
     clearSessionCookie(): string {
       return serializeCookie(names.session, '', { ...base, maxAge: 0 })
+    },
+
+    /** Ends one session everywhere (its row goes). */
+    async deleteSession(sid: string): Promise<void> {
+      const db = await getDb()
+      await db.delete(sessions).where(eq(sessions.id, sessionRowId(sid)))
+    },
+
+    /** The member's live sessions, newest use first; `current` marks the one of this cookie. */
+    async listSessions(sub: string, currentSid?: string): Promise<SessionSummary[]> {
+      const db = await getDb()
+      const rows = await db
+        .select()
+        .from(sessions)
+        .where(and(eq(sessions.issuer, issuer), eq(sessions.sub, sub)))
+      const currentId = currentSid ? sessionRowId(currentSid) : undefined
+      return rows
+        .filter((r) => r.expiresAt.getTime() > clock())
+        .sort((a, b) => b.lastSeenAt.getTime() - a.lastSeenAt.getTime())
+        .map((r) => ({
+          id: r.id,
+          userAgent: r.userAgent,
+          createdAt: r.createdAt,
+          lastSeenAt: r.lastSeenAt,
+          current: r.id === currentId,
+        }))
+    },
+
+    /**
+     * Deletes the member's sessions: one by row id, or every one but the current. Returns the refresh tokens of
+     * the deleted sessions (to revoke at the provider). Another member's row id deletes nothing.
+     */
+    async deleteSessionsOf(
+      sub: string,
+      target: { id: string } | { allExcept: string },
+    ): Promise<{ deleted: number; refreshTokens: string[] }> {
+      const db = await getDb()
+      const mine = and(eq(sessions.issuer, issuer), eq(sessions.sub, sub))
+      const where =
+        'id' in target
+          ? and(mine, eq(sessions.id, target.id))
+          : and(mine, ne(sessions.id, sessionRowId(target.allExcept)))
+      const rows = await db.delete(sessions).where(where).returning({ tokens: sessions.tokens })
+      const refreshTokens: string[] = []
+      for (const row of rows) {
+        const tokens = await openTokens(row.tokens, clock())
+        if (tokens?.refreshToken) refreshTokens.push(tokens.refreshToken)
+      }
+      return { deleted: rows.length, refreshTokens }
     },
 
     async transactionCookie(tx: AuthTransaction): Promise<string> {
@@ -244,6 +393,7 @@ export function getSessionStore(): SessionStore {
     const config = getConfig()
     defaultStore = createSessionStore({
       secret: resolveSessionSecret(config),
+      issuer: config.auth0 ? `https://${config.auth0.domain}/` : `${config.siteOrigin}/idp`,
       // Secure + __Host- whenever served over https (a plain-http demo of the production build still works).
       isProduction: config.secureCookies,
     })

@@ -27,7 +27,7 @@ export async function buildSeededDatabase(
   now: Date,
 ): Promise<Database & { pglite?: PGlite }> {
   const pglite = options.databaseUrl ? undefined : await PGlite.create()
-  const database = await openDatabase({ databaseUrl: options.databaseUrl, pglite })
+  const database = await openDatabase({ databaseUrl: options.databaseUrl, pglite, statementTimeoutMs: 0 })
   await seedDemoContent(database.db, { issuer: TEST_ISSUER, now })
   return { ...database, pglite }
 }
@@ -50,7 +50,9 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     )
     const now = fromTemplate ? new Date(template.now) : new Date()
     const database = fromTemplate
-      ? await openDatabase({ databaseUrl: databaseUrlFor(url, name), migrate: false })
+      ? // Tests load thousands of rows in one statement: no web statement timeout (database-outage.test.ts
+        // checks that timeout on its own connection).
+        await openDatabase({ databaseUrl: databaseUrlFor(url, name), migrate: false, statementTimeoutMs: 0 })
       : await buildSeededDatabase({ databaseUrl: databaseUrlFor(url, name) }, now)
     return {
       ...database,
