@@ -29,8 +29,39 @@ test('the session cookie cannot be read from page script, and logout ends the se
   await expect(page.getByTestId('account-menu')).toContainText('はなこ さん')
   await page.getByTestId('logout').click()
   await expect(page.getByTestId('header-login')).toBeVisible()
+  // Back after logout: private pages are never stored, so the previous member's page is not shown again.
+  await page.goBack()
+  await expect(page.getByTestId('login-modal')).toBeVisible()
+  await expect(page.getByText('はなこ')).toHaveCount(0)
   await page.goto('/profile')
   await expect(page.getByTestId('login-modal')).toBeVisible()
+})
+
+test('a copied session cookie stops working the moment its session is logged out @pc-only', async ({
+  page,
+  browser,
+}) => {
+  await login(page, 'teacher@manabi.example', '/mypage')
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
+  const copied = await browser.newContext()
+  await copied.addCookies((await page.context().cookies()).filter((c) => c.name.includes('manabi_session')))
+  const other = await copied.newPage()
+  await other.goto('/profile')
+  await expect(other.getByRole('heading', { level: 1, name: '基本情報' })).toBeVisible()
+
+  // A GET of the logout URL (a link, an image, a prefetch) changes nothing.
+  const get = await page.request.get('/auth/logout')
+  expect(get.status()).toBe(200)
+  expect(await get.text()).toContain('ログアウトしますか？')
+  await other.reload()
+  await expect(other.getByRole('heading', { level: 1, name: '基本情報' })).toBeVisible()
+
+  await page.getByTestId('account-button').click()
+  await page.getByTestId('logout').click()
+  await expect(page.getByTestId('header-login')).toBeVisible()
+  await other.reload()
+  await expect(other.getByTestId('login-modal')).toBeVisible()
+  await copied.close()
 })
 
 test('a LINE user without a profile goes straight to register/input', async ({ page }) => {

@@ -69,9 +69,17 @@ export function AccountMenuItems({ name }: { name: string }) {
             </Link>
           </>
         ) : null}
-        <a href={LOGOUT_HREF} role="menuitem" className={plainItem} data-testid="logout">
-          ログアウト
-        </a>
+        {/* A POST (CSRF-checked): a link or a prefetch must never sign anyone out. */}
+        <form method="post" action={LOGOUT_HREF}>
+          <button
+            type="submit"
+            role="menuitem"
+            className={`${plainItem} w-full text-left`}
+            data-testid="logout"
+          >
+            ログアウト
+          </button>
+        </form>
       </div>
     </div>
   )
