@@ -50,6 +50,7 @@ import { Route as DefaultAuthInformationIndexRouteImport } from './routes/_defau
 import { Route as DefaultAuthOrganization_managementIndexRouteImport } from './routes/_default/_auth/organization_management/index'
 import { Route as DefaultAuthProfileEdit_organizationRouteImport } from './routes/_default/_auth/profile_.edit_organization'
 import { Route as DefaultAuthProfileEdit_userRouteImport } from './routes/_default/_auth/profile_.edit_user'
+import { Route as DefaultAuthProfileSessionsRouteImport } from './routes/_default/_auth/profile_.sessions'
 import { Route as DefaultAuthSales_managementIndexRouteImport } from './routes/_default/_auth/sales_management/index'
 import { Route as DefaultClass_searchDetailIdRouteImport } from './routes/_default/class_search/detail/$id'
 import { Route as DefaultTeacherDetailIdRouteImport } from './routes/_default/teacher/detail/$id'
@@ -269,6 +270,12 @@ const DefaultAuthProfileEdit_userRoute =
     path: '/profile/edit_user',
     getParentRoute: () => DefaultAuthRoute,
   } as any)
+const DefaultAuthProfileSessionsRoute =
+  DefaultAuthProfileSessionsRouteImport.update({
+    id: '/profile_/sessions',
+    path: '/profile/sessions',
+    getParentRoute: () => DefaultAuthRoute,
+  } as any)
 const DefaultAuthSales_managementIndexRoute =
   DefaultAuthSales_managementIndexRouteImport.update({
     id: '/sales_management/',
@@ -346,6 +353,7 @@ export interface FileRoutesByFullPath {
   '/class_management/create': typeof DefaultAuthClass_managementCreateRoute
   '/profile/edit_organization': typeof DefaultAuthProfileEdit_organizationRoute
   '/profile/edit_user': typeof DefaultAuthProfileEdit_userRoute
+  '/profile/sessions': typeof DefaultAuthProfileSessionsRoute
   '/class_search/detail/$id': typeof DefaultClass_searchDetailIdRoute
   '/teacher/detail/$id': typeof DefaultTeacherDetailIdRoute
   '/magazine/detail/$id': typeof MagazineMagazineDetailIdRoute
@@ -392,6 +400,7 @@ export interface FileRoutesByTo {
   '/class_management/create': typeof DefaultAuthClass_managementCreateRoute
   '/profile/edit_organization': typeof DefaultAuthProfileEdit_organizationRoute
   '/profile/edit_user': typeof DefaultAuthProfileEdit_userRoute
+  '/profile/sessions': typeof DefaultAuthProfileSessionsRoute
   '/class_search/detail/$id': typeof DefaultClass_searchDetailIdRoute
   '/teacher/detail/$id': typeof DefaultTeacherDetailIdRoute
   '/magazine/detail/$id': typeof MagazineMagazineDetailIdRoute
@@ -443,6 +452,7 @@ export interface FileRoutesById {
   '/_default/_auth/class_management/create': typeof DefaultAuthClass_managementCreateRoute
   '/_default/_auth/profile_/edit_organization': typeof DefaultAuthProfileEdit_organizationRoute
   '/_default/_auth/profile_/edit_user': typeof DefaultAuthProfileEdit_userRoute
+  '/_default/_auth/profile_/sessions': typeof DefaultAuthProfileSessionsRoute
   '/_default/class_search/detail/$id': typeof DefaultClass_searchDetailIdRoute
   '/_default/teacher/detail/$id': typeof DefaultTeacherDetailIdRoute
   '/_magazine/magazine/detail/$id': typeof MagazineMagazineDetailIdRoute
@@ -491,6 +501,7 @@ export interface FileRouteTypes {
     | '/class_management/create'
     | '/profile/edit_organization'
     | '/profile/edit_user'
+    | '/profile/sessions'
     | '/class_search/detail/$id'
     | '/teacher/detail/$id'
     | '/magazine/detail/$id'
@@ -537,6 +548,7 @@ export interface FileRouteTypes {
     | '/class_management/create'
     | '/profile/edit_organization'
     | '/profile/edit_user'
+    | '/profile/sessions'
     | '/class_search/detail/$id'
     | '/teacher/detail/$id'
     | '/magazine/detail/$id'
@@ -587,6 +599,7 @@ export interface FileRouteTypes {
     | '/_default/_auth/class_management/create'
     | '/_default/_auth/profile_/edit_organization'
     | '/_default/_auth/profile_/edit_user'
+    | '/_default/_auth/profile_/sessions'
     | '/_default/class_search/detail/$id'
     | '/_default/teacher/detail/$id'
     | '/_magazine/magazine/detail/$id'
@@ -904,6 +917,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DefaultAuthProfileEdit_userRouteImport
       parentRoute: typeof DefaultAuthRoute
     }
+    '/_default/_auth/profile_/sessions': {
+      id: '/_default/_auth/profile_/sessions'
+      path: '/profile/sessions'
+      fullPath: '/profile/sessions'
+      preLoaderRoute: typeof DefaultAuthProfileSessionsRouteImport
+      parentRoute: typeof DefaultAuthRoute
+    }
     '/_default/_auth/sales_management/': {
       id: '/_default/_auth/sales_management/'
       path: '/sales_management'
@@ -982,6 +1002,7 @@ interface DefaultAuthRouteChildren {
   DefaultAuthClass_managementCreateRoute: typeof DefaultAuthClass_managementCreateRoute
   DefaultAuthProfileEdit_organizationRoute: typeof DefaultAuthProfileEdit_organizationRoute
   DefaultAuthProfileEdit_userRoute: typeof DefaultAuthProfileEdit_userRoute
+  DefaultAuthProfileSessionsRoute: typeof DefaultAuthProfileSessionsRoute
   DefaultAuthClass_managementIndexRoute: typeof DefaultAuthClass_managementIndexRoute
   DefaultAuthInformationIndexRoute: typeof DefaultAuthInformationIndexRoute
   DefaultAuthOrganization_managementIndexRoute: typeof DefaultAuthOrganization_managementIndexRoute
@@ -1002,6 +1023,7 @@ const DefaultAuthRouteChildren: DefaultAuthRouteChildren = {
   DefaultAuthProfileEdit_organizationRoute:
     DefaultAuthProfileEdit_organizationRoute,
   DefaultAuthProfileEdit_userRoute: DefaultAuthProfileEdit_userRoute,
+  DefaultAuthProfileSessionsRoute: DefaultAuthProfileSessionsRoute,
   DefaultAuthClass_managementIndexRoute: DefaultAuthClass_managementIndexRoute,
   DefaultAuthInformationIndexRoute: DefaultAuthInformationIndexRoute,
   DefaultAuthOrganization_managementIndexRoute:

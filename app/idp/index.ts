@@ -24,6 +24,9 @@ export {
 /** The app's shared, database-backed rate limits (app/lib/limits.ts) for password attempts and sign-ups. */
 const databaseLimiter: IdpLimiter = {
   async consume(name, key) {
+    // Automated browser tests (IDP_TEST_LOGIN, never with Auth0) sign up a fresh member per journey from one
+    // address; the per-address sign-up limit is proven by tests/integration/idp-rate-limit.test.ts instead.
+    if (name === 'signupPerAddress' && getConfig().idpTestLogin) return
     const [{ getDb }, { consume, limitKey }] = await Promise.all([
       import('../db/client'),
       import('../db/rate-limit'),

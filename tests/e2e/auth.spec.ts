@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { gotoReady, login } from './helpers'
+import { gotoReady, login, registerNewParent } from './helpers'
 
 test('a signed-out visitor opening a protected page signs in and lands back on it', async ({ page }) => {
   await page.goto('/profile')
@@ -124,4 +124,35 @@ test('an unverified user is sent to register/confirm_email', async ({ page }) =>
   await login(page, 'unverified@manabi.example', '/')
   await expect(page).toHaveURL(/\/register\/confirm_email$/)
   await expect(page.getByRole('heading', { level: 1, name: 'メールアドレスの確認' })).toBeVisible()
+})
+
+test('the sessions page lists the member’s devices and logs out every other one @pc-only', async ({
+  page,
+  context,
+  browser,
+}) => {
+  const email = await registerNewParent(page, context, 'さくら')
+  // The same member signs in on a second device with their password.
+  const second = await browser.newContext()
+  const phone = await second.newPage()
+  await phone.goto('/auth/login?returnTo=%2Fprofile')
+  await phone.locator('#email').fill(email)
+  await phone.locator('#password').fill('manabi-demo-1234')
+  await phone.getByRole('button', { name: 'ログイン', exact: true }).click()
+  await expect(phone.getByRole('heading', { level: 1, name: '基本情報' })).toBeVisible()
+
+  await gotoReady(page, '/profile')
+  await page.getByTestId('profile-sessions-link').click()
+  await expect(page.getByRole('heading', { level: 1, name: 'ログイン中の端末' })).toBeVisible()
+  await expect(page.getByTestId('session-item')).toHaveCount(2)
+  await expect(page.getByTestId('session-item').filter({ hasText: 'この端末' })).toHaveCount(1)
+  await page.getByTestId('logout-others').click()
+  await expect(page.getByTestId('session-item')).toHaveCount(1)
+
+  await phone.reload()
+  await expect(phone.getByTestId('login-modal')).toBeVisible()
+  // This device is still signed in.
+  await gotoReady(page, '/profile')
+  await expect(page.getByRole('heading', { level: 1, name: '基本情報' })).toBeVisible()
+  await second.close()
 })

@@ -31,9 +31,14 @@ export function ProfileView() {
     <div className="mx-auto max-w-3xl px-4 py-10">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-black">基本情報</h1>
-        <Link to="/profile/edit_user" className="btn-outline" data-testid="profile-edit-link">
-          編集する
-        </Link>
+        <div className="flex gap-2">
+          <Link to="/profile/sessions" className="btn-outline" data-testid="profile-sessions-link">
+            ログイン中の端末
+          </Link>
+          <Link to="/profile/edit_user" className="btn-outline" data-testid="profile-edit-link">
+            編集する
+          </Link>
+        </div>
       </div>
       <section className="mt-6 rounded-2xl border border-slate-200 bg-white p-6" aria-labelledby="me-heading">
         <div className="flex items-center gap-4">

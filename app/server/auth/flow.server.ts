@@ -271,6 +271,9 @@ export function createAuthFlow(options: AuthFlowOptions) {
         checkedAt: now,
         createdAt: now,
       }
+      // A new login in this browser replaces its previous session (a re-login, a silent renewal round trip).
+      const previous = await store.readSession(request, now)
+      if (previous) await store.deleteSession(previous.sid)
       headers.append(
         'Set-Cookie',
         await store.sessionCookie(session, request.headers.get('user-agent') ?? ''),
