@@ -2,6 +2,7 @@ import { QueryClient } from '@tanstack/react-query'
 import { createRouter } from '@tanstack/react-router'
 import { setupRouterSsrQueryIntegration } from '@tanstack/react-router-ssr-query'
 import { createIsomorphicFn, getGlobalStartContext } from '@tanstack/react-start'
+import { setNonce } from 'get-nonce'
 import { ErrorPage } from './components/shell/lazy-error-page'
 import { routeTree } from './routeTree.gen'
 
@@ -11,7 +12,12 @@ import { routeTree } from './routeTree.gen'
  */
 const cspNonce = createIsomorphicFn()
   .server(() => (getGlobalStartContext() as { nonce?: string } | undefined)?.nonce)
-  .client(() => undefined)
+  .client(() => {
+    // Radix's scroll lock (react-remove-scroll) injects a <style>: it must carry the page's nonce too.
+    const nonce = document.querySelector('meta[property="csp-nonce"]')?.getAttribute('content') ?? undefined
+    if (nonce) setNonce(nonce)
+    return nonce
+  })
 
 export function getRouter() {
   const queryClient = new QueryClient({

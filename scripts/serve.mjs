@@ -121,18 +121,34 @@ class BodyTooLarge extends Error {}
 const DISCARD_LIMIT = 64 * 1024 * 1024
 
 /**
- * Answers 413 at once, then reads and throws away the rest of the body (so that the client, still sending, reads
- * the answer instead of a reset), cutting the connection past DISCARD_LIMIT.
+ * Answers 413 without keeping or parsing the body. The rest of the body is read and thrown away first (a client
+ * still sending would otherwise see a reset instead of the answer); past DISCARD_LIMIT the connection is cut.
  */
 function refuseTooLarge(req, res) {
-  res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', connection: 'close' })
-  res.end(PAYLOAD_TOO_LARGE)
+  const answer = () => {
+    if (res.headersSent) return
+    res.writeHead(413, { 'content-type': 'application/json; charset=utf-8' })
+    res.end(PAYLOAD_TOO_LARGE)
+  }
+  const declared = Number(req.headers['content-length'])
+  if (req.readableEnded) return answer()
+  if (Number.isFinite(declared) && declared > DISCARD_LIMIT) {
+    res.setHeader('connection', 'close')
+    answer()
+    res.on('finish', () => req.destroy())
+    return
+  }
   let discarded = 0
   req.removeAllListeners('data')
   req.on('data', (chunk) => {
     discarded += chunk.length
-    if (discarded > DISCARD_LIMIT) req.destroy()
+    if (discarded > DISCARD_LIMIT) {
+      res.setHeader('connection', 'close')
+      answer()
+      req.destroy()
+    }
   })
+  req.on('end', answer)
   req.resume()
 }
 

@@ -30,6 +30,14 @@ describe('cacheControlFor', () => {
       'private, no-store',
     )
   })
+  it('keeps an immutable public upload cacheable, also for a signed-in member', () => {
+    const upload = {
+      ...base,
+      pathname: '/uploads/classes/a.webp',
+      existing: 'public, max-age=31536000, immutable',
+    }
+    expect(cacheControlFor({ ...upload, personal: true })).toBe('public, max-age=31536000, immutable')
+  })
   it('never stores private pages, server functions or writes, signed in or not', () => {
     expect(cacheControlFor({ ...base, pathname: '/mypage' })).toBe('private, no-store')
     expect(cacheControlFor({ ...base, pathname: '/profile/edit_user' })).toBe('private, no-store')

@@ -58,10 +58,13 @@ export interface CacheInput {
  * What may be cached. Anything answered for a person, any private page and every server function or write:
  * `private, no-store` (Back after logout must not show the previous member's page). Public pages: any cache may
  * keep them but must ask again before reuse (they carry a per-response nonce and the signed-in state).
- * A public handler's own choice (static files, uploads, robots.txt) is kept.
+ * A public handler's own choice (uploads, robots.txt) is kept; an immutable public file (an upload under its random
+ * name) keeps it even for a signed-in member.
  */
 export function cacheControlFor(input: CacheInput): string {
   const { method, pathname, personal, status, existing } = input
+  // Content-addressed public files (uploads under random names) are the same for everyone.
+  if (existing?.includes('immutable') && existing.includes('public') && method === 'GET') return existing
   if (personal || PRIVATE_PATH.test(pathname) || pathname.startsWith('/_serverFn')) return 'private, no-store'
   if (method !== 'GET' && method !== 'HEAD') return 'no-store'
   if (existing) return existing
