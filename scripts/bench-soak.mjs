@@ -8,12 +8,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { importJWK, SignJWT } from 'jose'
 import postgres from 'postgres'
 
 const PORT = Number(process.env.BENCH_SOAK_PORT ?? 3250)
 const origin = `http://127.0.0.1:${PORT}`
 const CONCURRENCY = Number(process.env.BENCH_SOAK_CONCURRENCY ?? 16)
 const WARMUP_S = Number(process.env.BENCH_SOAK_WARMUP_SECONDS ?? 20)
+const SESSIONS = 32
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
@@ -46,6 +48,22 @@ async function login(email) {
   const session = [...jar].filter(([k]) => /manabi_session/.test(k))
   if (session.length === 0) throw new Error('soak: the test login did not give a session')
   return session.map(([k, v]) => `${k}=${v}`).join('; ')
+}
+
+/** Signs access tokens as the embedded provider does, with its private key from DATA_DIR (app/idp/keys.ts). */
+async function minter(dataDir) {
+  await fetch(`${origin}/idp/.well-known/openid-configuration`)
+  const { keys } = JSON.parse(readFileSync(path.join(dataDir, 'idp', 'jwks.json'), 'utf8'))
+  const key = await importJWK(keys[0], 'RS256')
+  return (sub, claims) =>
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256', kid: keys[0].kid, typ: 'at+jwt' })
+      .setIssuer(`${origin}/idp`)
+      .setAudience(`${origin}/v1`)
+      .setSubject(sub)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(key)
 }
 
 function percentile(sorted, p) {
@@ -94,17 +112,43 @@ export async function soak({ seconds = Number(process.env.BENCH_SOAK_SECONDS ?? 
     const entries = await (await fetch(`${origin}/v1/sitemap_entries`)).json()
     const classIds = entries.class_works.map((e) => e.id)
     const teacherIds = entries.teachers.map((e) => e.id)
-    const cookie = await login('parent@manabi.example')
+    // Signed-in browsers: SESSIONS test logins of the demo accounts, each its own cookie jar (its own session and
+    // access token, so that no one session makes more /v1 calls than a person could).
+    const accounts = ['parent@manabi.example', 'teacher@manabi.example', 'owner@manabi.example']
+    const cookies = []
+    for (let i = 0; i < SESSIONS; i++) cookies.push(await login(accounts[i % accounts.length]))
+    // /v1 clients: one registered member per connection, with access tokens signed by the embedded provider's key.
+    const mint = await minter(dataDir)
+    const tokens = await Promise.all(
+      Array.from({ length: CONCURRENCY }, async (_, c) => {
+        const token = await mint(`soak|m${c}`, { email: `soak${c}@manabi.example`, email_verified: true })
+        const res = await fetch(`${origin}/v1/users`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            nickname: `負荷${c}`,
+            name: `負荷 ${c}`,
+            name_kana: 'フカ',
+            role: 'parent',
+            profession_id: 1,
+            agreed_to_terms: true,
+          }),
+        })
+        if (res.status !== 201) throw new Error(`soak: registering a member gave ${res.status}`)
+        return token
+      }),
+    )
+    const toggles = new Array(CONCURRENCY).fill(0)
     const terms = ['英語', 'プログラミング', '算数', 'ピアノ', '将棋', '絵', '理科', 'ダンス']
     const pick = (list, i) => list[i % list.length]
-    // [weight, request] — public pages, /v1 reads, signed-in renders and a server-side search.
+    // [weight, request(i, connection)]: public pages 55, public /v1 15, signed-in renders 20, /v1 as a member 10.
     const mix = [
       [10, () => ({ path: '/' })],
-      [20, (i) => ({ path: `/class_search?q=${encodeURIComponent(pick(terms, i))}` })],
-      [20, (i) => ({ path: `/class_search/detail/${pick(classIds, i)}` })],
+      [15, (i) => ({ path: `/class_search?q=${encodeURIComponent(pick(terms, i))}` })],
+      [17, (i) => ({ path: `/class_search/detail/${pick(classIds, i)}` })],
       [8, (i) => ({ path: `/teacher/detail/${pick(teacherIds, i)}` })],
       [5, () => ({ path: '/magazine' })],
-      [7, () => ({ path: '/v1/master/categories' })],
+      [5, () => ({ path: '/v1/master/categories' })],
       [
         10,
         (i) => ({
@@ -113,27 +157,38 @@ export async function soak({ seconds = Number(process.env.BENCH_SOAK_SECONDS ?? 
           body: { q: pick(terms, i + 3), page: 1 + (i % 3) },
         }),
       ],
-      [12, (i) => ({ path: i % 2 ? '/mypage' : `/class_search/detail/${pick(classIds, i)}`, cookie })],
-      [8, () => ({ path: '/class_attendance', cookie })],
+      [8, (i) => ({ path: '/mypage', cookie: pick(cookies, i) })],
+      [6, (i) => ({ path: `/class_search/detail/${pick(classIds, i)}`, cookie: pick(cookies, i + 1) })],
+      [6, (i) => ({ path: '/class_attendance', cookie: pick(cookies, i + 2) })],
+      // A favorite toggled on and off (each connection its own member and class: the state alternates).
+      [
+        8,
+        (_i, c) => ({
+          path: `/v1/users/favorites/${pick(classIds, c)}`,
+          method: toggles[c]++ % 2 ? 'DELETE' : 'POST',
+          token: tokens[c],
+        }),
+      ],
+      [2, (_i, c) => ({ path: '/v1/users/me', token: tokens[c] })],
     ]
     const total = mix.reduce((s, [w]) => s + w, 0)
-    function request(i) {
+    function request(i, c) {
       let r = (i * 7919) % total
       for (const [w, make] of mix) {
-        if (r < w) return make(i)
+        if (r < w) return make(i, c)
         r -= w
       }
-      return mix[0][1](i)
+      return mix[0][1](i, c)
     }
 
     async function run(ms, record) {
       const stopAt = Date.now() + ms
       let counter = 0
-      const stats = { ok: 0, errors: 0, latencies: [], statuses: {} }
+      const stats = { ok: 0, errors: 0, latencies: [], statuses: {}, failed: {} }
       await Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
+        Array.from({ length: CONCURRENCY }, async (_, c) => {
           while (Date.now() < stopAt) {
-            const req = request(counter++)
+            const req = request(counter++, c)
             const started = performance.now()
             try {
               const res = await fetch(`${origin}${req.path}`, {
@@ -141,6 +196,7 @@ export async function soak({ seconds = Number(process.env.BENCH_SOAK_SECONDS ?? 
                 headers: {
                   accept: 'text/html,application/json',
                   ...(req.cookie ? { cookie: req.cookie } : {}),
+                  ...(req.token ? { authorization: `Bearer ${req.token}` } : {}),
                   ...(req.body ? { 'content-type': 'application/json' } : {}),
                 },
                 body: req.body ? JSON.stringify(req.body) : undefined,
@@ -150,11 +206,18 @@ export async function soak({ seconds = Number(process.env.BENCH_SOAK_SECONDS ?? 
               if (record) {
                 stats.latencies.push(performance.now() - started)
                 stats.statuses[res.status] = (stats.statuses[res.status] ?? 0) + 1
-                if (res.status >= 400) stats.errors++
-                else stats.ok++
+                if (res.status >= 400) {
+                  stats.errors++
+                  const key = `${res.status} ${req.method ?? 'GET'} ${req.path.replace(/\d+/g, ':id')}`
+                  stats.failed[key] = (stats.failed[key] ?? 0) + 1
+                } else stats.ok++
               }
-            } catch {
-              if (record) stats.errors++
+            } catch (error) {
+              if (record) {
+                stats.errors++
+                const key = `network ${error?.cause?.code ?? error?.name}`
+                stats.failed[key] = (stats.failed[key] ?? 0) + 1
+              }
             }
           }
         }),
@@ -187,6 +250,7 @@ export async function soak({ seconds = Number(process.env.BENCH_SOAK_SECONDS ?? 
     )
     console.table([row])
     console.log('statuses:', JSON.stringify(stats.statuses))
+    if (stats.errors > 0) console.log('errors:', JSON.stringify(stats.failed))
     return row
   } finally {
     server.kill('SIGTERM')
