@@ -141,50 +141,56 @@ export async function soak({ seconds = Number(process.env.BENCH_SOAK_SECONDS ?? 
     const toggles = new Array(CONCURRENCY).fill(0)
     const terms = ['英語', 'プログラミング', '算数', 'ピアノ', '将棋', '絵', '理科', 'ダンス']
     const pick = (list, i) => list[i % list.length]
-    // [weight, request(i, connection)]: public pages 55, public /v1 15, signed-in renders 20, /v1 as a member 10.
+    // [weight, kind, request(i, connection)]: public pages 55, public /v1 15, signed-in renders 20, /v1 as a member 10.
     const mix = [
-      [10, () => ({ path: '/' })],
-      [15, (i) => ({ path: `/class_search?q=${encodeURIComponent(pick(terms, i))}` })],
-      [17, (i) => ({ path: `/class_search/detail/${pick(classIds, i)}` })],
-      [8, (i) => ({ path: `/teacher/detail/${pick(teacherIds, i)}` })],
-      [5, () => ({ path: '/magazine' })],
-      [5, () => ({ path: '/v1/master/categories' })],
+      [10, 'home', () => ({ path: '/' })],
+      [15, 'search page', (i) => ({ path: `/class_search?q=${encodeURIComponent(pick(terms, i))}` })],
+      [17, 'class page', (i) => ({ path: `/class_search/detail/${pick(classIds, i)}` })],
+      [8, 'teacher page', (i) => ({ path: `/teacher/detail/${pick(teacherIds, i)}` })],
+      [5, 'magazine', () => ({ path: '/magazine' })],
+      [5, '/v1 categories', () => ({ path: '/v1/master/categories' })],
       [
         10,
+        '/v1 search',
         (i) => ({
           path: '/v1/class_works/search',
           method: 'POST',
           body: { q: pick(terms, i + 3), page: 1 + (i % 3) },
         }),
       ],
-      [8, (i) => ({ path: '/mypage', cookie: pick(cookies, i) })],
-      [6, (i) => ({ path: `/class_search/detail/${pick(classIds, i)}`, cookie: pick(cookies, i + 1) })],
-      [6, (i) => ({ path: '/class_attendance', cookie: pick(cookies, i + 2) })],
+      [8, 'my page (signed in)', (i) => ({ path: '/mypage', cookie: pick(cookies, i) })],
+      [
+        6,
+        'class page (signed in)',
+        (i) => ({ path: `/class_search/detail/${pick(classIds, i)}`, cookie: pick(cookies, i + 1) }),
+      ],
+      [6, 'attendance (signed in)', (i) => ({ path: '/class_attendance', cookie: pick(cookies, i + 2) })],
       // A favorite toggled on and off (each connection its own member and class: the state alternates).
       [
         8,
+        '/v1 favorite toggle',
         (_i, c) => ({
           path: `/v1/users/favorites/${pick(classIds, c)}`,
           method: toggles[c]++ % 2 ? 'DELETE' : 'POST',
           token: tokens[c],
         }),
       ],
-      [2, (_i, c) => ({ path: '/v1/users/me', token: tokens[c] })],
+      [2, '/v1 users/me', (_i, c) => ({ path: '/v1/users/me', token: tokens[c] })],
     ]
     const total = mix.reduce((s, [w]) => s + w, 0)
     function request(i, c) {
       let r = (i * 7919) % total
-      for (const [w, make] of mix) {
-        if (r < w) return make(i, c)
+      for (const [w, kind, make] of mix) {
+        if (r < w) return { kind, ...make(i, c) }
         r -= w
       }
-      return mix[0][1](i, c)
+      return { kind: mix[0][1], ...mix[0][2](i, c) }
     }
 
     async function run(ms, record) {
       const stopAt = Date.now() + ms
       let counter = 0
-      const stats = { ok: 0, errors: 0, latencies: [], statuses: {}, failed: {} }
+      const stats = { ok: 0, errors: 0, latencies: [], statuses: {}, failed: {}, byKind: {} }
       await Promise.all(
         Array.from({ length: CONCURRENCY }, async (_, c) => {
           while (Date.now() < stopAt) {
@@ -204,7 +210,9 @@ export async function soak({ seconds = Number(process.env.BENCH_SOAK_SECONDS ?? 
               })
               await res.arrayBuffer()
               if (record) {
-                stats.latencies.push(performance.now() - started)
+                const ms = performance.now() - started
+                stats.latencies.push(ms)
+                ;(stats.byKind[req.kind] ??= []).push(ms)
                 stats.statuses[res.status] = (stats.statuses[res.status] ?? 0) + 1
                 if (res.status >= 400) {
                   stats.errors++
@@ -250,6 +258,18 @@ export async function soak({ seconds = Number(process.env.BENCH_SOAK_SECONDS ?? 
     )
     console.table([row])
     console.log('statuses:', JSON.stringify(stats.statuses))
+    // Where the time goes: each kind of request on its own.
+    console.table(
+      Object.entries(stats.byKind).map(([kind, list]) => {
+        list.sort((a, b) => a - b)
+        return {
+          kind,
+          requests: list.length,
+          p50ms: +percentile(list, 50).toFixed(1),
+          p99ms: +percentile(list, 99).toFixed(1),
+        }
+      }),
+    )
     if (stats.errors > 0) console.log('errors:', JSON.stringify(stats.failed))
     return row
   } finally {

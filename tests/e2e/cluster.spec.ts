@@ -237,7 +237,6 @@ test.describe('three instances on one PostgreSQL @pc-only', () => {
     expect(statuses.filter((s) => s === '409 full')).toHaveLength(25)
     const served = hops.filter((h) => h.method === 'POST' && h.path === '/v1/purchases')
     expect(new Set(served.map((h) => h.instance))).toEqual(new Set([1, 2, 3]))
-    expect(new Set(served.filter((h) => h.status === 201).map((h) => h.instance)).size).toBeGreaterThan(0)
 
     // The database agrees: the counter equals the live reservations, and nothing is oversold.
     const [row] = await db!`
