@@ -212,7 +212,8 @@ export async function soak({ seconds = Number(process.env.BENCH_SOAK_SECONDS ?? 
               if (record) {
                 const ms = performance.now() - started
                 stats.latencies.push(ms)
-                ;(stats.byKind[req.kind] ??= []).push(ms)
+                stats.byKind[req.kind] ??= []
+                stats.byKind[req.kind].push(ms)
                 stats.statuses[res.status] = (stats.statuses[res.status] ?? 0) + 1
                 if (res.status >= 400) {
                   stats.errors++
