@@ -118,26 +118,29 @@ export class ConfigError extends Error {
   override name = 'ConfigError'
 }
 
+/** One line per wrong variable: its name, the value given (secrets hidden) and what to set instead. */
+export function configError(
+  issues: { path: PropertyKey[]; message: string }[],
+  env: Record<string, string | undefined>,
+  fallbackName = '(env)',
+): ConfigError {
+  const lines = issues.map((i) => {
+    const name = String(i.path[0] ?? fallbackName)
+    const given = env[name]
+    const shown =
+      given === undefined ? '' : /SECRET|PASSWORD|KEY/.test(name) ? '=(hidden)' : `=${JSON.stringify(given)}`
+    return `Configuration error: ${name}${shown} ${i.message} (see .env.example)`
+  })
+  return new ConfigError(lines.join('\n'))
+}
+
 /**
  * Parses the environment. A wrong value throws a ConfigError whose message is one line per wrong variable:
  * its name, the value given (secrets hidden) and what to set instead.
  */
 export function parseEnv(env: Record<string, string | undefined>) {
   const result = envSchema.safeParse(env)
-  if (!result.success) {
-    const lines = result.error.issues.map((i) => {
-      const name = String(i.path[0] ?? '(env)')
-      const given = env[name]
-      const shown =
-        given === undefined
-          ? ''
-          : /SECRET|PASSWORD|KEY/.test(name)
-            ? '=(hidden)'
-            : `=${JSON.stringify(given)}`
-      return `Configuration error: ${name}${shown} ${i.message} (see .env.example)`
-    })
-    throw new ConfigError(lines.join('\n'))
-  }
+  if (!result.success) throw configError(result.error.issues, env)
   return buildConfig(result.data)
 }
 

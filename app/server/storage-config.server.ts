@@ -1,6 +1,6 @@
 import '@tanstack/react-start/server-only'
 import { z } from 'zod'
-import { ConfigError } from './config'
+import { configError } from './config'
 
 /**
  * Where uploaded images are kept: the database (default) or S3-compatible storage when S3_BUCKET is set.
@@ -71,16 +71,7 @@ export type StorageConfig = { kind: 'database' } | S3StorageConfig
 /** Parses the S3_* variables; throws a ConfigError with one line per wrong variable (secrets hidden). */
 export function parseStorageEnv(env: Record<string, string | undefined>): StorageConfig {
   const result = storageSchema.safeParse(env)
-  if (!result.success) {
-    const lines = result.error.issues.map((i) => {
-      const name = String(i.path[0] ?? 'S3_BUCKET')
-      const given = env[name]
-      const shown =
-        given === undefined ? '' : /SECRET|KEY/.test(name) ? '=(hidden)' : `=${JSON.stringify(given)}`
-      return `Configuration error: ${name}${shown} ${i.message} (see .env.example)`
-    })
-    throw new ConfigError(lines.join('\n'))
-  }
+  if (!result.success) throw configError(result.error.issues, env, 'S3_BUCKET')
   const e = result.data
   if (!e.S3_BUCKET) return { kind: 'database' }
   return {
