@@ -13,6 +13,7 @@ import { type AuthConfigSource, defaultAuthSource } from './auth'
 import { DOCS_CSP, renderDocsPage } from './docs'
 import { ApiError, sqlState } from './errors'
 import { idempotency } from './idempotency'
+import { isInProcess } from './in-process'
 import type { ApiApp, ApiEnv, RouteDeps } from './openapi'
 import { registerClassManagementRoutes } from './routes/class-management'
 import { registerClassWorkRoutes } from './routes/class-works'
@@ -100,11 +101,11 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
     }),
   )
 
-  // Authenticated calls per access token (the token itself is checked by each route; a forged one only spends
-  // its own counter).
+  // Authenticated calls per access token from API clients (the token itself is checked by each route; a forged
+  // one only spends its own counter). The BFF's own in-process calls are not counted (app/api/in-process.ts).
   app.use('*', async (c, next) => {
     const authorization = c.req.header('authorization')
-    if (authorization?.startsWith('Bearer '))
+    if (authorization?.startsWith('Bearer ') && !isInProcess(c.req.raw))
       await routeDeps.rateLimit('apiPerToken', limitKey(authorization))
     await next()
   })

@@ -5,6 +5,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiApp } from '../../app/api/app'
+import { markInProcess } from '../../app/api/in-process'
 import { consume, isLimited, RateLimitedError, reset } from '../../app/db/rate-limit'
 import { messages } from '../../app/db/schema'
 import { LIMITS, RATE_LIMITED_MESSAGE } from '../../app/lib/limits'
@@ -97,6 +98,13 @@ describe('calls per access token', () => {
       if (res.status === 429) expect(res.headers.get('retry-after')).toBeTruthy()
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429])
+    // The BFF's own in-process calls (page renders, server functions) are not counted as API-client traffic.
+    const inProcess = await a.fetch(
+      markInProcess(
+        new Request('http://internal/v1/users/me', { headers: { authorization: `Bearer ${token}` } }),
+      ),
+    )
+    expect(inProcess.status).toBe(200)
     // Public calls carry no token and are not counted per token.
     expect((await a.fetch(new Request('http://api.test/v1/master/categories'))).status).toBe(200)
   })

@@ -1,5 +1,6 @@
 import '@tanstack/react-start/server-only'
 import { FetchError, ofetch } from 'ofetch'
+import { markInProcess } from '../../api/in-process'
 import { ApiError } from './errors'
 
 /** One /v1 call as the client sees it; the path starts with `/v1/`. */
@@ -59,11 +60,13 @@ export function inProcessTransport(
   return async (request: ApiRequest): Promise<ApiResponse> => {
     const handler = await getHandler()
     const response = await handler.fetch(
-      new Request(`http://internal${withQuery(request.path, request.query)}`, {
-        method: request.method,
-        headers: headersFor(request),
-        body: request.form ?? (request.body === undefined ? undefined : JSON.stringify(request.body)),
-      }),
+      markInProcess(
+        new Request(`http://internal${withQuery(request.path, request.query)}`, {
+          method: request.method,
+          headers: headersFor(request),
+          body: request.form ?? (request.body === undefined ? undefined : JSON.stringify(request.body)),
+        }),
+      ),
     )
     return { status: response.status, data: await readJson(response) }
   }
