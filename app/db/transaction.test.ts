@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { isRetryableConflict, retryOnConflict } from './transaction'
+import { isRetryableConflict, retriedConflicts, retryOnConflict, transaction } from './transaction'
 
 const withCode = (code: string) => Object.assign(new Error(code), { code })
 const noSleep = { sleep: async () => {}, random: () => 0.5 }
@@ -13,6 +13,18 @@ describe('retryOnConflict', () => {
       .mockResolvedValue('ok')
     expect(await retryOnConflict(work, noSleep)).toBe('ok')
     expect(work).toHaveBeenCalledTimes(3)
+  })
+  it('counts what it retried, by SQLSTATE', async () => {
+    const before = { ...retriedConflicts }
+    const work = vi
+      .fn<() => Promise<string>>()
+      .mockRejectedValueOnce(withCode('40P01'))
+      .mockRejectedValueOnce(withCode('40001'))
+      .mockRejectedValueOnce(withCode('40001'))
+      .mockResolvedValue('ok')
+    await retryOnConflict(work, noSleep)
+    expect(retriedConflicts['40P01']).toBe((before['40P01'] ?? 0) + 1)
+    expect(retriedConflicts['40001']).toBe((before['40001'] ?? 0) + 2)
   })
   it('passes any other error through at once', async () => {
     const work = vi.fn<() => Promise<string>>().mockRejectedValue(withCode('23505'))
@@ -37,6 +49,28 @@ describe('retryOnConflict', () => {
       sleep: async (ms) => void waits.push(ms),
     })
     expect(waits).toEqual([20, 40])
+  })
+})
+
+describe('transaction', () => {
+  it('runs the whole db.transaction again, each time with a fresh transaction', async () => {
+    let calls = 0
+    const db = {
+      transaction: async <T>(fn: (tx: unknown) => Promise<T>) => {
+        calls++
+        if (calls === 1) throw new Error('Failed query', { cause: withCode('40P01') })
+        return fn({ attempt: calls })
+      },
+    }
+    // biome-ignore lint/suspicious/noExplicitAny: a stand-in for drizzle's database
+    const result = await transaction(db as any, async (tx) => tx, noSleep)
+    expect(result).toEqual({ attempt: 2 })
+  })
+  it('gives up with the default bound of 5 attempts', async () => {
+    const db = { transaction: vi.fn(async () => Promise.reject(withCode('40001'))) }
+    // biome-ignore lint/suspicious/noExplicitAny: a stand-in for drizzle's database
+    await expect(transaction(db as any, async () => 1, noSleep)).rejects.toMatchObject({ code: '40001' })
+    expect(db.transaction).toHaveBeenCalledTimes(5)
   })
 })
 

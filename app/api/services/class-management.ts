@@ -35,7 +35,9 @@ import { embeddedPaymentProvider, type PaymentProvider } from './payment'
  * Class management (issue #7). Rules:
  * - only teachers (users.is_teacher) may call these: anyone else gets 403 `not_teacher`;
  * - a class or schedule that is not the caller's own is 404 (ids cannot be probed);
- * - each write runs in one transaction and touches only `tx` (PGlite is one connection).
+ * - each write runs in one transaction and touches only `tx` (PGlite is one connection), retried on a deadlock or
+ *   serialization failure (`transaction` in app/db/transaction.ts);
+ * - locks are taken at the start, class → schedule → purchase (docs/decisions/0015-lock-order.md).
  */
 
 export function requireTeacher(user: UserRow): void {
@@ -61,15 +63,39 @@ async function organizationIdOf(tx: DbOrTx, userId: number): Promise<number | nu
   return m?.id ?? null
 }
 
-/** The caller's class row, locked for the rest of the transaction; 404 when it is not theirs. */
-async function lockOwnClass(tx: Tx, userId: number, classWorkId: number) {
+/**
+ * The caller's class row, locked for the rest of the transaction; 404 when it is not theirs. Lock order
+ * (docs/decisions/0015): the class first, then its schedules, then their purchases. FOR NO KEY UPDATE unless the
+ * class is deleted: it queues with reservations (which take the same lock) without blocking foreign-key checks of
+ * rows that point at the class (favorites, announcements…) or plain readers.
+ */
+async function lockOwnClass(
+  tx: Tx,
+  userId: number,
+  classWorkId: number,
+  strength: 'update' | 'no key update' = 'no key update',
+) {
   const [row] = await tx
     .select()
     .from(classWorks)
     .where(and(eq(classWorks.id, classWorkId), eq(classWorks.teacherId, userId)))
-    .for('update')
+    .for(strength)
   if (!row) throw notFound('クラス')
   return row
+}
+
+/**
+ * Locks every class of a teacher in id order, before a statement that updates several of them: class rows are
+ * always locked in ascending id, so two such writers cannot deadlock each other (docs/decisions/0015).
+ */
+export async function lockClassesOfTeacher(tx: Tx, teacherId: number): Promise<number[]> {
+  const rows = await tx
+    .select({ id: classWorks.id })
+    .from(classWorks)
+    .where(eq(classWorks.teacherId, teacherId))
+    .orderBy(asc(classWorks.id))
+    .for('no key update')
+  return rows.map((r) => r.id)
 }
 
 async function searchTextFor(
@@ -236,7 +262,8 @@ export async function updateClassWork(
 export async function deleteClassWork(db: Db, user: UserRow, classWorkId: number): Promise<void> {
   requireTeacher(user)
   await transaction(db, async (tx) => {
-    await lockOwnClass(tx, user.id, classWorkId)
+    // FOR UPDATE: the row goes, so foreign-key checks of rows pointing at it must wait.
+    await lockOwnClass(tx, user.id, classWorkId, 'update')
     const [booked] = await tx
       .select({ id: purchases.id })
       .from(purchases)
@@ -307,7 +334,10 @@ export async function addSchedule(
   })
 }
 
-/** The caller's schedule and its class, both locked; 404 when the class is not theirs. */
+/**
+ * The caller's schedule and its class, both locked in the order class → schedule (the class is found by a plain
+ * read first; a schedule never changes class); 404 when the class is not theirs.
+ */
 async function lockOwnSchedule(tx: Tx, userId: number, scheduleId: number) {
   const [ref] = await tx
     .select({ classWorkId: classWorkSchedules.classWorkId })
@@ -320,7 +350,7 @@ async function lockOwnSchedule(tx: Tx, userId: number, scheduleId: number) {
     .select()
     .from(classWorkSchedules)
     .where(eq(classWorkSchedules.id, scheduleId))
-    .for('update')
+    .for('no key update')
   if (!schedule) throw notFound('スケジュール')
   return { cls, schedule }
 }
@@ -385,6 +415,7 @@ export async function cancelSchedule(
     if (schedule.isCanceled) throw new ApiError(409, 'already_canceled', 'このスケジュールはすでに休講です')
     if (schedule.endedAt <= now)
       throw new ApiError(409, 'schedule_ended', '終了したスケジュールは休講にできません')
+    // Purchases last: class and schedule are held, so no member can cancel or book one of these meanwhile.
     const canceled = await tx
       .update(purchases)
       .set({ status: 'canceled_by_teacher', canceledAt: now })

@@ -8,6 +8,7 @@ import type {
 } from '../../contract/v1/class-works'
 import type { Db } from '../../db/client'
 import { classWorkSchedules, classWorks, classWorkTargetGrades, organizations } from '../../db/schema'
+import { retryOnConflict } from '../../db/transaction'
 import { gramsTsquery } from '../../lib/search-bigrams'
 import { searchTerms } from '../../lib/search-normalize'
 import { notFound } from '../errors'
@@ -217,8 +218,13 @@ export function classWorkSearchQueries(db: Db, p: SearchParams) {
  * a range scan of class_works_next_start_idx that finds nothing most of the time.
  */
 export async function refreshNextStarts(db: Db, now: Date): Promise<void> {
-  await db.execute(
-    sql`select class_works_refresh_next_start(id, ${now.toISOString()}::timestamptz) from ${classWorks} where ${classWorks.nextStartAt} < ${now.toISOString()}::timestamptz`,
+  const at = now.toISOString()
+  // Stale rows are locked in id order before they are written (docs/decisions/0015: several class rows are always
+  // locked in ascending id), and a conflict is retried rather than failing the page that asked.
+  await retryOnConflict(() =>
+    db.execute(
+      sql`select class_works_refresh_next_start(s.id, ${at}::timestamptz) from (select id from ${classWorks} where ${classWorks.nextStartAt} < ${at}::timestamptz order by id for no key update) s`,
+    ),
   )
 }
 

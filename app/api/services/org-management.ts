@@ -8,9 +8,10 @@ import type {
 import type { InvitationCode, OrgUser } from '../../contract/v1/organizations'
 import type { Db, Tx } from '../../db/client'
 import { classWorks, organizations, orgUsers } from '../../db/schema'
+import { transaction } from '../../db/transaction'
 import type { UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
-import { requireTeacher } from './class-management'
+import { lockClassesOfTeacher, requireTeacher } from './class-management'
 import { orgUserList } from './organizations'
 
 /**
@@ -46,7 +47,7 @@ async function lockOwnedOrganization(tx: Tx, userId: number) {
 
 /** POST /v1/organizations: the caller (not yet in an organisation) creates one and becomes its owner. */
 export async function createOrganization(db: Db, user: UserRow, input: OrganizationInput, now: Date) {
-  await db.transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     if (await membership(tx, user.id)) throw alreadyInOrganization()
     const [org] = await tx
       .insert(organizations)
@@ -64,6 +65,7 @@ export async function createOrganization(db: Db, user: UserRow, input: Organizat
     await tx
       .insert(orgUsers)
       .values({ organizationId: org!.id, userId: user.id, role: 'owner', joinedAt: now })
+    await lockClassesOfTeacher(tx, user.id)
     await tx.update(classWorks).set({ organizationId: org!.id }).where(eq(classWorks.teacherId, user.id))
   })
 }
@@ -98,7 +100,7 @@ export async function regenerateInvitationCode(db: Db, user: UserRow): Promise<I
 /** POST /v1/org_users/join: a teacher outside any organisation joins with the current invitation code. */
 export async function joinOrganization(db: Db, user: UserRow, body: JoinOrganizationBody, now: Date) {
   requireTeacher(user)
-  await db.transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     if (await membership(tx, user.id)) throw alreadyInOrganization()
     const [org] = await tx
       .select({ id: organizations.id })
@@ -109,13 +111,14 @@ export async function joinOrganization(db: Db, user: UserRow, body: JoinOrganiza
     await tx
       .insert(orgUsers)
       .values({ organizationId: org.id, userId: user.id, role: 'member', joinedAt: now })
+    await lockClassesOfTeacher(tx, user.id)
     await tx.update(classWorks).set({ organizationId: org.id }).where(eq(classWorks.teacherId, user.id))
   })
 }
 
 /** DELETE /v1/org_users/{user_id}: the owner removes a member (never the owner); their classes leave too. */
 export async function removeMember(db: Db, user: UserRow, memberId: number): Promise<OrgUser[]> {
-  await db.transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     const org = await lockOwnedOrganization(tx, user.id)
     const [target] = await tx
       .select({ role: orgUsers.role })
@@ -125,6 +128,7 @@ export async function removeMember(db: Db, user: UserRow, memberId: number): Pro
     if (target.role === 'owner')
       throw new ApiError(422, 'cannot_remove_owner', '団体のオーナーは削除できません')
     await tx.delete(orgUsers).where(and(eq(orgUsers.organizationId, org.id), eq(orgUsers.userId, memberId)))
+    await lockClassesOfTeacher(tx, memberId)
     await tx
       .update(classWorks)
       .set({ organizationId: null })

@@ -16,6 +16,7 @@ import {
   targetGrades,
   users,
 } from '../../db/schema'
+import { transaction } from '../../db/transaction'
 import { classSearchText } from '../../lib/search-normalize'
 import type { TokenClaims, UserRow } from '../auth'
 import { ApiError, invalidRequest, sqlState } from '../errors'
@@ -250,7 +251,8 @@ export async function updateMe(db: Db, user: UserRow, body: UpdateUserBody): Pro
       { path: [], message: '変更する項目を指定してください' },
     ])
   }
-  return db.transaction(async (tx) => {
+  // Retried on a deadlock: a nickname change rewrites the search text of the teacher's classes.
+  return transaction(db, async (tx) => {
     await checkMasters(tx, {
       professions: [body.profession_id],
       schoolTypes: [body.school_type_id],
@@ -279,7 +281,10 @@ export async function updateMe(db: Db, user: UserRow, body: UpdateUserBody): Pro
   })
 }
 
-/** The teacher's nickname is part of every class's search text. */
+/**
+ * The teacher's nickname is part of every class's search text. The classes are locked at once in id order
+ * (docs/decisions/0015), so this cannot deadlock with another writer of several classes.
+ */
 async function refreshSearchTextOfTeacher(tx: Tx, teacherId: number, nickname: string) {
   const rows = await tx
     .select({
@@ -291,6 +296,8 @@ async function refreshSearchTextOfTeacher(tx: Tx, teacherId: number, nickname: s
     .from(classWorks)
     .innerJoin(categories, eq(categories.id, classWorks.categoryId))
     .where(eq(classWorks.teacherId, teacherId))
+    .orderBy(asc(classWorks.id))
+    .for('no key update', { of: classWorks })
   for (const r of rows) {
     await tx
       .update(classWorks)
