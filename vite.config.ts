@@ -139,7 +139,16 @@ export default defineConfig({
         behavior: 'error',
         client: {
           specifiers: ['@tanstack/react-start/server'],
-          files: ['**/*.server.*', '**/app/server/**', '**/app/api/**', '**/app/db/**', '**/app/idp/**'],
+          files: [
+            '**/*.server.*',
+            '**/app/server/**',
+            '**/app/api/**',
+            '**/app/db/**',
+            '**/app/idp/**',
+            '**/app/jobs/**',
+            '**/app/mail/**',
+            '**/app/notifications/**',
+          ],
         },
       },
     }),

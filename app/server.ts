@@ -3,6 +3,7 @@ import { closeDb, getDatabase } from './db/client'
 import { prepareDataDir } from './db/data-dir'
 import { closeEventBus } from './db/events'
 import { getIdentityProvider, idpNodeHandler, isEmbeddedIdpEnabled } from './idp'
+import { startBackgroundWork, stopBackgroundWork } from './notifications/runtime.server'
 import { assertSessionSecret } from './server/auth/session.server'
 import { getConfig } from './server/config'
 import { logger } from './server/logger.server'
@@ -47,6 +48,8 @@ export async function onServerStart(): Promise<ServerOptions> {
     await getDatabase()
     assertSessionSecret()
   }
+  // Mail, reminders and live updates: every instance runs jobs (docs/decisions/0017).
+  startBackgroundWork()
   return {
     siteOrigin: config.siteOrigin,
     port: config.port,
@@ -61,6 +64,7 @@ export async function onServerStart(): Promise<ServerOptions> {
 /** Runs on SIGTERM/SIGINT after the requests in flight: the embedded provider saves its state, the database closes. */
 export async function onServerStop() {
   if (isEmbeddedIdpEnabled()) await getIdentityProvider().flush?.()
+  await stopBackgroundWork(getConfig().shutdownGraceSeconds * 1000)
   await closeEventBus()
   await closeDb()
 }

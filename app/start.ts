@@ -16,10 +16,12 @@ const redirects = createMiddleware().server(({ request, next }) => {
 
 /**
  * Every cookie-authenticated write (server functions, /auth routes) must come from our own pages.
- * The /v1 API is bearer-token only (no ambient cookies), so it is exempt.
+ * The /v1 API is bearer-token only (no ambient cookies), so it is exempt; so is the one-click unsubscribe that mail
+ * programs POST (RFC 8058), which reads no cookie and acts only on its signed token.
  */
 const csrf = createCsrfMiddleware({
-  filter: ({ request, pathname }) => !SAFE_METHODS.has(request.method) && !pathname.startsWith('/v1/'),
+  filter: ({ request, pathname }) =>
+    !SAFE_METHODS.has(request.method) && !pathname.startsWith('/v1/') && pathname !== '/mail/unsubscribe',
   failureResponse: () =>
     Response.json(
       { code: 'csrf', message: '不正なリクエストです。ページを再読み込みしてください。' },

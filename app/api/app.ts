@@ -8,6 +8,7 @@ import { DATABASE_RETRY_AFTER_S, type Db, getDb as defaultGetDb, isDatabaseUnava
 import type { EventBus } from '../db/events'
 import { consume, limitKey, RateLimitedError } from '../db/rate-limit'
 import { LIMITS, type Limit, type LimitName } from '../lib/limits'
+import { unsubscribeSecretOf } from '../mail/unsubscribe.server'
 import { getConfig } from '../server/config'
 import { type AuthConfigSource, defaultAuthSource } from './auth'
 import { DOCS_CSP, renderDocsPage } from './docs'
@@ -23,6 +24,7 @@ import { registerMagazineRoutes } from './routes/magazine'
 import { registerMasterRoutes } from './routes/master'
 import { registerMessageRoutes } from './routes/messages'
 import { registerNoticeRoutes } from './routes/notices'
+import { registerNotificationSettingRoutes } from './routes/notification-settings'
 import { registerOrgManagementRoutes } from './routes/org-management'
 import { registerOrganizationRoutes } from './routes/organizations'
 import { registerPurchaseRoutes } from './routes/purchases'
@@ -46,6 +48,8 @@ export interface ApiDeps {
   limits?: Partial<Record<LimitName, Limit>> | false
   /** The bus that empties every instance's search cache after a write (default: the app's); null: none. */
   events?: (() => Promise<EventBus>) | null
+  /** Signs the unsubscribe links of mails (default: derived from SESSION_SECRET). */
+  unsubscribeSecret?: () => string
 }
 
 const MAX_BODY_BYTES = 64 * 1024
@@ -62,6 +66,9 @@ function databaseInputError(err: unknown): ApiError | undefined {
   if (code.startsWith('22')) return new ApiError(400, 'invalid_request', '入力内容に誤りがあります')
   return undefined
 }
+
+/** The key of the unsubscribe links, derived from the session secret (the same on every instance). */
+const defaultUnsubscribeSecret = () => unsubscribeSecretOf(getConfig())
 
 /** COMMISSION_RATE from the app's configuration, read when a reservation is made. */
 const defaultCommissionRate = () => getConfig().commissionRate
@@ -141,6 +148,9 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
   })
   registerNoticeRoutes(app, routeDeps)
   registerLearnerRoutes(app, routeDeps)
+  registerNotificationSettingRoutes(app, routeDeps, {
+    unsubscribeSecret: deps.unsubscribeSecret ?? defaultUnsubscribeSecret,
+  })
 
   const documentConfig = {
     openapi: '3.1.0',

@@ -519,3 +519,81 @@ export const uploads = pgTable('uploads', {
   bytes: bytea('bytes').notNull(),
   createdAt: createdAt(),
 })
+
+// ── notifications: jobs, mail, preferences (issue 14; docs/decisions/0017) ──────────────────────
+
+/**
+ * Durable jobs (app/jobs). Written in the same transaction as the change that causes them (outbox); taken by any
+ * instance's runner with `FOR UPDATE SKIP LOCKED` under a lease, so one job runs on one worker at a time. Done jobs
+ * are kept a week: their `dedupe_key` keeps a reminder or a mail from being queued twice.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: id(),
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').notNull(),
+    /** Unique while the row exists: a second enqueue with the same key is a no-op. */
+    dedupeKey: text('dedupe_key').unique(),
+    runAt: ts('run_at').notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(8),
+    /** A worker holds the job until then; a worker killed mid-job lets it go when the lease runs out. */
+    lockedUntil: ts('locked_until'),
+    lockedBy: text('locked_by'),
+    lastError: text('last_error'),
+    /** Set when the job succeeded, or failed for the last time (then `failed` is true). */
+    finishedAt: ts('finished_at'),
+    failed: boolean('failed').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('jobs_due_idx')
+      .on(t.runAt)
+      .where(sql`${t.finishedAt} is null`),
+    index('jobs_finished_idx').on(t.finishedAt),
+  ],
+)
+
+/**
+ * Every mail the app sent or stored. Without SMTP_URL this is the mailbox shown at /test/mailbox; with it, a log
+ * of what was handed to the SMTP server. `message_id` is derived from the job, so a job run twice stores once.
+ */
+export const mails = pgTable(
+  'mails',
+  {
+    id: id(),
+    messageId: text('message_id').notNull().unique(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    kind: text('kind').notNull(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    html: text('html').notNull(),
+    text: text('text').notNull(),
+    headers: jsonb('headers').notNull().default({}),
+    /** 'stored' (the database mailbox) or 'smtp' (accepted by the SMTP server). */
+    transport: text('transport').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('mails_to_idx').on(t.toAddress, t.createdAt), index('mails_created_idx').on(t.createdAt)],
+)
+
+/** A member's choice per kind of notification; no row means the kind's default (on). */
+export const notificationPreferences = pgTable(
+  'notification_preferences',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    enabled: boolean('enabled').notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.kind] })],
+)
+
+/** The last time a throttled notification went out (e.g. one message mail per room and recipient per 10 minutes). */
+export const notificationThrottles = pgTable('notification_throttles', {
+  key: text('key').primaryKey(),
+  sentAt: ts('sent_at').notNull(),
+})

@@ -94,7 +94,7 @@ const scrypt = promisify(scryptCallback) as (
   salt: Buffer,
   keylen: number,
 ) => Promise<Buffer>
-const VERIFY_TOKEN_TTL_MS = 24 * 60 * 60 * 1000
+export const VERIFY_TOKEN_TTL_MS = 24 * 60 * 60 * 1000
 
 export const MIN_PASSWORD_LENGTH = 8
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
@@ -229,6 +229,23 @@ export class AccountStore {
       return undefined
     }
     return (await checkPassword(password, stored.passwordHash)) ? publicView(stored) : undefined
+  }
+
+  /**
+   * A new confirmation link for an account whose address is not verified yet (the previous link stops working);
+   * undefined for an unknown or already verified address.
+   */
+  renewVerifyToken(
+    email: string,
+    now = Date.now(),
+  ): { account: IdpAccount; verifyToken: string } | undefined {
+    const stored = this.#load().find((a) => a.email === normalizeEmail(email))
+    if (!stored || stored.email_verified || !stored.passwordHash) return undefined
+    const verifyToken = randomBytes(24).toString('base64url')
+    stored.verifyTokenHash = hashToken(verifyToken)
+    stored.verifyTokenExpiresAt = now + VERIFY_TOKEN_TTL_MS
+    this.#save()
+    return { account: publicView(stored), verifyToken }
   }
 
   /** Marks the e-mail address verified; undefined when the token is unknown, used or expired. */

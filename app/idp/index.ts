@@ -1,4 +1,5 @@
 import '@tanstack/react-start/server-only'
+import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import { resolveSessionSecret } from '../server/auth/secret.server'
@@ -42,6 +43,18 @@ const databaseLimiter: IdpLimiter = {
   },
 }
 
+/** The confirmation mail of a sign-up, as a job in the app's database (sent by the job runner, app/notifications). */
+async function queueVerificationMail(input: { email: string; verifyUrl: string; expiresHours: number }) {
+  const [{ getDb }, { enqueue }] = await Promise.all([import('../db/client'), import('../jobs/queue.server')])
+  const host = new URL(getConfig().siteOrigin).hostname || 'manabi.example'
+  await enqueue(await getDb(), 'mail.send', {
+    messageId: `<verify-${randomUUID()}@${host}>`,
+    to: input.email,
+    template: 'verify_email',
+    props: { verifyUrl: input.verifyUrl, expiresHours: input.expiresHours },
+  })
+}
+
 // Kept on globalThis so that a dev-server module reload does not start a second provider (and sign everyone out).
 const SINGLETON = Symbol.for('manabi.identityProvider')
 type Holder = { [SINGLETON]?: IdentityProvider }
@@ -57,6 +70,11 @@ export function getIdentityProvider(): IdentityProvider {
       secret: resolveSessionSecret(config),
       testLogin: config.idpTestLogin,
       limiter: databaseLimiter,
+      sendVerificationMail: queueVerificationMail,
+      mailboxUrl: (email) =>
+        config.mailboxEnabled
+          ? `${config.siteOrigin}/test/mailbox?${new URLSearchParams({ to: email })}`
+          : undefined,
     })
   }
   return holder[SINGLETON]

@@ -47,7 +47,6 @@ a{color:#4b2fa3}
 :focus-visible{outline:3px solid #ffd84d;outline-offset:2px}
 .alert{padding:.75rem 1rem;border-radius:8px;background:#fdecec;color:#b4232a;border:1px solid #e5484d;margin:1rem 0}
 .notice{padding:.75rem 1rem;border-radius:8px;background:#f2f4f7;margin:1rem 0}
-.verify{word-break:break-all}
 hr{border:0;border-top:1px solid #e4e7eb;margin:1.5rem 0}
 footer{margin-top:1.5rem;font-size:.8125rem;color:#52606d}
 `
@@ -157,15 +156,41 @@ ${alert(input.error)}
   )
 }
 
-export function signupDonePage(input: { email: string; verifyUrl: string; continueUrl: string }): string {
+/**
+ * After a sign-up (and after 再送): the confirmation link went by mail, never onto this page. In the demo, where
+ * mails stay in the app's database, the page says where to read them.
+ */
+export function signupDonePage(input: {
+  email: string
+  sent: boolean
+  resent?: boolean
+  continueUrl: string
+  resendAction: string
+  mailboxUrl?: string
+}): string {
+  const title = input.sent
+    ? input.resent
+      ? '確認メールを再送しました'
+      : '確認メールを送信しました'
+    : '確認メールを送信できませんでした'
   return layout(
-    '確認メールを送信しました',
-    `<h1>確認メールを送信しました</h1>
-<p><strong>${escapeHtml(input.email)}</strong> 宛てに、メールアドレス確認用のリンクをお送りしました。</p>
-<div class="notice">
-<p>デモ環境のため実際のメールは送信されません。メールの代わりに、確認用のリンクをここに表示します。</p>
-<p class="verify"><a href="${escapeHtml(input.verifyUrl)}" target="_blank" rel="noopener">メールアドレスを確認する</a></p>
-</div>
+    title,
+    `<h1>${title}</h1>
+${
+  input.sent
+    ? `<p role="status"><strong>${escapeHtml(input.email)}</strong> 宛てに、メールアドレス確認用のリンクをお送りしました。メールのリンクを開いて確認を完了してください（有効期限は24時間です）。</p>`
+    : `<div class="alert" role="alert">ただいまメールを送信できません。しばらくしてから再送してください。</div>`
+}
+${
+  input.mailboxUrl
+    ? `<div class="notice"><p>デモ環境のため、メールは実際には送信されず<a href="${escapeHtml(input.mailboxUrl)}" target="_blank" rel="noopener">メールボックス</a>に届きます。</p></div>`
+    : ''
+}
+<form method="post" action="${escapeHtml(input.resendAction)}">
+<input type="hidden" name="email" value="${escapeHtml(input.email)}">
+<p class="muted">メールが届かない場合は、迷惑メールフォルダをご確認のうえ再送してください。</p>
+<button type="submit" class="button secondary">確認メールを再送する</button>
+</form>
 <a class="button" href="${escapeHtml(input.continueUrl)}">${SITE_NAME}へ進む</a>`,
   )
 }

@@ -2,7 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import Provider, { errors, type Interaction, interactionPolicy, type KoaContext } from 'oidc-provider'
 import { deriveSecret } from '../server/auth/secret.server'
-import { AccountStore, DEMO_ACCOUNTS, type IdpAccount, MIN_PASSWORD_LENGTH, SignUpError } from './accounts'
+import {
+  AccountStore,
+  DEMO_ACCOUNTS,
+  type IdpAccount,
+  MIN_PASSWORD_LENGTH,
+  SignUpError,
+  VERIFY_TOKEN_TTL_MS,
+} from './accounts'
 import { createAdapterFactory, ProviderStore } from './adapter'
 import { loadOrCreateSigningKeys, type PrivateJwks, type PublicJwks, toPublicJwks } from './keys'
 import {
@@ -86,10 +93,25 @@ export interface IdentityProviderOptions {
    * unset). `consume` throws an error with `retryAfterS` when the key is over its limit.
    */
   limiter?: IdpLimiter
+  /**
+   * Sends the confirmation mail of a sign-up (the app queues it as a job). The link goes by mail only: the page
+   * never shows it. Without it no mail goes out (tests of other things).
+   */
+  sendVerificationMail?: (input: { email: string; verifyUrl: string; expiresHours: number }) => Promise<void>
+  /** Where the demo's mails can be read (/test/mailbox), shown on the sign-up page while mails stay local. */
+  mailboxUrl?: (email: string) => string | undefined
 }
 
 export interface IdpLimiter {
-  consume(name: 'passwordPerAccount' | 'passwordPerAddress' | 'signupPerAddress', key: string): Promise<void>
+  consume(
+    name:
+      | 'passwordPerAccount'
+      | 'passwordPerAddress'
+      | 'signupPerAddress'
+      | 'verificationMailPerAccount'
+      | 'verificationMailPerAddress',
+    key: string,
+  ): Promise<void>
   reset(name: 'passwordPerAccount', key: string): Promise<void>
 }
 
@@ -551,14 +573,8 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
           { login: { accountId: account.sub, amr: ['pwd'] } },
           { mergeWithLastSubmission: false },
         )
-        return render(
-          ctx,
-          signupDonePage({
-            email: account.email ?? email,
-            verifyUrl: `${issuer}${IDP_VERIFY_EMAIL_PATH}?token=${encodeURIComponent(verifyToken)}`,
-            continueUrl: returnTo,
-          }),
-        )
+        const sent = await mailVerification(account.email ?? email, verifyToken)
+        return render(ctx, verificationSentPage(account.email ?? email, sent, returnTo))
       } catch (error) {
         if (error instanceof SignUpError) return showSignup({ error: error.message, email, nickname }, 400)
         throw error
@@ -617,6 +633,69 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
     )
   }
 
+  const verifyUrlOf = (token: string) =>
+    `${issuer}${IDP_VERIFY_EMAIL_PATH}?token=${encodeURIComponent(token)}`
+
+  /** Queues the confirmation mail; false when it could not be queued (the page then offers to send it again). */
+  async function mailVerification(email: string, token: string): Promise<boolean> {
+    if (!options.sendVerificationMail) return true
+    try {
+      await options.sendVerificationMail({
+        email,
+        verifyUrl: verifyUrlOf(token),
+        expiresHours: VERIFY_TOKEN_TTL_MS / 3_600_000,
+      })
+      return true
+    } catch (error) {
+      console.error(
+        '[idp] could not queue the confirmation mail:',
+        error instanceof Error ? error.message : error,
+      )
+      return false
+    }
+  }
+
+  function verificationSentPage(email: string, sent: boolean, continueUrl: string, resent = false) {
+    return signupDonePage({
+      email,
+      sent,
+      resent,
+      continueUrl,
+      resendAction: `${issuer}${IDP_VERIFY_EMAIL_PATH}/resend`,
+      mailboxUrl: options.mailboxUrl?.(email),
+    })
+  }
+
+  /**
+   * POST /verify-email/resend (再送): a new link for an unverified account, limited per account and per address.
+   * The answer is the same whether or not the address has an account, so it tells nobody who signed up.
+   */
+  async function resendVerification(ctx: KoaContext) {
+    const form = await readForm(ctx.req)
+    const email = (form.get('email') ?? '').slice(0, 254)
+    const continueUrl = `${siteOrigin}/`
+    const limited = await overLimit([
+      ['verificationMailPerAccount', email.trim().toLowerCase()],
+      ['verificationMailPerAddress', clientAddress(ctx.req)],
+    ])
+    if (limited) {
+      ctx.set('Retry-After', String(limited))
+      return render(
+        ctx,
+        messagePage({
+          title: '確認メールを再送できません',
+          message: TOO_MANY_ATTEMPTS,
+          linkUrl: continueUrl,
+          linkLabel: 'まなびのたねに戻る',
+        }),
+        429,
+      )
+    }
+    const renewed = accounts.renewVerifyToken(email)
+    const sent = renewed ? await mailVerification(renewed.account.email ?? email, renewed.verifyToken) : true
+    return render(ctx, verificationSentPage(email, sent, continueUrl, true))
+  }
+
   function verifyEmail(ctx: KoaContext) {
     const token = typeof ctx.query.token === 'string' ? ctx.query.token : ''
     const account = accounts.verifyEmail(token)
@@ -636,6 +715,7 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
     if (path === IDP_LOGOUT_PATH && (ctx.method === 'GET' || ctx.method === 'HEAD')) return logout(ctx)
     if (path === IDP_VERIFY_EMAIL_PATH && (ctx.method === 'GET' || ctx.method === 'HEAD'))
       return verifyEmail(ctx)
+    if (path === `${IDP_VERIFY_EMAIL_PATH}/resend` && ctx.method === 'POST') return resendVerification(ctx)
     const match = interactionPath.exec(path)
     if (match) return interaction(ctx, match[1]!, match[2])
     if (path === '/' && ctx.method === 'GET') return redirect(ctx, `${siteOrigin}/`)

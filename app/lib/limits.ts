@@ -15,6 +15,10 @@ export const LIMITS = {
   passwordPerAddress: { points: 20, durationS: 15 * 60 },
   /** New accounts (each one sends its verification mail) from one client address. */
   signupPerAddress: { points: 5, durationS: 60 * 60 },
+  /** Confirmation mails sent again for one account (the sign-up page's 再送). */
+  verificationMailPerAccount: { points: 3, durationS: 60 * 60 },
+  /** Confirmation mails sent again from one client address, whatever the account. */
+  verificationMailPerAddress: { points: 10, durationS: 60 * 60 },
   /** Messages sent by one member. */
   messagesPerMember: { points: 10, durationS: 60 },
   /** Authenticated /v1 calls with one access token (the BFF's in-process calls count too: a page makes ~5). */

@@ -92,6 +92,20 @@ const envSchema = z
     IDP_TEST_LOGIN: flag,
     COMMISSION_RATE: z.coerce.number().min(0).max(1).default(0.2),
     SEED_DEMO: z.enum(['0', '1', 'true', 'false']).optional(),
+    /** Send mail through this SMTP server (smtp://user:pass@host:587, smtps://…); unset: kept in the database. */
+    SMTP_URL: optionalString.pipe(
+      z
+        .url({ protocol: /^smtps?$/, message: 'must be an SMTP URL such as smtp://user:password@smtp.example:587' })
+        .optional(),
+    ),
+    MAIL_FROM: optionalString.pipe(
+      z
+        .string()
+        .regex(/^(.+<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/, {
+          message: 'must be an address such as "まなびのたね <no-reply@manabi.example>"',
+        })
+        .default('まなびのたね <no-reply@manabi.example>'),
+    ),
   })
   .superRefine((env, ctx) => {
     const auth0 = [env.AUTH0_DOMAIN, env.AUTH0_CLIENT_ID, env.AUTH0_CLIENT_SECRET, env.AUTH0_AUDIENCE]
@@ -182,6 +196,13 @@ function buildConfig(env: z.infer<typeof envSchema>) {
     maxUploadBytes: env.MAX_UPLOAD_BYTES,
     shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
     logLevel: env.LOG_LEVEL,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    /**
+     * The database mailbox (/test/mailbox): only while mails are kept in the database (no SMTP_URL), in development,
+     * tests and the demo (embedded provider); never in production with Auth0.
+     */
+    mailboxEnabled: !env.SMTP_URL && !(isProduction && useAuth0),
     /** Demo content in an empty database: yes, except for a real deployment (production with Auth0). */
     seedDemo:
       env.SEED_DEMO === undefined

@@ -29,6 +29,37 @@ export async function login(page: Page, email: string, returnTo = '/') {
 }
 
 /**
+ * The newest mail to `email` in the demo mailbox (/test/mailbox), waiting for the job runner to send it; returns
+ * its subject and plain-text part.
+ */
+export async function readMail(context: BrowserContext, email: string, subject?: RegExp | string) {
+  const page = await context.newPage()
+  try {
+    const item = page
+      .getByTestId('mailbox-item')
+      .filter(subject ? { hasText: subject } : {})
+      .first()
+    await expect(async () => {
+      await page.goto(`/test/mailbox?${new URLSearchParams({ to: email })}`)
+      await expect(item).toBeVisible({ timeout: 500 })
+    }).toPass({ timeout: 10_000 })
+    await item.getByRole('link').click()
+    const text = (await page.getByTestId('mail-text').textContent()) ?? ''
+    return { subject: (await page.getByTestId('mail-subject').textContent()) ?? '', text }
+  } finally {
+    await page.close()
+  }
+}
+
+/** The confirmation link of a sign-up, from the mail in the demo mailbox. */
+export async function verificationLink(context: BrowserContext, email: string) {
+  const mail = await readMail(context, email, 'メールアドレスの確認')
+  const url = /https?:\/\/\S+\/idp\/verify-email\?token=[A-Za-z0-9_%-]+/.exec(mail.text)?.[0]
+  expect(url, mail.text).toBeTruthy()
+  return url!
+}
+
+/**
  * Signs up a new account on the embedded provider, confirms its e-mail and registers it as a parent — for tests
  * that change what a member sees (read marks, learner profiles) without touching the shared demo accounts.
  */
@@ -40,10 +71,11 @@ export async function registerNewParent(page: Page, context: BrowserContext, nic
   await page.getByLabel('パスワード').fill('manabi-demo-1234')
   await page.getByLabel('ニックネーム').fill(nickname)
   await page.getByRole('button', { name: '登録する' }).click()
-  const verifyUrl = await page.getByRole('link', { name: 'メールアドレスを確認する' }).getAttribute('href')
+  await expect(page.getByRole('heading', { name: '確認メールを送信しました' })).toBeVisible()
+  const verifyUrl = await verificationLink(context, email)
   await page.getByRole('link', { name: 'まなびのたねへ進む' }).click()
   const mail = await context.newPage()
-  await mail.goto(verifyUrl ?? '')
+  await mail.goto(verifyUrl)
   await mail.close()
   await page.getByTestId('confirm-email-check').click()
   await expect(page).toHaveURL(/\/register\/input$/)

@@ -216,7 +216,12 @@ describe('sign-in through the provider page (demo-account button, cookie jar)', 
     })
     expect(done.status).toBe(200)
     expect(done.body).toContain('確認メールを送信しました')
-    const verifyUrl = hrefOf(done.body, 'メールアドレスを確認する')
+    // The link goes by mail only: the page does not show it.
+    expect(done.body).not.toContain('verify-email?token=')
+    const mail = h.verificationMails.at(-1)!
+    expect(mail).toMatchObject({ email, expiresHours: 24 })
+    const verifyUrl = mail.verifyUrl
+    expect(verifyUrl).toMatch(/\/idp\/verify-email\?token=/)
     const continueUrl = hrefOf(done.body, 'まなびのたねへ進む')
 
     const landed = await browser.navigate(continueUrl)
@@ -245,6 +250,40 @@ describe('sign-in through the provider page (demo-account button, cookie jar)', 
     })
     expect(again.url.pathname).toBe('/')
     expect((await h.flow.getSessionAccessToken(fresh.sessionRequest()))!.claims.sub).toBe(before!.claims.sub)
+  })
+
+  it('sends the confirmation mail again (再送): a new link, the old one dead; the same answer for any address', async () => {
+    const browser = h.newBrowser()
+    const page = await browser.navigate('/auth/login?screen_hint=signup&returnTo=%2F')
+    const email = `resend-${Date.now()}@manabi.example`
+    const done = await browser.navigate(formAction(page.body, 'name="email"'), {
+      method: 'POST',
+      body: new URLSearchParams({ email, password: 'correct horse', nickname: 'じろう' }).toString(),
+    })
+    const first = h.verificationMails.at(-1)!
+    const resendAction = formAction(done.body, 'name="email" value=')
+    const resent = await browser.navigate(resendAction, {
+      method: 'POST',
+      body: new URLSearchParams({ email }).toString(),
+    })
+    expect(resent.status).toBe(200)
+    expect(resent.body).toContain('確認メールを再送しました')
+    const second = h.verificationMails.at(-1)!
+    expect(second.email).toBe(email)
+    expect(second.verifyUrl).not.toBe(first.verifyUrl)
+    expect((await browser.navigate(first.verifyUrl)).status).toBe(400)
+    expect((await browser.navigate(second.verifyUrl)).status).toBe(200)
+    // A verified or unknown address gets the same page and no mail.
+    const count = h.verificationMails.length
+    for (const other of [email, 'nobody-here@manabi.example']) {
+      const again = await browser.navigate(resendAction, {
+        method: 'POST',
+        body: new URLSearchParams({ email: other }).toString(),
+      })
+      expect(again.status).toBe(200)
+      expect(again.body).toContain('確認メールを再送しました')
+    }
+    expect(h.verificationMails).toHaveLength(count)
   })
 
   it('rejects a wrong password with a Japanese message', async () => {

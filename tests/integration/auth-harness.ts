@@ -28,6 +28,8 @@ export interface AuthHarness {
   store: SessionStore
   client: OidcClient
   newBrowser(): TestBrowser
+  /** Confirmation mails the provider asked to send (newest last). */
+  verificationMails: { email: string; verifyUrl: string; expiresHours: number }[]
   close(): Promise<void>
 }
 
@@ -44,6 +46,7 @@ export async function startAuthHarness(
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 
   const secret = 'integration-test-session-secret-0123456789abcdef'
+  const verificationMails: AuthHarness['verificationMails'] = []
   const idp = createIdentityProvider({
     siteOrigin: origin,
     dataDir,
@@ -51,6 +54,7 @@ export async function startAuthHarness(
     testLogin: options.testLogin ?? true,
     persist: false,
     ttl: options.ttl,
+    sendVerificationMail: async (mail) => void verificationMails.push(mail),
   })
   handler = (req, res) => {
     if (req.url?.startsWith('/idp')) return idp.handler(req, res)
@@ -74,6 +78,7 @@ export async function startAuthHarness(
 
   return {
     origin,
+    verificationMails,
     database,
     idp,
     flow,

@@ -23,6 +23,7 @@ import {
   users,
 } from '../../db/schema'
 import { transaction } from '../../db/transaction'
+import { enqueue } from '../../jobs/queue.server'
 import { formatScheduleJa } from '../../lib/format'
 import { findOverlap } from '../../lib/schedule-overlap'
 import { classSearchText } from '../../lib/search-normalize'
@@ -437,6 +438,7 @@ export async function cancelSchedule(
         body: `「${cls.title}」の ${when} の回は、先生の都合により休講になりました。\nご予約はキャンセルされ、お支払いの全額を返金します。ご迷惑をおかけして申し訳ありません。`,
         createdAt: now,
       })
+      await enqueue(tx, 'notify.schedule_canceled', { purchaseIds: canceled.map((p) => p.id) })
     }
     return {
       schedule: toTeacherSchedule(row!),
@@ -466,6 +468,7 @@ export async function postAnnouncement(
       .insert(classAnnouncements)
       .values({ classWorkId, title: input.title, body: input.body, createdAt: now })
       .returning()
+    await enqueue(tx, 'notify.announcement', { announcementId: row!.id })
     return {
       id: row!.id,
       class_work_id: classWorkId,

@@ -3,6 +3,7 @@ import type { CreatePurchaseBody, Purchase, PurchaseScope } from '../../contract
 import type { Db, Tx } from '../../db/client'
 import { classWorkSchedules, classWorks, learners, purchases, users } from '../../db/schema'
 import { transaction } from '../../db/transaction'
+import { enqueue } from '../../jobs/queue.server'
 import { canCancel, cancelDeadline, commissionOf, isMeetingOpen } from '../../lib/reservation-rules'
 import type { UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
@@ -142,6 +143,8 @@ export async function createPurchase(
           description: schedule.title,
         })
       }
+      // Outbox: the mails and live updates go out once this commits, and never if it rolls back.
+      await enqueue(tx, 'notify.purchase_created', { purchaseId: purchase!.id })
       return purchase!.id
     })
   } catch (err) {
@@ -200,6 +203,7 @@ export async function cancelPurchase(
       .set({ purchasedCount: sql`${classWorkSchedules.purchasedCount} - 1` })
       .where(eq(classWorkSchedules.id, row.scheduleId))
     if (row.price > 0) await deps.payment.refund({ purchaseId, userId, amount: row.price })
+    await enqueue(tx, 'notify.purchase_canceled', { purchaseId })
   })
   const [updated] = await listPurchaseRows(db, userId, eq(purchases.id, purchaseId), deps.now)
   return updated!

@@ -12,6 +12,7 @@ import {
   rooms,
   users,
 } from '../../db/schema'
+import { enqueue } from '../../jobs/queue.server'
 import { containsContactInfo } from '../../lib/contact-detector'
 import type { UserRow } from '../auth'
 import { notFound } from '../errors'
@@ -241,6 +242,7 @@ export async function sendMessage(
       })
       .returning()
     await tx.update(rooms).set({ lastMessageAt: now }).where(eq(rooms.id, roomId))
+    await enqueue(tx, 'notify.message', { messageId: m!.id })
     await tx
       .update(roomMembers)
       .set({ lastReadAt: now })

@@ -6,6 +6,8 @@ export type SiteConfig = {
   siteOrigin: string
   titlePrefix: string
   testPagesEnabled: boolean
+  /** /test/mailbox: mails kept in the database (development, tests, the demo). */
+  mailboxEnabled: boolean
   /** True while the embedded identity provider is in use (shows the デモ環境 badge). */
   demoIdentity: boolean
 }
@@ -17,6 +19,7 @@ export const getSiteConfig = createServerFn({ method: 'GET' }).handler(async ():
     siteOrigin: config.siteOrigin,
     titlePrefix: titlePrefixFor(new URL(config.siteOrigin).host, config.environment),
     testPagesEnabled: config.testPagesEnabled,
+    mailboxEnabled: config.mailboxEnabled,
     demoIdentity: !config.auth0,
   }
 })

@@ -28,6 +28,11 @@ import { ErrorBody } from '../../contract/v1/common'
 import { FavoriteList, FavoriteState, FollowState } from '../../contract/v1/follows'
 import { Article, ArticlePage, MagazineFacets, type MagazineQuery } from '../../contract/v1/magazine'
 import { type MasterKind, MasterList } from '../../contract/v1/master'
+import {
+  NotificationSettingList,
+  UnsubscribeState,
+  type UpdateNotificationSettingBody,
+} from '../../contract/v1/notifications'
 import { Notice, NoticeList } from '../../contract/v1/notices'
 import type {
   JoinOrganizationBody,
@@ -363,6 +368,18 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       path: `/v1/users/followings/${id(teacherId)}`,
     })),
     listFavorites: authedCall(FavoriteList, () => get('/v1/users/favorites')),
+    listNotificationSettings: authedCall(NotificationSettingList, () =>
+      get('/v1/users/notification_settings'),
+    ),
+    updateNotificationSetting: authedCall(NotificationSettingList, (body: UpdateNotificationSettingBody) => ({
+      method: 'PUT',
+      path: '/v1/users/notification_settings',
+      body,
+    })),
+    /** The target of a mail's unsubscribe link; undefined for a link that is not ours. */
+    getUnsubscribe: (token: string) => publicCall(UnsubscribeState, () => get('/v1/unsubscribe', { token })),
+    unsubscribe: (token: string) =>
+      publicCall(UnsubscribeState, () => ({ method: 'POST', path: '/v1/unsubscribe', body: { token } })),
     getFavoriteState: authedCall(FavoriteState, (classWorkId: number) =>
       get(`/v1/users/favorites/${id(classWorkId)}`),
     ),

@@ -1,0 +1,68 @@
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
+import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
+import { type NotificationKind, notificationKind } from '~/lib/notification-kinds'
+import { updateNotificationSetting } from './notification-settings.functions'
+import { notificationSettingsQuery } from './queries'
+
+/** /notification_settings: which mails reach the member, per kind; refunds always do. */
+export function NotificationSettingsPage() {
+  const settings = useSuspenseQuery(notificationSettingsQuery()).data
+  const queryClient = useQueryClient()
+  const change = useMutation({
+    mutationFn: (input: { kind: NotificationKind; enabled: boolean }) =>
+      updateNotificationSetting({ data: input }),
+    onSuccess: (result, input) => {
+      if (!result.ok) return showErrorSnackbar(result.message)
+      queryClient.setQueryData(notificationSettingsQuery().queryKey, result.data)
+      const label = notificationKind(input.kind)?.label ?? ''
+      showSnackbar({ message: `「${label}」のメールを${input.enabled ? '受け取ります' : '停止しました'}` })
+    },
+    onError: () => showErrorSnackbar('設定を保存できませんでした。時間をおいてもう一度お試しください'),
+  })
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10">
+      <p className="text-sm">
+        <Link to="/profile" className="underline">
+          基本情報
+        </Link>
+      </p>
+      <h1 className="mt-2 text-2xl font-black">メール通知の設定</h1>
+      <p className="mt-2 text-sm text-slate-700">
+        受け取るメールを種類ごとに選べます。返金に関するお知らせは大切なため停止できません。
+      </p>
+      <ul
+        className="mt-6 divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white"
+        data-testid="notification-settings"
+      >
+        {settings.map((s) => {
+          const kind = notificationKind(s.kind)
+          const id = `notify-${s.kind}`
+          return (
+            <li key={s.kind} className="flex items-center justify-between gap-4 p-4" data-testid="notification-setting">
+              <label htmlFor={id} className="min-w-0">
+                <span className="block font-bold">{kind?.label}</span>
+                <span className="block text-sm text-slate-600">{kind?.description}</span>
+              </label>
+              <input
+                id={id}
+                type="checkbox"
+                role="switch"
+                className="h-6 w-6 shrink-0 accent-teal-700"
+                checked={s.enabled}
+                disabled={s.mandatory || change.isPending}
+                aria-describedby={s.mandatory ? `${id}-note` : undefined}
+                onChange={(e) => change.mutate({ kind: s.kind, enabled: e.target.checked })}
+              />
+              {s.mandatory ? (
+                <span id={`${id}-note`} className="sr-only">
+                  停止できません
+                </span>
+              ) : null}
+            </li>
+          )
+        })}
+      </ul>
+    </div>
+  )
+}

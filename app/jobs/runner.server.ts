@@ -1,0 +1,229 @@
+import { randomBytes } from 'node:crypto'
+import { hostname } from 'node:os'
+import { and, eq, sql } from 'drizzle-orm'
+import type { Db } from '../db/client'
+import type { EventBus, Unsubscribe } from '../db/events'
+import { jobs } from '../db/schema'
+import { logger } from '../server/logger.server'
+import { enqueue, JOBS_CHANNEL } from './queue.server'
+
+/**
+ * The job runner every instance starts (docs/decisions/0017). It claims due jobs with `FOR UPDATE SKIP LOCKED`
+ * under a lease: two runners never hold one job at once, and a runner killed mid-job (kill -9) lets it go when the
+ * lease runs out, so another runs it again. Handlers are written to be safe to run again: what they write is keyed
+ * by the job (dedupe keys, the mail's Message-ID), so a job re-run after a crash has its effect once.
+ */
+
+export interface Job {
+  id: number
+  kind: string
+  payload: Record<string, unknown>
+  /** 1 on the first run. */
+  attempts: number
+}
+
+export type JobHandler = (job: Job, ctx: { db: Db }) => Promise<void>
+
+/** A job that must not be tried again (bad payload, unknown kind): finished as failed at once. */
+export class PermanentJobError extends Error {
+  override name = 'PermanentJobError'
+}
+
+export interface RecurringJob {
+  kind: string
+  everyMs: number
+}
+
+export interface JobRunnerOptions {
+  db: Db
+  handlers: Record<string, JobHandler>
+  /** Wakes the runner when a job is committed (PostgreSQL NOTIFY). Without it the runner only polls. */
+  bus?: EventBus
+  /** Jobs run at once by this runner. */
+  concurrency?: number
+  /** Longest wait between two looks for due jobs. */
+  pollMs?: number
+  /** How long a claimed job is this runner's; a runner that dies lets it go after this. */
+  leaseMs?: number
+  /** Wait before attempt n+1 (default: 2ⁿ s with jitter, at most an hour). */
+  backoffMs?: (attempts: number) => number
+  /** Enqueued once per period across all instances (deduplicated by the period's number). */
+  recurring?: RecurringJob[]
+  workerId?: string
+  /** false: no background loop; the caller runs jobs with drain() (tests). */
+  autoStart?: boolean
+}
+
+export interface JobRunner {
+  readonly workerId: string
+  /** Claims and runs due jobs until none is left; resolves with how many ran. For tests and scripts. */
+  drain(): Promise<number>
+  /** Stops claiming, waits for the jobs in flight (at most `graceMs`). */
+  stop(graceMs?: number): Promise<void>
+}
+
+const defaultBackoff = (attempts: number) =>
+  Math.min(3_600_000, 1000 * 2 ** attempts) * (0.75 + Math.random() * 0.5)
+
+export function startJobRunner(options: JobRunnerOptions): JobRunner {
+  const { db, handlers } = options
+  const concurrency = options.concurrency ?? 4
+  const pollMs = options.pollMs ?? 1000
+  const leaseMs = options.leaseMs ?? 60_000
+  const backoffMs = options.backoffMs ?? defaultBackoff
+  const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`
+  const inFlight = new Set<Promise<void>>()
+  let stopping = false
+  let timer: NodeJS.Timeout | undefined
+  let wake: (() => void) | undefined
+  let unsubscribe: Unsubscribe | undefined
+  let lastRecurring = 0
+
+  async function claim(limit: number): Promise<Job[]> {
+    const result = await db.execute<{ id: number; kind: string; payload: unknown; attempts: number }>(sql`
+      update ${jobs} set
+        locked_until = now() + make_interval(secs => ${leaseMs / 1000}),
+        locked_by = ${workerId},
+        attempts = attempts + 1
+      where id in (
+        select id from ${jobs}
+        where finished_at is null and run_at <= now() and (locked_until is null or locked_until < now())
+        order by run_at, id
+        limit ${limit}
+        for update skip locked
+      )
+      returning id, kind, payload, attempts`)
+    const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows
+    return (rows as Job[]).map((r) => ({ ...r, id: Number(r.id), attempts: Number(r.attempts) }))
+  }
+
+  async function finish(job: Job, error?: unknown) {
+    const mine = and(eq(jobs.id, job.id), eq(jobs.lockedBy, workerId))
+    if (error === undefined) {
+      await db.update(jobs).set({ finishedAt: sql`now()`, lockedUntil: null, lastError: null }).where(mine)
+      return
+    }
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+    const [row] = await db.select({ max: jobs.maxAttempts }).from(jobs).where(eq(jobs.id, job.id))
+    const final = error instanceof PermanentJobError || job.attempts >= (row?.max ?? 1)
+    if (final) {
+      logger.error({ err: error, job: { id: job.id, kind: job.kind } }, 'job failed for good')
+      await db
+        .update(jobs)
+        .set({ finishedAt: sql`now()`, failed: true, lockedUntil: null, lastError: message })
+        .where(mine)
+    } else {
+      logger.warn(
+        { err: error, job: { id: job.id, kind: job.kind, attempts: job.attempts } },
+        'job will retry',
+      )
+      await db
+        .update(jobs)
+        .set({
+          runAt: new Date(Date.now() + backoffMs(job.attempts)),
+          lockedUntil: null,
+          lastError: message,
+        })
+        .where(mine)
+    }
+  }
+
+  async function run(job: Job) {
+    const handler = handlers[job.kind]
+    let error: unknown
+    try {
+      if (!handler) throw new PermanentJobError(`No handler for job kind ${job.kind}`)
+      await handler(job, { db })
+    } catch (err) {
+      error = err ?? new Error('job failed')
+    }
+    await finish(job, error).catch((err) =>
+      // The lease runs out and the job runs again: handlers are safe to re-run.
+      logger.warn({ err, job: { id: job.id, kind: job.kind } }, 'could not record the end of a job'),
+    )
+  }
+
+  async function enqueueRecurring() {
+    const now = Date.now()
+    if (now - lastRecurring < 1000) return
+    lastRecurring = now
+    for (const r of options.recurring ?? []) {
+      const period = Math.floor(now / r.everyMs)
+      await enqueue(db, r.kind, { period }, { dedupeKey: `${r.kind}:${period}`, maxAttempts: 3 })
+    }
+  }
+
+  /** One pass: fills the free slots with due jobs. Returns how many were started. */
+  async function tick(): Promise<number> {
+    const free = concurrency - inFlight.size
+    if (stopping || free <= 0) return 0
+    await enqueueRecurring()
+    const claimed = await claim(free)
+    for (const job of claimed) {
+      const p: Promise<void> = run(job).finally(() => {
+        inFlight.delete(p)
+        wake?.()
+      })
+      inFlight.add(p)
+    }
+    return claimed.length
+  }
+
+  async function loop() {
+    while (!stopping) {
+      let started = 0
+      try {
+        started = await tick()
+      } catch (err) {
+        // The database is away: try again at the next poll.
+        logger.warn({ err }, 'job runner could not look for jobs')
+      }
+      if (started > 0 && inFlight.size < concurrency) continue
+      await new Promise<void>((resolve) => {
+        wake = resolve
+        timer = setTimeout(resolve, pollMs)
+        timer.unref?.()
+      })
+      wake = undefined
+      if (timer) clearTimeout(timer)
+    }
+  }
+
+  if (options.bus) {
+    options.bus
+      .subscribe(JOBS_CHANNEL, () => wake?.(), { onReady: () => wake?.() })
+      .then((u) => {
+        if (stopping) void u()
+        else unsubscribe = u
+      })
+      .catch((err) => logger.warn({ err }, 'job runner is polling only (no event bus)'))
+  }
+  const looping = options.autoStart === false ? Promise.resolve() : loop()
+
+  return {
+    workerId,
+    async drain() {
+      let ran = 0
+      for (;;) {
+        const started = await tick()
+        ran += started
+        if (inFlight.size === 0 && started === 0) return ran
+        if (inFlight.size > 0) await Promise.race(inFlight)
+      }
+    },
+    async stop(graceMs = 10_000) {
+      stopping = true
+      wake?.()
+      await unsubscribe?.().catch(() => {})
+      await looping
+      let graceTimer: NodeJS.Timeout | undefined
+      await Promise.race([
+        Promise.allSettled([...inFlight]),
+        new Promise((resolve) => {
+          graceTimer = setTimeout(resolve, graceMs)
+        }),
+      ])
+      clearTimeout(graceTimer)
+    },
+  }
+}

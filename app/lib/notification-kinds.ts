@@ -1,0 +1,59 @@
+/**
+ * The kinds of notification a member receives, and which of them they may switch off (issue 14). The settings
+ * page, the unsubscribe links and the senders all read this table.
+ */
+export const NOTIFICATION_KINDS = [
+  {
+    kind: 'reservation',
+    label: '予約の確定・キャンセル',
+    description: 'ご自身の予約が確定したときや、キャンセルしたとき',
+    mandatory: false,
+    defaultOn: true,
+  },
+  {
+    kind: 'refund',
+    label: '開催中止・返金',
+    description: '予約した授業が中止になり返金されるとき（停止できません）',
+    mandatory: true,
+    defaultOn: true,
+  },
+  {
+    kind: 'reminder',
+    label: '授業のリマインダー',
+    description: '予約した授業の24時間前と1時間前',
+    mandatory: false,
+    defaultOn: true,
+  },
+  {
+    kind: 'message',
+    label: '新着メッセージ',
+    description: 'メッセージが届いたとき（同じ相手からは10分に1通まで）',
+    mandatory: false,
+    defaultOn: true,
+  },
+  {
+    kind: 'announcement',
+    label: 'クラスからのお知らせ',
+    description: '予約したクラスの先生がお知らせを投稿したとき',
+    mandatory: false,
+    defaultOn: true,
+  },
+  {
+    kind: 'teacher_reservation',
+    label: '生徒の予約・キャンセル（先生向け）',
+    description: 'ご自身のクラスに予約やキャンセルがあったとき',
+    mandatory: false,
+    defaultOn: true,
+  },
+] as const
+
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number]['kind']
+
+export const NOTIFICATION_KIND_NAMES = NOTIFICATION_KINDS.map((k) => k.kind) as [
+  NotificationKind,
+  ...NotificationKind[],
+]
+
+export function notificationKind(kind: string) {
+  return NOTIFICATION_KINDS.find((k) => k.kind === kind)
+}

@@ -1,0 +1,187 @@
+import type { ReactElement } from 'react'
+import { formatDateJa, formatPrice, formatScheduleJa, formatTimeJa } from '../lib/format'
+import type { NotificationKind } from '../lib/notification-kinds'
+import { Action, Details, type MailFooter, MailLayout, P } from './layout'
+
+/**
+ * One template per mail the app sends (issue 14). A template is a subject and a React Email body built from
+ * plain, serialisable props (they travel in the job's payload). Times are shown in Asia/Tokyo.
+ */
+
+interface Lesson {
+  className: string
+  startedAt: string
+  endedAt: string
+  /** Who attends: the member or one of their learners. */
+  attendee: string
+}
+
+const lessonRows = (l: Lesson): [string, string][] => [
+  ['クラス', l.className],
+  ['日時', formatScheduleJa(l.startedAt, l.endedAt)],
+  ['受講する人', l.attendee],
+]
+
+interface Template<P> {
+  /** Which preference governs it; 'verification' and 'refund' cannot be switched off. */
+  kind: NotificationKind | 'verification'
+  subject(props: P): string
+  body(props: P & { footer: MailFooter }): ReactElement
+}
+
+const define = <P,>(t: Template<P>) => t
+
+export const templates = {
+  verify_email: define<{ verifyUrl: string; expiresHours: number }>({
+    kind: 'verification',
+    subject: () => 'メールアドレスの確認',
+    body: (p) => (
+      <MailLayout preview="メールアドレスを確認してください" heading="メールアドレスの確認" footer={p.footer}>
+        <P>まなびのたねにご登録いただきありがとうございます。</P>
+        <P>
+          下のボタンからメールアドレスを確認してください。リンクの有効期限は{p.expiresHours}
+          時間で、1回だけ使えます。
+        </P>
+        <Action href={p.verifyUrl}>メールアドレスを確認する</Action>
+        <P>お心当たりのない場合は、このメールを破棄してください。</P>
+      </MailLayout>
+    ),
+  }),
+
+  reservation_confirmed: define<Lesson & { price: number; cancelDeadline: string; attendanceUrl: string }>({
+    kind: 'reservation',
+    subject: (p) => `予約が確定しました：${p.className}`,
+    body: (p) => (
+      <MailLayout
+        preview={`${p.className}の予約が確定しました`}
+        heading="予約が確定しました"
+        footer={p.footer}
+      >
+        <P>
+          ご予約ありがとうございます。授業の15分前から、受講するクラスのページに参加用のリンクが表示されます。
+        </P>
+        <Details
+          rows={[
+            ...lessonRows(p),
+            ['料金', formatPrice(p.price)],
+            ['キャンセル期限', `${formatDateJa(p.cancelDeadline)} ${formatTimeJa(p.cancelDeadline)}まで`],
+          ]}
+        />
+        <Action href={p.attendanceUrl}>受講するクラスを見る</Action>
+      </MailLayout>
+    ),
+  }),
+
+  reservation_canceled: define<Lesson & { refund: number; attendanceUrl: string }>({
+    kind: 'reservation',
+    subject: (p) => `予約をキャンセルしました：${p.className}`,
+    body: (p) => (
+      <MailLayout
+        preview={`${p.className}の予約をキャンセルしました`}
+        heading="予約をキャンセルしました"
+        footer={p.footer}
+      >
+        <P>次の予約のキャンセルを受け付けました。</P>
+        <Details rows={[...lessonRows(p), ['返金額', formatPrice(p.refund)]]} />
+        <Action href={p.attendanceUrl}>予約の一覧を見る</Action>
+      </MailLayout>
+    ),
+  }),
+
+  schedule_canceled: define<Lesson & { refund: number; classUrl: string }>({
+    kind: 'refund',
+    subject: (p) => `【開催中止】${p.className}`,
+    body: (p) => (
+      <MailLayout
+        preview={`${p.className}は開催中止になりました`}
+        heading="授業が開催中止になりました"
+        footer={p.footer}
+      >
+        <P>先生の都合により、ご予約の授業は開催中止になりました。料金は全額返金されます。</P>
+        <Details rows={[...lessonRows(p), ['返金額', formatPrice(p.refund)]]} />
+        <Action href={p.classUrl}>クラスのほかの日程を見る</Action>
+      </MailLayout>
+    ),
+  }),
+
+  teacher_new_reservation: define<Lesson & { member: string; seatsLeft: number; manageUrl: string }>({
+    kind: 'teacher_reservation',
+    subject: (p) => `新しい予約がありました：${p.className}`,
+    body: (p) => (
+      <MailLayout
+        preview={`${p.member}さんが予約しました`}
+        heading="新しい予約がありました"
+        footer={p.footer}
+      >
+        <P>{p.member}さんがあなたのクラスを予約しました。</P>
+        <Details rows={[...lessonRows(p), ['残席', `${p.seatsLeft}席`]]} />
+        <Action href={p.manageUrl}>クラス管理を開く</Action>
+      </MailLayout>
+    ),
+  }),
+
+  teacher_reservation_canceled: define<Lesson & { member: string; manageUrl: string }>({
+    kind: 'teacher_reservation',
+    subject: (p) => `予約がキャンセルされました：${p.className}`,
+    body: (p) => (
+      <MailLayout
+        preview={`${p.member}さんが予約をキャンセルしました`}
+        heading="予約がキャンセルされました"
+        footer={p.footer}
+      >
+        <P>{p.member}さんが次の予約をキャンセルしました。</P>
+        <Details rows={lessonRows(p)} />
+        <Action href={p.manageUrl}>クラス管理を開く</Action>
+      </MailLayout>
+    ),
+  }),
+
+  new_message: define<{ sender: string; roomUrl: string }>({
+    kind: 'message',
+    subject: (p) => `${p.sender}さんからメッセージが届きました`,
+    body: (p) => (
+      <MailLayout
+        preview={`${p.sender}さんからメッセージが届きました`}
+        heading="新着メッセージ"
+        footer={p.footer}
+      >
+        <P>{p.sender}さんからメッセージが届きました。内容はまなびのたねでご確認ください。</P>
+        <Action href={p.roomUrl}>メッセージを読む</Action>
+      </MailLayout>
+    ),
+  }),
+
+  class_announcement: define<{ className: string; title: string; excerpt: string; url: string }>({
+    kind: 'announcement',
+    subject: (p) => `${p.className}からのお知らせ：${p.title}`,
+    body: (p) => (
+      <MailLayout preview={p.title} heading={p.title} footer={p.footer}>
+        <P>予約している「{p.className}」の先生からお知らせが届きました。</P>
+        <P>{p.excerpt}</P>
+        <Action href={p.url}>お知らせを読む</Action>
+      </MailLayout>
+    ),
+  }),
+
+  lesson_reminder: define<Lesson & { hoursBefore: 24 | 1; attendanceUrl: string }>({
+    kind: 'reminder',
+    subject: (p) =>
+      p.hoursBefore === 1
+        ? `まもなく授業が始まります：${p.className}`
+        : `明日の授業のお知らせ：${p.className}`,
+    body: (p) => (
+      <MailLayout
+        preview={p.hoursBefore === 1 ? '1時間後に授業が始まります' : '24時間後に授業が始まります'}
+        heading={p.hoursBefore === 1 ? '1時間後に授業が始まります' : '明日の授業のお知らせ'}
+        footer={p.footer}
+      >
+        <P>授業の15分前から、下のページに参加用のリンクが表示されます。</P>
+        <Details rows={lessonRows(p)} />
+        <Action href={p.attendanceUrl}>授業に参加する</Action>
+      </MailLayout>
+    ),
+  }),
+}
+
+export type TemplateName = keyof typeof templates
+export type TemplateProps<N extends TemplateName> = Parameters<(typeof templates)[N]['subject']>[0]

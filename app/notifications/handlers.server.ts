@@ -1,0 +1,357 @@
+import { and, eq, gt, inArray, lte, ne, type SQL, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
+import type { Db } from '../db/client'
+import {
+  classAnnouncements,
+  classWorkSchedules,
+  classWorks,
+  jobs,
+  learners,
+  mails,
+  messages,
+  notificationThrottles,
+  purchases,
+  roomMembers,
+  users,
+} from '../db/schema'
+import { enqueue } from '../jobs/queue.server'
+import type { Job, JobHandler, RecurringJob } from '../jobs/runner.server'
+import { PermanentJobError } from '../jobs/runner.server'
+import { cancelDeadline } from '../lib/reservation-rules'
+import type { MailRequest, MailSettings } from '../mail/mailer.server'
+import { sendMail } from '../mail/mailer.server'
+import type { TemplateName, TemplateProps } from '../mail/templates'
+import { templates } from '../mail/templates'
+import { isNotificationEnabled } from './preferences.server'
+
+/**
+ * What the app does after a change commits (issue 14): each `notify.*` job is queued in the transaction of the
+ * change (outbox) and, when it runs, decides who hears of it, queues one `mail.send` job per recipient (keyed by
+ * this job, so a re-run queues nothing twice) and tells the open pages (live events).
+ */
+
+export const MESSAGE_MAIL_INTERVAL_MS = 10 * 60 * 1000
+export const REMINDER_SWEEP_MS = 60 * 1000
+/** Reminders go out from this long before the start … */
+const REMINDERS = [
+  { hoursBefore: 24 as const, lead: 24 * 3600_000 },
+  { hoursBefore: 1 as const, lead: 3600_000 },
+]
+/** … unless the sweep finds the lesson already closer than this (a reservation made late gets no stale reminder). */
+const REMINDER_WINDOW_MS = 30 * 60 * 1000
+const KEEP_FINISHED_JOBS_MS = 7 * 24 * 3600_000
+const KEEP_MAILS_MS = 90 * 24 * 3600_000
+
+export type LiveEventType = 'message' | 'notice' | 'announcement' | 'reservation'
+
+export interface NotificationDeps {
+  mail: MailSettings
+  /** Tells the recipients' open pages (GET /events); optional so that jobs run without the stream. */
+  publish?: (userIds: number[], type: LiveEventType) => Promise<void>
+}
+
+const positiveId = (v: unknown, name: string): number => {
+  if (typeof v === 'number' && Number.isInteger(v) && v > 0) return v
+  throw new PermanentJobError(`payload.${name} must be a positive integer`)
+}
+
+function messageIdFor(deps: NotificationDeps, key: string) {
+  const host = new URL(deps.mail.siteOrigin).hostname || 'manabi.example'
+  return `<${key}@${host}>`
+}
+
+/** Queues a mail to a member when they have an address and have not switched the kind off. */
+async function mailMember<N extends TemplateName>(
+  db: Db,
+  deps: NotificationDeps,
+  key: string,
+  user: { id: number; email: string | null },
+  template: N,
+  props: TemplateProps<N>,
+) {
+  if (!user.email) return
+  if (!(await isNotificationEnabled(db, user.id, templates[template].kind))) return
+  const request: MailRequest<N> = {
+    messageId: messageIdFor(deps, key),
+    to: user.email,
+    userId: user.id,
+    template,
+    props,
+  }
+  await enqueue(db, 'mail.send', request as unknown as Record<string, unknown>, { dedupeKey: `mail:${key}` })
+}
+
+const attendanceUrl = (deps: NotificationDeps) => `${deps.mail.siteOrigin}/class_attendance`
+const manageUrl = (deps: NotificationDeps) => `${deps.mail.siteOrigin}/class_management`
+
+const teachers = alias(users, 'teachers')
+
+/** Purchases with everything their mails show, in one query. */
+async function purchaseDetailsWhere(db: Db, where: SQL | undefined) {
+  const rows = await db
+    .select({
+      id: purchases.id,
+      status: purchases.status,
+      price: purchases.price,
+      memberId: users.id,
+      memberEmail: users.email,
+      memberNickname: users.nickname,
+      learnerNickname: learners.nickname,
+      teacherId: teachers.id,
+      teacherEmail: teachers.email,
+      classWorkId: classWorks.id,
+      className: classWorks.title,
+      startedAt: classWorkSchedules.startedAt,
+      endedAt: classWorkSchedules.endedAt,
+      capacity: classWorkSchedules.capacity,
+      purchasedCount: classWorkSchedules.purchasedCount,
+    })
+    .from(purchases)
+    .innerJoin(users, eq(users.id, purchases.userId))
+    .leftJoin(learners, eq(learners.id, purchases.learnerId))
+    .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+    .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+    .innerJoin(teachers, eq(teachers.id, classWorks.teacherId))
+    .where(where)
+  return rows.map((row) => ({
+    ...row,
+    lesson: {
+      className: row.className,
+      startedAt: row.startedAt.toISOString(),
+      endedAt: row.endedAt.toISOString(),
+      attendee: row.learnerNickname ?? `${row.memberNickname}（ご本人）`,
+    },
+  }))
+}
+
+async function purchaseDetails(db: Db, purchaseId: number) {
+  const [row] = await purchaseDetailsWhere(db, eq(purchases.id, purchaseId))
+  return row
+}
+
+export function notificationHandlers(deps: NotificationDeps): Record<string, JobHandler> {
+  const live = async (userIds: number[], type: LiveEventType) => {
+    if (userIds.length > 0) await deps.publish?.(userIds, type)
+  }
+
+  return {
+    'mail.send': async (job, { db }) => {
+      const request = job.payload as unknown as MailRequest
+      if (!request || typeof request.to !== 'string' || !(request.template in templates))
+        throw new PermanentJobError('payload is not a mail request')
+      await sendMail(db, deps.mail, request)
+    },
+
+    'notify.purchase_created': async (job, { db }) => {
+      const p = await purchaseDetails(db, positiveId(job.payload.purchaseId, 'purchaseId'))
+      if (!p) return
+      await mailMember(
+        db,
+        deps,
+        `purchase-${p.id}-confirmed`,
+        { id: p.memberId, email: p.memberEmail },
+        'reservation_confirmed',
+        {
+          ...p.lesson,
+          price: p.price,
+          cancelDeadline: cancelDeadline(new Date(p.lesson.startedAt)).toISOString(),
+          attendanceUrl: attendanceUrl(deps),
+        },
+      )
+      await mailMember(
+        db,
+        deps,
+        `purchase-${p.id}-teacher-new`,
+        { id: p.teacherId, email: p.teacherEmail },
+        'teacher_new_reservation',
+        {
+          ...p.lesson,
+          member: p.memberNickname,
+          seatsLeft: Math.max(0, p.capacity - p.purchasedCount),
+          manageUrl: manageUrl(deps),
+        },
+      )
+      await live([p.memberId, p.teacherId], 'reservation')
+    },
+
+    'notify.purchase_canceled': async (job, { db }) => {
+      const p = await purchaseDetails(db, positiveId(job.payload.purchaseId, 'purchaseId'))
+      if (!p) return
+      await mailMember(
+        db,
+        deps,
+        `purchase-${p.id}-canceled`,
+        { id: p.memberId, email: p.memberEmail },
+        'reservation_canceled',
+        {
+          ...p.lesson,
+          refund: p.price,
+          attendanceUrl: attendanceUrl(deps),
+        },
+      )
+      await mailMember(
+        db,
+        deps,
+        `purchase-${p.id}-teacher-canceled`,
+        { id: p.teacherId, email: p.teacherEmail },
+        'teacher_reservation_canceled',
+        {
+          ...p.lesson,
+          member: p.memberNickname,
+          manageUrl: manageUrl(deps),
+        },
+      )
+      await live([p.memberId, p.teacherId], 'reservation')
+    },
+
+    'notify.schedule_canceled': async (job, { db }) => {
+      const ids = (Array.isArray(job.payload.purchaseIds) ? job.payload.purchaseIds : []).map((v) =>
+        positiveId(v, 'purchaseIds[]'),
+      )
+      const notified = new Set<number>()
+      const canceled = ids.length
+        ? await purchaseDetailsWhere(
+            db,
+            and(inArray(purchases.id, ids), eq(purchases.status, 'canceled_by_teacher')),
+          )
+        : []
+      for (const p of canceled) {
+        await mailMember(
+          db,
+          deps,
+          `purchase-${p.id}-schedule-canceled`,
+          { id: p.memberId, email: p.memberEmail },
+          'schedule_canceled',
+          {
+            ...p.lesson,
+            refund: p.price,
+            classUrl: `${deps.mail.siteOrigin}/class_search/detail/${p.classWorkId}`,
+          },
+        )
+        notified.add(p.memberId)
+      }
+      await live([...notified], 'reservation')
+      await live([...notified], 'announcement')
+    },
+
+    'notify.message': async (job, { db }) => {
+      const messageId = positiveId(job.payload.messageId, 'messageId')
+      const [m] = await db
+        .select({
+          roomId: messages.roomId,
+          senderId: messages.senderId,
+          sender: users.nickname,
+          at: messages.createdAt,
+        })
+        .from(messages)
+        .innerJoin(users, eq(users.id, messages.senderId))
+        .where(eq(messages.id, messageId))
+        .limit(1)
+      if (!m) return
+      const recipients = await db
+        .select({ id: users.id, email: users.email })
+        .from(roomMembers)
+        .innerJoin(users, eq(users.id, roomMembers.userId))
+        .where(and(eq(roomMembers.roomId, m.roomId), ne(roomMembers.userId, m.senderId)))
+      for (const r of recipients) {
+        // At most one mail per room and recipient per 10 minutes: claim the slot atomically, so that two messages
+        // handled at once on two instances still send one mail.
+        const claimed = await db
+          .insert(notificationThrottles)
+          .values({ key: `message:${m.roomId}:${r.id}`, sentAt: m.at })
+          .onConflictDoUpdate({
+            target: notificationThrottles.key,
+            set: { sentAt: m.at },
+            setWhere: lte(notificationThrottles.sentAt, new Date(m.at.getTime() - MESSAGE_MAIL_INTERVAL_MS)),
+          })
+          .returning({ key: notificationThrottles.key })
+        if (claimed.length === 0) continue
+        await mailMember(db, deps, `message-${messageId}-${r.id}`, r, 'new_message', {
+          sender: m.sender,
+          roomUrl: `${deps.mail.siteOrigin}/message?room=${m.roomId}`,
+        })
+      }
+      await live(
+        recipients.map((r) => r.id),
+        'message',
+      )
+    },
+
+    'notify.announcement': async (job, { db }) => {
+      const announcementId = positiveId(job.payload.announcementId, 'announcementId')
+      const [a] = await db
+        .select({
+          id: classAnnouncements.id,
+          title: classAnnouncements.title,
+          body: classAnnouncements.body,
+          classWorkId: classAnnouncements.classWorkId,
+          className: classWorks.title,
+        })
+        .from(classAnnouncements)
+        .innerJoin(classWorks, eq(classWorks.id, classAnnouncements.classWorkId))
+        .where(eq(classAnnouncements.id, announcementId))
+        .limit(1)
+      if (!a) return
+      const members = await db
+        .selectDistinct({ id: users.id, email: users.email })
+        .from(purchases)
+        .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+        .innerJoin(users, eq(users.id, purchases.userId))
+        .where(and(eq(classWorkSchedules.classWorkId, a.classWorkId), eq(purchases.status, 'reserved')))
+      const excerpt = a.body.length > 200 ? `${a.body.slice(0, 200)}…` : a.body
+      for (const u of members) {
+        await mailMember(db, deps, `announcement-${a.id}-${u.id}`, u, 'class_announcement', {
+          className: a.className,
+          title: a.title,
+          excerpt,
+          url: `${deps.mail.siteOrigin}/information`,
+        })
+      }
+      await live(
+        members.map((u) => u.id),
+        'announcement',
+      )
+    },
+
+    /** Every minute (one run per minute across instances): lesson reminders, and old rows swept away. */
+    'reminders.sweep': async (_job: Job, { db }) => {
+      const now = Date.now()
+      for (const r of REMINDERS) {
+        const due = await purchaseDetailsWhere(
+          db,
+          and(
+            eq(purchases.status, 'reserved'),
+            eq(classWorkSchedules.isCanceled, false),
+            gt(classWorkSchedules.startedAt, new Date(now + r.lead - REMINDER_WINDOW_MS)),
+            lte(classWorkSchedules.startedAt, new Date(now + r.lead)),
+          ),
+        )
+        for (const p of due) {
+          // Keyed by the start time too: a lesson moved to another day is reminded again for the new time.
+          await mailMember(
+            db,
+            deps,
+            `reminder-${r.hoursBefore}h-${p.id}-${new Date(p.lesson.startedAt).getTime()}`,
+            { id: p.memberId, email: p.memberEmail },
+            'lesson_reminder',
+            { ...p.lesson, hoursBefore: r.hoursBefore, attendanceUrl: attendanceUrl(deps) },
+          )
+        }
+      }
+      await db
+        .delete(jobs)
+        .where(
+          and(
+            sql`${jobs.finishedAt} is not null`,
+            lte(jobs.finishedAt, new Date(now - KEEP_FINISHED_JOBS_MS)),
+          ),
+        )
+      await db.delete(mails).where(lte(mails.createdAt, new Date(now - KEEP_MAILS_MS)))
+      await db
+        .delete(notificationThrottles)
+        .where(lte(notificationThrottles.sentAt, new Date(now - 24 * 3600_000)))
+    },
+  }
+}
+
+export const recurringJobs: RecurringJob[] = [{ kind: 'reminders.sweep', everyMs: REMINDER_SWEEP_MS }]

@@ -1,0 +1,60 @@
+import { appConfig } from '../../app.config'
+import { getDb } from '../db/client'
+import { getEventBus } from '../db/events'
+import { type JobRunner, startJobRunner } from '../jobs/runner.server'
+import type { MailSettings } from '../mail/mailer.server'
+import { closeMailTransport } from '../mail/mailer.server'
+import { unsubscribeSecretOf } from '../mail/unsubscribe.server'
+import { getConfig } from '../server/config'
+import { publishMemberEvent } from '../server/live-events.server'
+import { logger } from '../server/logger.server'
+import { notificationHandlers, recurringJobs } from './handlers.server'
+
+/** The mail settings of this process, from the configuration. */
+export function mailSettings(): MailSettings {
+  const config = getConfig()
+  return {
+    siteName: appConfig.siteName,
+    siteOrigin: config.siteOrigin,
+    from: config.mailFrom,
+    smtpUrl: config.smtpUrl,
+    unsubscribeSecret: unsubscribeSecretOf(config),
+  }
+}
+
+let runner: Promise<JobRunner | undefined> | undefined
+
+/**
+ * Starts this instance's job runner once the database is reachable (every instance runs one; they share the
+ * work). On the embedded database it polls every 250 ms; on PostgreSQL NOTIFY wakes it and it polls every second.
+ */
+export function startBackgroundWork(): void {
+  runner ??= (async () => {
+    for (let delay = 500; ; delay = Math.min(delay * 2, 10_000)) {
+      try {
+        const db = await getDb()
+        const config = getConfig()
+        const bus = await getEventBus().catch(() => undefined)
+        return startJobRunner({
+          db,
+          bus: bus?.kind === 'postgres' ? bus : undefined,
+          pollMs: config.databaseUrl ? 1000 : 250,
+          handlers: notificationHandlers({ mail: mailSettings(), publish: publishMemberEvent }),
+          recurring: recurringJobs,
+        })
+      } catch (err) {
+        logger.warn({ err }, 'job runner waits for the database')
+        await new Promise((r) => setTimeout(r, delay))
+        if (!runner) return undefined
+      }
+    }
+  })()
+}
+
+/** On shutdown, before the database closes: no new job is claimed, the ones running finish. */
+export async function stopBackgroundWork(graceMs = 10_000): Promise<void> {
+  const current = runner
+  runner = undefined
+  await (await current)?.stop(graceMs)
+  closeMailTransport()
+}

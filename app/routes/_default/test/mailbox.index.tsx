@@ -1,0 +1,15 @@
+import { createFileRoute } from '@tanstack/react-router'
+import { MailboxPage } from '~/features/mailbox/mailbox-page'
+import { mailboxQuery } from '~/features/mailbox/queries'
+import { pageHead } from '~/lib/seo'
+
+export const Route = createFileRoute('/_default/test/mailbox/')({
+  validateSearch: (search: Record<string, unknown>): { to?: string } =>
+    typeof search.to === 'string' && search.to ? { to: search.to.slice(0, 254) } : {},
+  loaderDeps: ({ search }) => ({ to: search.to }),
+  loader: ({ context, deps }) => context.queryClient.ensureQueryData(mailboxQuery(deps.to)),
+  head: ({ match }) => pageHead(match, { title: 'メールボックス', noindex: true }),
+  component: function Mailbox() {
+    return <MailboxPage to={Route.useSearch().to} />
+  },
+})

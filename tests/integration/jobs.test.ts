@@ -1,0 +1,328 @@
+/**
+ * The job runner (issue 14): outbox semantics, retries with backoff, leases that outlive a dead worker, and —
+ * on PostgreSQL — two runners on separate connections never running one job twice.
+ */
+import { spawn } from 'node:child_process'
+import type { AddressInfo } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { eq, sql } from 'drizzle-orm'
+import { SMTPServer } from 'smtp-server'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { type Database, openDatabase } from '../../app/db/client'
+import { jobs, mails } from '../../app/db/schema'
+import { enqueue } from '../../app/jobs/queue.server'
+import { type Job, PermanentJobError, startJobRunner } from '../../app/jobs/runner.server'
+import { notificationHandlers } from '../../app/notifications/handlers.server'
+import { databaseUrlFor, openTestDatabase, type TestDatabase } from './support/test-db'
+
+const pgUrl = process.env.TEST_DATABASE_URL
+
+let database: TestDatabase
+beforeAll(async () => {
+  database = await openTestDatabase()
+})
+afterAll(async () => {
+  await database?.close()
+})
+beforeEach(async () => {
+  await database.db.delete(jobs)
+})
+
+const rowsOf = () => database.db.select().from(jobs).orderBy(jobs.id)
+
+describe('job runner', () => {
+  it('runs a committed job once; a second enqueue with the same key does nothing', async () => {
+    const seen: Job[] = []
+    await database.db.transaction(async (tx) => {
+      await enqueue(tx, 'test.echo', { n: 1 }, { dedupeKey: 'echo-1' })
+      await enqueue(tx, 'test.echo', { n: 2 }, { dedupeKey: 'echo-1' })
+    })
+    const runner = startJobRunner({
+      db: database.db,
+      autoStart: false,
+      handlers: { 'test.echo': async (job) => void seen.push(job) },
+    })
+    expect(await runner.drain()).toBe(1)
+    expect(await runner.drain()).toBe(0)
+    expect(seen.map((j) => j.payload)).toEqual([{ n: 1 }])
+    const [row] = await rowsOf()
+    expect(row?.finishedAt).toBeInstanceOf(Date)
+    expect(row?.failed).toBe(false)
+    await enqueue(database.db, 'test.echo', { n: 3 }, { dedupeKey: 'echo-1' })
+    expect(await runner.drain()).toBe(0)
+  })
+
+  it('a rolled-back write leaves no job', async () => {
+    await expect(
+      database.db.transaction(async (tx) => {
+        await enqueue(tx, 'test.echo', { n: 1 })
+        throw new Error('the write failed')
+      }),
+    ).rejects.toThrow('the write failed')
+    expect(await rowsOf()).toEqual([])
+  })
+
+  it('does not run a job before its time', async () => {
+    await enqueue(database.db, 'test.echo', {}, { runAt: new Date(Date.now() + 60_000) })
+    let ran = 0
+    const runner = startJobRunner({
+      db: database.db,
+      autoStart: false,
+      handlers: { 'test.echo': async () => void ran++ },
+    })
+    expect(await runner.drain()).toBe(0)
+    expect(ran).toBe(0)
+  })
+
+  it('retries a failed job later with backoff, then fails it for good after its last attempt', async () => {
+    await enqueue(database.db, 'test.flaky', {}, { maxAttempts: 2 })
+    let calls = 0
+    const runner = startJobRunner({
+      db: database.db,
+      autoStart: false,
+      backoffMs: () => 30_000,
+      handlers: {
+        'test.flaky': async () => {
+          calls++
+          throw new Error(`boom ${calls}`)
+        },
+      },
+    })
+    const before = Date.now()
+    expect(await runner.drain()).toBe(1)
+    let [row] = await rowsOf()
+    expect(row).toMatchObject({
+      attempts: 1,
+      finishedAt: null,
+      lastError: 'Error: boom 1',
+      lockedUntil: null,
+    })
+    expect(row!.runAt.getTime()).toBeGreaterThanOrEqual(before + 29_000)
+    // Not yet due: nothing runs.
+    expect(await runner.drain()).toBe(0)
+    await database.db.update(jobs).set({ runAt: new Date(Date.now() - 1000) })
+    expect(await runner.drain()).toBe(1)
+    ;[row] = await rowsOf()
+    expect(row).toMatchObject({ attempts: 2, failed: true, lastError: 'Error: boom 2' })
+    expect(row!.finishedAt).toBeInstanceOf(Date)
+    expect(calls).toBe(2)
+  })
+
+  it('fails a job of an unknown kind, or one that says so, without retrying', async () => {
+    await enqueue(database.db, 'test.nobody', {})
+    await enqueue(database.db, 'test.bad', {})
+    const runner = startJobRunner({
+      db: database.db,
+      autoStart: false,
+      handlers: {
+        'test.bad': async () => {
+          throw new PermanentJobError('bad payload')
+        },
+      },
+    })
+    await runner.drain()
+    const rows = await rowsOf()
+    expect(rows.map((r) => [r.kind, r.attempts, r.failed])).toEqual([
+      ['test.nobody', 1, true],
+      ['test.bad', 1, true],
+    ])
+  })
+
+  it('takes over a job whose worker died (its lease ran out), but not one whose lease still holds', async () => {
+    await enqueue(database.db, 'test.echo', { n: 1 })
+    await enqueue(database.db, 'test.echo', { n: 2 })
+    const [first, second] = await rowsOf()
+    // Two jobs claimed by a worker that was killed: one lease has run out, one has not.
+    await database.db
+      .update(jobs)
+      .set({ lockedBy: 'dead', lockedUntil: new Date(Date.now() - 1000), attempts: 1 })
+      .where(eq(jobs.id, first!.id))
+    await database.db
+      .update(jobs)
+      .set({ lockedBy: 'alive', lockedUntil: new Date(Date.now() + 60_000), attempts: 1 })
+      .where(eq(jobs.id, second!.id))
+    const seen: unknown[] = []
+    const runner = startJobRunner({
+      db: database.db,
+      autoStart: false,
+      handlers: { 'test.echo': async (job) => void seen.push(job.payload) },
+    })
+    expect(await runner.drain()).toBe(1)
+    expect(seen).toEqual([{ n: 1 }])
+    const [taken] = await database.db.select().from(jobs).where(eq(jobs.id, first!.id))
+    expect(taken).toMatchObject({ attempts: 2, lockedBy: runner.workerId, failed: false })
+  })
+
+  it('runs on its own: a job enqueued while it polls is picked up, and stop() waits for the one in flight', async () => {
+    let release!: () => void
+    const gate = new Promise<void>((r) => {
+      release = r
+    })
+    let finished = false
+    const runner = startJobRunner({
+      db: database.db,
+      pollMs: 20,
+      handlers: {
+        'test.slow': async () => {
+          await gate
+          finished = true
+        },
+      },
+    })
+    await enqueue(database.db, 'test.slow', {})
+    for (let i = 0; i < 200 && !(await rowsOf())[0]?.lockedBy; i++)
+      await new Promise((r) => setTimeout(r, 10))
+    const stopping = runner.stop(5000)
+    setTimeout(release, 50)
+    await stopping
+    expect(finished).toBe(true)
+    const [row] = await rowsOf()
+    expect(row?.finishedAt).toBeInstanceOf(Date)
+  })
+
+  it('queues a recurring job once per period, whatever the number of runners', async () => {
+    const ran: number[] = []
+    const handlers = { 'test.tick': async (job: Job) => void ran.push(job.payload.period as number) }
+    const recurring = [{ kind: 'test.tick', everyMs: 3_600_000 }]
+    const a = startJobRunner({ db: database.db, autoStart: false, handlers, recurring })
+    const b = startJobRunner({ db: database.db, autoStart: false, handlers, recurring })
+    await Promise.all([a.drain(), b.drain()])
+    expect(ran).toEqual([Math.floor(Date.now() / 3_600_000)])
+  })
+})
+
+describe.skipIf(!pgUrl)('two runners on PostgreSQL', () => {
+  let other: Database
+  beforeAll(async () => {
+    const rows = (await database.db.execute(sql`select current_database() as name`)) as unknown as {
+      name: string
+    }[]
+    other = await openDatabase({ databaseUrl: databaseUrlFor(pgUrl!, rows[0]!.name), migrate: false })
+  })
+  afterAll(async () => {
+    await other?.close()
+  })
+
+  it('never run one job twice: 300 jobs, two runners of 4 slots each, every job exactly once', async () => {
+    const N = 300
+    await database.db
+      .insert(jobs)
+      .values(Array.from({ length: N }, (_, i) => ({ kind: 'test.count', payload: { i } })))
+    const seen = new Map<number, string[]>()
+    const handler = (who: string) => async (job: Job) => {
+      seen.set(job.id, [...(seen.get(job.id) ?? []), who])
+      await new Promise((r) => setTimeout(r, Math.random() * 3))
+    }
+    const a = startJobRunner({ db: database.db, autoStart: false, handlers: { 'test.count': handler('a') } })
+    const b = startJobRunner({ db: other.db, autoStart: false, handlers: { 'test.count': handler('b') } })
+    const [ranA, ranB] = await Promise.all([a.drain(), b.drain()])
+    expect(ranA + ranB).toBe(N)
+    expect(seen.size).toBe(N)
+    expect([...seen.values()].filter((w) => w.length !== 1)).toEqual([])
+    // Both did a share of the work.
+    expect(ranA).toBeGreaterThan(0)
+    expect(ranB).toBeGreaterThan(0)
+    const [left] = (await database.db.execute(
+      sql`select count(*)::int as n from jobs where finished_at is null`,
+    )) as unknown as { n: number }[]
+    expect(left!.n).toBe(0)
+  })
+})
+
+describe.skipIf(!pgUrl)('a worker killed mid-job (kill -9)', () => {
+  it('the mail it was sending is sent exactly once, by the next worker', async () => {
+    const rows = (await database.db.execute(sql`select current_database() as name`)) as unknown as {
+      name: string
+    }[]
+    const url = databaseUrlFor(pgUrl!, rows[0]!.name)
+    // An SMTP server that holds the first message's DATA until its client dies, then accepts the rest.
+    const accepted: string[] = []
+    let dataStarted!: () => void
+    const firstData = new Promise<void>((r) => {
+      dataStarted = r
+    })
+    let sessions = 0
+    const smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, _session, callback) {
+        const chunks: Buffer[] = []
+        stream.on('data', (c: Buffer) => chunks.push(c))
+        stream.on('end', () => {
+          sessions++
+          if (sessions === 1) {
+            dataStarted()
+            return // never answered: the worker is killed while it waits
+          }
+          accepted.push(Buffer.concat(chunks).toString('utf8'))
+          callback()
+        })
+      },
+    })
+    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r))
+    const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`
+    const [member] = (await database.db.execute(
+      sql`select id, email from users where email is not null limit 1`,
+    )) as unknown as {
+      id: number
+      email: string
+    }[]
+    await enqueue(database.db, 'mail.send', {
+      messageId: '<kill-9-test@localhost>',
+      to: member!.email,
+      userId: member!.id,
+      template: 'new_message',
+      props: { sender: 'はなこママ', roomUrl: 'http://localhost:3000/message?room=1' },
+    })
+
+    const worker = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./support/job-worker.ts', import.meta.url))],
+      {
+        env: { ...process.env, WORKER_DATABASE_URL: url, WORKER_SMTP_URL: smtpUrl, WORKER_LEASE_MS: '1500' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
+    const exited = new Promise((r) => worker.on('exit', r))
+    try {
+      await Promise.race([
+        firstData,
+        new Promise((_, reject) => setTimeout(() => reject(new Error('the worker never sent')), 30_000)),
+      ])
+      worker.kill('SIGKILL')
+      await exited
+      const [held] = await database.db.select().from(jobs)
+      expect(held).toMatchObject({ lockedBy: 'child', finishedAt: null, attempts: 1 })
+      expect(await database.db.select().from(mails)).toEqual([]) // not recorded as sent
+
+      // The next worker takes the job over once the dead one's lease has run out.
+      const next = startJobRunner({
+        db: database.db,
+        autoStart: false,
+        handlers: notificationHandlers({
+          mail: {
+            siteName: 'まなびのたね',
+            siteOrigin: 'http://localhost:3000',
+            from: 'まなびのたね <no-reply@manabi.example>',
+            unsubscribeSecret: 'test-unsubscribe-secret-0123456789abcdef',
+            smtpUrl,
+          },
+        }),
+      })
+      expect(await next.drain()).toBe(0) // the lease still holds
+      await new Promise((r) => setTimeout(r, 1600))
+      expect(await next.drain()).toBe(1)
+      await next.drain()
+      expect(accepted).toHaveLength(1)
+      expect(accepted[0]).toContain('Message-ID: <kill-9-test@localhost>')
+      const [done] = await database.db.select().from(jobs)
+      expect(done).toMatchObject({ attempts: 2, failed: false, lockedBy: next.workerId })
+      expect(done!.finishedAt).toBeInstanceOf(Date)
+      expect(await database.db.select({ id: mails.id }).from(mails)).toHaveLength(1)
+    } finally {
+      worker.kill('SIGKILL')
+      await new Promise<void>((r) => smtp.close(() => r()))
+    }
+  })
+})

@@ -1,0 +1,282 @@
+/**
+ * What is sent (issue 14), end to end through the /v1 API and the job runner on a real database: each write queues
+ * its notification in its own transaction, the runner turns it into mails (kept in the database mailbox here) and
+ * live events, members' choices are honoured, message mails are throttled per room.
+ */
+import { and, eq, sql } from 'drizzle-orm'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import {
+  classWorkSchedules,
+  classWorks,
+  jobs,
+  mails,
+  notificationThrottles,
+  purchases,
+} from '../../app/db/schema'
+import { startJobRunner } from '../../app/jobs/runner.server'
+import { type LiveEventType, notificationHandlers } from '../../app/notifications/handlers.server'
+import {
+  isNotificationEnabled,
+  listNotificationPreferences,
+  setNotificationPreference,
+} from '../../app/notifications/preferences.server'
+import { setupApi, type TestApi } from './support/api'
+import { SUBS } from './support/tokens'
+
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
+
+let api: TestApi
+let parentId: number
+let teacherId: number
+let classId: number
+let published: { userIds: number[]; type: LiveEventType }[] = []
+
+const settings = {
+  siteName: 'まなびのたね',
+  siteOrigin: 'http://localhost:3000',
+  from: 'まなびのたね <no-reply@manabi.example>',
+  unsubscribeSecret: 'test-unsubscribe-secret-0123456789abcdef',
+}
+
+/** Runs every due job (notifications, then the mails they queue). */
+async function runJobs() {
+  const runner = startJobRunner({
+    db: api.db,
+    autoStart: false,
+    handlers: notificationHandlers({
+      mail: settings,
+      publish: async (userIds, type) => void published.push({ userIds, type }),
+    }),
+  })
+  await runner.drain()
+  const failed = await api.db.select().from(jobs).where(eq(jobs.failed, true))
+  expect(failed.map((j) => [j.kind, j.lastError])).toEqual([])
+}
+
+const mailbox = () =>
+  api.db
+    .select({ to: mails.toAddress, subject: mails.subject, text: mails.text, kind: mails.kind })
+    .from(mails)
+    .orderBy(mails.toAddress, mails.id)
+
+async function newSchedule(startsIn = 3 * DAY) {
+  const start = new Date(api.now.getTime() + startsIn)
+  const [s] = await api.db
+    .insert(classWorkSchedules)
+    .values({
+      classWorkId: classId,
+      startedAt: start,
+      endedAt: new Date(start.getTime() + HOUR),
+      capacity: 5,
+      meetingUrl: 'https://meet.manabi.example/room-1',
+    })
+    .returning()
+  return s!
+}
+
+beforeAll(async () => {
+  api = await setupApi()
+  parentId = await api.userId(SUBS.parent)
+  teacherId = await api.userId(SUBS.teacher)
+  const [c] = await api.db
+    .select({ id: classWorks.id })
+    .from(classWorks)
+    .where(
+      and(
+        eq(classWorks.teacherId, teacherId),
+        eq(classWorks.isPublished, true),
+        sql`${classWorks.price} > 0`,
+      ),
+    )
+    .limit(1)
+  classId = c!.id
+})
+afterAll(async () => {
+  await api?.close()
+})
+beforeEach(async () => {
+  await runJobs() // whatever earlier tests left
+  await api.db.delete(mails)
+  await api.db.delete(jobs)
+  await api.db.delete(notificationThrottles)
+  published = []
+})
+
+describe('reservations', () => {
+  it('a reservation mails the parent (confirmed) and the teacher (new reservation), and tells both pages', async () => {
+    const s = await newSchedule()
+    const res = await api.as(SUBS.parent, 'POST', '/v1/purchases', { schedule_id: s.id })
+    expect(res.status).toBe(201)
+    expect(await mailbox()).toEqual([]) // nothing is sent in the request
+    await runJobs()
+    const box = await mailbox()
+    expect(box.map((m) => [m.to, m.kind, m.subject.split('：')[0]])).toEqual([
+      ['parent@manabi.example', 'reservation', '予約が確定しました'],
+      ['teacher@manabi.example', 'teacher_reservation', '新しい予約がありました'],
+    ])
+    expect(box[0]!.text).toContain('キャンセル期限')
+    expect(published).toEqual([{ userIds: [parentId, teacherId], type: 'reservation' }])
+    // Running the jobs again sends nothing more.
+    await runJobs()
+    expect(await mailbox()).toHaveLength(2)
+  })
+
+  it('a refused reservation (full) queues nothing', async () => {
+    const s = await newSchedule()
+    await api.db.update(classWorkSchedules).set({ capacity: 0 }).where(eq(classWorkSchedules.id, s.id))
+    const res = await api.as(SUBS.parent, 'POST', '/v1/purchases', { schedule_id: s.id })
+    expect(res.status).toBe(409)
+    expect(await api.db.select().from(jobs)).toEqual([])
+  })
+
+  it('a cancellation by the parent mails both sides with the refund amount', async () => {
+    const s = await newSchedule()
+    const p = (await api.as(SUBS.parent, 'POST', '/v1/purchases', { schedule_id: s.id })).body
+    await runJobs()
+    await api.db.delete(mails)
+    expect((await api.as(SUBS.parent, 'POST', `/v1/purchases/${p.id}/cancel`)).status).toBe(200)
+    await runJobs()
+    const box = await mailbox()
+    expect(box.map((m) => [m.to, m.subject.split('：')[0]])).toEqual([
+      ['parent@manabi.example', '予約をキャンセルしました'],
+      ['teacher@manabi.example', '予約がキャンセルされました'],
+    ])
+    expect(box[0]!.text).toContain(`¥${p.price.toLocaleString('ja-JP')}`)
+  })
+
+  it('a schedule cancelled by the teacher sends each member the refund mail, even with reservation mails off', async () => {
+    const s = await newSchedule()
+    const p = (await api.as(SUBS.parent, 'POST', '/v1/purchases', { schedule_id: s.id })).body
+    await setNotificationPreference(api.db, parentId, 'reservation', false)
+    await runJobs()
+    await api.db.delete(mails)
+    published = []
+    const res = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_work_schedules/${s.id}/cancel`)
+    expect(res.status).toBe(200)
+    await runJobs()
+    const box = await mailbox()
+    expect(box.map((m) => [m.to, m.kind])).toEqual([['parent@manabi.example', 'refund']])
+    expect(box[0]!.subject).toMatch(/^【開催中止】/)
+    expect(box[0]!.text).toContain(`返金額：¥${p.price.toLocaleString('ja-JP')}`)
+    expect(published.map((e) => e.type).sort()).toEqual(['announcement', 'reservation'])
+    await setNotificationPreference(api.db, parentId, 'reservation', true)
+  })
+})
+
+describe('preferences', () => {
+  it('a member who switched a kind off gets no mail of it; mandatory kinds cannot be switched off', async () => {
+    await setNotificationPreference(api.db, teacherId, 'teacher_reservation', false)
+    const s = await newSchedule()
+    await api.as(SUBS.parent, 'POST', '/v1/purchases', { schedule_id: s.id })
+    await runJobs()
+    expect((await mailbox()).map((m) => m.to)).toEqual(['parent@manabi.example'])
+    expect(await setNotificationPreference(api.db, teacherId, 'refund', false)).toBe(false)
+    expect(await isNotificationEnabled(api.db, teacherId, 'refund')).toBe(true)
+    const list = await listNotificationPreferences(api.db, teacherId)
+    expect(list.find((k) => k.kind === 'teacher_reservation')).toEqual({
+      kind: 'teacher_reservation',
+      enabled: false,
+      mandatory: false,
+    })
+    expect(list.find((k) => k.kind === 'refund')).toEqual({ kind: 'refund', enabled: true, mandatory: true })
+    await setNotificationPreference(api.db, teacherId, 'teacher_reservation', true)
+  })
+})
+
+describe('messages', () => {
+  it('one mail per room and recipient per 10 minutes, however many messages; the page hears of each', async () => {
+    const room = await api.as(SUBS.parent, 'POST', '/v1/rooms', { partner_id: teacherId })
+    expect([200, 201]).toContain(room.status)
+    const roomId = room.body.id as number
+    for (const body of ['こんにちは', '質問があります', 'よろしくお願いします']) {
+      expect((await api.as(SUBS.parent, 'POST', `/v1/rooms/${roomId}/messages`, { body })).status).toBe(201)
+    }
+    await runJobs()
+    const box = await mailbox()
+    expect(box.map((m) => [m.to, m.kind])).toEqual([['teacher@manabi.example', 'message']])
+    expect(box[0]!.text).toContain(`/message?room=${roomId}`)
+    // The body itself is not in the mail (the site shows it).
+    expect(box[0]!.text).not.toContain('質問があります')
+    expect(published).toEqual([
+      { userIds: [teacherId], type: 'message' },
+      { userIds: [teacherId], type: 'message' },
+      { userIds: [teacherId], type: 'message' },
+    ])
+    // Ten minutes later the next message mails again.
+    await api.db
+      .update(notificationThrottles)
+      .set({ sentAt: sql`${notificationThrottles.sentAt} - interval '11 minutes'` })
+    await api.as(SUBS.parent, 'POST', `/v1/rooms/${roomId}/messages`, { body: 'もう一つ' })
+    await runJobs()
+    expect(await mailbox()).toHaveLength(2)
+  })
+})
+
+describe('announcements', () => {
+  it('reach the members holding a reservation on the class', async () => {
+    const s = await newSchedule()
+    await api.as(SUBS.parent, 'POST', '/v1/purchases', { schedule_id: s.id })
+    await runJobs()
+    await api.db.delete(mails)
+    published = []
+    const res = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${classId}/announcements`, {
+      title: '持ち物のお知らせ',
+      body: '色鉛筆をご用意ください。',
+    })
+    expect(res.status).toBe(201)
+    await runJobs()
+    const box = await mailbox()
+    expect(box.map((m) => m.to)).toContain('parent@manabi.example')
+    expect(box.every((m) => m.kind === 'announcement')).toBe(true)
+    expect(box.find((m) => m.to === 'parent@manabi.example')!.text).toContain('色鉛筆をご用意ください。')
+    expect(published[0]!.type).toBe('announcement')
+    expect(published[0]!.userIds).toContain(parentId)
+  })
+})
+
+describe('reminders', () => {
+  it('24 h and 1 h before the start, once each, only for live reservations', async () => {
+    const realNow = Date.now()
+    // The sweep reads the real clock: put the lessons 23h50m and 50m from now.
+    const place = async (ms: number) => {
+      const s = await newSchedule()
+      await api.db
+        .update(classWorkSchedules)
+        .set({ startedAt: new Date(realNow + 10 * DAY), endedAt: new Date(realNow + 10 * DAY + HOUR) })
+        .where(eq(classWorkSchedules.id, s.id))
+      const p = (await api.as(SUBS.parent, 'POST', '/v1/purchases', { schedule_id: s.id })).body
+      await api.db
+        .update(classWorkSchedules)
+        .set({ startedAt: new Date(realNow + ms), endedAt: new Date(realNow + ms + HOUR) })
+        .where(eq(classWorkSchedules.id, s.id))
+      return p
+    }
+    const tomorrow = await place(DAY - 10 * 60_000)
+    const soon = await place(HOUR - 10 * 60_000)
+    const canceled = await place(HOUR - 5 * 60_000)
+    await api.db.update(purchases).set({ status: 'canceled_by_user' }).where(eq(purchases.id, canceled.id))
+    await runJobs()
+    await api.db.delete(mails)
+    const sweep = async () => {
+      const runner = startJobRunner({
+        db: api.db,
+        autoStart: false,
+        handlers: notificationHandlers({ mail: settings }),
+        recurring: [{ kind: 'reminders.sweep', everyMs: 1 }],
+      })
+      await runner.drain()
+    }
+    await sweep()
+    await new Promise((r) => setTimeout(r, 1100))
+    await sweep()
+    const box = await mailbox()
+    expect(box.map((m) => m.subject).sort()).toEqual(
+      [
+        `まもなく授業が始まります：${soon.class_work.title}`,
+        `明日の授業のお知らせ：${tomorrow.class_work.title}`,
+      ].sort(),
+    )
+    expect(box.every((m) => m.text.includes('/class_attendance'))).toBe(true)
+  })
+})
