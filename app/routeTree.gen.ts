@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as DefaultRouteImport } from './routes/_default'
 import { Route as MagazineRouteImport } from './routes/_magazine'
 import { Route as SimpleRouteImport } from './routes/_simple'
+import { Route as EventsRouteImport } from './routes/events'
 import { Route as HealthzRouteImport } from './routes/healthz'
 import { Route as ReadyzRouteImport } from './routes/readyz'
 import { Route as RobotsDottxtRouteImport } from './routes/robots[.]txt'
@@ -23,17 +24,20 @@ import { Route as DefaultCompanyRouteImport } from './routes/_default/company'
 import { Route as DefaultPrivacy_policyRouteImport } from './routes/_default/privacy_policy'
 import { Route as DefaultTerms_of_serviceRouteImport } from './routes/_default/terms_of_service'
 import { Route as DefaultTestRouteRouteImport } from './routes/_default/test/route'
+import { Route as DefaultUnsubscribeRouteImport } from './routes/_default/unsubscribe'
 import { Route as SimpleRegisterRouteRouteImport } from './routes/_simple/register/route'
 import { Route as AuthCallbackRouteImport } from './routes/auth/callback'
 import { Route as AuthLoginRouteImport } from './routes/auth/login'
 import { Route as AuthLogoutRouteImport } from './routes/auth/logout'
 import { Route as DownloadsSalesDotcsvRouteImport } from './routes/downloads/sales[.]csv'
+import { Route as MailUnsubscribeRouteImport } from './routes/mail/unsubscribe'
 import { Route as UploadsSplatRouteImport } from './routes/uploads/$'
 import { Route as V1SplatRouteImport } from './routes/v1/$'
 import { Route as DefaultAuthClass_attendanceRouteImport } from './routes/_default/_auth/class_attendance'
 import { Route as DefaultAuthFollowRouteImport } from './routes/_default/_auth/follow'
 import { Route as DefaultAuthMessageRouteImport } from './routes/_default/_auth/message'
 import { Route as DefaultAuthMypageRouteImport } from './routes/_default/_auth/mypage'
+import { Route as DefaultAuthNotification_settingsRouteImport } from './routes/_default/_auth/notification_settings'
 import { Route as DefaultAuthProfileRouteImport } from './routes/_default/_auth/profile'
 import { Route as DefaultClass_searchIndexRouteImport } from './routes/_default/class_search/index'
 import { Route as DefaultTestLoginRouteImport } from './routes/_default/test/login'
@@ -54,6 +58,8 @@ import { Route as DefaultAuthProfileSessionsRouteImport } from './routes/_defaul
 import { Route as DefaultAuthSales_managementIndexRouteImport } from './routes/_default/_auth/sales_management/index'
 import { Route as DefaultClass_searchDetailIdRouteImport } from './routes/_default/class_search/detail/$id'
 import { Route as DefaultTeacherDetailIdRouteImport } from './routes/_default/teacher/detail/$id'
+import { Route as DefaultTestMailboxIndexRouteImport } from './routes/_default/test/mailbox.index'
+import { Route as DefaultTestMailboxIdRouteImport } from './routes/_default/test/mailbox.$id'
 import { Route as MagazineMagazineDetailIdRouteImport } from './routes/_magazine/magazine/detail/$id'
 import { Route as DefaultAuthClass_managementEditIdRouteImport } from './routes/_default/_auth/class_management/edit/$id'
 import { Route as DefaultAuthInformationDetailIdRouteImport } from './routes/_default/_auth/information/detail/$id'
@@ -69,6 +75,11 @@ const MagazineRoute = MagazineRouteImport.update({
 } as any)
 const SimpleRoute = SimpleRouteImport.update({
   id: '/_simple',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const EventsRoute = EventsRouteImport.update({
+  id: '/events',
+  path: '/events',
   getParentRoute: () => rootRouteImport,
 } as any)
 const HealthzRoute = HealthzRouteImport.update({
@@ -126,6 +137,11 @@ const DefaultTestRouteRoute = DefaultTestRouteRouteImport.update({
   path: '/test',
   getParentRoute: () => DefaultRoute,
 } as any)
+const DefaultUnsubscribeRoute = DefaultUnsubscribeRouteImport.update({
+  id: '/unsubscribe',
+  path: '/unsubscribe',
+  getParentRoute: () => DefaultRoute,
+} as any)
 const SimpleRegisterRouteRoute = SimpleRegisterRouteRouteImport.update({
   id: '/register',
   path: '/register',
@@ -149,6 +165,11 @@ const AuthLogoutRoute = AuthLogoutRouteImport.update({
 const DownloadsSalesDotcsvRoute = DownloadsSalesDotcsvRouteImport.update({
   id: '/downloads/sales.csv',
   path: '/downloads/sales.csv',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const MailUnsubscribeRoute = MailUnsubscribeRouteImport.update({
+  id: '/mail/unsubscribe',
+  path: '/mail/unsubscribe',
   getParentRoute: () => rootRouteImport,
 } as any)
 const UploadsSplatRoute = UploadsSplatRouteImport.update({
@@ -182,6 +203,12 @@ const DefaultAuthMypageRoute = DefaultAuthMypageRouteImport.update({
   path: '/mypage',
   getParentRoute: () => DefaultAuthRoute,
 } as any)
+const DefaultAuthNotification_settingsRoute =
+  DefaultAuthNotification_settingsRouteImport.update({
+    id: '/notification_settings',
+    path: '/notification_settings',
+    getParentRoute: () => DefaultAuthRoute,
+  } as any)
 const DefaultAuthProfileRoute = DefaultAuthProfileRouteImport.update({
   id: '/profile',
   path: '/profile',
@@ -293,6 +320,16 @@ const DefaultTeacherDetailIdRoute = DefaultTeacherDetailIdRouteImport.update({
   path: '/teacher/detail/$id',
   getParentRoute: () => DefaultRoute,
 } as any)
+const DefaultTestMailboxIndexRoute = DefaultTestMailboxIndexRouteImport.update({
+  id: '/mailbox/',
+  path: '/mailbox/',
+  getParentRoute: () => DefaultTestRouteRoute,
+} as any)
+const DefaultTestMailboxIdRoute = DefaultTestMailboxIdRouteImport.update({
+  id: '/mailbox/$id',
+  path: '/mailbox/$id',
+  getParentRoute: () => DefaultTestRouteRoute,
+} as any)
 const MagazineMagazineDetailIdRoute =
   MagazineMagazineDetailIdRouteImport.update({
     id: '/magazine/detail/$id',
@@ -320,6 +357,7 @@ const DefaultAuthSales_managementReceiptIdRoute =
 
 export interface FileRoutesByFullPath {
   '/': typeof DefaultIndexRoute
+  '/events': typeof EventsRoute
   '/healthz': typeof HealthzRoute
   '/readyz': typeof ReadyzRoute
   '/robots.txt': typeof RobotsDottxtRoute
@@ -330,16 +368,19 @@ export interface FileRoutesByFullPath {
   '/company': typeof DefaultCompanyRoute
   '/privacy_policy': typeof DefaultPrivacy_policyRoute
   '/terms_of_service': typeof DefaultTerms_of_serviceRoute
+  '/unsubscribe': typeof DefaultUnsubscribeRoute
   '/auth/callback': typeof AuthCallbackRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/logout': typeof AuthLogoutRoute
   '/downloads/sales.csv': typeof DownloadsSalesDotcsvRoute
+  '/mail/unsubscribe': typeof MailUnsubscribeRoute
   '/uploads/$': typeof UploadsSplatRoute
   '/v1/$': typeof V1SplatRoute
   '/class_attendance': typeof DefaultAuthClass_attendanceRoute
   '/follow': typeof DefaultAuthFollowRoute
   '/message': typeof DefaultAuthMessageRoute
   '/mypage': typeof DefaultAuthMypageRoute
+  '/notification_settings': typeof DefaultAuthNotification_settingsRoute
   '/profile': typeof DefaultAuthProfileRoute
   '/test/login': typeof DefaultTestLoginRoute
   '/test/notfound': typeof DefaultTestNotfoundRoute
@@ -356,17 +397,20 @@ export interface FileRoutesByFullPath {
   '/profile/sessions': typeof DefaultAuthProfileSessionsRoute
   '/class_search/detail/$id': typeof DefaultClass_searchDetailIdRoute
   '/teacher/detail/$id': typeof DefaultTeacherDetailIdRoute
+  '/test/mailbox/$id': typeof DefaultTestMailboxIdRoute
   '/magazine/detail/$id': typeof MagazineMagazineDetailIdRoute
   '/class_management/': typeof DefaultAuthClass_managementIndexRoute
   '/information/': typeof DefaultAuthInformationIndexRoute
   '/organization_management/': typeof DefaultAuthOrganization_managementIndexRoute
   '/sales_management/': typeof DefaultAuthSales_managementIndexRoute
+  '/test/mailbox/': typeof DefaultTestMailboxIndexRoute
   '/class_management/edit/$id': typeof DefaultAuthClass_managementEditIdRoute
   '/information/detail/$id': typeof DefaultAuthInformationDetailIdRoute
   '/sales_management/receipt/$id': typeof DefaultAuthSales_managementReceiptIdRoute
 }
 export interface FileRoutesByTo {
   '/': typeof DefaultIndexRoute
+  '/events': typeof EventsRoute
   '/healthz': typeof HealthzRoute
   '/readyz': typeof ReadyzRoute
   '/robots.txt': typeof RobotsDottxtRoute
@@ -377,16 +421,19 @@ export interface FileRoutesByTo {
   '/company': typeof DefaultCompanyRoute
   '/privacy_policy': typeof DefaultPrivacy_policyRoute
   '/terms_of_service': typeof DefaultTerms_of_serviceRoute
+  '/unsubscribe': typeof DefaultUnsubscribeRoute
   '/auth/callback': typeof AuthCallbackRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/logout': typeof AuthLogoutRoute
   '/downloads/sales.csv': typeof DownloadsSalesDotcsvRoute
+  '/mail/unsubscribe': typeof MailUnsubscribeRoute
   '/uploads/$': typeof UploadsSplatRoute
   '/v1/$': typeof V1SplatRoute
   '/class_attendance': typeof DefaultAuthClass_attendanceRoute
   '/follow': typeof DefaultAuthFollowRoute
   '/message': typeof DefaultAuthMessageRoute
   '/mypage': typeof DefaultAuthMypageRoute
+  '/notification_settings': typeof DefaultAuthNotification_settingsRoute
   '/profile': typeof DefaultAuthProfileRoute
   '/test/login': typeof DefaultTestLoginRoute
   '/test/notfound': typeof DefaultTestNotfoundRoute
@@ -403,11 +450,13 @@ export interface FileRoutesByTo {
   '/profile/sessions': typeof DefaultAuthProfileSessionsRoute
   '/class_search/detail/$id': typeof DefaultClass_searchDetailIdRoute
   '/teacher/detail/$id': typeof DefaultTeacherDetailIdRoute
+  '/test/mailbox/$id': typeof DefaultTestMailboxIdRoute
   '/magazine/detail/$id': typeof MagazineMagazineDetailIdRoute
   '/class_management': typeof DefaultAuthClass_managementIndexRoute
   '/information': typeof DefaultAuthInformationIndexRoute
   '/organization_management': typeof DefaultAuthOrganization_managementIndexRoute
   '/sales_management': typeof DefaultAuthSales_managementIndexRoute
+  '/test/mailbox': typeof DefaultTestMailboxIndexRoute
   '/class_management/edit/$id': typeof DefaultAuthClass_managementEditIdRoute
   '/information/detail/$id': typeof DefaultAuthInformationDetailIdRoute
   '/sales_management/receipt/$id': typeof DefaultAuthSales_managementReceiptIdRoute
@@ -417,6 +466,7 @@ export interface FileRoutesById {
   '/_default': typeof DefaultRouteWithChildren
   '/_magazine': typeof MagazineRouteWithChildren
   '/_simple': typeof SimpleRouteWithChildren
+  '/events': typeof EventsRoute
   '/healthz': typeof HealthzRoute
   '/readyz': typeof ReadyzRoute
   '/robots.txt': typeof RobotsDottxtRoute
@@ -428,10 +478,12 @@ export interface FileRoutesById {
   '/_default/company': typeof DefaultCompanyRoute
   '/_default/privacy_policy': typeof DefaultPrivacy_policyRoute
   '/_default/terms_of_service': typeof DefaultTerms_of_serviceRoute
+  '/_default/unsubscribe': typeof DefaultUnsubscribeRoute
   '/auth/callback': typeof AuthCallbackRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/logout': typeof AuthLogoutRoute
   '/downloads/sales.csv': typeof DownloadsSalesDotcsvRoute
+  '/mail/unsubscribe': typeof MailUnsubscribeRoute
   '/uploads/$': typeof UploadsSplatRoute
   '/v1/$': typeof V1SplatRoute
   '/_default/': typeof DefaultIndexRoute
@@ -439,6 +491,7 @@ export interface FileRoutesById {
   '/_default/_auth/follow': typeof DefaultAuthFollowRoute
   '/_default/_auth/message': typeof DefaultAuthMessageRoute
   '/_default/_auth/mypage': typeof DefaultAuthMypageRoute
+  '/_default/_auth/notification_settings': typeof DefaultAuthNotification_settingsRoute
   '/_default/_auth/profile': typeof DefaultAuthProfileRoute
   '/_default/test/login': typeof DefaultTestLoginRoute
   '/_default/test/notfound': typeof DefaultTestNotfoundRoute
@@ -455,11 +508,13 @@ export interface FileRoutesById {
   '/_default/_auth/profile_/sessions': typeof DefaultAuthProfileSessionsRoute
   '/_default/class_search/detail/$id': typeof DefaultClass_searchDetailIdRoute
   '/_default/teacher/detail/$id': typeof DefaultTeacherDetailIdRoute
+  '/_default/test/mailbox/$id': typeof DefaultTestMailboxIdRoute
   '/_magazine/magazine/detail/$id': typeof MagazineMagazineDetailIdRoute
   '/_default/_auth/class_management/': typeof DefaultAuthClass_managementIndexRoute
   '/_default/_auth/information/': typeof DefaultAuthInformationIndexRoute
   '/_default/_auth/organization_management/': typeof DefaultAuthOrganization_managementIndexRoute
   '/_default/_auth/sales_management/': typeof DefaultAuthSales_managementIndexRoute
+  '/_default/test/mailbox/': typeof DefaultTestMailboxIndexRoute
   '/_default/_auth/class_management/edit/$id': typeof DefaultAuthClass_managementEditIdRoute
   '/_default/_auth/information/detail/$id': typeof DefaultAuthInformationDetailIdRoute
   '/_default/_auth/sales_management/receipt/$id': typeof DefaultAuthSales_managementReceiptIdRoute
@@ -468,6 +523,7 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/events'
     | '/healthz'
     | '/readyz'
     | '/robots.txt'
@@ -478,16 +534,19 @@ export interface FileRouteTypes {
     | '/company'
     | '/privacy_policy'
     | '/terms_of_service'
+    | '/unsubscribe'
     | '/auth/callback'
     | '/auth/login'
     | '/auth/logout'
     | '/downloads/sales.csv'
+    | '/mail/unsubscribe'
     | '/uploads/$'
     | '/v1/$'
     | '/class_attendance'
     | '/follow'
     | '/message'
     | '/mypage'
+    | '/notification_settings'
     | '/profile'
     | '/test/login'
     | '/test/notfound'
@@ -504,17 +563,20 @@ export interface FileRouteTypes {
     | '/profile/sessions'
     | '/class_search/detail/$id'
     | '/teacher/detail/$id'
+    | '/test/mailbox/$id'
     | '/magazine/detail/$id'
     | '/class_management/'
     | '/information/'
     | '/organization_management/'
     | '/sales_management/'
+    | '/test/mailbox/'
     | '/class_management/edit/$id'
     | '/information/detail/$id'
     | '/sales_management/receipt/$id'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/events'
     | '/healthz'
     | '/readyz'
     | '/robots.txt'
@@ -525,16 +587,19 @@ export interface FileRouteTypes {
     | '/company'
     | '/privacy_policy'
     | '/terms_of_service'
+    | '/unsubscribe'
     | '/auth/callback'
     | '/auth/login'
     | '/auth/logout'
     | '/downloads/sales.csv'
+    | '/mail/unsubscribe'
     | '/uploads/$'
     | '/v1/$'
     | '/class_attendance'
     | '/follow'
     | '/message'
     | '/mypage'
+    | '/notification_settings'
     | '/profile'
     | '/test/login'
     | '/test/notfound'
@@ -551,11 +616,13 @@ export interface FileRouteTypes {
     | '/profile/sessions'
     | '/class_search/detail/$id'
     | '/teacher/detail/$id'
+    | '/test/mailbox/$id'
     | '/magazine/detail/$id'
     | '/class_management'
     | '/information'
     | '/organization_management'
     | '/sales_management'
+    | '/test/mailbox'
     | '/class_management/edit/$id'
     | '/information/detail/$id'
     | '/sales_management/receipt/$id'
@@ -564,6 +631,7 @@ export interface FileRouteTypes {
     | '/_default'
     | '/_magazine'
     | '/_simple'
+    | '/events'
     | '/healthz'
     | '/readyz'
     | '/robots.txt'
@@ -575,10 +643,12 @@ export interface FileRouteTypes {
     | '/_default/company'
     | '/_default/privacy_policy'
     | '/_default/terms_of_service'
+    | '/_default/unsubscribe'
     | '/auth/callback'
     | '/auth/login'
     | '/auth/logout'
     | '/downloads/sales.csv'
+    | '/mail/unsubscribe'
     | '/uploads/$'
     | '/v1/$'
     | '/_default/'
@@ -586,6 +656,7 @@ export interface FileRouteTypes {
     | '/_default/_auth/follow'
     | '/_default/_auth/message'
     | '/_default/_auth/mypage'
+    | '/_default/_auth/notification_settings'
     | '/_default/_auth/profile'
     | '/_default/test/login'
     | '/_default/test/notfound'
@@ -602,11 +673,13 @@ export interface FileRouteTypes {
     | '/_default/_auth/profile_/sessions'
     | '/_default/class_search/detail/$id'
     | '/_default/teacher/detail/$id'
+    | '/_default/test/mailbox/$id'
     | '/_magazine/magazine/detail/$id'
     | '/_default/_auth/class_management/'
     | '/_default/_auth/information/'
     | '/_default/_auth/organization_management/'
     | '/_default/_auth/sales_management/'
+    | '/_default/test/mailbox/'
     | '/_default/_auth/class_management/edit/$id'
     | '/_default/_auth/information/detail/$id'
     | '/_default/_auth/sales_management/receipt/$id'
@@ -616,6 +689,7 @@ export interface RootRouteChildren {
   DefaultRoute: typeof DefaultRouteWithChildren
   MagazineRoute: typeof MagazineRouteWithChildren
   SimpleRoute: typeof SimpleRouteWithChildren
+  EventsRoute: typeof EventsRoute
   HealthzRoute: typeof HealthzRoute
   ReadyzRoute: typeof ReadyzRoute
   RobotsDottxtRoute: typeof RobotsDottxtRoute
@@ -624,6 +698,7 @@ export interface RootRouteChildren {
   AuthLoginRoute: typeof AuthLoginRoute
   AuthLogoutRoute: typeof AuthLogoutRoute
   DownloadsSalesDotcsvRoute: typeof DownloadsSalesDotcsvRoute
+  MailUnsubscribeRoute: typeof MailUnsubscribeRoute
   UploadsSplatRoute: typeof UploadsSplatRoute
   V1SplatRoute: typeof V1SplatRoute
 }
@@ -649,6 +724,13 @@ declare module '@tanstack/react-router' {
       path: ''
       fullPath: '/'
       preLoaderRoute: typeof SimpleRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/events': {
+      id: '/events'
+      path: '/events'
+      fullPath: '/events'
+      preLoaderRoute: typeof EventsRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/healthz': {
@@ -728,6 +810,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DefaultTestRouteRouteImport
       parentRoute: typeof DefaultRoute
     }
+    '/_default/unsubscribe': {
+      id: '/_default/unsubscribe'
+      path: '/unsubscribe'
+      fullPath: '/unsubscribe'
+      preLoaderRoute: typeof DefaultUnsubscribeRouteImport
+      parentRoute: typeof DefaultRoute
+    }
     '/_simple/register': {
       id: '/_simple/register'
       path: '/register'
@@ -761,6 +850,13 @@ declare module '@tanstack/react-router' {
       path: '/downloads/sales.csv'
       fullPath: '/downloads/sales.csv'
       preLoaderRoute: typeof DownloadsSalesDotcsvRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/mail/unsubscribe': {
+      id: '/mail/unsubscribe'
+      path: '/mail/unsubscribe'
+      fullPath: '/mail/unsubscribe'
+      preLoaderRoute: typeof MailUnsubscribeRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/uploads/$': {
@@ -803,6 +899,13 @@ declare module '@tanstack/react-router' {
       path: '/mypage'
       fullPath: '/mypage'
       preLoaderRoute: typeof DefaultAuthMypageRouteImport
+      parentRoute: typeof DefaultAuthRoute
+    }
+    '/_default/_auth/notification_settings': {
+      id: '/_default/_auth/notification_settings'
+      path: '/notification_settings'
+      fullPath: '/notification_settings'
+      preLoaderRoute: typeof DefaultAuthNotification_settingsRouteImport
       parentRoute: typeof DefaultAuthRoute
     }
     '/_default/_auth/profile': {
@@ -945,6 +1048,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DefaultTeacherDetailIdRouteImport
       parentRoute: typeof DefaultRoute
     }
+    '/_default/test/mailbox/': {
+      id: '/_default/test/mailbox/'
+      path: '/mailbox'
+      fullPath: '/test/mailbox/'
+      preLoaderRoute: typeof DefaultTestMailboxIndexRouteImport
+      parentRoute: typeof DefaultTestRouteRoute
+    }
+    '/_default/test/mailbox/$id': {
+      id: '/_default/test/mailbox/$id'
+      path: '/mailbox/$id'
+      fullPath: '/test/mailbox/$id'
+      preLoaderRoute: typeof DefaultTestMailboxIdRouteImport
+      parentRoute: typeof DefaultTestRouteRoute
+    }
     '/_magazine/magazine/detail/$id': {
       id: '/_magazine/magazine/detail/$id'
       path: '/magazine/detail/$id'
@@ -981,6 +1098,8 @@ interface DefaultTestRouteRouteChildren {
   DefaultTestNotfoundRoute: typeof DefaultTestNotfoundRoute
   DefaultTestPiniaRoute: typeof DefaultTestPiniaRoute
   DefaultTestTestRoute: typeof DefaultTestTestRoute
+  DefaultTestMailboxIdRoute: typeof DefaultTestMailboxIdRoute
+  DefaultTestMailboxIndexRoute: typeof DefaultTestMailboxIndexRoute
 }
 
 const DefaultTestRouteRouteChildren: DefaultTestRouteRouteChildren = {
@@ -988,6 +1107,8 @@ const DefaultTestRouteRouteChildren: DefaultTestRouteRouteChildren = {
   DefaultTestNotfoundRoute: DefaultTestNotfoundRoute,
   DefaultTestPiniaRoute: DefaultTestPiniaRoute,
   DefaultTestTestRoute: DefaultTestTestRoute,
+  DefaultTestMailboxIdRoute: DefaultTestMailboxIdRoute,
+  DefaultTestMailboxIndexRoute: DefaultTestMailboxIndexRoute,
 }
 
 const DefaultTestRouteRouteWithChildren =
@@ -998,6 +1119,7 @@ interface DefaultAuthRouteChildren {
   DefaultAuthFollowRoute: typeof DefaultAuthFollowRoute
   DefaultAuthMessageRoute: typeof DefaultAuthMessageRoute
   DefaultAuthMypageRoute: typeof DefaultAuthMypageRoute
+  DefaultAuthNotification_settingsRoute: typeof DefaultAuthNotification_settingsRoute
   DefaultAuthProfileRoute: typeof DefaultAuthProfileRoute
   DefaultAuthClass_managementCreateRoute: typeof DefaultAuthClass_managementCreateRoute
   DefaultAuthProfileEdit_organizationRoute: typeof DefaultAuthProfileEdit_organizationRoute
@@ -1017,6 +1139,7 @@ const DefaultAuthRouteChildren: DefaultAuthRouteChildren = {
   DefaultAuthFollowRoute: DefaultAuthFollowRoute,
   DefaultAuthMessageRoute: DefaultAuthMessageRoute,
   DefaultAuthMypageRoute: DefaultAuthMypageRoute,
+  DefaultAuthNotification_settingsRoute: DefaultAuthNotification_settingsRoute,
   DefaultAuthProfileRoute: DefaultAuthProfileRoute,
   DefaultAuthClass_managementCreateRoute:
     DefaultAuthClass_managementCreateRoute,
@@ -1047,6 +1170,7 @@ interface DefaultRouteChildren {
   DefaultCompanyRoute: typeof DefaultCompanyRoute
   DefaultPrivacy_policyRoute: typeof DefaultPrivacy_policyRoute
   DefaultTerms_of_serviceRoute: typeof DefaultTerms_of_serviceRoute
+  DefaultUnsubscribeRoute: typeof DefaultUnsubscribeRoute
   DefaultIndexRoute: typeof DefaultIndexRoute
   DefaultClass_searchIndexRoute: typeof DefaultClass_searchIndexRoute
   DefaultClass_searchDetailIdRoute: typeof DefaultClass_searchDetailIdRoute
@@ -1060,6 +1184,7 @@ const DefaultRouteChildren: DefaultRouteChildren = {
   DefaultCompanyRoute: DefaultCompanyRoute,
   DefaultPrivacy_policyRoute: DefaultPrivacy_policyRoute,
   DefaultTerms_of_serviceRoute: DefaultTerms_of_serviceRoute,
+  DefaultUnsubscribeRoute: DefaultUnsubscribeRoute,
   DefaultIndexRoute: DefaultIndexRoute,
   DefaultClass_searchIndexRoute: DefaultClass_searchIndexRoute,
   DefaultClass_searchDetailIdRoute: DefaultClass_searchDetailIdRoute,
@@ -1113,6 +1238,7 @@ const rootRouteChildren: RootRouteChildren = {
   DefaultRoute: DefaultRouteWithChildren,
   MagazineRoute: MagazineRouteWithChildren,
   SimpleRoute: SimpleRouteWithChildren,
+  EventsRoute: EventsRoute,
   HealthzRoute: HealthzRoute,
   ReadyzRoute: ReadyzRoute,
   RobotsDottxtRoute: RobotsDottxtRoute,
@@ -1121,6 +1247,7 @@ const rootRouteChildren: RootRouteChildren = {
   AuthLoginRoute: AuthLoginRoute,
   AuthLogoutRoute: AuthLogoutRoute,
   DownloadsSalesDotcsvRoute: DownloadsSalesDotcsvRoute,
+  MailUnsubscribeRoute: MailUnsubscribeRoute,
   UploadsSplatRoute: UploadsSplatRoute,
   V1SplatRoute: V1SplatRoute,
 }

@@ -6,6 +6,7 @@ import { getIdentityProvider, idpNodeHandler, isEmbeddedIdpEnabled } from './idp
 import { startBackgroundWork, stopBackgroundWork } from './notifications/runtime.server'
 import { assertSessionSecret } from './server/auth/session.server'
 import { getConfig } from './server/config'
+import { closeLiveStreams } from './server/live-stream.server'
 import { logger } from './server/logger.server'
 import { getStorageConfig } from './server/storage-config.server'
 
@@ -59,6 +60,11 @@ export async function onServerStart(): Promise<ServerOptions> {
     shutdownGraceSeconds: config.shutdownGraceSeconds,
     secureCookies: config.secureCookies,
   }
+}
+
+/** Called by scripts/serve.mjs when SIGTERM/SIGINT starts the drain: open /events streams end now, not at the grace. */
+export async function onServerDrain() {
+  await closeLiveStreams()
 }
 
 /** Runs on SIGTERM/SIGINT after the requests in flight: the embedded provider saves its state, the database closes. */

@@ -205,8 +205,12 @@ async function writeResponse(req, res, response) {
   const cookies = response.headers.getSetCookie?.() ?? []
   if (cookies.length) headers['set-cookie'] = cookies
   const type = response.headers.get('content-type') ?? ''
+  // Event streams (GET /events) go out uncompressed: each event must reach the browser as it is written.
   const encoding =
-    response.body && !response.headers.has('content-encoding') && compressible.test(type)
+    response.body &&
+    !response.headers.has('content-encoding') &&
+    compressible.test(type) &&
+    !type.startsWith('text/event-stream')
       ? pickEncoding(req)
       : undefined
   if (encoding) {
@@ -320,6 +324,10 @@ export async function startServer({ host = process.env.HOST ?? '0.0.0.0' } = {})
     draining = true
     server.close()
     server.closeIdleConnections?.()
+    // Long-lived responses (the /events streams) end now rather than hold the drain for the whole grace period.
+    await Promise.resolve()
+      .then(() => mod.onServerDrain?.())
+      .catch((error) => log.error({ err: error }, 'drain failed'))
     if (inFlight > 0) {
       await new Promise((ok) => {
         drained = ok

@@ -548,9 +548,7 @@ export const jobs = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index('jobs_due_idx')
-      .on(t.runAt)
-      .where(sql`${t.finishedAt} is null`),
+    index('jobs_due_idx').on(t.runAt).where(sql`${t.finishedAt} is null`),
     index('jobs_finished_idx').on(t.finishedAt),
   ],
 )

@@ -22,6 +22,7 @@ import type { MailRequest, MailSettings } from '../mail/mailer.server'
 import { sendMail } from '../mail/mailer.server'
 import type { TemplateName, TemplateProps } from '../mail/templates'
 import { templates } from '../mail/templates'
+import type { LiveEventType } from '../server/live-events.server'
 import { isNotificationEnabled } from './preferences.server'
 
 /**
@@ -41,8 +42,6 @@ const REMINDERS = [
 const REMINDER_WINDOW_MS = 30 * 60 * 1000
 const KEEP_FINISHED_JOBS_MS = 7 * 24 * 3600_000
 const KEEP_MAILS_MS = 90 * 24 * 3600_000
-
-export type LiveEventType = 'message' | 'notice' | 'announcement' | 'reservation'
 
 export interface NotificationDeps {
   mail: MailSettings
@@ -253,6 +252,11 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
         .from(roomMembers)
         .innerJoin(users, eq(users.id, roomMembers.userId))
         .where(and(eq(roomMembers.roomId, m.roomId), ne(roomMembers.userId, m.senderId)))
+      // The open pages first: a mail that fails (and retries) must not hold the badge back.
+      await live(
+        recipients.map((r) => r.id),
+        'message',
+      )
       for (const r of recipients) {
         // At most one mail per room and recipient per 10 minutes: claim the slot atomically, so that two messages
         // handled at once on two instances still send one mail.
@@ -271,10 +275,6 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           roomUrl: `${deps.mail.siteOrigin}/message?room=${m.roomId}`,
         })
       }
-      await live(
-        recipients.map((r) => r.id),
-        'message',
-      )
     },
 
     'notify.announcement': async (job, { db }) => {

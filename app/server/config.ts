@@ -95,7 +95,10 @@ const envSchema = z
     /** Send mail through this SMTP server (smtp://user:pass@host:587, smtps://…); unset: kept in the database. */
     SMTP_URL: optionalString.pipe(
       z
-        .url({ protocol: /^smtps?$/, message: 'must be an SMTP URL such as smtp://user:password@smtp.example:587' })
+        .url({
+          protocol: /^smtps?$/,
+          message: 'must be an SMTP URL such as smtp://user:password@smtp.example:587',
+        })
         .optional(),
     ),
     MAIL_FROM: optionalString.pipe(

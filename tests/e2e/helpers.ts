@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright'
-import { type BrowserContext, expect, type Page, type TestInfo } from '@playwright/test'
+import { type Browser, type BrowserContext, expect, type Page, type TestInfo } from '@playwright/test'
 
 export const isPhone = (testInfo: TestInfo) => testInfo.project.name === 'phone'
 
@@ -89,4 +89,23 @@ export async function registerNewParent(page: Page, context: BrowserContext, nic
   await page.getByRole('button', { name: '登録する' }).click()
   await expect(page).toHaveURL(/\/register\/thanks$/)
   return email
+}
+
+/** A datetime-local value (Tokyo time) `days` from now at `hour`:00. */
+export function tokyoLocal(days: number, hour: number): string {
+  const d = new Date(Date.now() + 9 * 3_600_000 + days * 86_400_000)
+  return `${d.toISOString().slice(0, 10)}T${String(hour).padStart(2, '0')}:00`
+}
+
+/** A second signed-in person in their own browser context (same device settings as the test's page). */
+export async function otherPerson(browser: Browser, page: Page, email: string, path: string) {
+  const context = await browser.newContext({
+    baseURL: new URL(page.url()).origin,
+    viewport: page.viewportSize(),
+    locale: 'ja-JP',
+    timezoneId: 'Asia/Tokyo',
+  })
+  const other = await context.newPage()
+  await login(other, email, path)
+  return other
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { type Browser, expect, type Page, test } from '@playwright/test'
-import { expectAccessible, gotoReady, login } from './helpers'
+import { expect, test } from '@playwright/test'
+import { expectAccessible, gotoReady, login, otherPerson, tokyoLocal } from './helpers'
 
 const TEACHER = 'teacher@manabi.example'
 const PARENT = 'parent@manabi.example'
@@ -8,25 +8,6 @@ const OWNER = 'owner@manabi.example'
 const TEACHER_NICKNAME = 'けんた先生'
 const PNG_1X1 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='
-
-/** A datetime-local value (Tokyo time) `days` from now at `hour`:00. */
-function tokyoLocal(days: number, hour: number): string {
-  const d = new Date(Date.now() + 9 * 3_600_000 + days * 86_400_000)
-  return `${d.toISOString().slice(0, 10)}T${String(hour).padStart(2, '0')}:00`
-}
-
-/** A second signed-in person in their own browser context (same device settings as the test's page). */
-async function otherPerson(browser: Browser, page: Page, email: string, path: string) {
-  const context = await browser.newContext({
-    baseURL: new URL(page.url()).origin,
-    viewport: page.viewportSize(),
-    locale: 'ja-JP',
-    timezoneId: 'Asia/Tokyo',
-  })
-  const other = await context.newPage()
-  await login(other, email, path)
-  return other
-}
 
 test('a teacher creates and publishes a class with two schedules, then cancels a reserved one', async ({
   page,

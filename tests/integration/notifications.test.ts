@@ -14,12 +14,13 @@ import {
   purchases,
 } from '../../app/db/schema'
 import { startJobRunner } from '../../app/jobs/runner.server'
-import { type LiveEventType, notificationHandlers } from '../../app/notifications/handlers.server'
+import { notificationHandlers } from '../../app/notifications/handlers.server'
 import {
   isNotificationEnabled,
   listNotificationPreferences,
   setNotificationPreference,
 } from '../../app/notifications/preferences.server'
+import type { LiveEventType } from '../../app/server/live-events.server'
 import { setupApi, type TestApi } from './support/api'
 import { SUBS } from './support/tokens'
 

@@ -2,17 +2,22 @@ import { useQuery } from '@tanstack/react-query'
 import { useLocation } from '@tanstack/react-router'
 import { useEffect, useRef } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
+import { useLiveUpdates } from '~/components/shell/use-live-updates'
 import { authStateQuery } from './queries'
 
 function escapeHtml(text: string) {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }
 
-/** Browser side of the auth state (spec §4, §8): login errors as snackbars, and silent renewal. Renders nothing. */
+/**
+ * Browser side of the auth state (spec §4, §8): login errors as snackbars, silent renewal, and live updates for a
+ * signed-in member (header badges, messages, My Page). Renders nothing.
+ */
 export function AuthEffects() {
   const { data: auth } = useQuery(authStateQuery())
   const location = useLocation()
   const shown = useRef<string | undefined>(undefined)
+  useLiveUpdates(auth?.status === 'authenticated' && auth.user !== null)
 
   useEffect(() => {
     if (!auth) return

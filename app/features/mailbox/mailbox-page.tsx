@@ -18,7 +18,10 @@ export function MailboxPage(props: { to?: string }) {
       {mails.length === 0 ? (
         <p className="mt-6">メールはまだありません。</p>
       ) : (
-        <ul className="mt-6 divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white" data-testid="mailbox">
+        <ul
+          className="mt-6 divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white"
+          data-testid="mailbox"
+        >
           {mails.map((m) => (
             <li key={m.id} className="p-4" data-testid="mailbox-item">
               <Link to="/test/mailbox/$id" params={{ id: String(m.id) }} className="font-bold underline">
@@ -69,7 +72,10 @@ export function MailboxMailPage(props: { id: number }) {
         className="mt-6 h-[32rem] w-full rounded-2xl border border-slate-200 bg-white"
       />
       <h2 className="mt-6 font-bold">テキスト版</h2>
-      <pre className="mt-2 whitespace-pre-wrap break-all rounded-2xl bg-slate-50 p-4 text-sm" data-testid="mail-text">
+      <pre
+        className="mt-2 whitespace-pre-wrap break-all rounded-2xl bg-slate-50 p-4 text-sm"
+        data-testid="mail-text"
+      >
         {mail.text}
       </pre>
     </div>

@@ -1,5 +1,5 @@
-import { createServerFn } from '@tanstack/react-start'
 import { notFound } from '@tanstack/react-router'
+import { createServerFn } from '@tanstack/react-start'
 import { z } from 'zod'
 import { getConfig } from '~/server/config'
 

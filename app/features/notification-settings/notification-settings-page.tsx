@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
+import { useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { type NotificationKind, notificationKind } from '~/lib/notification-kinds'
 import { updateNotificationSetting } from './notification-settings.functions'
@@ -20,6 +21,22 @@ export function NotificationSettingsPage() {
     },
     onError: () => showErrorSnackbar('設定を保存できませんでした。時間をおいてもう一度お試しください'),
   })
+  // The switch moves in the same event, as a checkbox should (the query cache notifies a tick later); a refusal
+  // or a failure puts it back.
+  const [pending, setPending] = useState<Partial<Record<NotificationKind, boolean>>>({})
+  const toggle = (kind: NotificationKind, enabled: boolean) => {
+    setPending((p) => ({ ...p, [kind]: enabled }))
+    change.mutate(
+      { kind, enabled },
+      {
+        onSettled: () =>
+          setPending((p) => {
+            const { [kind]: _, ...rest } = p
+            return rest
+          }),
+      },
+    )
+  }
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
       <p className="text-sm">
@@ -39,7 +56,11 @@ export function NotificationSettingsPage() {
           const kind = notificationKind(s.kind)
           const id = `notify-${s.kind}`
           return (
-            <li key={s.kind} className="flex items-center justify-between gap-4 p-4" data-testid="notification-setting">
+            <li
+              key={s.kind}
+              className="flex items-center justify-between gap-4 p-4"
+              data-testid="notification-setting"
+            >
               <label htmlFor={id} className="min-w-0">
                 <span className="block font-bold">{kind?.label}</span>
                 <span className="block text-sm text-slate-600">{kind?.description}</span>
@@ -49,10 +70,11 @@ export function NotificationSettingsPage() {
                 type="checkbox"
                 role="switch"
                 className="h-6 w-6 shrink-0 accent-teal-700"
-                checked={s.enabled}
+                checked={pending[s.kind] ?? s.enabled}
+                aria-checked={pending[s.kind] ?? s.enabled}
                 disabled={s.mandatory || change.isPending}
                 aria-describedby={s.mandatory ? `${id}-note` : undefined}
-                onChange={(e) => change.mutate({ kind: s.kind, enabled: e.target.checked })}
+                onChange={(e) => toggle(s.kind, e.target.checked)}
               />
               {s.mandatory ? (
                 <span id={`${id}-note`} className="sr-only">

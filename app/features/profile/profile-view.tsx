@@ -31,7 +31,10 @@ export function ProfileView() {
     <div className="mx-auto max-w-3xl px-4 py-10">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-black">基本情報</h1>
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-2">
+          <Link to="/notification_settings" className="btn-outline" data-testid="profile-notifications-link">
+            メール通知
+          </Link>
           <Link to="/profile/sessions" className="btn-outline" data-testid="profile-sessions-link">
             ログイン中の端末
           </Link>

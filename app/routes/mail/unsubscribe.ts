@@ -13,7 +13,10 @@ export const Route = createFileRoute('/mail/unsubscribe')({
         const token = new URL(request.url).searchParams.get('token') ?? ''
         return new Response(null, {
           status: 303,
-          headers: { location: `/unsubscribe?${new URLSearchParams({ token })}`, 'cache-control': 'no-store' },
+          headers: {
+            location: `/unsubscribe?${new URLSearchParams({ token })}`,
+            'cache-control': 'no-store',
+          },
         })
       },
       POST: async ({ request }) => {

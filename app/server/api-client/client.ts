@@ -28,12 +28,12 @@ import { ErrorBody } from '../../contract/v1/common'
 import { FavoriteList, FavoriteState, FollowState } from '../../contract/v1/follows'
 import { Article, ArticlePage, MagazineFacets, type MagazineQuery } from '../../contract/v1/magazine'
 import { type MasterKind, MasterList } from '../../contract/v1/master'
+import { Notice, NoticeList } from '../../contract/v1/notices'
 import {
   NotificationSettingList,
   UnsubscribeState,
   type UpdateNotificationSettingBody,
 } from '../../contract/v1/notifications'
-import { Notice, NoticeList } from '../../contract/v1/notices'
 import type {
   JoinOrganizationBody,
   OrganizationInput,
