@@ -4,12 +4,21 @@ import viteReact from '@vitejs/plugin-react'
 import { defineConfig, type Plugin } from 'vite'
 import { preserveRepeatedSetCookie } from './app/server/auth/preserve-set-cookie.server'
 
-/** In development the embedded identity provider is mounted under /idp, as scripts/serve.mjs does in production. */
+/**
+ * In development the embedded identity provider is mounted under /idp, as scripts/serve.mjs does in production, and
+ * the job runner (mail, reminders, live updates) starts with the server.
+ */
 function embeddedIdpDev(): Plugin {
   return {
     name: 'manabi:embedded-idp-dev',
     apply: 'serve',
     configureServer(server) {
+      server.httpServer?.once('listening', () => {
+        server
+          .ssrLoadModule('/app/notifications/runtime.server.ts')
+          .then((mod) => mod.startBackgroundWork())
+          .catch((error) => server.config.logger.error(`job runner did not start: ${error}`))
+      })
       // Node 20 + srvx drop repeated Set-Cookie headers behind Vite's middlewares (see the helper's comment).
       server.middlewares.use((_req, res, next) => {
         preserveRepeatedSetCookie(res)

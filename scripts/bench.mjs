@@ -7,9 +7,11 @@
 //     the server's search-result cache never answers: the cost of a search nobody made in the last 30 s;
 //  3. Lighthouse (mobile settings, the system Chromium) for the same pages: performance, accessibility,
 //     best practices and SEO (BENCH_LIGHTHOUSE=0 skips it).
-//  4. a 5-minute mixed soak at 16 connections on PostgreSQL (scripts/bench-soak.mjs; BENCH_SOAK_SECONDS, 0 skips).
+//  4. a 5-minute mixed soak at 16 connections on PostgreSQL (scripts/bench-soak.mjs; BENCH_SOAK_SECONDS, 0 skips);
+//  5. notifications on PostgreSQL (scripts/bench-notify.ts): mails per second through the job runner to a local
+//     SMTP server, and write → live event on another instance, p50/p99 (BENCH_NOTIFY=0 skips).
 // Every request goes to this machine's own server on localhost and every loop stops by itself.
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { gzipSync } from 'node:zlib'
 import { chromium } from '@playwright/test'
 import { ensureChromium } from './find-chromium.mjs'
@@ -223,4 +225,10 @@ try {
 if (process.env.BENCH_SOAK_SECONDS !== '0') {
   const { soak } = await import('./bench-soak.mjs')
   await soak()
+}
+
+// 5. Notifications (issue #14).
+if (process.env.BENCH_NOTIFY !== '0') {
+  const r = spawnSync('npx', ['tsx', 'scripts/bench-notify.ts'], { stdio: 'inherit', env: process.env })
+  if (r.status !== 0) process.exitCode = r.status ?? 1
 }

@@ -72,7 +72,11 @@ let transporter: { url: string; transport: Transporter } | undefined
 async function smtpTransport(url: string): Promise<Transporter> {
   if (transporter?.url !== url) {
     const { createTransport } = await import('nodemailer')
-    transporter = { url, transport: createTransport(url) }
+    // Pooled connections (up to 5, reused for 100 messages each), unless the URL says otherwise: a connection per
+    // mail costs more than rendering it.
+    const pooled = new URL(url)
+    if (!pooled.searchParams.has('pool')) pooled.searchParams.set('pool', 'true')
+    transporter = { url, transport: createTransport(pooled.toString()) }
   }
   return transporter.transport
 }

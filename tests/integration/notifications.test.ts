@@ -185,6 +185,103 @@ describe('preferences', () => {
   })
 })
 
+describe('/v1 settings and unsubscribe', () => {
+  it('only the member reads and changes their settings; bad input changes nothing', async () => {
+    expect((await api.call('GET', '/v1/users/notification_settings')).status).toBe(401)
+    expect(
+      (
+        await api.call('PUT', '/v1/users/notification_settings', {
+          body: { kind: 'message', enabled: false },
+        })
+      ).status,
+    ).toBe(401)
+    const list = await api.as(SUBS.parent, 'GET', '/v1/users/notification_settings')
+    expect(list.status).toBe(200)
+    expect(list.body.map((k: { kind: string }) => k.kind)).toEqual([
+      'reservation',
+      'refund',
+      'reminder',
+      'message',
+      'announcement',
+      'teacher_reservation',
+    ])
+    for (const body of [
+      { kind: 'nope', enabled: false },
+      { kind: 'message' },
+      { kind: 'message', enabled: 'no' },
+      {
+        kind: 'message',
+        enabled: false,
+        user_id: teacherId,
+      },
+    ]) {
+      const res = await api.as(SUBS.parent, 'PUT', '/v1/users/notification_settings', body)
+      expect(res.status).toBe(400)
+      expect(res.body.code).toBe('invalid_request')
+    }
+    const refund = await api.as(SUBS.parent, 'PUT', '/v1/users/notification_settings', {
+      kind: 'refund',
+      enabled: false,
+    })
+    expect(refund.status).toBe(422)
+    expect(refund.body).toMatchObject({ code: 'mandatory_notification', message: 'この通知は停止できません' })
+    const off = await api.as(SUBS.parent, 'PUT', '/v1/users/notification_settings', {
+      kind: 'message',
+      enabled: false,
+    })
+    expect(off.body.find((k: { kind: string }) => k.kind === 'message').enabled).toBe(false)
+    // Another member's settings are untouched.
+    expect(await isNotificationEnabled(api.db, teacherId, 'message')).toBe(true)
+    await api.as(SUBS.parent, 'PUT', '/v1/users/notification_settings', { kind: 'message', enabled: true })
+  })
+
+  it('an unsubscribe link works without signing in, for its member and kind only, and repeats harmlessly', async () => {
+    const { unsubscribeToken } = await import('../../app/mail/unsubscribe.server')
+    const secret = 'integration-unsubscribe-secret-0123456789'
+    const app = (await import('../../app/api/app')).createApiApp({
+      getDb: async () => api.db,
+      unsubscribeSecret: () => secret,
+      limits: false,
+    })
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await app.fetch(
+        new Request(`http://api.test${path}`, {
+          method,
+          headers: body ? { 'content-type': 'application/json' } : {},
+          body: body ? JSON.stringify(body) : undefined,
+        }),
+      )
+      return { status: res.status, body: await res.json() }
+    }
+    const token = unsubscribeToken(secret, parentId, 'reminder')
+    expect(await call('GET', `/v1/unsubscribe?token=${token}`)).toEqual({
+      status: 200,
+      body: { kind: 'reminder', enabled: true },
+    })
+    for (let i = 0; i < 2; i++)
+      expect(await call('POST', '/v1/unsubscribe', { token })).toEqual({
+        status: 200,
+        body: { kind: 'reminder', enabled: false },
+      })
+    expect(await isNotificationEnabled(api.db, parentId, 'reminder')).toBe(false)
+    expect(await isNotificationEnabled(api.db, teacherId, 'reminder')).toBe(true)
+    const forged = `${teacherId}.reminder.${token.split('.')[2]}`
+    for (const bad of [
+      forged,
+      'x',
+      `${token}x`,
+      unsubscribeToken('another-secret-0123456789abcdef', parentId, 'reminder'),
+    ]) {
+      const res = await call('POST', '/v1/unsubscribe', { token: bad })
+      expect(res.status).toBe(400)
+      expect(res.body.code).toMatch(/invalid_token|invalid_request/)
+    }
+    expect((await call('POST', '/v1/unsubscribe', { token: 'a'.repeat(5000) })).status).toBe(400)
+    expect(await isNotificationEnabled(api.db, teacherId, 'reminder')).toBe(true)
+    await setNotificationPreference(api.db, parentId, 'reminder', true)
+  })
+})
+
 describe('messages', () => {
   it('one mail per room and recipient per 10 minutes, however many messages; the page hears of each', async () => {
     const room = await api.as(SUBS.parent, 'POST', '/v1/rooms', { partner_id: teacherId })

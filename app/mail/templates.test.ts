@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest'
+import { type MailSettings, renderMail } from './mailer.server'
+import type { TemplateName, TemplateProps } from './templates'
+
+const settings: MailSettings = {
+  siteName: 'まなびのたね',
+  siteOrigin: 'https://manabi.example',
+  from: 'まなびのたね <no-reply@manabi.example>',
+  unsubscribeSecret: 'unit-test-secret-0123456789abcdef0123456789',
+}
+
+const lesson = {
+  className: 'はじめての将棋',
+  startedAt: '2026-12-05T10:00:00.000Z', // 19:00 in Tokyo
+  endedAt: '2026-12-05T11:00:00.000Z',
+  attendee: 'たろう',
+}
+
+/** Every template with props, the subject it must have and a line its text must show. */
+const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
+  verify_email: [
+    { verifyUrl: 'https://manabi.example/idp/verify-email?token=t', expiresHours: 24 },
+    'メールアドレスの確認',
+    'https://manabi.example/idp/verify-email?token=t',
+  ],
+  reservation_confirmed: [
+    {
+      ...lesson,
+      price: 0,
+      cancelDeadline: '2026-12-04T10:00:00.000Z',
+      attendanceUrl: 'https://manabi.example/class_attendance',
+    },
+    '予約が確定しました：はじめての将棋',
+    '料金：無料',
+  ],
+  reservation_canceled: [
+    { ...lesson, refund: 1200, attendanceUrl: 'https://manabi.example/class_attendance' },
+    '予約をキャンセルしました：はじめての将棋',
+    '返金額：¥1,200',
+  ],
+  schedule_canceled: [
+    { ...lesson, refund: 1200, classUrl: 'https://manabi.example/class_search/detail/1' },
+    '【開催中止】はじめての将棋',
+    '料金は全額返金されます',
+  ],
+  teacher_new_reservation: [
+    { ...lesson, member: 'はなこ', seatsLeft: 2, manageUrl: 'https://manabi.example/class_management' },
+    '新しい予約がありました：はじめての将棋',
+    '残席：2席',
+  ],
+  teacher_reservation_canceled: [
+    { ...lesson, member: 'はなこ', manageUrl: 'https://manabi.example/class_management' },
+    '予約がキャンセルされました：はじめての将棋',
+    'はなこさんが次の予約をキャンセルしました',
+  ],
+  new_message: [
+    { sender: 'けんた先生', roomUrl: 'https://manabi.example/message?room=3' },
+    'けんた先生さんからメッセージが届きました',
+    'https://manabi.example/message?room=3',
+  ],
+  class_announcement: [
+    {
+      className: 'はじめての将棋',
+      title: '持ち物',
+      excerpt: '盤と駒をご用意ください',
+      url: 'https://manabi.example/information',
+    },
+    'はじめての将棋からのお知らせ：持ち物',
+    '盤と駒をご用意ください',
+  ],
+  lesson_reminder: [
+    { ...lesson, hoursBefore: 1, attendanceUrl: 'https://manabi.example/class_attendance' },
+    'まもなく授業が始まります：はじめての将棋',
+    '1時間後に授業が始まります',
+  ],
+}
+
+describe('mail templates', () => {
+  for (const [name, [props, subject, line]] of Object.entries(cases)) {
+    it(`${name}: Japanese subject and text, Tokyo times, the site's footer`, async () => {
+      const mail = await renderMail(settings, {
+        messageId: '<x@manabi.example>',
+        to: 'parent@manabi.example',
+        userId: 7,
+        template: name as TemplateName,
+        props: props as never,
+      })
+      expect(mail.subject).toBe(subject)
+      expect(mail.text).toContain(line)
+      expect(mail.text).toContain('https://manabi.example/notification_settings')
+      expect(mail.html).toContain('lang="ja"')
+      if ('startedAt' in props) expect(mail.text).toContain('2026/12/5(土) 19:00〜20:00')
+      const optional = !['verify_email', 'schedule_canceled'].includes(name)
+      expect(mail.text.includes('/unsubscribe?token=7.')).toBe(optional)
+      expect('List-Unsubscribe' in mail.headers).toBe(optional)
+    })
+  }
+
+  it('escapes what members typed (no HTML from a nickname or a title)', async () => {
+    const mail = await renderMail(settings, {
+      messageId: '<x@manabi.example>',
+      to: 'parent@manabi.example',
+      userId: 7,
+      template: 'new_message',
+      props: { sender: '<img src=x onerror=alert(1)>', roomUrl: 'https://manabi.example/message?room=3' },
+    })
+    expect(mail.html).not.toContain('<img src=x')
+    expect(mail.html).toContain('&lt;img src=x onerror=alert(1)&gt;')
+  })
+})
