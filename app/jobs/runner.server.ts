@@ -71,6 +71,8 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
   const pollMs = options.pollMs ?? 1000
   const leaseMs = options.leaseMs ?? 60_000
   const backoffMs = options.backoffMs ?? defaultBackoff
+  for (const r of options.recurring ?? [])
+    if (!(r.everyMs >= 1000)) throw new RangeError(`recurring job ${r.kind}: everyMs must be at least 1000`)
   const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`
   const inFlight = new Set<Promise<void>>()
   let stopping = false
@@ -83,7 +85,6 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
     wake?.()
   }
   let unsubscribe: Unsubscribe | undefined
-  let lastRecurring = 0
 
   /**
    * The runner's own bookkeeping (claiming, finishing) commits without waiting for the disk: a claim lost in a crash
@@ -162,13 +163,15 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
     )
   }
 
+  /** The period each recurring job was last queued for by this runner: one insert per period, not per pass. */
+  const queuedPeriod = new Map<string, number>()
   async function enqueueRecurring() {
     const now = Date.now()
-    if (now - lastRecurring < 1000) return
-    lastRecurring = now
     for (const r of options.recurring ?? []) {
       const period = Math.floor(now / r.everyMs)
+      if (queuedPeriod.get(r.kind) === period) continue
       await enqueue(db, r.kind, { period }, { dedupeKey: `${r.kind}:${period}`, maxAttempts: 3 })
+      queuedPeriod.set(r.kind, period)
     }
   }
 
