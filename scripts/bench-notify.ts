@@ -19,6 +19,7 @@ import { createPostgresEventBus } from '../app/db/events'
 import { jobs, roomMembers } from '../app/db/schema'
 import { seedDemoContent } from '../app/db/seed'
 import { startJobRunner } from '../app/jobs/runner.server'
+import { closeMailTransport } from '../app/mail/mailer.server'
 import { notificationHandlers } from '../app/notifications/handlers.server'
 import {
   decodeMemberEvent,
@@ -160,6 +161,7 @@ async function main() {
   } finally {
     await busA.close()
     await busB.close()
+    closeMailTransport()
     await new Promise<void>((r) => smtp.close(() => r()))
     await b.close()
     await a.close()

@@ -192,19 +192,25 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
   }
 
   async function loop() {
+    let failures = 0
     while (!stopping) {
       let started = 0
       try {
         started = await tick()
+        failures = 0
       } catch (err) {
-        // The database is away: try again at the next poll.
-        logger.warn({ err }, 'job runner could not look for jobs')
+        // The database is away: look again later, less and less often (up to a minute), so that the runner does not
+        // keep connection attempts going that requests would queue behind.
+        failures++
+        if (failures === 1) logger.warn({ err }, 'job runner could not look for jobs; it will try again')
       }
       if (started > 0 && inFlight.size < concurrency) continue
+      const wait = failures > 0 ? Math.min(60_000, pollMs * 5 * 2 ** (failures - 1)) : pollMs
+      // A nudge (a job committed, the bus back after a drop) ends the wait early.
       if (!woken)
         await new Promise<void>((resolve) => {
           wake = resolve
-          timer = setTimeout(resolve, pollMs)
+          timer = setTimeout(resolve, wait)
           timer.unref?.()
         })
       wake = undefined

@@ -71,6 +71,7 @@ let transporter: { url: string; transport: Transporter } | undefined
 
 async function smtpTransport(url: string): Promise<Transporter> {
   if (transporter?.url !== url) {
+    transporter?.transport.close()
     const { createTransport } = await import('nodemailer')
     // Pooled connections (up to 5, reused for 100 messages each), unless the URL says otherwise: a connection per
     // mail costs more than rendering it.

@@ -12,6 +12,7 @@ import { type Database, openDatabase } from '../../app/db/client'
 import { jobs, mails } from '../../app/db/schema'
 import { enqueue } from '../../app/jobs/queue.server'
 import { type Job, PermanentJobError, startJobRunner } from '../../app/jobs/runner.server'
+import { closeMailTransport } from '../../app/mail/mailer.server'
 import { notificationHandlers } from '../../app/notifications/handlers.server'
 import { databaseUrlFor, openTestDatabase, type TestDatabase } from './support/test-db'
 
@@ -322,6 +323,7 @@ describe.skipIf(!pgUrl)('a worker killed mid-job (kill -9)', () => {
       expect(await database.db.select({ id: mails.id }).from(mails)).toHaveLength(1)
     } finally {
       worker.kill('SIGKILL')
+      closeMailTransport() // its pooled connection would hold the server's close for its idle time
       await new Promise<void>((r) => smtp.close(() => r()))
     }
   })

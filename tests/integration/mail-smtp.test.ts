@@ -8,7 +8,7 @@ import { type ParsedMail, simpleParser } from 'mailparser'
 import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { mails, users } from '../../app/db/schema'
-import { type MailSettings, sendMail } from '../../app/mail/mailer.server'
+import { closeMailTransport, type MailSettings, sendMail } from '../../app/mail/mailer.server'
 import { readUnsubscribeToken } from '../../app/mail/unsubscribe.server'
 import { openTestDatabase, type TestDatabase } from './support/test-db'
 
@@ -42,6 +42,7 @@ beforeAll(async () => {
   port = (server.server.address() as AddressInfo).port
 })
 afterAll(async () => {
+  closeMailTransport() // its pooled connection would hold the server's close for its idle time
   await new Promise<void>((resolve) => server.close(() => resolve()))
   await database?.close()
 })
