@@ -33,6 +33,7 @@ import { Route as DownloadsSalesDotcsvRouteImport } from './routes/downloads/sal
 import { Route as MailUnsubscribeRouteImport } from './routes/mail/unsubscribe'
 import { Route as UploadsSplatRouteImport } from './routes/uploads/$'
 import { Route as V1SplatRouteImport } from './routes/v1/$'
+import { Route as DefaultAuthAdminRouteRouteImport } from './routes/_default/_auth/admin/route'
 import { Route as DefaultAuthClass_attendanceRouteImport } from './routes/_default/_auth/class_attendance'
 import { Route as DefaultAuthFollowRouteImport } from './routes/_default/_auth/follow'
 import { Route as DefaultAuthMessageRouteImport } from './routes/_default/_auth/message'
@@ -48,6 +49,9 @@ import { Route as MagazineMagazineIndexRouteImport } from './routes/_magazine/ma
 import { Route as SimpleRegisterConfirm_emailRouteImport } from './routes/_simple/register/confirm_email'
 import { Route as SimpleRegisterInputRouteImport } from './routes/_simple/register/input'
 import { Route as SimpleRegisterThanksRouteImport } from './routes/_simple/register/thanks'
+import { Route as DefaultAuthAdminIndexRouteImport } from './routes/_default/_auth/admin/index'
+import { Route as DefaultAuthAdminAuditRouteImport } from './routes/_default/_auth/admin/audit'
+import { Route as DefaultAuthAdminNoticesRouteImport } from './routes/_default/_auth/admin/notices'
 import { Route as DefaultAuthClass_managementIndexRouteImport } from './routes/_default/_auth/class_management/index'
 import { Route as DefaultAuthClass_managementCreateRouteImport } from './routes/_default/_auth/class_management/create'
 import { Route as DefaultAuthInformationIndexRouteImport } from './routes/_default/_auth/information/index'
@@ -182,6 +186,11 @@ const V1SplatRoute = V1SplatRouteImport.update({
   path: '/v1/$',
   getParentRoute: () => rootRouteImport,
 } as any)
+const DefaultAuthAdminRouteRoute = DefaultAuthAdminRouteRouteImport.update({
+  id: '/admin',
+  path: '/admin',
+  getParentRoute: () => DefaultAuthRoute,
+} as any)
 const DefaultAuthClass_attendanceRoute =
   DefaultAuthClass_attendanceRouteImport.update({
     id: '/class_attendance',
@@ -260,6 +269,21 @@ const SimpleRegisterThanksRoute = SimpleRegisterThanksRouteImport.update({
   id: '/thanks',
   path: '/thanks',
   getParentRoute: () => SimpleRegisterRouteRoute,
+} as any)
+const DefaultAuthAdminIndexRoute = DefaultAuthAdminIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => DefaultAuthAdminRouteRoute,
+} as any)
+const DefaultAuthAdminAuditRoute = DefaultAuthAdminAuditRouteImport.update({
+  id: '/audit',
+  path: '/audit',
+  getParentRoute: () => DefaultAuthAdminRouteRoute,
+} as any)
+const DefaultAuthAdminNoticesRoute = DefaultAuthAdminNoticesRouteImport.update({
+  id: '/notices',
+  path: '/notices',
+  getParentRoute: () => DefaultAuthAdminRouteRoute,
 } as any)
 const DefaultAuthClass_managementIndexRoute =
   DefaultAuthClass_managementIndexRouteImport.update({
@@ -376,6 +400,7 @@ export interface FileRoutesByFullPath {
   '/mail/unsubscribe': typeof MailUnsubscribeRoute
   '/uploads/$': typeof UploadsSplatRoute
   '/v1/$': typeof V1SplatRoute
+  '/admin': typeof DefaultAuthAdminRouteRouteWithChildren
   '/class_attendance': typeof DefaultAuthClass_attendanceRoute
   '/follow': typeof DefaultAuthFollowRoute
   '/message': typeof DefaultAuthMessageRoute
@@ -391,6 +416,8 @@ export interface FileRoutesByFullPath {
   '/register/thanks': typeof SimpleRegisterThanksRoute
   '/class_search/': typeof DefaultClass_searchIndexRoute
   '/magazine/': typeof MagazineMagazineIndexRoute
+  '/admin/audit': typeof DefaultAuthAdminAuditRoute
+  '/admin/notices': typeof DefaultAuthAdminNoticesRoute
   '/class_management/create': typeof DefaultAuthClass_managementCreateRoute
   '/profile/edit_organization': typeof DefaultAuthProfileEdit_organizationRoute
   '/profile/edit_user': typeof DefaultAuthProfileEdit_userRoute
@@ -399,6 +426,7 @@ export interface FileRoutesByFullPath {
   '/teacher/detail/$id': typeof DefaultTeacherDetailIdRoute
   '/test/mailbox/$id': typeof DefaultTestMailboxIdRoute
   '/magazine/detail/$id': typeof MagazineMagazineDetailIdRoute
+  '/admin/': typeof DefaultAuthAdminIndexRoute
   '/class_management/': typeof DefaultAuthClass_managementIndexRoute
   '/information/': typeof DefaultAuthInformationIndexRoute
   '/organization_management/': typeof DefaultAuthOrganization_managementIndexRoute
@@ -444,6 +472,8 @@ export interface FileRoutesByTo {
   '/register/thanks': typeof SimpleRegisterThanksRoute
   '/class_search': typeof DefaultClass_searchIndexRoute
   '/magazine': typeof MagazineMagazineIndexRoute
+  '/admin/audit': typeof DefaultAuthAdminAuditRoute
+  '/admin/notices': typeof DefaultAuthAdminNoticesRoute
   '/class_management/create': typeof DefaultAuthClass_managementCreateRoute
   '/profile/edit_organization': typeof DefaultAuthProfileEdit_organizationRoute
   '/profile/edit_user': typeof DefaultAuthProfileEdit_userRoute
@@ -452,6 +482,7 @@ export interface FileRoutesByTo {
   '/teacher/detail/$id': typeof DefaultTeacherDetailIdRoute
   '/test/mailbox/$id': typeof DefaultTestMailboxIdRoute
   '/magazine/detail/$id': typeof MagazineMagazineDetailIdRoute
+  '/admin': typeof DefaultAuthAdminIndexRoute
   '/class_management': typeof DefaultAuthClass_managementIndexRoute
   '/information': typeof DefaultAuthInformationIndexRoute
   '/organization_management': typeof DefaultAuthOrganization_managementIndexRoute
@@ -487,6 +518,7 @@ export interface FileRoutesById {
   '/uploads/$': typeof UploadsSplatRoute
   '/v1/$': typeof V1SplatRoute
   '/_default/': typeof DefaultIndexRoute
+  '/_default/_auth/admin': typeof DefaultAuthAdminRouteRouteWithChildren
   '/_default/_auth/class_attendance': typeof DefaultAuthClass_attendanceRoute
   '/_default/_auth/follow': typeof DefaultAuthFollowRoute
   '/_default/_auth/message': typeof DefaultAuthMessageRoute
@@ -502,6 +534,8 @@ export interface FileRoutesById {
   '/_simple/register/thanks': typeof SimpleRegisterThanksRoute
   '/_default/class_search/': typeof DefaultClass_searchIndexRoute
   '/_magazine/magazine/': typeof MagazineMagazineIndexRoute
+  '/_default/_auth/admin/audit': typeof DefaultAuthAdminAuditRoute
+  '/_default/_auth/admin/notices': typeof DefaultAuthAdminNoticesRoute
   '/_default/_auth/class_management/create': typeof DefaultAuthClass_managementCreateRoute
   '/_default/_auth/profile_/edit_organization': typeof DefaultAuthProfileEdit_organizationRoute
   '/_default/_auth/profile_/edit_user': typeof DefaultAuthProfileEdit_userRoute
@@ -510,6 +544,7 @@ export interface FileRoutesById {
   '/_default/teacher/detail/$id': typeof DefaultTeacherDetailIdRoute
   '/_default/test/mailbox/$id': typeof DefaultTestMailboxIdRoute
   '/_magazine/magazine/detail/$id': typeof MagazineMagazineDetailIdRoute
+  '/_default/_auth/admin/': typeof DefaultAuthAdminIndexRoute
   '/_default/_auth/class_management/': typeof DefaultAuthClass_managementIndexRoute
   '/_default/_auth/information/': typeof DefaultAuthInformationIndexRoute
   '/_default/_auth/organization_management/': typeof DefaultAuthOrganization_managementIndexRoute
@@ -542,6 +577,7 @@ export interface FileRouteTypes {
     | '/mail/unsubscribe'
     | '/uploads/$'
     | '/v1/$'
+    | '/admin'
     | '/class_attendance'
     | '/follow'
     | '/message'
@@ -557,6 +593,8 @@ export interface FileRouteTypes {
     | '/register/thanks'
     | '/class_search/'
     | '/magazine/'
+    | '/admin/audit'
+    | '/admin/notices'
     | '/class_management/create'
     | '/profile/edit_organization'
     | '/profile/edit_user'
@@ -565,6 +603,7 @@ export interface FileRouteTypes {
     | '/teacher/detail/$id'
     | '/test/mailbox/$id'
     | '/magazine/detail/$id'
+    | '/admin/'
     | '/class_management/'
     | '/information/'
     | '/organization_management/'
@@ -610,6 +649,8 @@ export interface FileRouteTypes {
     | '/register/thanks'
     | '/class_search'
     | '/magazine'
+    | '/admin/audit'
+    | '/admin/notices'
     | '/class_management/create'
     | '/profile/edit_organization'
     | '/profile/edit_user'
@@ -618,6 +659,7 @@ export interface FileRouteTypes {
     | '/teacher/detail/$id'
     | '/test/mailbox/$id'
     | '/magazine/detail/$id'
+    | '/admin'
     | '/class_management'
     | '/information'
     | '/organization_management'
@@ -652,6 +694,7 @@ export interface FileRouteTypes {
     | '/uploads/$'
     | '/v1/$'
     | '/_default/'
+    | '/_default/_auth/admin'
     | '/_default/_auth/class_attendance'
     | '/_default/_auth/follow'
     | '/_default/_auth/message'
@@ -667,6 +710,8 @@ export interface FileRouteTypes {
     | '/_simple/register/thanks'
     | '/_default/class_search/'
     | '/_magazine/magazine/'
+    | '/_default/_auth/admin/audit'
+    | '/_default/_auth/admin/notices'
     | '/_default/_auth/class_management/create'
     | '/_default/_auth/profile_/edit_organization'
     | '/_default/_auth/profile_/edit_user'
@@ -675,6 +720,7 @@ export interface FileRouteTypes {
     | '/_default/teacher/detail/$id'
     | '/_default/test/mailbox/$id'
     | '/_magazine/magazine/detail/$id'
+    | '/_default/_auth/admin/'
     | '/_default/_auth/class_management/'
     | '/_default/_auth/information/'
     | '/_default/_auth/organization_management/'
@@ -873,6 +919,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof V1SplatRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_default/_auth/admin': {
+      id: '/_default/_auth/admin'
+      path: '/admin'
+      fullPath: '/admin'
+      preLoaderRoute: typeof DefaultAuthAdminRouteRouteImport
+      parentRoute: typeof DefaultAuthRoute
+    }
     '/_default/_auth/class_attendance': {
       id: '/_default/_auth/class_attendance'
       path: '/class_attendance'
@@ -977,6 +1030,27 @@ declare module '@tanstack/react-router' {
       fullPath: '/register/thanks'
       preLoaderRoute: typeof SimpleRegisterThanksRouteImport
       parentRoute: typeof SimpleRegisterRouteRoute
+    }
+    '/_default/_auth/admin/': {
+      id: '/_default/_auth/admin/'
+      path: '/'
+      fullPath: '/admin/'
+      preLoaderRoute: typeof DefaultAuthAdminIndexRouteImport
+      parentRoute: typeof DefaultAuthAdminRouteRoute
+    }
+    '/_default/_auth/admin/audit': {
+      id: '/_default/_auth/admin/audit'
+      path: '/audit'
+      fullPath: '/admin/audit'
+      preLoaderRoute: typeof DefaultAuthAdminAuditRouteImport
+      parentRoute: typeof DefaultAuthAdminRouteRoute
+    }
+    '/_default/_auth/admin/notices': {
+      id: '/_default/_auth/admin/notices'
+      path: '/notices'
+      fullPath: '/admin/notices'
+      preLoaderRoute: typeof DefaultAuthAdminNoticesRouteImport
+      parentRoute: typeof DefaultAuthAdminRouteRoute
     }
     '/_default/_auth/class_management/': {
       id: '/_default/_auth/class_management/'
@@ -1114,7 +1188,25 @@ const DefaultTestRouteRouteChildren: DefaultTestRouteRouteChildren = {
 const DefaultTestRouteRouteWithChildren =
   DefaultTestRouteRoute._addFileChildren(DefaultTestRouteRouteChildren)
 
+interface DefaultAuthAdminRouteRouteChildren {
+  DefaultAuthAdminAuditRoute: typeof DefaultAuthAdminAuditRoute
+  DefaultAuthAdminNoticesRoute: typeof DefaultAuthAdminNoticesRoute
+  DefaultAuthAdminIndexRoute: typeof DefaultAuthAdminIndexRoute
+}
+
+const DefaultAuthAdminRouteRouteChildren: DefaultAuthAdminRouteRouteChildren = {
+  DefaultAuthAdminAuditRoute: DefaultAuthAdminAuditRoute,
+  DefaultAuthAdminNoticesRoute: DefaultAuthAdminNoticesRoute,
+  DefaultAuthAdminIndexRoute: DefaultAuthAdminIndexRoute,
+}
+
+const DefaultAuthAdminRouteRouteWithChildren =
+  DefaultAuthAdminRouteRoute._addFileChildren(
+    DefaultAuthAdminRouteRouteChildren,
+  )
+
 interface DefaultAuthRouteChildren {
+  DefaultAuthAdminRouteRoute: typeof DefaultAuthAdminRouteRouteWithChildren
   DefaultAuthClass_attendanceRoute: typeof DefaultAuthClass_attendanceRoute
   DefaultAuthFollowRoute: typeof DefaultAuthFollowRoute
   DefaultAuthMessageRoute: typeof DefaultAuthMessageRoute
@@ -1135,6 +1227,7 @@ interface DefaultAuthRouteChildren {
 }
 
 const DefaultAuthRouteChildren: DefaultAuthRouteChildren = {
+  DefaultAuthAdminRouteRoute: DefaultAuthAdminRouteRouteWithChildren,
   DefaultAuthClass_attendanceRoute: DefaultAuthClass_attendanceRoute,
   DefaultAuthFollowRoute: DefaultAuthFollowRoute,
   DefaultAuthMessageRoute: DefaultAuthMessageRoute,

@@ -16,6 +16,7 @@ import { ApiError, sqlState } from './errors'
 import { idempotency } from './idempotency'
 import { isInProcess } from './in-process'
 import type { ApiApp, ApiEnv, RouteDeps } from './openapi'
+import { registerAdminRoutes } from './routes/admin'
 import { registerClassManagementRoutes } from './routes/class-management'
 import { registerClassWorkRoutes } from './routes/class-works'
 import { registerFollowRoutes } from './routes/follows'
@@ -148,6 +149,7 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
   })
   registerNoticeRoutes(app, routeDeps)
   registerLearnerRoutes(app, routeDeps)
+  registerAdminRoutes(app, routeDeps)
   registerNotificationSettingRoutes(app, routeDeps, {
     unsubscribeSecret: deps.unsubscribeSecret ?? defaultUnsubscribeSecret,
   })

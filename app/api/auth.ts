@@ -106,3 +106,17 @@ export function requireUser(source: AuthConfigSource, getDb: () => Promise<Db>):
     await next()
   }
 }
+
+/**
+ * An operator (運営) only: a visitor gets 401, any other member 404 (PRODUCT.md: private resources answer 404, so
+ * /v1/admin cannot even be probed). The role is read from the database on every call, so a revoke takes effect
+ * at once.
+ */
+export function requireOperator(source: AuthConfigSource, getDb: () => Promise<Db>): MiddlewareHandler<Env> {
+  const member = requireUser(source, getDb)
+  return async (c, next) =>
+    member(c, async () => {
+      if (!c.var.user.isOperator) throw new ApiError(404, 'not_found', 'お探しの情報が見つかりませんでした')
+      await next()
+    })
+}

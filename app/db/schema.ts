@@ -60,6 +60,8 @@ export const users = pgTable(
     schoolTypeId: integer('school_type_id').references(() => schoolTypes.id),
     targetGradeId: integer('target_grade_id').references(() => targetGrades.id),
     isTeacher: boolean('is_teacher').notNull().default(false),
+    /** 運営 (operator): granted only from the command line (`npm run operator -- grant EMAIL`), never by the UI or API. */
+    isOperator: boolean('is_operator').notNull().default(false),
     agreedToTermsAt: ts('agreed_to_terms_at').notNull(),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
@@ -320,8 +322,14 @@ export const notices = pgTable(
   {
     id: id(),
     title: text('title').notNull(),
+    /** Plain text (demo content) or, for notices written at /admin/notices, the operator's small Markdown. */
     body: text('body').notNull(),
+    /** The Markdown rendered and sanitised once, when written (null: show `body` as plain text). */
+    bodyHtml: text('body_html'),
     publishedAt: ts('published_at').notNull(),
+    /** Withdrawn by an operator: gone from every member's list. */
+    withdrawnAt: ts('withdrawn_at'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [index('notices_published_idx').on(t.publishedAt)],
 )
@@ -595,3 +603,33 @@ export const notificationThrottles = pgTable('notification_throttles', {
   key: text('key').primaryKey(),
   sentAt: ts('sent_at').notNull(),
 })
+
+// ── trust and safety (issue 15; docs/decisions/0019) ───────────────────────────────────────────
+
+/**
+ * The audit log: every operator action and security event, appended and never changed. A trigger
+ * (migration 0007) refuses UPDATE and DELETE, so not even a bug in the app can rewrite history.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: id(),
+    at: ts('at').notNull().defaultNow(),
+    /** users.id of who did it (null: the command line, the system, or someone not signed in). */
+    actorId: integer('actor_id'),
+    /** How the actor is shown: a nickname and e-mail, 'cli', 'system', or the e-mail tried at a failed sign-in. */
+    actorLabel: text('actor_label').notNull(),
+    /** e.g. sign_in, sign_in_failed, logout, logout_others, role_grant, role_revoke, notice_create, notice_withdraw. */
+    action: text('action').notNull(),
+    targetType: text('target_type'),
+    targetId: text('target_id'),
+    address: text('address'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+  },
+  (t) => [
+    index('audit_log_at_idx').on(t.at),
+    index('audit_log_action_at_idx').on(t.action, t.at),
+    index('audit_log_actor_at_idx').on(t.actorId, t.at),
+  ],
+)

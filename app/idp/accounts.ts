@@ -63,6 +63,15 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
     updated_at: DEMO_UPDATED_AT,
   },
   {
+    sub: 'demo|operator',
+    email: 'operator@manabi.example',
+    email_verified: true,
+    name: '中村 真理',
+    nickname: '運営スタッフ',
+    description: '運営（本人確認・通報・お知らせ・監査ログの管理画面を使えます）',
+    updated_at: DEMO_UPDATED_AT,
+  },
+  {
     sub: 'demo|new',
     email: 'new@manabi.example',
     email_verified: true,

@@ -25,6 +25,7 @@ describe('demo accounts', () => {
       ['demo|parent', 'parent@manabi.example', true],
       ['demo|teacher', 'teacher@manabi.example', true],
       ['demo|org-owner', 'owner@manabi.example', true],
+      ['demo|operator', 'operator@manabi.example', true],
       ['demo|new', 'new@manabi.example', true],
       ['demo|unverified', 'unverified@manabi.example', false],
       ['line|U0000000000demo', null, null],

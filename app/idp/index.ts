@@ -70,7 +70,17 @@ export function getIdentityProvider(): IdentityProvider {
       secret: resolveSessionSecret(config),
       testLogin: config.idpTestLogin,
       limiter: databaseLimiter,
+      demoAccounts: config.seedDemo,
       sendVerificationMail: queueVerificationMail,
+      onSignInFailed: async ({ email, address, reason }) => {
+        const [{ getDb }, { audit }] = await Promise.all([import('../db/client'), import('../db/audit')])
+        await audit(await getDb(), {
+          actorLabel: email || '(メールアドレスなし)',
+          action: 'sign_in_failed',
+          address,
+          after: { reason },
+        })
+      },
       mailboxUrl: (email) =>
         config.mailboxEnabled
           ? `${config.siteOrigin}/test/mailbox?${new URLSearchParams({ to: email })}`

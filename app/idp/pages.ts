@@ -100,7 +100,9 @@ export function loginPage(input: LoginPageInput): string {
     'ログイン',
     `<h1>ログイン</h1>
 ${alert(input.error)}
-<p class="muted">デモ環境のため、下のアカウントをクリックするだけでログインできます。</p>
+${
+  input.accounts.length > 0
+    ? `<p class="muted">デモ環境のため、下のアカウントをクリックするだけでログインできます。</p>
 <section aria-labelledby="demo-heading">
 <h2 id="demo-heading">デモアカウント</h2>
 <ul class="accounts">
@@ -108,7 +110,9 @@ ${buttons}
 </ul>
 </section>
 <hr>
-<section aria-labelledby="password-heading">
+`
+    : ''
+}<section aria-labelledby="password-heading">
 <h2 id="password-heading">メールアドレスでログイン</h2>
 <form method="post" action="${escapeHtml(input.action('password'))}">
 <label for="email">メールアドレス</label>

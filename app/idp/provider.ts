@@ -98,6 +98,14 @@ export interface IdentityProviderOptions {
    * never shows it. Without it no mail goes out (tests of other things).
    */
   sendVerificationMail?: (input: { email: string; verifyUrl: string; expiresHours: number }) => Promise<void>
+  /** The one-click demo accounts on the login page (and their POST): only while demo content is on (default true). */
+  demoAccounts?: boolean
+  /** A refused password sign-in, for the audit log (never blocks the answer). */
+  onSignInFailed?: (input: {
+    email: string
+    address: string
+    reason: 'password' | 'rate_limited'
+  }) => Promise<void>
   /** Where the demo's mails can be read (/test/mailbox), shown on the sign-up page while mails stay local. */
   mailboxUrl?: (email: string) => string | undefined
 }
@@ -210,6 +218,7 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
   const signingKeys = options.signingKeys ?? loadOrCreateSigningKeys(join(idpDir, 'jwks.json'))
   const accounts = new AccountStore(persist ? join(idpDir, 'accounts.json') : undefined)
   const store = new ProviderStore(persist ? join(idpDir, 'store.json') : undefined)
+  const demoButtons = options.demoAccounts ?? true
   const testLogin = options.testLogin ?? false
 
   const client: IdpClient = {
@@ -488,7 +497,7 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
         ctx,
         loginPage({
           action: action_,
-          accounts: DEMO_ACCOUNTS,
+          accounts: demoButtons ? DEMO_ACCOUNTS : [],
           hintedSub: hintedDemo?.sub,
           email: extra.email ?? (hint && !hintedDemo ? hint : undefined),
           error: extra.error,
@@ -526,7 +535,8 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
     const form = await readForm(ctx.req)
 
     if (action === 'login') {
-      const demo = accounts.findDemo(form.get('account') ?? '')
+      // One-click demo sign-in exists only while the demo content does.
+      const demo = demoButtons ? accounts.findDemo(form.get('account') ?? '') : undefined
       if (!demo) return showLogin({ error: 'このアカウントではログインできません。' }, 400)
       return finishLogin(ctx, details, demo.sub, ['demo'])
     }
@@ -539,12 +549,15 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
         ['passwordPerAddress', clientAddress(ctx.req)],
       ])
       if (limited) {
+        await signInFailed(email, ctx, 'rate_limited')
         ctx.set('Retry-After', String(limited))
         return showLogin({ error: TOO_MANY_ATTEMPTS, email }, 429)
       }
       const account = await accounts.authenticate(email, form.get('password') ?? '')
-      if (!account)
+      if (!account) {
+        await signInFailed(email, ctx, 'password')
         return showLogin({ error: 'メールアドレスまたはパスワードが正しくありません。', email }, 400)
+      }
       await options.limiter?.reset('passwordPerAccount', accountKey)
       return finishLogin(ctx, details, account.sub, ['pwd'])
     }
@@ -631,6 +644,21 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
         linkLabel: 'まなびのたねに戻る',
       }),
     )
+  }
+
+  async function signInFailed(email: string, ctx: KoaContext, reason: 'password' | 'rate_limited') {
+    try {
+      await options.onSignInFailed?.({
+        email: email.trim().slice(0, 254),
+        address: clientAddress(ctx.req),
+        reason,
+      })
+    } catch (error) {
+      console.error(
+        '[idp] could not record a failed sign-in:',
+        error instanceof Error ? error.message : error,
+      )
+    }
   }
 
   const verifyUrlOf = (token: string) =>

@@ -45,6 +45,13 @@ export const NOTIFICATION_KINDS = [
     mandatory: false,
     defaultOn: true,
   },
+  {
+    kind: 'operator_notice',
+    label: '運営からのお知らせ',
+    description: 'まなびのたねからの大切なお知らせやキャンペーン（希望する方のみ）',
+    mandatory: false,
+    defaultOn: false,
+  },
 ] as const
 
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number]['kind']

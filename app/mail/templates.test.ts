@@ -68,6 +68,15 @@ const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
     'はじめての将棋からのお知らせ：持ち物',
     '盤と駒をご用意ください',
   ],
+  operator_notice: [
+    {
+      title: '年末年始のお休み',
+      excerpt: '12月29日から1月3日まではお問い合わせへの回答をお休みします',
+      url: 'https://manabi.example/information/detail/notice-3',
+    },
+    '【まなびのたね】年末年始のお休み',
+    '12月29日から1月3日まで',
+  ],
   lesson_reminder: [
     { ...lesson, hoursBefore: 1, attendanceUrl: 'https://manabi.example/class_attendance' },
     'まもなく授業が始まります：はじめての将棋',

@@ -163,6 +163,17 @@ export const templates = {
     ),
   }),
 
+  operator_notice: define<{ title: string; excerpt: string; url: string }>({
+    kind: 'operator_notice',
+    subject: (p) => `【まなびのたね】${p.title}`,
+    body: (p) => (
+      <MailLayout preview={p.title} heading={p.title} footer={p.footer}>
+        <P>{p.excerpt}</P>
+        <Action href={p.url}>お知らせを読む</Action>
+      </MailLayout>
+    ),
+  }),
+
   lesson_reminder: define<Lesson & { hoursBefore: 24 | 1; attendanceUrl: string }>({
     kind: 'reminder',
     subject: (p) =>

@@ -9,6 +9,8 @@ import {
   learners,
   mails,
   messages,
+  notices,
+  notificationPreferences,
   notificationThrottles,
   purchases,
   roomMembers,
@@ -311,6 +313,28 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
         members.map((u) => u.id),
         'announcement',
       )
+    },
+
+    /** An operator's notice, when it appears: a mail to the members who asked for them (opt-in). */
+    'notify.notice': async (job, { db }) => {
+      const noticeId = positiveId(job.payload.noticeId, 'noticeId')
+      const [n] = await db.select().from(notices).where(eq(notices.id, noticeId)).limit(1)
+      // Withdrawn before it appeared, or moved later by hand: nothing to send now.
+      if (!n || n.withdrawnAt || n.publishedAt.getTime() > Date.now() + 60_000) return
+      const members = await db
+        .select({ id: users.id, email: users.email })
+        .from(notificationPreferences)
+        .innerJoin(users, eq(users.id, notificationPreferences.userId))
+        .where(
+          and(eq(notificationPreferences.kind, 'operator_notice'), eq(notificationPreferences.enabled, true)),
+        )
+      const excerpt = n.body.length > 200 ? `${n.body.slice(0, 200)}…` : n.body
+      for (const u of members)
+        await mailMember(db, deps, `notice-${n.id}-${u.id}`, u, 'operator_notice', {
+          title: n.title,
+          excerpt,
+          url: `${deps.mail.siteOrigin}/information/detail/notice-${n.id}`,
+        })
     },
 
     /** Every minute (one run per minute across instances): lesson reminders, and old rows swept away. */

@@ -286,6 +286,28 @@ describe('sign-in through the provider page (demo-account button, cookie jar)', 
     expect(h.verificationMails).toHaveLength(count)
   })
 
+  it('reports sign-in, failed sign-in and logout for the audit log', async () => {
+    h.securityEvents.length = 0
+    const browser = h.newBrowser()
+    await loginWithHint(browser, 'parent@manabi.example', '/')
+    expect(h.securityEvents).toEqual([
+      expect.objectContaining({ action: 'sign_in', sub: 'demo|parent', email: 'parent@manabi.example' }),
+    ])
+    const other = h.newBrowser()
+    const loginPage = await other.navigate('/auth/login')
+    await other.navigate(formAction(loginPage.body, 'name="password"'), {
+      method: 'POST',
+      body: new URLSearchParams({ email: 'parent@manabi.example', password: 'wrong-password' }).toString(),
+    })
+    expect(h.securityEvents.at(-1)).toMatchObject({
+      action: 'sign_in_failed',
+      email: 'parent@manabi.example',
+      reason: 'password',
+    })
+    await browser.navigate('/auth/logout', { method: 'POST' })
+    expect(h.securityEvents.at(-1)).toMatchObject({ action: 'logout', sub: 'demo|parent' })
+  })
+
   it('rejects a wrong password with a Japanese message', async () => {
     const browser = h.newBrowser()
     const loginPage = await browser.navigate('/auth/login')

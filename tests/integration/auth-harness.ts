@@ -30,6 +30,8 @@ export interface AuthHarness {
   newBrowser(): TestBrowser
   /** Confirmation mails the provider asked to send (newest last). */
   verificationMails: { email: string; verifyUrl: string; expiresHours: number }[]
+  /** Audit events the flow and the provider reported (sign-in, logout, failed sign-in). */
+  securityEvents: { action: string; sub?: string; email?: string; reason?: string }[]
   close(): Promise<void>
 }
 
@@ -47,6 +49,7 @@ export async function startAuthHarness(
 
   const secret = 'integration-test-session-secret-0123456789abcdef'
   const verificationMails: AuthHarness['verificationMails'] = []
+  const securityEvents: AuthHarness['securityEvents'] = []
   const idp = createIdentityProvider({
     siteOrigin: origin,
     dataDir,
@@ -55,6 +58,7 @@ export async function startAuthHarness(
     persist: false,
     ttl: options.ttl,
     sendVerificationMail: async (mail) => void verificationMails.push(mail),
+    onSignInFailed: async (e) => void securityEvents.push({ action: 'sign_in_failed', ...e }),
   })
   handler = (req, res) => {
     if (req.url?.startsWith('/idp')) return idp.handler(req, res)
@@ -74,11 +78,13 @@ export async function startAuthHarness(
     store,
     client: async () => client,
     quiet: options.quiet ?? true,
+    onSecurityEvent: async (e) => void securityEvents.push(e),
   })
 
   return {
     origin,
     verificationMails,
+    securityEvents,
     database,
     idp,
     flow,

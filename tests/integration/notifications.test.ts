@@ -204,6 +204,7 @@ describe('/v1 settings and unsubscribe', () => {
       'message',
       'announcement',
       'teacher_reservation',
+      'operator_notice',
     ])
     for (const body of [
       { kind: 'nope', enabled: false },

@@ -1,4 +1,4 @@
-import { and, desc, eq, lte } from 'drizzle-orm'
+import { and, desc, eq, isNull, lte } from 'drizzle-orm'
 import type { ClassAnnouncement, ReadResult } from '../../contract/v1/announcements'
 import type { Notice } from '../../contract/v1/notices'
 import type { Db } from '../../db/client'
@@ -15,20 +15,32 @@ function noticeQuery(db: Db, userId: number, now: Date) {
       id: notices.id,
       title: notices.title,
       body: notices.body,
+      bodyHtml: notices.bodyHtml,
       publishedAt: notices.publishedAt,
       readAt: noticeReads.readAt,
     })
     .from(notices)
     .leftJoin(noticeReads, and(eq(noticeReads.noticeId, notices.id), eq(noticeReads.userId, userId)))
     .$dynamic()
-    .where(lte(notices.publishedAt, now))
+    .where(visibleNotice(now))
 }
 
-type NoticeRow = { id: number; title: string; body: string; publishedAt: Date; readAt: Date | null }
+/** Published (its time has come) and not withdrawn. */
+export const visibleNotice = (now: Date) => and(lte(notices.publishedAt, now), isNull(notices.withdrawnAt))
+
+type NoticeRow = {
+  id: number
+  title: string
+  body: string
+  bodyHtml: string | null
+  publishedAt: Date
+  readAt: Date | null
+}
 const toNotice = (r: NoticeRow): Notice => ({
   id: r.id,
   title: r.title,
   body: r.body,
+  body_html: r.bodyHtml,
   published_at: iso(r.publishedAt),
   is_read: r.readAt !== null,
 })
@@ -47,12 +59,13 @@ export async function getNotice(db: Db, userId: number, id: number, now: Date): 
       id: notices.id,
       title: notices.title,
       body: notices.body,
+      bodyHtml: notices.bodyHtml,
       publishedAt: notices.publishedAt,
       readAt: noticeReads.readAt,
     })
     .from(notices)
     .leftJoin(noticeReads, and(eq(noticeReads.noticeId, notices.id), eq(noticeReads.userId, userId)))
-    .where(and(eq(notices.id, id), lte(notices.publishedAt, now)))
+    .where(and(eq(notices.id, id), visibleNotice(now)))
     .limit(1)
   if (!row) throw notFound('お知らせ')
   return toNotice(row)
@@ -64,7 +77,7 @@ export async function markNoticeRead(db: Db, userId: number, id: number, now: Da
     const [n] = await tx
       .select({ id: notices.id })
       .from(notices)
-      .where(and(eq(notices.id, id), lte(notices.publishedAt, now)))
+      .where(and(eq(notices.id, id), visibleNotice(now)))
       .limit(1)
     if (!n) throw notFound('お知らせ')
     await tx.insert(noticeReads).values({ noticeId: id, userId, readAt: now }).onConflictDoNothing()

@@ -38,6 +38,7 @@ export function toUserJson(u: UserRow): User {
     school_type_id: u.schoolTypeId,
     target_grade_id: u.targetGradeId,
     is_teacher: u.isTeacher,
+    is_operator: u.isOperator,
     created_at: iso(u.createdAt),
   }
 }

@@ -6,6 +6,8 @@ export const Notice = z.object({
   id: Id,
   title: z.string(),
   body: z.string(),
+  /** The operator's Markdown, rendered and sanitised when written; null: show `body` as plain text. */
+  body_html: z.string().nullable(),
   published_at: DateTime,
   is_read: z.boolean(),
 })

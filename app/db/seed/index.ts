@@ -7,7 +7,7 @@ import * as s from '../schema'
 import { announcementTemplates, classDescription, classSeeds } from './classes'
 import { articleSeeds } from './magazine'
 import { masterData, schoolTypeIndexOfGrade } from './masters'
-import { memberSeeds, organizationSeeds, parentSeed, teacherSeeds } from './people'
+import { memberSeeds, operatorSeed, organizationSeeds, parentSeed, teacherSeeds } from './people'
 import { createRng, type Rng } from './prng'
 import { noticeSeeds, threadSeeds } from './texts'
 
@@ -441,6 +441,21 @@ async function seedAll(tx: Tx, { issuer, now, commissionRate = 0.2 }: SeedOption
       searchText: magazineSearchText(a),
     })),
   )
+
+  // ── the demo operator (運営), last so that every other row keeps its id ──
+  await tx.insert(s.users).values({
+    issuer,
+    sub: operatorSeed.sub,
+    email: operatorSeed.email,
+    emailVerified: true,
+    nickname: operatorSeed.nickname,
+    name: operatorSeed.name,
+    nameKana: operatorSeed.nameKana,
+    role: 'parent',
+    isOperator: true,
+    agreedToTermsAt,
+    createdAt: new Date(now.getTime() - 90 * DAY),
+  })
 }
 
 export function magazineSearchText(a: { title: string; lead: string; body: string }): string {

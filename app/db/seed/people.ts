@@ -11,7 +11,17 @@ export const DEMO_SUBS = {
   newUser: 'demo|new',
   unverified: 'demo|unverified',
   line: 'line|U0000000000demo',
+  operator: 'demo|operator',
 } as const
+
+/** The demo operator (運営): a registered member with the operator role (granted by the seed, as the CLI would). */
+export const operatorSeed = {
+  sub: DEMO_SUBS.operator,
+  email: 'operator@manabi.example',
+  nickname: '運営スタッフ',
+  name: '中村 真理',
+  nameKana: 'ナカムラ マリ',
+}
 
 export interface TeacherSeed {
   key: string

@@ -69,6 +69,11 @@ export function AccountMenuItems({ name }: { name: string }) {
             </Link>
           </>
         ) : null}
+        {auth.user?.is_operator ? (
+          <Link to="/admin" role="menuitem" className={plainItem} data-testid="menu-admin">
+            運営管理
+          </Link>
+        ) : null}
         {/* A POST (CSRF-checked): a link or a prefetch must never sign anyone out. */}
         <form method="post" action={LOGOUT_HREF}>
           <button

@@ -1,4 +1,4 @@
-import { redirect } from '@tanstack/react-router'
+import { notFound, redirect } from '@tanstack/react-router'
 import { type AuthState, REGISTER_CONFIRM_EMAIL, REGISTER_INPUT, registrationTarget } from './auth-state'
 
 type GuardArgs = { context: { auth: AuthState }; location: { href: string; pathname: string } }
@@ -14,6 +14,16 @@ export function requireMember({ context, location }: GuardArgs) {
   if (auth.status !== 'authenticated') throw redirect({ to: '/', search: { login: location.href } })
   const target = registrationTarget(auth)
   if (target) throw redirect({ href: target })
+}
+
+/**
+ * beforeLoad of /admin (運営管理): visitors go to the login like any private page; a member who is not an operator
+ * gets the 404 page (the admin pages do not exist for them). UX only: every /v1/admin call checks the role itself.
+ */
+export function requireOperator(args: GuardArgs) {
+  requireMember(args)
+  const { auth } = args.context
+  if (auth.status !== 'authenticated' || !auth.user?.is_operator) throw notFound()
 }
 
 /** beforeLoad of the register routes: signed in; a registered person on input/confirm_email goes to the top. */

@@ -52,9 +52,17 @@ export function InformationDetail({ infoKey }: { infoKey: string }) {
           </Link>
         </p>
       ) : null}
-      <div className="mt-6 rounded-2xl border border-slate-200 bg-white p-5 leading-relaxed whitespace-pre-line">
-        {item.body}
-      </div>
+      {item.body_html ? (
+        <div
+          className="prose-ja mt-6 rounded-2xl border border-slate-200 bg-white p-5 leading-relaxed"
+          // Sanitised on the server (app/api/services/markdown.ts when written, and again when read).
+          dangerouslySetInnerHTML={{ __html: item.body_html }}
+        />
+      ) : (
+        <div className="mt-6 rounded-2xl border border-slate-200 bg-white p-5 leading-relaxed whitespace-pre-line">
+          {item.body}
+        </div>
+      )}
     </article>
   )
 }

@@ -3,6 +3,7 @@ import { type InformationKind, informationKey, parseInformationKey } from '~/lib
 import { InvalidInputError } from '~/lib/input-error'
 import { toActionResult } from '~/server/action-result.server'
 import { ApiError, api } from '~/server/api-client'
+import { sanitizeArticleHtml } from '~/server/sanitize-article.server'
 import { requireAccessToken } from '~/server/session-token.server'
 
 export type InformationItem = {
@@ -11,6 +12,8 @@ export type InformationItem = {
   id: number
   title: string
   body: string
+  /** An operator notice written in Markdown, as sanitised HTML (detail only); null: `body` is plain text. */
+  body_html: string | null
   at: string
   is_read: boolean
   class_work: { id: number; title: string } | null
@@ -36,6 +39,7 @@ export const getInformation = createServerFn({ method: 'GET' }).handler(async ()
       id: n.id,
       title: n.title,
       body: n.body,
+      body_html: null,
       at: n.published_at,
       is_read: n.is_read,
       class_work: null,
@@ -46,6 +50,7 @@ export const getInformation = createServerFn({ method: 'GET' }).handler(async ()
       id: a.id,
       title: a.title,
       body: a.body,
+      body_html: null,
       at: a.created_at,
       is_read: a.is_read,
       class_work: { id: a.class_work_id, title: a.class_work_title },
@@ -70,6 +75,8 @@ export const getInformationItem = createServerFn({ method: 'GET' })
           id,
           title: n.title,
           body: n.body,
+          // Sanitised when written; again here, right before it is rendered (defence in depth).
+          body_html: n.body_html ? sanitizeArticleHtml(n.body_html) : null,
           at: n.published_at,
           is_read: n.is_read,
           class_work: null,
@@ -82,6 +89,7 @@ export const getInformationItem = createServerFn({ method: 'GET' })
         id,
         title: a.title,
         body: a.body,
+        body_html: null,
         at: a.created_at,
         is_read: a.is_read,
         class_work: { id: a.class_work_id, title: a.class_work_title },

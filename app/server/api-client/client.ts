@@ -2,6 +2,7 @@ import '@tanstack/react-start/server-only'
 import { LRUCache } from 'lru-cache'
 import { z } from 'zod'
 import { changesSearchResults, SEARCH_INVALIDATE_CHANNEL } from '../../api/search-invalidation'
+import { AdminNotice, AdminNoticeList, AuditPage, type CreateNoticeBody } from '../../contract/v1/admin'
 import { ClassAnnouncement, ClassAnnouncementList, ReadResult } from '../../contract/v1/announcements'
 import {
   AnnouncementCreated,
@@ -368,6 +369,23 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       path: `/v1/users/followings/${id(teacherId)}`,
     })),
     listFavorites: authedCall(FavoriteList, () => get('/v1/users/favorites')),
+    adminListNotices: authedCall(AdminNoticeList, () => get('/v1/admin/notices')),
+    adminCreateNotice: authedCall(AdminNotice, (body: CreateNoticeBody, clientAddress?: string) => ({
+      method: 'POST',
+      path: '/v1/admin/notices',
+      body,
+      clientAddress,
+    })),
+    adminWithdrawNotice: authedCall(AdminNotice, (noticeId: number, clientAddress?: string) => ({
+      method: 'POST',
+      path: `/v1/admin/notices/${id(noticeId)}/withdraw`,
+      clientAddress,
+    })),
+    adminAudit: authedCall(
+      AuditPage,
+      (query: { action?: string; actor_id?: number; from?: string; to?: string; page?: number }) =>
+        get('/v1/admin/audit', query),
+    ),
     listNotificationSettings: authedCall(NotificationSettingList, () =>
       get('/v1/users/notification_settings'),
     ),

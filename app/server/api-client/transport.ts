@@ -13,6 +13,8 @@ export interface ApiRequest {
   body?: unknown
   /** Multipart body (uploads); sent instead of `body`. */
   form?: FormData
+  /** The browser's address (x-real-ip), for what the API records (the audit log). */
+  clientAddress?: string
 }
 
 export interface ApiResponse {
@@ -32,6 +34,7 @@ function headersFor(request: ApiRequest): Headers {
   const headers = new Headers({ accept: 'application/json' })
   if (request.token) headers.set('authorization', `Bearer ${request.token}`)
   if (request.body !== undefined && !request.form) headers.set('content-type', 'application/json')
+  if (request.clientAddress) headers.set('x-real-ip', request.clientAddress)
   return headers
 }
 

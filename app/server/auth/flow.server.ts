@@ -85,6 +85,19 @@ export interface AuthFlowOptions {
   now?: () => number
   /** Silences the warning log on failed logins (tests). */
   quiet?: boolean
+  /** Security events for the audit log (sign-in, logout, logout elsewhere); a failure here never blocks them. */
+  onSecurityEvent?: (event: SecurityEvent) => Promise<void>
+}
+
+export interface SecurityEvent {
+  action: 'sign_in' | 'logout' | 'logout_others'
+  sub: string
+  email?: string
+  nickname?: string
+  /** The client's address as the server saw it (x-real-ip). */
+  address?: string
+  /** logout_others: how many sessions ended. */
+  count?: number
 }
 
 export type AuthFlow = ReturnType<typeof createAuthFlow>
@@ -143,6 +156,15 @@ export function createAuthFlow(options: AuthFlowOptions) {
       },
     )
     return entry.promise
+  }
+
+  async function securityEvent(request: Request, event: Omit<SecurityEvent, 'address'>) {
+    if (!options.onSecurityEvent) return
+    try {
+      await options.onSecurityEvent({ ...event, address: request.headers.get('x-real-ip') ?? undefined })
+    } catch (error) {
+      console.warn(`[auth] could not record ${event.action}: ${(error as Error).message}`)
+    }
   }
 
   function failure(headers: Headers, path: string, flash: Omit<FlashMessage, 'type' | 'message'>): Response {
@@ -278,6 +300,12 @@ export function createAuthFlow(options: AuthFlowOptions) {
         'Set-Cookie',
         await store.sessionCookie(session, request.headers.get('user-agent') ?? ''),
       )
+      await securityEvent(request, {
+        action: 'sign_in',
+        sub: session.claims.sub,
+        email: session.claims.email,
+        nickname: session.claims.nickname,
+      })
       return redirect(tx.returnTo, headers)
     } catch (error) {
       if (!options.quiet) console.warn(`[auth] login failed: ${describeError(error)}`)
@@ -311,6 +339,12 @@ export function createAuthFlow(options: AuthFlowOptions) {
     if (session) {
       await store.deleteSession(session.sid)
       await revokeAll(session.refreshToken ? [session.refreshToken] : [])
+      await securityEvent(request, {
+        action: 'logout',
+        sub: session.claims.sub,
+        email: session.claims.email,
+        nickname: session.claims.nickname,
+      })
     }
     await runLogoutListeners({ sessionId: session?.sid, sub: session?.claims.sub, reason: 'logout' })
     const headers = new Headers()
@@ -342,6 +376,13 @@ export function createAuthFlow(options: AuthFlowOptions) {
       target === 'others' ? { allExcept: session.sid } : target,
     )
     await revokeAll(result.refreshTokens)
+    await securityEvent(request, {
+      action: 'logout_others',
+      sub: session.claims.sub,
+      email: session.claims.email,
+      nickname: session.claims.nickname,
+      count: result.deleted,
+    })
     return result.deleted
   }
 
@@ -443,6 +484,7 @@ export function getAuthFlow(): AuthFlow {
     siteOrigin: getConfig().siteOrigin,
     store: getSessionStore(),
     client: getOidcClient,
+    onSecurityEvent: recordSecurityEvent,
   })
   return defaultFlow
 }
@@ -454,3 +496,29 @@ export const logoutConfirmation = () => getAuthFlow().logoutConfirmation()
 export const getSessionAccessToken = (request: Request, opts?: GetSessionAccessTokenOptions) =>
   getAuthFlow().getSessionAccessToken(request, opts)
 export const getSessionClaims = (request: Request) => getAuthFlow().getSessionClaims(request)
+
+/** The app's audit log for the flow's security events (the member's users.id when they have registered). */
+async function recordSecurityEvent(event: SecurityEvent) {
+  const [{ getDb }, { audit }, { users }, { and, eq }] = await Promise.all([
+    import('../../db/client'),
+    import('../../db/audit'),
+    import('../../db/schema'),
+    import('drizzle-orm'),
+  ])
+  const db = await getDb()
+  const issuer = getSessionStore().issuer
+  const [user] = await db
+    .select({ id: users.id, nickname: users.nickname })
+    .from(users)
+    .where(and(eq(users.issuer, issuer), eq(users.sub, event.sub)))
+    .limit(1)
+  await audit(db, {
+    actorId: user?.id ?? null,
+    actorLabel: `${user?.nickname ?? event.nickname ?? ''}（${event.email ?? event.sub}）`,
+    action: event.action,
+    targetType: 'user',
+    targetId: user?.id ?? event.sub,
+    address: event.address,
+    after: event.count === undefined ? undefined : { sessions_ended: event.count },
+  })
+}

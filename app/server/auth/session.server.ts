@@ -248,6 +248,8 @@ export function createSessionStore(options: SessionStoreOptions) {
 
   return {
     names,
+    /** The identity provider's issuer this store's sessions belong to. */
+    issuer,
 
     /** The session of a cookie value (the opaque id), read from the database. */
     loadSession,

@@ -60,6 +60,7 @@ export const SUBS = {
   line: 'line|U0000000000demo',
   emily: 'seed|teacher-emily',
   member01: 'seed|member-01',
+  operator: 'demo|operator',
 } as const
 
 /** Claims the embedded provider puts in the tokens of the demo accounts. */

@@ -1,0 +1,169 @@
+import { and, desc, eq, isNull } from 'drizzle-orm'
+import type { z } from 'zod'
+import type { AdminNotice, AuditPage, AuditQuery, CreateNoticeBody } from '../../contract/v1/admin'
+import { audit, listAudit } from '../../db/audit'
+import type { Db } from '../../db/client'
+import { notices, users } from '../../db/schema'
+import { enqueue } from '../../jobs/queue.server'
+import type { UserRow } from '../auth'
+import { ApiError, notFound } from '../errors'
+import { iso } from './class-cards'
+import { renderNoticeMarkdown } from './markdown'
+
+/** Operator work (issue 15). Every function here is reached only through requireOperator; each write is audited. */
+
+const actorLabel = (u: UserRow) => `${u.nickname}（${u.email ?? u.sub}）`
+
+function noticeState(n: { publishedAt: Date; withdrawnAt: Date | null }, now: Date): AdminNotice['state'] {
+  if (n.withdrawnAt) return 'withdrawn'
+  return n.publishedAt.getTime() > now.getTime() ? 'scheduled' : 'published'
+}
+
+const adminNoticeColumns = {
+  id: notices.id,
+  title: notices.title,
+  body: notices.body,
+  bodyHtml: notices.bodyHtml,
+  publishedAt: notices.publishedAt,
+  withdrawnAt: notices.withdrawnAt,
+  createdBy: users.nickname,
+}
+
+type AdminNoticeRow = {
+  id: number
+  title: string
+  body: string
+  bodyHtml: string | null
+  publishedAt: Date
+  withdrawnAt: Date | null
+  createdBy: string | null
+}
+
+const toAdminNotice = (r: AdminNoticeRow, now: Date): AdminNotice => ({
+  id: r.id,
+  title: r.title,
+  body: r.body,
+  body_html: r.bodyHtml,
+  published_at: iso(r.publishedAt),
+  withdrawn_at: r.withdrawnAt ? iso(r.withdrawnAt) : null,
+  state: noticeState(r, now),
+  created_by: r.createdBy,
+})
+
+/** Every notice, scheduled and withdrawn ones too, latest publication first. */
+export async function adminListNotices(db: Db, now: Date): Promise<AdminNotice[]> {
+  const rows = await db
+    .select(adminNoticeColumns)
+    .from(notices)
+    .leftJoin(users, eq(users.id, notices.createdBy))
+    .orderBy(desc(notices.publishedAt), desc(notices.id))
+    .limit(200)
+  return rows.map((r) => toAdminNotice(r, now))
+}
+
+/**
+ * Writes a notice to appear at `published_at` (now when absent). Its Markdown is rendered once here; the mail to
+ * members who opted in goes out when it appears (a job queued for that time, in the same transaction).
+ */
+export async function adminCreateNotice(
+  db: Db,
+  operator: UserRow,
+  body: CreateNoticeBody,
+  now: Date,
+  address?: string,
+): Promise<AdminNotice> {
+  const publishedAt = body.published_at ? new Date(body.published_at) : now
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(notices)
+      .values({
+        title: body.title,
+        body: body.body,
+        bodyHtml: renderNoticeMarkdown(body.body),
+        publishedAt,
+        createdBy: operator.id,
+      })
+      .returning()
+    await audit(tx, {
+      actorId: operator.id,
+      actorLabel: actorLabel(operator),
+      action: 'notice_create',
+      targetType: 'notice',
+      targetId: row!.id,
+      address,
+      after: { title: row!.title, published_at: iso(publishedAt) },
+    })
+    await enqueue(
+      tx,
+      'notify.notice',
+      { noticeId: row!.id },
+      { runAt: publishedAt, dedupeKey: `notice:${row!.id}` },
+    )
+    return toAdminNotice({ ...row!, createdBy: operator.nickname }, now)
+  })
+}
+
+/** Takes a notice down (scheduled or published): members no longer see it. Withdrawing twice is 409. */
+export async function adminWithdrawNotice(
+  db: Db,
+  operator: UserRow,
+  id: number,
+  now: Date,
+  address?: string,
+): Promise<AdminNotice> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select().from(notices).where(eq(notices.id, id)).for('update')
+    if (!before) throw notFound('お知らせ')
+    if (before.withdrawnAt)
+      throw new ApiError(409, 'already_withdrawn', 'このお知らせはすでに取り下げています')
+    const [row] = await tx
+      .update(notices)
+      .set({ withdrawnAt: now })
+      .where(and(eq(notices.id, id), isNull(notices.withdrawnAt)))
+      .returning()
+    await audit(tx, {
+      actorId: operator.id,
+      actorLabel: actorLabel(operator),
+      action: 'notice_withdraw',
+      targetType: 'notice',
+      targetId: id,
+      address,
+      before: { title: before.title, state: noticeState(before, now) },
+      after: { state: 'withdrawn' },
+    })
+    const [creator] = row!.createdBy
+      ? await tx.select({ nickname: users.nickname }).from(users).where(eq(users.id, row!.createdBy))
+      : []
+    return toAdminNotice({ ...row!, createdBy: creator?.nickname ?? null }, now)
+  })
+}
+
+/** Tokyo midnight of a YYYY-MM-DD day. */
+const tokyoDayStart = (day: string) => new Date(`${day}T00:00:00+09:00`)
+
+export async function adminAuditPage(db: Db, query: z.output<typeof AuditQuery>): Promise<AuditPage> {
+  const to = query.to ? new Date(tokyoDayStart(query.to).getTime() + 24 * 3600_000) : undefined
+  const { entries, hasNext } = await listAudit(db, {
+    action: query.action,
+    actorId: query.actor_id,
+    from: query.from ? tokyoDayStart(query.from) : undefined,
+    to,
+    page: query.page,
+  })
+  return {
+    page: query.page,
+    has_next: hasNext,
+    entries: entries.map((e) => ({
+      id: e.id,
+      at: iso(e.at),
+      actor_id: e.actorId,
+      actor_label: e.actorLabel,
+      action: e.action as AuditPage['entries'][number]['action'],
+      target_type: e.targetType,
+      target_id: e.targetId,
+      address: e.address,
+      before: e.before,
+      after: e.after,
+    })),
+  }
+}

@@ -1,0 +1,44 @@
+import { createServerFn } from '@tanstack/react-start'
+import { getRequest } from '@tanstack/react-start/server'
+import { z } from 'zod'
+import { AuditQuery, CreateNoticeBody } from '~/contract/v1/admin'
+import { idInput } from '~/lib/ids'
+import { toActionResult } from '~/server/action-result.server'
+import { api } from '~/server/api-client'
+import { requireAccessToken } from '~/server/session-token.server'
+
+/**
+ * 運営管理 (issue 15). Each function passes the member's token to /v1/admin/*, which checks the operator role on
+ * every call (the route guard is UX only); the browser's address goes along for the audit log.
+ */
+const clientAddress = () => getRequest().headers.get('x-real-ip') ?? undefined
+
+export const getAdminNotices = createServerFn({ method: 'GET' }).handler(async () =>
+  api.adminListNotices(await requireAccessToken()),
+)
+
+export const createAdminNotice = createServerFn({ method: 'POST' })
+  .validator(CreateNoticeBody)
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    return toActionResult(() => api.adminCreateNotice(token, data, clientAddress()))
+  })
+
+export const withdrawAdminNotice = createServerFn({ method: 'POST' })
+  .validator(idInput)
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    return toActionResult(() => api.adminWithdrawNotice(token, data, clientAddress()))
+  })
+
+export const getAdminAudit = createServerFn({ method: 'GET' })
+  .validator(AuditQuery.extend({ actor_id: z.coerce.number().int().positive().optional() }))
+  .handler(async ({ data }) => {
+    const page = await api.adminAudit(await requireAccessToken(), data)
+    // before/after are any JSON: shown as text.
+    const text = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v))
+    return {
+      ...page,
+      entries: page.entries.map((e) => ({ ...e, before: text(e.before), after: text(e.after) })),
+    }
+  })

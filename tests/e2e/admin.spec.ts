@@ -1,0 +1,76 @@
+import { expect, test } from '@playwright/test'
+import { expectAccessible, gotoReady, login, otherPerson } from './helpers'
+
+const OPERATOR = 'operator@manabi.example'
+
+test('a member who is not an operator gets the 404 page at /admin; a visitor is sent to sign in', async ({
+  page,
+}) => {
+  const visitor = await page.goto('/admin')
+  await expect(page).toHaveURL(/\/\?login=/)
+  expect(visitor?.status()).toBe(200)
+  await login(page, 'teacher@manabi.example', '/')
+  const res = await page.goto('/admin/notices')
+  expect(res?.status()).toBe(404)
+  await expect(page.getByText('お探しのページは見つかりませんでした')).toBeVisible()
+  await page.getByTestId('account-button').click()
+  await expect(page.getByTestId('menu-admin')).toHaveCount(0)
+})
+
+test('an operator publishes a notice that members read, withdraws it, and finds both in the audit log @pc-only', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(90_000)
+  const title = `E2Eお知らせ ${Date.now().toString(36)}`
+  await login(page, OPERATOR, '/')
+  await page.getByTestId('account-button').click()
+  await page.getByTestId('menu-admin').click()
+  await expect(page.getByRole('heading', { level: 1, name: '運営管理' })).toBeVisible()
+  await expectAccessible(page)
+  await page.getByRole('link', { name: /お知らせ/ }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'お知らせ' })).toBeVisible()
+
+  // An empty save shows Japanese field errors.
+  await page.getByRole('button', { name: '保存する' }).click()
+  await expect(page.getByTestId('notice-form').getByRole('alert').first()).toBeVisible()
+  const form = page.getByTestId('notice-form')
+  await form.getByLabel('タイトル').fill(title)
+  await form
+    .getByLabel('本文')
+    .fill('**大切な**お知らせです。\n- ひとつめ\n- ふたつめ\n<script>alert(1)</script>')
+  await page.getByRole('button', { name: '保存する' }).click()
+  await expect(page.getByTestId('snackbar')).toContainText('お知らせを公開しました')
+  const row = page.getByTestId('admin-notice').filter({ hasText: title })
+  await expect(row.getByTestId('notice-state')).toHaveText('公開中')
+  await expectAccessible(page)
+
+  // A parent reads it, with its Markdown rendered safely.
+  const parent = await otherPerson(browser, page, 'parent@manabi.example', '/information')
+  await parent.getByRole('link', { name: title }).click()
+  await expect(parent.getByRole('heading', { level: 1, name: title })).toBeVisible()
+  await expect(parent.locator('article strong', { hasText: '大切な' })).toBeVisible()
+  await expect(parent.locator('article li')).toHaveCount(2)
+  await expect(parent.locator('article script')).toHaveCount(0)
+
+  // Withdrawn: gone for the parent.
+  page.once('dialog', (d) => d.accept())
+  await row.getByRole('button', { name: '取り下げる' }).click()
+  await expect(row.getByTestId('notice-state')).toHaveText('取り下げ済み')
+  await gotoReady(parent, '/information')
+  await expect(parent.getByRole('link', { name: title })).toHaveCount(0)
+  await parent.context().close()
+
+  // The audit log has both actions and the operator's sign-in.
+  await gotoReady(page, '/admin/audit')
+  await expect(page.getByRole('heading', { level: 1, name: '監査ログ' })).toBeVisible()
+  const entries = page.getByTestId('audit-entry')
+  await expect(entries.filter({ hasText: 'お知らせの取り下げ' }).first()).toContainText('運営スタッフ')
+  await expect(entries.filter({ hasText: 'お知らせの作成' }).first()).toBeVisible()
+  await page.getByLabel('操作').selectOption('sign_in')
+  await page.getByRole('button', { name: '絞り込む' }).click()
+  await expect(page).toHaveURL(/action=sign_in/)
+  await expect(entries.first()).toContainText('ログイン')
+  await expect(entries.filter({ hasText: 'お知らせの作成' })).toHaveCount(0)
+  await expectAccessible(page)
+})

@@ -1,0 +1,248 @@
+/**
+ * 運営 (issue 15): the operator role (command line only), /v1/admin/* for operators only, notices written,
+ * scheduled and withdrawn by operators, and the append-only audit log.
+ */
+import { eq, sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AdminNotice, AdminNoticeList, AuditPage } from '../../app/contract/v1/admin'
+import { audit } from '../../app/db/audit'
+import { setOperator } from '../../app/db/operators'
+import { auditLog, jobs, mails, notices, users } from '../../app/db/schema'
+import { startJobRunner } from '../../app/jobs/runner.server'
+import { notificationHandlers } from '../../app/notifications/handlers.server'
+import { setNotificationPreference } from '../../app/notifications/preferences.server'
+import { setupApi, type TestApi } from './support/api'
+import { SUBS } from './support/tokens'
+
+let api: TestApi
+let operatorId: number
+let parentId: number
+
+beforeAll(async () => {
+  api = await setupApi()
+  operatorId = await api.userId(SUBS.operator)
+  parentId = await api.userId(SUBS.parent)
+})
+afterAll(async () => {
+  await api?.close()
+})
+
+const ADMIN_CALLS: [string, string, unknown?][] = [
+  ['GET', '/v1/admin/notices'],
+  ['POST', '/v1/admin/notices', { title: 'テスト', body: '本文' }],
+  ['POST', '/v1/admin/notices/1/withdraw'],
+  ['GET', '/v1/admin/audit'],
+]
+
+describe('/v1/admin is for operators only', () => {
+  it('a visitor is 401; a member, a teacher and an organisation owner are 404; nothing is written', async () => {
+    const before = await api.count('notices')
+    for (const [method, path, body] of ADMIN_CALLS) {
+      expect((await api.call(method, path, { body })).status, `${method} ${path}`).toBe(401)
+      for (const sub of [SUBS.parent, SUBS.teacher, SUBS.owner, SUBS.member01]) {
+        const res = await api.as(sub, method, path, body)
+        expect(res.status, `${sub} ${method} ${path}`).toBe(404)
+        expect(res.body.code).toBe('not_found')
+      }
+    }
+    expect(await api.count('notices')).toBe(before)
+  })
+
+  it('the operator passes; a revoke from the command line takes effect on the next call', async () => {
+    expect((await api.as(SUBS.operator, 'GET', '/v1/admin/notices')).status).toBe(200)
+    await setOperator(api.db, 'parent@manabi.example', true, 'cli (test)')
+    expect((await api.as(SUBS.parent, 'GET', '/v1/admin/notices')).status).toBe(200)
+    await setOperator(api.db, 'parent@manabi.example', false, 'cli (test)')
+    expect((await api.as(SUBS.parent, 'GET', '/v1/admin/notices')).status).toBe(404)
+    const entries = await api.db
+      .select()
+      .from(auditLog)
+      .where(sql`${auditLog.action} in ('role_grant', 'role_revoke')`)
+      .orderBy(auditLog.id)
+    expect(entries.map((e) => [e.action, e.actorLabel, e.targetId])).toEqual([
+      ['role_grant', 'cli (test)', String(parentId)],
+      ['role_revoke', 'cli (test)', String(parentId)],
+    ])
+    await expect(setOperator(api.db, 'nobody@manabi.example', true, 'cli (test)')).rejects.toThrow(
+      'No registered member',
+    )
+  })
+
+  it('no API can grant the role: the users API ignores is_operator', async () => {
+    const res = await api.as(SUBS.parent, 'PATCH', '/v1/users/me', { is_operator: true })
+    expect([400, 422]).toContain(res.status)
+    const [row] = await api.db.select({ op: users.isOperator }).from(users).where(eq(users.id, parentId))
+    expect(row!.op).toBe(false)
+  })
+})
+
+describe('notices', () => {
+  it('an operator writes one: Markdown made safe once, audited with the address, members see it', async () => {
+    const res = await api.call('POST', '/v1/admin/notices', {
+      token: await (await import('./support/tokens')).tokenFor(SUBS.operator),
+      body: {
+        title: 'メンテナンスのお知らせ',
+        body: '**12月1日**に\n- 予約\n- メッセージ\nが使えません。<script>alert(1)</script>[詳細](https://manabi.example/help)',
+      },
+      headers: { 'x-real-ip': '203.0.113.7' },
+    })
+    expect(res.status).toBe(201)
+    const notice = AdminNotice.parse(res.body)
+    expect(notice.state).toBe('published')
+    expect(notice.created_by).toBe('運営スタッフ')
+    expect(notice.body_html).toContain('<strong>12月1日</strong>')
+    expect(notice.body_html).toContain('<li>予約</li>')
+    expect(notice.body_html).not.toContain('<script')
+    const [entry] = await api.db.select().from(auditLog).where(eq(auditLog.action, 'notice_create'))
+    expect(entry).toMatchObject({
+      actorId: operatorId,
+      targetType: 'notice',
+      targetId: String(notice.id),
+      address: '203.0.113.7',
+    })
+    const seen = await api.as(SUBS.parent, 'GET', `/v1/notices/${notice.id}`)
+    expect(seen.status).toBe(200)
+    expect(seen.body.body_html).toBe(notice.body_html)
+  })
+
+  it('a scheduled one stays hidden until its time; a withdrawn one disappears; withdrawing twice is 409', async () => {
+    const later = new Date(api.now.getTime() + 3 * 24 * 3600_000).toISOString()
+    const created = AdminNotice.parse(
+      (
+        await api.as(SUBS.operator, 'POST', '/v1/admin/notices', {
+          title: '予約投稿',
+          body: '三日後',
+          published_at: later,
+        })
+      ).body,
+    )
+    expect(created.state).toBe('scheduled')
+    expect((await api.as(SUBS.parent, 'GET', `/v1/notices/${created.id}`)).status).toBe(404)
+    const [job] = await api.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.dedupeKey, `notice:${created.id}`))
+    expect(job!.runAt.toISOString()).toBe(later)
+
+    const published = AdminNotice.parse(
+      (
+        await api.as(SUBS.operator, 'POST', '/v1/admin/notices', {
+          title: '取り下げる',
+          body: 'あとで取り下げ',
+        })
+      ).body,
+    )
+    expect((await api.as(SUBS.parent, 'GET', `/v1/notices/${published.id}`)).status).toBe(200)
+    const withdrawn = await api.as(SUBS.operator, 'POST', `/v1/admin/notices/${published.id}/withdraw`)
+    expect(withdrawn.status).toBe(200)
+    expect(withdrawn.body.state).toBe('withdrawn')
+    expect((await api.as(SUBS.parent, 'GET', `/v1/notices/${published.id}`)).status).toBe(404)
+    const list = await api.as(SUBS.parent, 'GET', '/v1/notices')
+    expect(list.body.map((n: { id: number }) => n.id)).not.toContain(published.id)
+    const again = await api.as(SUBS.operator, 'POST', `/v1/admin/notices/${published.id}/withdraw`)
+    expect(again.status).toBe(409)
+    expect(again.body.code).toBe('already_withdrawn')
+    expect((await api.as(SUBS.operator, 'POST', '/v1/admin/notices/999999/withdraw')).status).toBe(404)
+    const all = AdminNoticeList.parse((await api.as(SUBS.operator, 'GET', '/v1/admin/notices')).body)
+    expect(all.find((n) => n.id === created.id)?.state).toBe('scheduled')
+  })
+
+  it('bad input is 400 and writes nothing', async () => {
+    const before = await api.count('notices')
+    for (const body of [
+      { title: '', body: 'x' },
+      { title: 'x', body: '   ' },
+      { title: 'x'.repeat(101), body: 'x' },
+      { title: 'x', body: 'x'.repeat(5001) },
+      { title: 'x', body: 'x', published_at: 'tomorrow' },
+      { title: 'x', body: 'x', created_by: 1 },
+    ]) {
+      const res = await api.as(SUBS.operator, 'POST', '/v1/admin/notices', body)
+      expect(res.status, JSON.stringify(body)).toBe(400)
+    }
+    expect(await api.count('notices')).toBe(before)
+  })
+
+  it('mails the members who asked for operator notices (opt-in), not the others, and not a withdrawn one', async () => {
+    await api.db.delete(mails)
+    await api.db.delete(jobs) // earlier tests' notices: not this test's business
+    await setNotificationPreference(api.db, parentId, 'operator_notice', true)
+    const sent = AdminNotice.parse(
+      (
+        await api.as(SUBS.operator, 'POST', '/v1/admin/notices', {
+          title: '新機能',
+          body: 'カレンダー連携を始めました',
+        })
+      ).body,
+    )
+    const gone = AdminNotice.parse(
+      (await api.as(SUBS.operator, 'POST', '/v1/admin/notices', { title: '取り下げ', body: '送らない' }))
+        .body,
+    )
+    await api.as(SUBS.operator, 'POST', `/v1/admin/notices/${gone.id}/withdraw`)
+    const runner = startJobRunner({
+      db: api.db,
+      autoStart: false,
+      handlers: notificationHandlers({
+        mail: {
+          siteName: 'まなびのたね',
+          siteOrigin: 'http://localhost:3000',
+          from: 'まなびのたね <no-reply@manabi.example>',
+          unsubscribeSecret: 'test-unsubscribe-secret-0123456789abcdef',
+        },
+      }),
+    })
+    await runner.drain()
+    const box = await api.db.select({ to: mails.toAddress, subject: mails.subject }).from(mails)
+    expect(box).toEqual([{ to: 'parent@manabi.example', subject: '【まなびのたね】新機能' }])
+    expect(sent.id).toBeGreaterThan(0)
+  })
+})
+
+describe('the audit log', () => {
+  it('is append-only: UPDATE, DELETE and TRUNCATE are refused', async () => {
+    await audit(api.db, { actorLabel: 'test', action: 'sign_in' })
+    const count = await api.count('audit_log')
+    await expect(api.db.update(auditLog).set({ actorLabel: 'changed' })).rejects.toThrow()
+    await expect(api.db.delete(auditLog)).rejects.toThrow()
+    await expect(api.db.execute(sql`truncate audit_log`)).rejects.toThrow()
+    expect(await api.count('audit_log')).toBe(count)
+    const [unchanged] = await api.db.select().from(auditLog).where(eq(auditLog.actorLabel, 'changed'))
+    expect(unchanged).toBeUndefined()
+  })
+
+  it('pages and filters by action, actor and Tokyo day', async () => {
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tokyo' }).format(new Date())
+    const res = await api.as(
+      SUBS.operator,
+      'GET',
+      `/v1/admin/audit?action=notice_create&from=${today}&to=${today}`,
+    )
+    expect(res.status).toBe(200)
+    const page = AuditPage.parse(res.body)
+    expect(page.entries.length).toBeGreaterThan(0)
+    expect(page.entries.every((e) => e.action === 'notice_create' && e.actor_id === operatorId)).toBe(true)
+    const byActor = AuditPage.parse(
+      (await api.as(SUBS.operator, 'GET', `/v1/admin/audit?actor_id=${parentId}`)).body,
+    )
+    expect(byActor.entries).toEqual([])
+    const yesterday = AuditPage.parse(
+      (await api.as(SUBS.operator, 'GET', '/v1/admin/audit?from=2000-01-01&to=2000-01-02')).body,
+    )
+    expect(yesterday.entries).toEqual([])
+    for (const bad of ['action=drop', 'from=2026-13-01', 'page=0', 'actor_id=-1', 'page=abc']) {
+      expect((await api.as(SUBS.operator, 'GET', `/v1/admin/audit?${bad}`)).status, bad).toBe(400)
+    }
+    expect((await api.as(SUBS.operator, 'GET', '/v1/admin/audit?page=2')).body.entries).toEqual([])
+  })
+})
+
+describe('notices as members see them', () => {
+  it('demo notices stay plain text (body_html null)', async () => {
+    const list = await api.as(SUBS.parent, 'GET', '/v1/notices')
+    const demo = list.body.find((n: { body_html: string | null }) => n.body_html === null)
+    expect(demo).toBeDefined()
+    const [row] = await api.db.select().from(notices).where(eq(notices.id, demo.id))
+    expect(row!.createdBy).toBeNull()
+  })
+})
