@@ -6,14 +6,16 @@ const OPERATOR = 'operator@manabi.example'
 test('a member who is not an operator gets the 404 page at /admin; a visitor is sent to sign in', async ({
   page,
 }) => {
-  const visitor = await page.goto('/admin')
-  await expect(page).toHaveURL(/\/\?login=/)
-  expect(visitor?.status()).toBe(200)
+  await page.goto('/admin')
+  await expect(page).toHaveURL(/\/$|\/\?login=/)
+  await expect(page.getByTestId('login-modal')).toBeVisible()
   await login(page, 'teacher@manabi.example', '/')
   const res = await page.goto('/admin/notices')
   expect(res?.status()).toBe(404)
-  await expect(page.getByText('お探しのページは見つかりませんでした')).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'お探しのページは見つかりませんでした' })).toBeVisible()
+  await gotoReady(page, '/')
   await page.getByTestId('account-button').click()
+  await expect(page.getByTestId('account-menu')).toBeVisible()
   await expect(page.getByTestId('menu-admin')).toHaveCount(0)
 })
 
@@ -28,12 +30,12 @@ test('an operator publishes a notice that members read, withdraws it, and finds 
   await page.getByTestId('menu-admin').click()
   await expect(page.getByRole('heading', { level: 1, name: '運営管理' })).toBeVisible()
   await expectAccessible(page)
-  await page.getByRole('link', { name: /お知らせ/ }).click()
+  await page.getByRole('link', { name: /作成・予約投稿・取り下げ/ }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'お知らせ' })).toBeVisible()
 
   // An empty save shows Japanese field errors.
   await page.getByRole('button', { name: '保存する' }).click()
-  await expect(page.getByTestId('notice-form').getByRole('alert').first()).toBeVisible()
+  await expect(page.getByTestId('notice-form').getByText('入力してください').first()).toBeVisible()
   const form = page.getByTestId('notice-form')
   await form.getByLabel('タイトル').fill(title)
   await form

@@ -3,6 +3,8 @@ import { Link } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { Field, inputClass } from '~/components/ui/form-parts'
+import { CreateNoticeBody } from '~/contract/v1/admin'
+import { fieldErrorsOf } from '~/lib/action-result'
 import { formatDateJa, formatTimeJa } from '~/lib/format'
 import { createAdminNotice, withdrawAdminNotice } from './admin.functions'
 import { adminNoticesQuery } from './queries'
@@ -48,15 +50,17 @@ export function AdminNotices() {
   })
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault()
-    const form = new FormData(e.currentTarget)
-    create.mutate(
-      {
-        title: String(form.get('title') ?? ''),
-        body: String(form.get('body') ?? ''),
-        published_at: tokyoInstant(String(form.get('published_at') ?? '')),
-      },
-      { onSuccess: (result) => result.ok && (e.target as HTMLFormElement).reset() },
-    )
+    const target = e.currentTarget
+    const form = new FormData(target)
+    const input = {
+      title: String(form.get('title') ?? ''),
+      body: String(form.get('body') ?? ''),
+      published_at: tokyoInstant(String(form.get('published_at') ?? '')),
+    }
+    // The contract's own rules, checked here first so that the fields say what is wrong.
+    const checked = CreateNoticeBody.safeParse(input)
+    if (!checked.success) return setErrors(fieldErrorsOf(checked.error.issues))
+    create.mutate(input, { onSuccess: (result) => result.ok && target.reset() })
   }
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
