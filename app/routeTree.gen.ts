@@ -51,6 +51,7 @@ import { Route as SimpleRegisterInputRouteImport } from './routes/_simple/regist
 import { Route as SimpleRegisterThanksRouteImport } from './routes/_simple/register/thanks'
 import { Route as DefaultAuthAdminIndexRouteImport } from './routes/_default/_auth/admin/index'
 import { Route as DefaultAuthAdminAuditRouteImport } from './routes/_default/_auth/admin/audit'
+import { Route as DefaultAuthAdminMessagesRouteImport } from './routes/_default/_auth/admin/messages'
 import { Route as DefaultAuthAdminNoticesRouteImport } from './routes/_default/_auth/admin/notices'
 import { Route as DefaultAuthClass_managementIndexRouteImport } from './routes/_default/_auth/class_management/index'
 import { Route as DefaultAuthClass_managementCreateRouteImport } from './routes/_default/_auth/class_management/create'
@@ -280,6 +281,12 @@ const DefaultAuthAdminAuditRoute = DefaultAuthAdminAuditRouteImport.update({
   path: '/audit',
   getParentRoute: () => DefaultAuthAdminRouteRoute,
 } as any)
+const DefaultAuthAdminMessagesRoute =
+  DefaultAuthAdminMessagesRouteImport.update({
+    id: '/messages',
+    path: '/messages',
+    getParentRoute: () => DefaultAuthAdminRouteRoute,
+  } as any)
 const DefaultAuthAdminNoticesRoute = DefaultAuthAdminNoticesRouteImport.update({
   id: '/notices',
   path: '/notices',
@@ -417,6 +424,7 @@ export interface FileRoutesByFullPath {
   '/class_search/': typeof DefaultClass_searchIndexRoute
   '/magazine/': typeof MagazineMagazineIndexRoute
   '/admin/audit': typeof DefaultAuthAdminAuditRoute
+  '/admin/messages': typeof DefaultAuthAdminMessagesRoute
   '/admin/notices': typeof DefaultAuthAdminNoticesRoute
   '/class_management/create': typeof DefaultAuthClass_managementCreateRoute
   '/profile/edit_organization': typeof DefaultAuthProfileEdit_organizationRoute
@@ -473,6 +481,7 @@ export interface FileRoutesByTo {
   '/class_search': typeof DefaultClass_searchIndexRoute
   '/magazine': typeof MagazineMagazineIndexRoute
   '/admin/audit': typeof DefaultAuthAdminAuditRoute
+  '/admin/messages': typeof DefaultAuthAdminMessagesRoute
   '/admin/notices': typeof DefaultAuthAdminNoticesRoute
   '/class_management/create': typeof DefaultAuthClass_managementCreateRoute
   '/profile/edit_organization': typeof DefaultAuthProfileEdit_organizationRoute
@@ -535,6 +544,7 @@ export interface FileRoutesById {
   '/_default/class_search/': typeof DefaultClass_searchIndexRoute
   '/_magazine/magazine/': typeof MagazineMagazineIndexRoute
   '/_default/_auth/admin/audit': typeof DefaultAuthAdminAuditRoute
+  '/_default/_auth/admin/messages': typeof DefaultAuthAdminMessagesRoute
   '/_default/_auth/admin/notices': typeof DefaultAuthAdminNoticesRoute
   '/_default/_auth/class_management/create': typeof DefaultAuthClass_managementCreateRoute
   '/_default/_auth/profile_/edit_organization': typeof DefaultAuthProfileEdit_organizationRoute
@@ -594,6 +604,7 @@ export interface FileRouteTypes {
     | '/class_search/'
     | '/magazine/'
     | '/admin/audit'
+    | '/admin/messages'
     | '/admin/notices'
     | '/class_management/create'
     | '/profile/edit_organization'
@@ -650,6 +661,7 @@ export interface FileRouteTypes {
     | '/class_search'
     | '/magazine'
     | '/admin/audit'
+    | '/admin/messages'
     | '/admin/notices'
     | '/class_management/create'
     | '/profile/edit_organization'
@@ -711,6 +723,7 @@ export interface FileRouteTypes {
     | '/_default/class_search/'
     | '/_magazine/magazine/'
     | '/_default/_auth/admin/audit'
+    | '/_default/_auth/admin/messages'
     | '/_default/_auth/admin/notices'
     | '/_default/_auth/class_management/create'
     | '/_default/_auth/profile_/edit_organization'
@@ -1045,6 +1058,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DefaultAuthAdminAuditRouteImport
       parentRoute: typeof DefaultAuthAdminRouteRoute
     }
+    '/_default/_auth/admin/messages': {
+      id: '/_default/_auth/admin/messages'
+      path: '/messages'
+      fullPath: '/admin/messages'
+      preLoaderRoute: typeof DefaultAuthAdminMessagesRouteImport
+      parentRoute: typeof DefaultAuthAdminRouteRoute
+    }
     '/_default/_auth/admin/notices': {
       id: '/_default/_auth/admin/notices'
       path: '/notices'
@@ -1190,12 +1210,14 @@ const DefaultTestRouteRouteWithChildren =
 
 interface DefaultAuthAdminRouteRouteChildren {
   DefaultAuthAdminAuditRoute: typeof DefaultAuthAdminAuditRoute
+  DefaultAuthAdminMessagesRoute: typeof DefaultAuthAdminMessagesRoute
   DefaultAuthAdminNoticesRoute: typeof DefaultAuthAdminNoticesRoute
   DefaultAuthAdminIndexRoute: typeof DefaultAuthAdminIndexRoute
 }
 
 const DefaultAuthAdminRouteRouteChildren: DefaultAuthAdminRouteRouteChildren = {
   DefaultAuthAdminAuditRoute: DefaultAuthAdminAuditRoute,
+  DefaultAuthAdminMessagesRoute: DefaultAuthAdminMessagesRoute,
   DefaultAuthAdminNoticesRoute: DefaultAuthAdminNoticesRoute,
   DefaultAuthAdminIndexRoute: DefaultAuthAdminIndexRoute,
 }

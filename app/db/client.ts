@@ -263,7 +263,7 @@ export function getDatabase(): Promise<Database> {
       databaseUrl: config.databaseUrl,
       setup: async (db) => {
         try {
-          const { alignEmbeddedIssuer, seedIfEmpty } = await import('./seed')
+          const { alignEmbeddedIssuer, ensureDemoOperator, seedIfEmpty } = await import('./seed')
           const issuer = `${config.siteOrigin}/idp`
           const seeded = await seedIfEmpty(db, {
             issuer,
@@ -271,7 +271,10 @@ export function getDatabase(): Promise<Database> {
             commissionRate: config.commissionRate,
             demo: config.seedDemo,
           })
-          if (!seeded && !config.auth0) await alignEmbeddedIssuer(db, issuer)
+          if (!seeded && !config.auth0) {
+            await alignEmbeddedIssuer(db, issuer)
+            if (config.seedDemo) await ensureDemoOperator(db, issuer, new Date())
+          }
         } catch (err) {
           throw new DatabaseError(`Could not create the demo content: ${errorText(err)}`, { cause: err })
         }

@@ -398,9 +398,20 @@ export const messages = pgTable(
     body: text('body').notNull(),
     /** Set by the API (never the client) when the body looks like contact details (app/lib/contact-detector.ts). */
     containsContactInfo: boolean('contains_contact_info').notNull().default(false),
+    /**
+     * visible, or held for an operator (a flagged message sent after the warning: only its sender sees it, as
+     * 確認中), or deleted by an operator (only its sender sees that it was). Issue 15.
+     */
+    status: text('status').notNull().default('visible'),
+    moderatedAt: ts('moderated_at'),
+    moderatedBy: integer('moderated_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
-  (t) => [index('messages_room_created_idx').on(t.roomId, t.createdAt)],
+  (t) => [
+    index('messages_room_created_idx').on(t.roomId, t.createdAt),
+    index('messages_held_idx').on(t.createdAt).where(sql`${t.status} = 'held'`),
+    check('messages_status_check', sql`${t.status} in ('visible', 'held', 'deleted')`),
+  ],
 )
 
 // ── follows, favorites ──────────────────────────────────────────────────────────────────────────

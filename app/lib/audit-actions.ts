@@ -8,6 +8,8 @@ export const AUDIT_ACTION_LABELS = {
   role_revoke: '運営権限の取り消し',
   notice_create: 'お知らせの作成',
   notice_withdraw: 'お知らせの取り下げ',
+  message_release: 'メッセージの公開（確認済み）',
+  message_delete: 'メッセージの削除',
 } as const
 
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS

@@ -243,12 +243,14 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           senderId: messages.senderId,
           sender: users.nickname,
           at: messages.createdAt,
+          status: messages.status,
         })
         .from(messages)
         .innerJoin(users, eq(users.id, messages.senderId))
         .where(eq(messages.id, messageId))
         .limit(1)
-      if (!m) return
+      // Held for an operator (or deleted): the recipient hears of it only when it is released.
+      if (!m || m.status !== 'visible') return
       const recipients = await db
         .select({ id: users.id, email: users.email })
         .from(roomMembers)

@@ -76,3 +76,36 @@ test('an operator publishes a notice that members read, withdraws it, and finds 
   await expect(entries.filter({ hasText: 'お知らせの作成' })).toHaveCount(0)
   await expectAccessible(page)
 })
+
+test('a message sent after the contact warning is held (確認中) until an operator deletes it @pc-only', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(90_000)
+  const secret = `インスタは hanako_${Date.now().toString(36)} です`
+  await login(page, 'parent@manabi.example', '/message')
+  await page.getByTestId('room-item').first().click()
+  const room = page.getByTestId('room-view')
+  await room.getByTestId('message-input').fill(secret)
+  await room.getByTestId('message-send').click()
+  await expect(room.getByTestId('contact-warning')).toContainText('運営が確認するまで相手には届きません')
+  await room.getByTestId('contact-send-anyway').click()
+  await expect(page.getByTestId('snackbar')).toContainText('運営が確認してから相手に届きます')
+  const mine = room.getByTestId('message').filter({ hasText: secret })
+  await expect(mine.getByTestId('message-held')).toBeVisible()
+
+  const operator = await otherPerson(browser, page, OPERATOR, '/admin/messages')
+  const held = operator.getByTestId('held-message').filter({ hasText: secret })
+  await expect(held).toContainText('はなこ')
+  await expect(held).toContainText('SNSのID')
+  await expectAccessible(operator)
+  await held.getByRole('button', { name: '削除する' }).click()
+  await expect(operator.getByTestId('snackbar')).toContainText('削除しました')
+  await expect(held).toHaveCount(0)
+  await operator.context().close()
+
+  await page.reload()
+  await expect(
+    room.getByTestId('message').filter({ hasText: secret }).getByTestId('message-deleted'),
+  ).toBeVisible()
+})

@@ -32,6 +32,9 @@ const ADMIN_CALLS: [string, string, unknown?][] = [
   ['POST', '/v1/admin/notices', { title: 'テスト', body: '本文' }],
   ['POST', '/v1/admin/notices/1/withdraw'],
   ['GET', '/v1/admin/audit'],
+  ['GET', '/v1/admin/messages'],
+  ['POST', '/v1/admin/messages/1/release'],
+  ['POST', '/v1/admin/messages/1/delete'],
 ]
 
 describe('/v1/admin is for operators only', () => {
@@ -244,5 +247,68 @@ describe('notices as members see them', () => {
     expect(demo).toBeDefined()
     const [row] = await api.db.select().from(notices).where(eq(notices.id, demo.id))
     expect(row!.createdBy).toBeNull()
+  })
+})
+
+describe('held messages', () => {
+  it('a flagged message is held: its sender sees 確認中, the recipient nothing (no unread, no mail job) until released', async () => {
+    const teacherId = await api.userId(SUBS.teacher)
+    const room = await api.as(SUBS.parent, 'POST', '/v1/rooms', { partner_id: teacherId })
+    const roomId = room.body.id as number
+    const unread = async () =>
+      (await api.as(SUBS.teacher, 'GET', '/v1/rooms')).body.find((r: { id: number }) => r.id === roomId)
+        .unread_count as number
+    const before = await unread()
+    await api.db.delete(jobs)
+    const sent = await api.as(SUBS.parent, 'POST', `/v1/rooms/${roomId}/messages`, {
+      body: 'インスタは hanako.mama です。ぜろきゅうぜろ いちにさんよん ごろくななはち',
+    })
+    expect(sent.status).toBe(201)
+    expect(sent.body.status).toBe('held')
+    const own = (await api.as(SUBS.parent, 'GET', `/v1/rooms/${roomId}/messages`)).body
+    expect(own.at(-1)).toMatchObject({ id: sent.body.id, status: 'held' })
+    const theirs = (await api.as(SUBS.teacher, 'GET', `/v1/rooms/${roomId}/messages`)).body
+    expect(theirs.map((m: { id: number }) => m.id)).not.toContain(sent.body.id)
+    expect(await unread()).toBe(before)
+    const lastForTeacher = (await api.as(SUBS.teacher, 'GET', '/v1/rooms')).body.find(
+      (r: { id: number }) => r.id === roomId,
+    ).last_message
+    expect(lastForTeacher?.id).not.toBe(sent.body.id)
+    expect(await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.message'))).toEqual([])
+
+    // Members cannot moderate; the operator sees it and releases it.
+    for (const sub of [SUBS.parent, SUBS.teacher])
+      expect((await api.as(sub, 'POST', `/v1/admin/messages/${sent.body.id}/release`)).status).toBe(404)
+    const held = (await api.as(SUBS.operator, 'GET', '/v1/admin/messages')).body
+    const item = held.find((m: { id: number }) => m.id === sent.body.id)
+    expect(item).toMatchObject({ found: expect.stringContaining('電話番号'), sender: { id: parentId } })
+    const released = await api.as(SUBS.operator, 'POST', `/v1/admin/messages/${sent.body.id}/release`)
+    expect(released.body).toEqual({ id: sent.body.id, status: 'visible' })
+    expect(await unread()).toBe(before + 1)
+    expect(await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.message'))).toHaveLength(1)
+    expect((await api.as(SUBS.operator, 'POST', `/v1/admin/messages/${sent.body.id}/delete`)).status).toBe(
+      409,
+    )
+    const [entry] = await api.db.select().from(auditLog).where(eq(auditLog.action, 'message_release'))
+    expect(entry).toMatchObject({ actorId: operatorId, targetId: String(sent.body.id) })
+  })
+
+  it('a deleted message never reaches the recipient; its sender sees that it was removed', async () => {
+    const teacherId = await api.userId(SUBS.teacher)
+    const roomId = (await api.as(SUBS.parent, 'POST', '/v1/rooms', { partner_id: teacherId })).body
+      .id as number
+    const sent = await api.as(SUBS.parent, 'POST', `/v1/rooms/${roomId}/messages`, {
+      body: 'メールは hanako アット example ドット com です',
+    })
+    expect(sent.body.status).toBe('held')
+    expect(
+      (await api.as(SUBS.operator, 'POST', `/v1/admin/messages/${sent.body.id}/delete`)).body.status,
+    ).toBe('deleted')
+    const theirs = (await api.as(SUBS.teacher, 'GET', `/v1/rooms/${roomId}/messages`)).body
+    expect(theirs.map((m: { id: number }) => m.id)).not.toContain(sent.body.id)
+    const own = (await api.as(SUBS.parent, 'GET', `/v1/rooms/${roomId}/messages`)).body
+    expect(own.find((m: { id: number }) => m.id === sent.body.id).status).toBe('deleted')
+    expect((await api.as(SUBS.operator, 'POST', '/v1/admin/messages/999999/release')).status).toBe(404)
+    expect((await api.as(SUBS.operator, 'POST', '/v1/admin/messages/abc/release')).status).toBe(400)
   })
 })

@@ -117,9 +117,10 @@ describe('sending messages', () => {
       body: '電話は０９０－１２３４－５６７８です',
     })
     expect(res.status).toBe(201)
-    expect(Message.parse(res.body).contains_contact_info).toBe(true)
+    expect(Message.parse(res.body)).toMatchObject({ contains_contact_info: true, status: 'held' })
     const [row] = await api.db.select().from(messages).where(eq(messages.id, res.body.id))
     expect(row!.containsContactInfo).toBe(true)
+    expect(row!.status).toBe('held')
     // The client cannot set the flag.
     const forged = await api.as(SUBS.parent, 'POST', `/v1/rooms/${roomId}/messages`, {
       body: 'ふつうのメッセージ',

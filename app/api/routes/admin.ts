@@ -5,11 +5,20 @@ import {
   AuditPage,
   AuditQuery,
   CreateNoticeBody,
+  HeldMessageList,
+  ModerationResult,
 } from '../../contract/v1/admin'
 import { IdParams } from '../../contract/v1/common'
 import { requireOperator } from '../auth'
 import { type ApiApp, bearer, errors, json, type RouteDeps } from '../openapi'
-import { adminAuditPage, adminCreateNotice, adminListNotices, adminWithdrawNotice } from '../services/admin'
+import {
+  adminAuditPage,
+  adminCreateNotice,
+  adminHeldMessages,
+  adminListNotices,
+  adminModerateMessage,
+  adminWithdrawNotice,
+} from '../services/admin'
 
 /**
  * /v1/admin/* (issue 15): operators only. A visitor is 401, every other member 404; the role is read from the
@@ -93,4 +102,45 @@ export function registerAdminRoutes(app: ApiApp, deps: RouteDeps) {
     }),
     async (c) => c.json(await adminAuditPage(await deps.getDb(), c.req.valid('query')), 200),
   )
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/admin/messages',
+      tags: ['admin'],
+      summary: '確認待ちのメッセージ（連絡先を含むため保留中、古い順）',
+      security: bearer,
+      middleware: [operator] as const,
+      responses: { 200: json(HeldMessageList, '確認待ちのメッセージ'), ...errors(401, 404, 503) },
+    }),
+    async (c) => c.json(await adminHeldMessages(await deps.getDb()), 200),
+  )
+
+  for (const decision of ['release', 'delete'] as const) {
+    app.openapi(
+      createRoute({
+        method: 'post',
+        path: `/admin/messages/{id}/${decision}`,
+        tags: ['admin'],
+        summary:
+          decision === 'release' ? '確認待ちのメッセージを相手に届ける' : '確認待ちのメッセージを削除する',
+        security: bearer,
+        middleware: [operator] as const,
+        request: { params: IdParams },
+        responses: { 200: json(ModerationResult, '処理後の状態'), ...errors(400, 401, 404, 409, 503) },
+      }),
+      async (c) =>
+        c.json(
+          await adminModerateMessage(
+            await deps.getDb(),
+            c.var.user,
+            Number(c.req.valid('param').id),
+            decision,
+            deps.now(),
+            address(c.req.raw),
+          ),
+          200,
+        ),
+    )
+  }
 }

@@ -1,10 +1,18 @@
-import { and, desc, eq, isNull } from 'drizzle-orm'
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import type { z } from 'zod'
-import type { AdminNotice, AuditPage, AuditQuery, CreateNoticeBody } from '../../contract/v1/admin'
+import type {
+  AdminNotice,
+  AuditPage,
+  AuditQuery,
+  CreateNoticeBody,
+  HeldMessage,
+} from '../../contract/v1/admin'
 import { audit, listAudit } from '../../db/audit'
 import type { Db } from '../../db/client'
-import { notices, users } from '../../db/schema'
+import { messages, notices, rooms, users } from '../../db/schema'
 import { enqueue } from '../../jobs/queue.server'
+import { contactKindsLabel, detectContactInfo } from '../../lib/contact-detector'
 import type { UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
 import { iso } from './class-cards'
@@ -166,4 +174,83 @@ export async function adminAuditPage(db: Db, query: z.output<typeof AuditQuery>)
       after: e.after,
     })),
   }
+}
+
+const senders = alias(users, 'senders')
+const recipients = alias(users, 'recipients')
+
+/** Messages held for review, oldest first (the longest-waiting first). */
+export async function adminHeldMessages(db: Db): Promise<HeldMessage[]> {
+  const rows = await db
+    .select({
+      id: messages.id,
+      roomId: messages.roomId,
+      body: messages.body,
+      createdAt: messages.createdAt,
+      senderId: senders.id,
+      senderNickname: senders.nickname,
+      recipientId: recipients.id,
+      recipientNickname: recipients.nickname,
+    })
+    .from(messages)
+    .innerJoin(senders, eq(senders.id, messages.senderId))
+    .innerJoin(rooms, eq(rooms.id, messages.roomId))
+    .leftJoin(
+      recipients,
+      eq(
+        recipients.id,
+        sql`case when ${rooms.teacherId} = ${messages.senderId} then ${rooms.memberId} else ${rooms.teacherId} end`,
+      ),
+    )
+    .where(eq(messages.status, 'held'))
+    .orderBy(asc(messages.createdAt), asc(messages.id))
+    .limit(200)
+  return rows.map((r) => ({
+    id: r.id,
+    room_id: r.roomId,
+    body: r.body,
+    created_at: iso(r.createdAt),
+    found: contactKindsLabel(detectContactInfo(r.body).kinds) || '連絡先',
+    sender: { id: r.senderId, nickname: r.senderNickname },
+    recipient: r.recipientId ? { id: r.recipientId, nickname: r.recipientNickname ?? '' } : null,
+  }))
+}
+
+/**
+ * Releases a held message to its recipient (it then counts as new, and the usual mail and live event follow) or
+ * deletes it (the recipient never sees it; the sender sees that it was removed). Only a held message can be either.
+ */
+export async function adminModerateMessage(
+  db: Db,
+  operator: UserRow,
+  id: number,
+  decision: 'release' | 'delete',
+  now: Date,
+  address?: string,
+) {
+  return db.transaction(async (tx) => {
+    const [m] = await tx.select().from(messages).where(eq(messages.id, id)).for('update')
+    if (!m) throw notFound('メッセージ')
+    if (m.status !== 'held') throw new ApiError(409, 'not_held', 'このメッセージは確認待ちではありません')
+    const status = decision === 'release' ? 'visible' : 'deleted'
+    await tx
+      .update(messages)
+      .set({ status, moderatedAt: now, moderatedBy: operator.id })
+      .where(eq(messages.id, id))
+    if (status === 'visible') {
+      await tx.update(rooms).set({ lastMessageAt: now }).where(eq(rooms.id, m.roomId))
+      await enqueue(tx, 'notify.message', { messageId: id })
+    }
+    await audit(tx, {
+      actorId: operator.id,
+      actorLabel: actorLabel(operator),
+      action: decision === 'release' ? 'message_release' : 'message_delete',
+      targetType: 'message',
+      targetId: id,
+      address,
+      before: { status: 'held', sender_id: m.senderId },
+      after: { status },
+    })
+    return { id, status: status as 'visible' | 'deleted' }
+  })
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Destination, Message, Room } from '../../contract/v1/rooms'
 import type { Db, Tx } from '../../db/client'
@@ -23,7 +23,7 @@ const MESSAGE_LIMIT = 200
 /** The caller's rooms, most recent activity first, each with the number of unread messages from the partner. */
 export async function listRooms(db: Db, userId: number): Promise<Room[]> {
   const partner = alias(users, 'partner')
-  const unread = sql<number>`(select count(*)::int from ${messages} where ${messages.roomId} = ${rooms.id} and ${messages.senderId} <> ${userId} and ${messages.createdAt} > coalesce(${roomMembers.lastReadAt}, '-infinity'::timestamptz))`
+  const unread = sql<number>`(select count(*)::int from ${messages} where ${messages.roomId} = ${rooms.id} and ${messages.senderId} <> ${userId} and ${messages.status} = 'visible' and ${messages.createdAt} > coalesce(${roomMembers.lastReadAt}, '-infinity'::timestamptz))`
   const rows = await db
     .select({
       id: rooms.id,
@@ -57,9 +57,12 @@ export async function listRooms(db: Db, userId: number): Promise<Room[]> {
     })
     .from(messages)
     .where(
-      inArray(
-        messages.roomId,
-        rows.map((r) => r.id),
+      and(
+        inArray(
+          messages.roomId,
+          rows.map((r) => r.id),
+        ),
+        seenBy(userId),
       ),
     )
     .orderBy(asc(messages.roomId), desc(messages.createdAt), desc(messages.id))
@@ -94,7 +97,7 @@ export async function roomMessages(db: Db, userId: number, roomId: number): Prom
   const rows = await db
     .select()
     .from(messages)
-    .where(eq(messages.roomId, roomId))
+    .where(and(eq(messages.roomId, roomId), seenBy(userId)))
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(MESSAGE_LIMIT)
   return rows.reverse().map((m) => ({
@@ -105,8 +108,12 @@ export async function roomMessages(db: Db, userId: number, roomId: number): Prom
     created_at: iso(m.createdAt),
     is_mine: m.senderId === userId,
     contains_contact_info: m.containsContactInfo,
+    status: m.status as Message['status'],
   }))
 }
+
+/** What a member sees of a room: visible messages, and their own whatever became of them (held, deleted). */
+const seenBy = (userId: number) => or(eq(messages.status, 'visible'), eq(messages.senderId, userId))
 
 /**
  * Whom the caller may write to. `teachers`: teachers the caller reserved or follows.
@@ -231,18 +238,23 @@ export async function sendMessage(
 ): Promise<Message> {
   return db.transaction(async (tx) => {
     await requireRoomMember(tx, userId, roomId)
+    // Contact details sent after the composer's warning: held for an operator; the recipient sees nothing yet.
+    const flagged = containsContactInfo(body)
     const [m] = await tx
       .insert(messages)
       .values({
         roomId,
         senderId: userId,
         body,
-        containsContactInfo: containsContactInfo(body),
+        containsContactInfo: flagged,
+        status: flagged ? 'held' : 'visible',
         createdAt: now,
       })
       .returning()
-    await tx.update(rooms).set({ lastMessageAt: now }).where(eq(rooms.id, roomId))
-    await enqueue(tx, 'notify.message', { messageId: m!.id })
+    if (!flagged) {
+      await tx.update(rooms).set({ lastMessageAt: now }).where(eq(rooms.id, roomId))
+      await enqueue(tx, 'notify.message', { messageId: m!.id })
+    }
     await tx
       .update(roomMembers)
       .set({ lastReadAt: now })
@@ -255,6 +267,7 @@ export async function sendMessage(
       created_at: iso(m!.createdAt),
       is_mine: true,
       contains_contact_info: m!.containsContactInfo,
+      status: m!.status as Message['status'],
     }
   })
 }

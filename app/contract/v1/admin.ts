@@ -58,3 +58,18 @@ export const AuditPage = z.object({
   has_next: z.boolean(),
 })
 export type AuditPage = z.infer<typeof AuditPage>
+
+/** A message held for an operator: it contained contact details and was sent after the warning. */
+export const HeldMessage = z.object({
+  id: Id,
+  room_id: Id,
+  body: z.string(),
+  created_at: DateTime,
+  /** What the detector found (電話番号, メールアドレス …). */
+  found: z.string(),
+  sender: z.object({ id: Id, nickname: z.string() }),
+  recipient: z.object({ id: Id, nickname: z.string() }).nullable(),
+})
+export type HeldMessage = z.infer<typeof HeldMessage>
+export const HeldMessageList = z.array(HeldMessage)
+export const ModerationResult = z.object({ id: Id, status: z.enum(['visible', 'deleted']) })

@@ -23,6 +23,11 @@ export const Message = z.object({
   is_mine: z.boolean(),
   /** Computed by the API when the message was sent (app/lib/contact-detector.ts). */
   contains_contact_info: z.boolean(),
+  /**
+   * visible; or, only ever shown to its sender: held (確認中 — it contained contact details and waits for an
+   * operator) or deleted (an operator removed it).
+   */
+  status: z.enum(['visible', 'held', 'deleted']),
 })
 export type Message = z.infer<typeof Message>
 export const MessageList = z.array(Message)

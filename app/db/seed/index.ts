@@ -7,7 +7,7 @@ import * as s from '../schema'
 import { announcementTemplates, classDescription, classSeeds } from './classes'
 import { articleSeeds } from './magazine'
 import { masterData, schoolTypeIndexOfGrade } from './masters'
-import { memberSeeds, operatorSeed, organizationSeeds, parentSeed, teacherSeeds } from './people'
+import { DEMO_SUBS, memberSeeds, operatorSeed, organizationSeeds, parentSeed, teacherSeeds } from './people'
 import { createRng, type Rng } from './prng'
 import { noticeSeeds, threadSeeds } from './texts'
 
@@ -443,19 +443,39 @@ async function seedAll(tx: Tx, { issuer, now, commissionRate = 0.2 }: SeedOption
   )
 
   // ── the demo operator (運営), last so that every other row keeps its id ──
-  await tx.insert(s.users).values({
-    issuer,
-    sub: operatorSeed.sub,
-    email: operatorSeed.email,
-    emailVerified: true,
-    nickname: operatorSeed.nickname,
-    name: operatorSeed.name,
-    nameKana: operatorSeed.nameKana,
-    role: 'parent',
-    isOperator: true,
-    agreedToTermsAt,
-    createdAt: new Date(now.getTime() - 90 * DAY),
-  })
+  await insertDemoOperator(tx, issuer, now)
+}
+
+function insertDemoOperator(tx: DbOrTx, issuer: string, now: Date) {
+  return tx
+    .insert(s.users)
+    .values({
+      issuer,
+      sub: operatorSeed.sub,
+      email: operatorSeed.email,
+      emailVerified: true,
+      nickname: operatorSeed.nickname,
+      name: operatorSeed.name,
+      nameKana: operatorSeed.nameKana,
+      role: 'parent',
+      isOperator: true,
+      agreedToTermsAt: new Date(now.getTime() - 90 * DAY),
+      createdAt: new Date(now.getTime() - 90 * DAY),
+    })
+    .onConflictDoNothing()
+}
+
+/**
+ * Demo content seeded before the operator existed (issue 15) gains the demo operator, so that the demo's
+ * operator@manabi.example account signs in to a profile. Only where the demo parent exists.
+ */
+export async function ensureDemoOperator(db: Db, issuer: string, now: Date): Promise<void> {
+  const [parent] = await db
+    .select({ id: s.users.id })
+    .from(s.users)
+    .where(and(eq(s.users.issuer, issuer), eq(s.users.sub, DEMO_SUBS.parent)))
+    .limit(1)
+  if (parent) await insertDemoOperator(db, issuer, now)
 }
 
 export function magazineSearchText(a: { title: string; lead: string; body: string }): string {

@@ -20,6 +20,15 @@ export function AdminHome() {
         </li>
         <li>
           <Link
+            to="/admin/messages"
+            className="block rounded-2xl border border-slate-200 bg-white p-5 hover:bg-light-grey"
+          >
+            <span className="block font-bold">確認待ちのメッセージ</span>
+            <span className="mt-1 block text-sm text-slate-600">連絡先を含むメッセージの確認</span>
+          </Link>
+        </li>
+        <li>
+          <Link
             to="/admin/audit"
             search={{}}
             className="block rounded-2xl border border-slate-200 bg-white p-5 hover:bg-light-grey"

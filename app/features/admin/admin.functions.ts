@@ -42,3 +42,18 @@ export const getAdminAudit = createServerFn({ method: 'GET' })
       entries: page.entries.map((e) => ({ ...e, before: text(e.before), after: text(e.after) })),
     }
   })
+
+export const getHeldMessages = createServerFn({ method: 'GET' }).handler(async () =>
+  api.adminHeldMessages(await requireAccessToken()),
+)
+
+export const moderateMessage = createServerFn({ method: 'POST' })
+  .validator(
+    z
+      .object({ id: z.number().int().positive().max(2_147_483_647), decision: z.enum(['release', 'delete']) })
+      .strict(),
+  )
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    return toActionResult(() => api.adminModerateMessage(token, data.id, data.decision, clientAddress()))
+  })

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query'
-import { getAdminAudit, getAdminNotices } from './admin.functions'
+import { getAdminAudit, getAdminNotices, getHeldMessages } from './admin.functions'
 
 export interface AuditSearch {
   action?: string
@@ -18,3 +18,6 @@ export const adminAuditQuery = (search: AuditSearch) =>
     // biome-ignore lint/suspicious/noExplicitAny: the route's search schema has checked the values
     queryFn: () => getAdminAudit({ data: search as any }),
   })
+
+export const heldMessagesQuery = () =>
+  queryOptions({ queryKey: ['admin', 'messages'], queryFn: () => getHeldMessages() })

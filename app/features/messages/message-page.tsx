@@ -212,7 +212,10 @@ function RoomView({ room }: { room: Room }) {
       if (!result.ok) return showErrorSnackbar(result.message || '送信できませんでした')
       setText('')
       setWarning(null)
-      showSnackbar({ message: '送信しました' })
+      showSnackbar({
+        message:
+          result.data.status === 'held' ? '送信しました。運営が確認してから相手に届きます' : '送信しました',
+      })
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: ['rooms', room.id, 'messages'] }),
         queryClient.invalidateQueries({ queryKey: ['rooms'], exact: true }),
@@ -276,7 +279,15 @@ function RoomView({ room }: { room: Room }) {
                 >
                   {relativeTimeJa(m.created_at)}
                 </time>
-                {m.contains_contact_info ? (
+                {m.status === 'held' ? (
+                  <span className="ml-2 font-bold text-red-dark" data-testid="message-held">
+                    確認中（運営が確認してから相手に届きます）
+                  </span>
+                ) : m.status === 'deleted' ? (
+                  <span className="ml-2 font-bold text-red-dark" data-testid="message-deleted">
+                    運営により削除されました（相手には届いていません）
+                  </span>
+                ) : m.contains_contact_info ? (
                   <span className="ml-2 font-bold text-red-dark">連絡先を含む可能性</span>
                 ) : null}
               </p>
@@ -320,7 +331,7 @@ function RoomView({ room }: { room: Room }) {
           >
             <p className="font-bold text-red-dark">{warning}が含まれているようです。</p>
             <p className="mt-1">
-              安全のため、まなびのたねの外で連絡を取り合うことは禁止されています。内容を確認してください。
+              安全のため、まなびのたねの外で連絡を取り合うことは禁止されています。内容を確認してください。このまま送信すると、運営が確認するまで相手には届きません。
             </p>
             <div className="mt-2 flex flex-wrap gap-2">
               <button

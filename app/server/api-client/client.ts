@@ -2,7 +2,14 @@ import '@tanstack/react-start/server-only'
 import { LRUCache } from 'lru-cache'
 import { z } from 'zod'
 import { changesSearchResults, SEARCH_INVALIDATE_CHANNEL } from '../../api/search-invalidation'
-import { AdminNotice, AdminNoticeList, AuditPage, type CreateNoticeBody } from '../../contract/v1/admin'
+import {
+  AdminNotice,
+  AdminNoticeList,
+  AuditPage,
+  type CreateNoticeBody,
+  HeldMessageList,
+  ModerationResult,
+} from '../../contract/v1/admin'
 import { ClassAnnouncement, ClassAnnouncementList, ReadResult } from '../../contract/v1/announcements'
 import {
   AnnouncementCreated,
@@ -385,6 +392,15 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       AuditPage,
       (query: { action?: string; actor_id?: number; from?: string; to?: string; page?: number }) =>
         get('/v1/admin/audit', query),
+    ),
+    adminHeldMessages: authedCall(HeldMessageList, () => get('/v1/admin/messages')),
+    adminModerateMessage: authedCall(
+      ModerationResult,
+      (messageId: number, decision: 'release' | 'delete', clientAddress?: string) => ({
+        method: 'POST',
+        path: `/v1/admin/messages/${id(messageId)}/${decision}`,
+        clientAddress,
+      }),
     ),
     listNotificationSettings: authedCall(NotificationSettingList, () =>
       get('/v1/users/notification_settings'),
