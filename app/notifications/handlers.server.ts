@@ -250,7 +250,7 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
         .where(eq(messages.id, messageId))
         .limit(1)
       // Held for an operator (or deleted): the recipient hears of it only when it is released.
-      if (!m || m.status !== 'visible') return
+      if (m?.status !== 'visible') return
       const recipients = await db
         .select({ id: users.id, email: users.email })
         .from(roomMembers)
