@@ -12,6 +12,7 @@ import { startJobRunner } from '../../app/jobs/runner.server'
 import { notificationHandlers } from '../../app/notifications/handlers.server'
 import { setNotificationPreference } from '../../app/notifications/preferences.server'
 import { setupApi, type TestApi } from './support/api'
+import { testMailSettings } from './support/mail'
 import { SUBS } from './support/tokens'
 
 let api: TestApi
@@ -187,12 +188,7 @@ describe('notices', () => {
       db: api.db,
       autoStart: false,
       handlers: notificationHandlers({
-        mail: {
-          siteName: 'まなびのたね',
-          siteOrigin: 'http://localhost:3000',
-          from: 'まなびのたね <no-reply@manabi.example>',
-          unsubscribeSecret: 'test-unsubscribe-secret-0123456789abcdef',
-        },
+        mail: testMailSettings(),
       }),
     })
     await runner.drain()

@@ -14,6 +14,7 @@ import { enqueue } from '../../app/jobs/queue.server'
 import { type Job, PermanentJobError, startJobRunner } from '../../app/jobs/runner.server'
 import { closeMailTransport } from '../../app/mail/mailer.server'
 import { notificationHandlers } from '../../app/notifications/handlers.server'
+import { testMailSettings } from './support/mail'
 import { databaseUrlFor, openTestDatabase, type TestDatabase } from './support/test-db'
 
 const pgUrl = process.env.TEST_DATABASE_URL
@@ -302,13 +303,7 @@ describe.skipIf(!pgUrl)('a worker killed mid-job (kill -9)', () => {
         db: database.db,
         autoStart: false,
         handlers: notificationHandlers({
-          mail: {
-            siteName: 'まなびのたね',
-            siteOrigin: 'http://localhost:3000',
-            from: 'まなびのたね <no-reply@manabi.example>',
-            unsubscribeSecret: 'test-unsubscribe-secret-0123456789abcdef',
-            smtpUrl,
-          },
+          mail: testMailSettings(smtpUrl),
         }),
       })
       expect(await next.drain()).toBe(0) // the lease still holds

@@ -8,8 +8,9 @@ import { type ParsedMail, simpleParser } from 'mailparser'
 import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { mails, users } from '../../app/db/schema'
-import { closeMailTransport, type MailSettings, sendMail } from '../../app/mail/mailer.server'
+import { closeMailTransport, sendMail } from '../../app/mail/mailer.server'
 import { readUnsubscribeToken } from '../../app/mail/unsubscribe.server'
+import { testMailSettings } from './support/mail'
 import { openTestDatabase, type TestDatabase } from './support/test-db'
 
 let database: TestDatabase
@@ -52,13 +53,7 @@ beforeEach(async () => {
   await database.db.delete(mails)
 })
 
-const settings = (smtp: boolean): MailSettings => ({
-  siteName: 'まなびのたね',
-  siteOrigin: 'http://localhost:3000',
-  from: 'まなびのたね <no-reply@manabi.example>',
-  unsubscribeSecret: 'test-unsubscribe-secret-0123456789abcdef',
-  smtpUrl: smtp ? `smtp://127.0.0.1:${port}` : undefined,
-})
+const settings = (smtp: boolean) => testMailSettings(smtp ? `smtp://127.0.0.1:${port}` : undefined)
 
 const lesson = {
   className: 'はじめてのプログラミング',

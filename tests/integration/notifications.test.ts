@@ -22,6 +22,7 @@ import {
 } from '../../app/notifications/preferences.server'
 import type { LiveEventType } from '../../app/server/live-events.server'
 import { setupApi, type TestApi } from './support/api'
+import { testMailSettings } from './support/mail'
 import { SUBS } from './support/tokens'
 
 const HOUR = 3_600_000
@@ -33,12 +34,7 @@ let teacherId: number
 let classId: number
 let published: { userIds: number[]; type: LiveEventType }[] = []
 
-const settings = {
-  siteName: 'まなびのたね',
-  siteOrigin: 'http://localhost:3000',
-  from: 'まなびのたね <no-reply@manabi.example>',
-  unsubscribeSecret: 'test-unsubscribe-secret-0123456789abcdef',
-}
+const settings = testMailSettings()
 
 /** Runs every due job (notifications, then the mails they queue). */
 async function runJobs() {

@@ -4,6 +4,7 @@ import type { FormEvent } from 'react'
 import { inputClass } from '~/components/ui/form-parts'
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, type AuditAction } from '~/lib/audit-actions'
 import { formatDateJa, formatTimeJa } from '~/lib/format'
+import { AdminPage } from './admin-page'
 import { type AuditSearch, adminAuditQuery } from './queries'
 
 const when = (iso: string) => `${formatDateJa(iso)} ${formatTimeJa(iso)}`
@@ -28,14 +29,7 @@ export function AdminAudit(props: { search: AuditSearch }) {
     })
   }
   return (
-    <div className="mx-auto max-w-5xl px-4 py-10">
-      <p className="text-sm">
-        <Link to="/admin" className="underline">
-          運営管理
-        </Link>
-      </p>
-      <h1 className="mt-2 text-2xl font-black">監査ログ</h1>
-      <p className="mt-2 text-sm text-slate-700">記録は追加されるだけで、変更も削除もできません。</p>
+    <AdminPage title="監査ログ" lead="記録は追加されるだけで、変更も削除もできません。" wide>
       <form
         onSubmit={filter}
         className="mt-6 grid gap-3 rounded-2xl border border-slate-200 bg-white p-4 sm:grid-cols-5"
@@ -125,6 +119,6 @@ export function AdminAudit(props: { search: AuditSearch }) {
           </Link>
         ) : null}
       </nav>
-    </div>
+    </AdminPage>
   )
 }

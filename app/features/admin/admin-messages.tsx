@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
-import { Link } from '@tanstack/react-router'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { formatDateJa, formatTimeJa } from '~/lib/format'
 import { moderateMessage } from './admin.functions'
+import { AdminPage } from './admin-page'
 import { heldMessagesQuery } from './queries'
 
 const when = (iso: string) => `${formatDateJa(iso)} ${formatTimeJa(iso)}`
@@ -24,16 +24,10 @@ export function AdminMessages() {
     onError: () => showErrorSnackbar('処理できませんでした。時間をおいてもう一度お試しください'),
   })
   return (
-    <div className="mx-auto max-w-3xl px-4 py-10">
-      <p className="text-sm">
-        <Link to="/admin" className="underline">
-          運営管理
-        </Link>
-      </p>
-      <h1 className="mt-2 text-2xl font-black">確認待ちのメッセージ</h1>
-      <p className="mt-2 text-sm text-slate-700">
-        連絡先を含むと判定され、警告のあとも送信されたメッセージです。確認するまで相手には届きません。
-      </p>
+    <AdminPage
+      title="確認待ちのメッセージ"
+      lead="連絡先を含むと判定され、警告のあとも送信されたメッセージです。確認するまで相手には届きません。"
+    >
       {held.length === 0 ? (
         <p className="mt-6" data-testid="held-empty">
           確認待ちのメッセージはありません。
@@ -74,6 +68,6 @@ export function AdminMessages() {
           ))}
         </ul>
       )}
-    </div>
+    </AdminPage>
   )
 }

@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
-import { Link } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { Field, inputClass } from '~/components/ui/form-parts'
@@ -7,6 +6,7 @@ import { CreateNoticeBody } from '~/contract/v1/admin'
 import { fieldErrorsOf } from '~/lib/action-result'
 import { formatDateJa, formatTimeJa } from '~/lib/format'
 import { createAdminNotice, withdrawAdminNotice } from './admin.functions'
+import { AdminPage } from './admin-page'
 import { adminNoticesQuery } from './queries'
 
 const when = (iso: string) => `${formatDateJa(iso)} ${formatTimeJa(iso)}`
@@ -63,13 +63,7 @@ export function AdminNotices() {
     create.mutate(input, { onSuccess: (result) => result.ok && target.reset() })
   }
   return (
-    <div className="mx-auto max-w-3xl px-4 py-10">
-      <p className="text-sm">
-        <Link to="/admin" className="underline">
-          運営管理
-        </Link>
-      </p>
-      <h1 className="mt-2 text-2xl font-black">お知らせ</h1>
+    <AdminPage title="お知らせ">
       <form
         onSubmit={submit}
         className="mt-6 grid gap-4 rounded-2xl border border-slate-200 bg-white p-5"
@@ -136,6 +130,6 @@ export function AdminNotices() {
           </li>
         ))}
       </ul>
-    </div>
+    </AdminPage>
   )
 }

@@ -5,6 +5,7 @@
 import { openDatabase } from '../../../app/db/client'
 import { startJobRunner } from '../../../app/jobs/runner.server'
 import { notificationHandlers } from '../../../app/notifications/handlers.server'
+import { testMailSettings } from './mail'
 
 const database = await openDatabase({ databaseUrl: process.env.WORKER_DATABASE_URL!, migrate: false })
 startJobRunner({
@@ -13,13 +14,7 @@ startJobRunner({
   leaseMs: Number(process.env.WORKER_LEASE_MS ?? 1000),
   workerId: 'child',
   handlers: notificationHandlers({
-    mail: {
-      siteName: 'まなびのたね',
-      siteOrigin: 'http://localhost:3000',
-      from: 'まなびのたね <no-reply@manabi.example>',
-      unsubscribeSecret: 'test-unsubscribe-secret-0123456789abcdef',
-      smtpUrl: process.env.WORKER_SMTP_URL,
-    },
+    mail: testMailSettings(process.env.WORKER_SMTP_URL),
   }),
 })
 console.log('worker ready')
