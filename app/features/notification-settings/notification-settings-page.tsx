@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
-import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
+import { SubPage } from '~/components/ui/sub-page'
 import { type NotificationKind, notificationKind } from '~/lib/notification-kinds'
 import { updateNotificationSetting } from './notification-settings.functions'
 import { notificationSettingsQuery } from './queries'
@@ -38,16 +38,11 @@ export function NotificationSettingsPage() {
     )
   }
   return (
-    <div className="mx-auto max-w-3xl px-4 py-10">
-      <p className="text-sm">
-        <Link to="/profile" className="underline">
-          基本情報
-        </Link>
-      </p>
-      <h1 className="mt-2 text-2xl font-black">メール通知の設定</h1>
-      <p className="mt-2 text-sm text-slate-700">
-        受け取るメールを種類ごとに選べます。返金に関するお知らせは大切なため停止できません。
-      </p>
+    <SubPage
+      back={{ to: '/profile', label: '基本情報' }}
+      title="メール通知の設定"
+      lead="受け取るメールを種類ごとに選べます。返金に関するお知らせは大切なため停止できません。"
+    >
       <ul
         className="mt-6 divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white"
         data-testid="notification-settings"
@@ -85,6 +80,6 @@ export function NotificationSettingsPage() {
           )
         })}
       </ul>
-    </div>
+    </SubPage>
   )
 }

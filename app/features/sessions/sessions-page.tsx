@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
-import { Link } from '@tanstack/react-router'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
+import { SubPage } from '~/components/ui/sub-page'
 import { formatDateJa, formatTimeJa } from '~/lib/format'
 import { sessionsQuery } from './queries'
 import { endOtherSessions, endSession } from './sessions.functions'
@@ -31,16 +31,11 @@ export function SessionsPage() {
   })
   const hasOthers = sessions.some((s) => !s.current)
   return (
-    <div className="mx-auto max-w-3xl px-4 py-10">
-      <p className="text-sm">
-        <Link to="/profile" className="underline">
-          基本情報
-        </Link>
-      </p>
-      <h1 className="mt-2 text-2xl font-black">ログイン中の端末</h1>
-      <p className="mt-2 text-sm text-slate-700">
-        心当たりのない端末があれば、ログアウトしてからパスワードを変更してください。
-      </p>
+    <SubPage
+      back={{ to: '/profile', label: '基本情報' }}
+      title="ログイン中の端末"
+      lead="心当たりのない端末があれば、ログアウトしてからパスワードを変更してください。"
+    >
       <ul
         className="mt-6 divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white"
         data-testid="session-list"
@@ -84,6 +79,6 @@ export function SessionsPage() {
       >
         この端末以外からログアウト
       </button>
-    </div>
+    </SubPage>
   )
 }
