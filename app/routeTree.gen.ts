@@ -53,6 +53,8 @@ import { Route as DefaultAuthAdminIndexRouteImport } from './routes/_default/_au
 import { Route as DefaultAuthAdminAuditRouteImport } from './routes/_default/_auth/admin/audit'
 import { Route as DefaultAuthAdminMessagesRouteImport } from './routes/_default/_auth/admin/messages'
 import { Route as DefaultAuthAdminNoticesRouteImport } from './routes/_default/_auth/admin/notices'
+import { Route as DefaultAuthAdminReportsRouteImport } from './routes/_default/_auth/admin/reports'
+import { Route as DefaultAuthAdminVerificationsRouteImport } from './routes/_default/_auth/admin/verifications'
 import { Route as DefaultAuthClass_managementIndexRouteImport } from './routes/_default/_auth/class_management/index'
 import { Route as DefaultAuthClass_managementCreateRouteImport } from './routes/_default/_auth/class_management/create'
 import { Route as DefaultAuthInformationIndexRouteImport } from './routes/_default/_auth/information/index'
@@ -60,12 +62,14 @@ import { Route as DefaultAuthOrganization_managementIndexRouteImport } from './r
 import { Route as DefaultAuthProfileEdit_organizationRouteImport } from './routes/_default/_auth/profile_.edit_organization'
 import { Route as DefaultAuthProfileEdit_userRouteImport } from './routes/_default/_auth/profile_.edit_user'
 import { Route as DefaultAuthProfileSessionsRouteImport } from './routes/_default/_auth/profile_.sessions'
+import { Route as DefaultAuthProfileTeacherRouteImport } from './routes/_default/_auth/profile_.teacher'
 import { Route as DefaultAuthSales_managementIndexRouteImport } from './routes/_default/_auth/sales_management/index'
 import { Route as DefaultClass_searchDetailIdRouteImport } from './routes/_default/class_search/detail/$id'
 import { Route as DefaultTeacherDetailIdRouteImport } from './routes/_default/teacher/detail/$id'
 import { Route as DefaultTestMailboxIndexRouteImport } from './routes/_default/test/mailbox.index'
 import { Route as DefaultTestMailboxIdRouteImport } from './routes/_default/test/mailbox.$id'
 import { Route as MagazineMagazineDetailIdRouteImport } from './routes/_magazine/magazine/detail/$id'
+import { Route as DownloadsVerificationIdKindRouteImport } from './routes/downloads/verification.$id.$kind'
 import { Route as DefaultAuthClass_managementEditIdRouteImport } from './routes/_default/_auth/class_management/edit/$id'
 import { Route as DefaultAuthInformationDetailIdRouteImport } from './routes/_default/_auth/information/detail/$id'
 import { Route as DefaultAuthSales_managementReceiptIdRouteImport } from './routes/_default/_auth/sales_management/receipt/$id'
@@ -292,6 +296,17 @@ const DefaultAuthAdminNoticesRoute = DefaultAuthAdminNoticesRouteImport.update({
   path: '/notices',
   getParentRoute: () => DefaultAuthAdminRouteRoute,
 } as any)
+const DefaultAuthAdminReportsRoute = DefaultAuthAdminReportsRouteImport.update({
+  id: '/reports',
+  path: '/reports',
+  getParentRoute: () => DefaultAuthAdminRouteRoute,
+} as any)
+const DefaultAuthAdminVerificationsRoute =
+  DefaultAuthAdminVerificationsRouteImport.update({
+    id: '/verifications',
+    path: '/verifications',
+    getParentRoute: () => DefaultAuthAdminRouteRoute,
+  } as any)
 const DefaultAuthClass_managementIndexRoute =
   DefaultAuthClass_managementIndexRouteImport.update({
     id: '/class_management/',
@@ -334,6 +349,12 @@ const DefaultAuthProfileSessionsRoute =
     path: '/profile/sessions',
     getParentRoute: () => DefaultAuthRoute,
   } as any)
+const DefaultAuthProfileTeacherRoute =
+  DefaultAuthProfileTeacherRouteImport.update({
+    id: '/profile_/teacher',
+    path: '/profile/teacher',
+    getParentRoute: () => DefaultAuthRoute,
+  } as any)
 const DefaultAuthSales_managementIndexRoute =
   DefaultAuthSales_managementIndexRouteImport.update({
     id: '/sales_management/',
@@ -366,6 +387,12 @@ const MagazineMagazineDetailIdRoute =
     id: '/magazine/detail/$id',
     path: '/magazine/detail/$id',
     getParentRoute: () => MagazineRoute,
+  } as any)
+const DownloadsVerificationIdKindRoute =
+  DownloadsVerificationIdKindRouteImport.update({
+    id: '/downloads/verification/$id/$kind',
+    path: '/downloads/verification/$id/$kind',
+    getParentRoute: () => rootRouteImport,
   } as any)
 const DefaultAuthClass_managementEditIdRoute =
   DefaultAuthClass_managementEditIdRouteImport.update({
@@ -426,14 +453,18 @@ export interface FileRoutesByFullPath {
   '/admin/audit': typeof DefaultAuthAdminAuditRoute
   '/admin/messages': typeof DefaultAuthAdminMessagesRoute
   '/admin/notices': typeof DefaultAuthAdminNoticesRoute
+  '/admin/reports': typeof DefaultAuthAdminReportsRoute
+  '/admin/verifications': typeof DefaultAuthAdminVerificationsRoute
   '/class_management/create': typeof DefaultAuthClass_managementCreateRoute
   '/profile/edit_organization': typeof DefaultAuthProfileEdit_organizationRoute
   '/profile/edit_user': typeof DefaultAuthProfileEdit_userRoute
   '/profile/sessions': typeof DefaultAuthProfileSessionsRoute
+  '/profile/teacher': typeof DefaultAuthProfileTeacherRoute
   '/class_search/detail/$id': typeof DefaultClass_searchDetailIdRoute
   '/teacher/detail/$id': typeof DefaultTeacherDetailIdRoute
   '/test/mailbox/$id': typeof DefaultTestMailboxIdRoute
   '/magazine/detail/$id': typeof MagazineMagazineDetailIdRoute
+  '/downloads/verification/$id/$kind': typeof DownloadsVerificationIdKindRoute
   '/admin/': typeof DefaultAuthAdminIndexRoute
   '/class_management/': typeof DefaultAuthClass_managementIndexRoute
   '/information/': typeof DefaultAuthInformationIndexRoute
@@ -483,14 +514,18 @@ export interface FileRoutesByTo {
   '/admin/audit': typeof DefaultAuthAdminAuditRoute
   '/admin/messages': typeof DefaultAuthAdminMessagesRoute
   '/admin/notices': typeof DefaultAuthAdminNoticesRoute
+  '/admin/reports': typeof DefaultAuthAdminReportsRoute
+  '/admin/verifications': typeof DefaultAuthAdminVerificationsRoute
   '/class_management/create': typeof DefaultAuthClass_managementCreateRoute
   '/profile/edit_organization': typeof DefaultAuthProfileEdit_organizationRoute
   '/profile/edit_user': typeof DefaultAuthProfileEdit_userRoute
   '/profile/sessions': typeof DefaultAuthProfileSessionsRoute
+  '/profile/teacher': typeof DefaultAuthProfileTeacherRoute
   '/class_search/detail/$id': typeof DefaultClass_searchDetailIdRoute
   '/teacher/detail/$id': typeof DefaultTeacherDetailIdRoute
   '/test/mailbox/$id': typeof DefaultTestMailboxIdRoute
   '/magazine/detail/$id': typeof MagazineMagazineDetailIdRoute
+  '/downloads/verification/$id/$kind': typeof DownloadsVerificationIdKindRoute
   '/admin': typeof DefaultAuthAdminIndexRoute
   '/class_management': typeof DefaultAuthClass_managementIndexRoute
   '/information': typeof DefaultAuthInformationIndexRoute
@@ -546,14 +581,18 @@ export interface FileRoutesById {
   '/_default/_auth/admin/audit': typeof DefaultAuthAdminAuditRoute
   '/_default/_auth/admin/messages': typeof DefaultAuthAdminMessagesRoute
   '/_default/_auth/admin/notices': typeof DefaultAuthAdminNoticesRoute
+  '/_default/_auth/admin/reports': typeof DefaultAuthAdminReportsRoute
+  '/_default/_auth/admin/verifications': typeof DefaultAuthAdminVerificationsRoute
   '/_default/_auth/class_management/create': typeof DefaultAuthClass_managementCreateRoute
   '/_default/_auth/profile_/edit_organization': typeof DefaultAuthProfileEdit_organizationRoute
   '/_default/_auth/profile_/edit_user': typeof DefaultAuthProfileEdit_userRoute
   '/_default/_auth/profile_/sessions': typeof DefaultAuthProfileSessionsRoute
+  '/_default/_auth/profile_/teacher': typeof DefaultAuthProfileTeacherRoute
   '/_default/class_search/detail/$id': typeof DefaultClass_searchDetailIdRoute
   '/_default/teacher/detail/$id': typeof DefaultTeacherDetailIdRoute
   '/_default/test/mailbox/$id': typeof DefaultTestMailboxIdRoute
   '/_magazine/magazine/detail/$id': typeof MagazineMagazineDetailIdRoute
+  '/downloads/verification/$id/$kind': typeof DownloadsVerificationIdKindRoute
   '/_default/_auth/admin/': typeof DefaultAuthAdminIndexRoute
   '/_default/_auth/class_management/': typeof DefaultAuthClass_managementIndexRoute
   '/_default/_auth/information/': typeof DefaultAuthInformationIndexRoute
@@ -606,14 +645,18 @@ export interface FileRouteTypes {
     | '/admin/audit'
     | '/admin/messages'
     | '/admin/notices'
+    | '/admin/reports'
+    | '/admin/verifications'
     | '/class_management/create'
     | '/profile/edit_organization'
     | '/profile/edit_user'
     | '/profile/sessions'
+    | '/profile/teacher'
     | '/class_search/detail/$id'
     | '/teacher/detail/$id'
     | '/test/mailbox/$id'
     | '/magazine/detail/$id'
+    | '/downloads/verification/$id/$kind'
     | '/admin/'
     | '/class_management/'
     | '/information/'
@@ -663,14 +706,18 @@ export interface FileRouteTypes {
     | '/admin/audit'
     | '/admin/messages'
     | '/admin/notices'
+    | '/admin/reports'
+    | '/admin/verifications'
     | '/class_management/create'
     | '/profile/edit_organization'
     | '/profile/edit_user'
     | '/profile/sessions'
+    | '/profile/teacher'
     | '/class_search/detail/$id'
     | '/teacher/detail/$id'
     | '/test/mailbox/$id'
     | '/magazine/detail/$id'
+    | '/downloads/verification/$id/$kind'
     | '/admin'
     | '/class_management'
     | '/information'
@@ -725,14 +772,18 @@ export interface FileRouteTypes {
     | '/_default/_auth/admin/audit'
     | '/_default/_auth/admin/messages'
     | '/_default/_auth/admin/notices'
+    | '/_default/_auth/admin/reports'
+    | '/_default/_auth/admin/verifications'
     | '/_default/_auth/class_management/create'
     | '/_default/_auth/profile_/edit_organization'
     | '/_default/_auth/profile_/edit_user'
     | '/_default/_auth/profile_/sessions'
+    | '/_default/_auth/profile_/teacher'
     | '/_default/class_search/detail/$id'
     | '/_default/teacher/detail/$id'
     | '/_default/test/mailbox/$id'
     | '/_magazine/magazine/detail/$id'
+    | '/downloads/verification/$id/$kind'
     | '/_default/_auth/admin/'
     | '/_default/_auth/class_management/'
     | '/_default/_auth/information/'
@@ -760,6 +811,7 @@ export interface RootRouteChildren {
   MailUnsubscribeRoute: typeof MailUnsubscribeRoute
   UploadsSplatRoute: typeof UploadsSplatRoute
   V1SplatRoute: typeof V1SplatRoute
+  DownloadsVerificationIdKindRoute: typeof DownloadsVerificationIdKindRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -1072,6 +1124,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DefaultAuthAdminNoticesRouteImport
       parentRoute: typeof DefaultAuthAdminRouteRoute
     }
+    '/_default/_auth/admin/reports': {
+      id: '/_default/_auth/admin/reports'
+      path: '/reports'
+      fullPath: '/admin/reports'
+      preLoaderRoute: typeof DefaultAuthAdminReportsRouteImport
+      parentRoute: typeof DefaultAuthAdminRouteRoute
+    }
+    '/_default/_auth/admin/verifications': {
+      id: '/_default/_auth/admin/verifications'
+      path: '/verifications'
+      fullPath: '/admin/verifications'
+      preLoaderRoute: typeof DefaultAuthAdminVerificationsRouteImport
+      parentRoute: typeof DefaultAuthAdminRouteRoute
+    }
     '/_default/_auth/class_management/': {
       id: '/_default/_auth/class_management/'
       path: '/class_management'
@@ -1121,6 +1187,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DefaultAuthProfileSessionsRouteImport
       parentRoute: typeof DefaultAuthRoute
     }
+    '/_default/_auth/profile_/teacher': {
+      id: '/_default/_auth/profile_/teacher'
+      path: '/profile/teacher'
+      fullPath: '/profile/teacher'
+      preLoaderRoute: typeof DefaultAuthProfileTeacherRouteImport
+      parentRoute: typeof DefaultAuthRoute
+    }
     '/_default/_auth/sales_management/': {
       id: '/_default/_auth/sales_management/'
       path: '/sales_management'
@@ -1162,6 +1235,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/magazine/detail/$id'
       preLoaderRoute: typeof MagazineMagazineDetailIdRouteImport
       parentRoute: typeof MagazineRoute
+    }
+    '/downloads/verification/$id/$kind': {
+      id: '/downloads/verification/$id/$kind'
+      path: '/downloads/verification/$id/$kind'
+      fullPath: '/downloads/verification/$id/$kind'
+      preLoaderRoute: typeof DownloadsVerificationIdKindRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/_default/_auth/class_management/edit/$id': {
       id: '/_default/_auth/class_management/edit/$id'
@@ -1212,6 +1292,8 @@ interface DefaultAuthAdminRouteRouteChildren {
   DefaultAuthAdminAuditRoute: typeof DefaultAuthAdminAuditRoute
   DefaultAuthAdminMessagesRoute: typeof DefaultAuthAdminMessagesRoute
   DefaultAuthAdminNoticesRoute: typeof DefaultAuthAdminNoticesRoute
+  DefaultAuthAdminReportsRoute: typeof DefaultAuthAdminReportsRoute
+  DefaultAuthAdminVerificationsRoute: typeof DefaultAuthAdminVerificationsRoute
   DefaultAuthAdminIndexRoute: typeof DefaultAuthAdminIndexRoute
 }
 
@@ -1219,6 +1301,8 @@ const DefaultAuthAdminRouteRouteChildren: DefaultAuthAdminRouteRouteChildren = {
   DefaultAuthAdminAuditRoute: DefaultAuthAdminAuditRoute,
   DefaultAuthAdminMessagesRoute: DefaultAuthAdminMessagesRoute,
   DefaultAuthAdminNoticesRoute: DefaultAuthAdminNoticesRoute,
+  DefaultAuthAdminReportsRoute: DefaultAuthAdminReportsRoute,
+  DefaultAuthAdminVerificationsRoute: DefaultAuthAdminVerificationsRoute,
   DefaultAuthAdminIndexRoute: DefaultAuthAdminIndexRoute,
 }
 
@@ -1239,6 +1323,7 @@ interface DefaultAuthRouteChildren {
   DefaultAuthProfileEdit_organizationRoute: typeof DefaultAuthProfileEdit_organizationRoute
   DefaultAuthProfileEdit_userRoute: typeof DefaultAuthProfileEdit_userRoute
   DefaultAuthProfileSessionsRoute: typeof DefaultAuthProfileSessionsRoute
+  DefaultAuthProfileTeacherRoute: typeof DefaultAuthProfileTeacherRoute
   DefaultAuthClass_managementIndexRoute: typeof DefaultAuthClass_managementIndexRoute
   DefaultAuthInformationIndexRoute: typeof DefaultAuthInformationIndexRoute
   DefaultAuthOrganization_managementIndexRoute: typeof DefaultAuthOrganization_managementIndexRoute
@@ -1262,6 +1347,7 @@ const DefaultAuthRouteChildren: DefaultAuthRouteChildren = {
     DefaultAuthProfileEdit_organizationRoute,
   DefaultAuthProfileEdit_userRoute: DefaultAuthProfileEdit_userRoute,
   DefaultAuthProfileSessionsRoute: DefaultAuthProfileSessionsRoute,
+  DefaultAuthProfileTeacherRoute: DefaultAuthProfileTeacherRoute,
   DefaultAuthClass_managementIndexRoute: DefaultAuthClass_managementIndexRoute,
   DefaultAuthInformationIndexRoute: DefaultAuthInformationIndexRoute,
   DefaultAuthOrganization_managementIndexRoute:
@@ -1365,6 +1451,7 @@ const rootRouteChildren: RootRouteChildren = {
   MailUnsubscribeRoute: MailUnsubscribeRoute,
   UploadsSplatRoute: UploadsSplatRoute,
   V1SplatRoute: V1SplatRoute,
+  DownloadsVerificationIdKindRoute: DownloadsVerificationIdKindRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -32,6 +32,7 @@ import { registerPurchaseRoutes } from './routes/purchases'
 import { registerSalesRoutes } from './routes/sales'
 import { registerSitemapRoutes } from './routes/sitemap'
 import { registerTeacherRoutes } from './routes/teachers'
+import { registerTrustRoutes } from './routes/trust'
 import { registerUserRoutes } from './routes/users'
 import { searchInvalidation } from './search-invalidation'
 import type { PaymentProvider } from './services/payment'
@@ -150,6 +151,7 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
   registerNoticeRoutes(app, routeDeps)
   registerLearnerRoutes(app, routeDeps)
   registerAdminRoutes(app, routeDeps)
+  registerTrustRoutes(app, routeDeps, { payment: deps.payment })
   registerNotificationSettingRoutes(app, routeDeps, {
     unsubscribeSecret: deps.unsubscribeSecret ?? defaultUnsubscribeSecret,
   })

@@ -89,6 +89,7 @@ export function requireToken(source: AuthConfigSource): MiddlewareHandler<Env> {
 }
 
 export const UNREGISTERED_MESSAGE = 'プロフィールが登録されていません'
+export const ACCOUNT_SUSPENDED_MESSAGE = 'このアカウントは利用を停止しています'
 
 /** Requires a valid access token of a user who has registered a profile; 404 `unregistered` otherwise. */
 export function requireUser(source: AuthConfigSource, getDb: () => Promise<Db>): MiddlewareHandler<Env> {
@@ -101,6 +102,8 @@ export function requireUser(source: AuthConfigSource, getDb: () => Promise<Db>):
       .where(and(eq(users.issuer, claims.iss), eq(users.sub, claims.sub)))
       .limit(1)
     if (!user) throw new ApiError(404, 'unregistered', UNREGISTERED_MESSAGE)
+    // A suspended account's tokens stop working at once, whoever holds them (issue 15).
+    if (user.suspendedAt) throw new ApiError(403, 'account_suspended', ACCOUNT_SUSPENDED_MESSAGE)
     c.set('claims', claims)
     c.set('user', user)
     await next()

@@ -15,6 +15,8 @@ export class ApiError extends Error {
 
 export const notFound = (what = 'お探しの情報') =>
   new ApiError(404, 'not_found', `${what}が見つかりませんでした`)
+/** Content an operator took down (a hidden class, a suspended teacher): 410, not 404 — it existed and will not return. */
+export const gone = (message: string) => new ApiError(410, 'gone', message)
 export const invalidRequest = (message = '入力内容に誤りがあります', issues?: unknown[]) =>
   new ApiError(400, 'invalid_request', message, issues ? { issues } : undefined)
 

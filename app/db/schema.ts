@@ -62,6 +62,10 @@ export const users = pgTable(
     isTeacher: boolean('is_teacher').notNull().default(false),
     /** 運営 (operator): granted only from the command line (`npm run operator -- grant EMAIL`), never by the UI or API. */
     isOperator: boolean('is_operator').notNull().default(false),
+    /** When an operator approved the teacher's identity (本人確認済み); only then may they publish or found an organisation. */
+    teacherVerifiedAt: ts('teacher_verified_at'),
+    /** Set by an operator acting on a report: no sign-in, no sessions, no public classes (issue 15). */
+    suspendedAt: ts('suspended_at'),
     agreedToTermsAt: ts('agreed_to_terms_at').notNull(),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
@@ -175,6 +179,8 @@ export const classWorks = pgTable(
     nextStartAt: ts('next_start_at'),
     /** The class's target grades (class_work_target_grades), kept by a trigger there: the grade filter reads the row. */
     targetGradeIds: integer('target_grade_ids').array().notNull().default(sql`'{}'`),
+    /** Hidden by an operator after a report: out of search, its page answers 410, the teacher cannot republish it. */
+    hiddenAt: ts('hidden_at'),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -642,5 +648,80 @@ export const auditLog = pgTable(
     index('audit_log_at_idx').on(t.at),
     index('audit_log_action_at_idx').on(t.action, t.at),
     index('audit_log_actor_at_idx').on(t.actorId, t.at),
+  ],
+)
+
+/**
+ * 本人確認: what a member who turned on teaching submitted, and the operator's decision. The two images live in the
+ * upload store under `verifications/` (never served by /uploads), are read only through the operator's audited
+ * route, and are deleted 30 days after the decision (job `verifications.purge`), when the paths become null.
+ */
+export const teacherVerifications = pgTable(
+  'teacher_verifications',
+  {
+    id: id(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** pending → approved | rejected; a rejected member may submit again (a new row). */
+    status: text('status').notNull().default('pending'),
+    legalName: text('legal_name').notNull(),
+    legalNameKana: text('legal_name_kana').notNull(),
+    /** YYYY-MM-DD. */
+    birthDate: text('birth_date').notNull(),
+    career: text('career').notNull(),
+    facePath: text('face_path'),
+    documentPath: text('document_path'),
+    submittedAt: ts('submitted_at').notNull().defaultNow(),
+    decidedAt: ts('decided_at'),
+    decidedBy: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The operator's reason, shown to the member on a rejection. */
+    reason: text('reason'),
+    documentsDeletedAt: ts('documents_deleted_at'),
+  },
+  (t) => [
+    index('teacher_verifications_user_idx').on(t.userId, t.submittedAt),
+    index('teacher_verifications_status_idx').on(t.status, t.submittedAt),
+    // The purge job's scan: decided, documents still kept.
+    index('teacher_verifications_purge_idx').on(t.decidedAt).where(sql`${t.documentsDeletedAt} is null`),
+    uniqueIndex('teacher_verifications_one_pending').on(t.userId).where(sql`${t.status} = 'pending'`),
+    check('teacher_verifications_status_check', sql`${t.status} in ('pending', 'approved', 'rejected')`),
+  ],
+)
+
+/**
+ * 通報: a member's report of a class, a teacher, a message or a review. `target_user_id` is whose content it is,
+ * so that an operator can suspend that account. One open report per reporter and target.
+ */
+export const reports = pgTable(
+  'reports',
+  {
+    id: id(),
+    reporterId: integer('reporter_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    targetType: text('target_type').notNull(),
+    targetId: integer('target_id').notNull(),
+    targetUserId: integer('target_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    reason: text('reason').notNull(),
+    detail: text('detail').notNull().default(''),
+    /** open → dismissed | hidden (the content) | suspended (the account). */
+    status: text('status').notNull().default('open'),
+    createdAt: createdAt(),
+    resolvedAt: ts('resolved_at'),
+    resolvedBy: integer('resolved_by').references(() => users.id, { onDelete: 'set null' }),
+    note: text('note'),
+  },
+  (t) => [
+    index('reports_status_created_idx').on(t.status, t.createdAt),
+    index('reports_kind_status_created_idx').on(t.targetType, t.status, t.createdAt),
+    index('reports_target_user_idx').on(t.targetUserId),
+    uniqueIndex('reports_one_open_per_reporter')
+      .on(t.reporterId, t.targetType, t.targetId)
+      .where(sql`${t.status} = 'open'`),
+    check('reports_target_type_check', sql`${t.targetType} in ('class', 'teacher', 'message', 'review')`),
+    check('reports_status_check', sql`${t.status} in ('open', 'dismissed', 'hidden', 'suspended')`),
   ],
 )

@@ -2,6 +2,7 @@
 export const AUDIT_ACTION_LABELS = {
   sign_in: 'ログイン',
   sign_in_failed: 'ログイン失敗',
+  sign_in_refused: 'ログイン拒否（利用停止中）',
   logout: 'ログアウト',
   logout_others: 'ほかの端末からログアウト',
   role_grant: '運営権限の付与',
@@ -10,6 +11,13 @@ export const AUDIT_ACTION_LABELS = {
   notice_withdraw: 'お知らせの取り下げ',
   message_release: 'メッセージの公開（確認済み）',
   message_delete: 'メッセージの削除',
+  verification_approve: '本人確認の承認',
+  verification_reject: '本人確認の却下',
+  document_access: '本人確認書類の閲覧',
+  documents_purge: '本人確認書類の削除（保存期間の満了）',
+  report_dismiss: '通報の却下（対応不要）',
+  report_hide: '通報による非表示',
+  account_suspend: 'アカウントの利用停止',
 } as const
 
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS

@@ -21,6 +21,8 @@ export const LIMITS = {
   verificationMailPerAddress: { points: 10, durationS: 60 * 60 },
   /** Messages sent by one member. */
   messagesPerMember: { points: 10, durationS: 60 },
+  /** Reports (通報) by one member: enough for a real problem, too few to flood the operators. */
+  reportsPerMember: { points: 10, durationS: 60 * 60 },
   /** Authenticated /v1 calls with one access token (the BFF's in-process calls count too: a page makes ~5). */
   apiPerToken: { points: 600, durationS: 60 },
 } as const satisfies Record<string, Limit>

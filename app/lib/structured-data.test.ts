@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { appConfig } from '../../app.config'
 import type { ClassWorkDetail } from '../contract/v1/class-works'
 import type { TeacherProfile } from '../contract/v1/teachers'
 import { absoluteUrl, articleJsonLd, courseJsonLd, oneLine, personJsonLd } from './structured-data'
@@ -27,7 +28,7 @@ const detail: ClassWorkDetail = {
     { id: 3, name: '小学3年' },
     { id: 4, name: '小学4年' },
   ],
-  teacher: { id: 7, nickname: 'けんた先生', avatar_url: null },
+  teacher: { id: 7, nickname: 'けんた先生', avatar_url: null, is_verified: true },
   next_schedule: null,
   favorite_count: 2,
   created_at: '2026-01-01T00:00:00.000Z',
@@ -80,6 +81,7 @@ describe('personJsonLd', () => {
       follower_count: 4,
       class_work_count: 2,
       summary,
+      is_verified: false,
     }
     expect(personJsonLd(origin, t)).toEqual({
       '@context': 'https://schema.org',
@@ -96,6 +98,20 @@ describe('personJsonLd', () => {
         userInteractionCount: 4,
       },
     })
+  })
+})
+
+describe('verified teachers (本人確認済み)', () => {
+  it('carries the credential on the class provider and the teacher page, and only when verified', () => {
+    const credential = {
+      '@type': 'EducationalOccupationalCredential',
+      name: '本人確認済み',
+      credentialCategory: 'identity verification',
+      recognizedBy: { '@type': 'Organization', name: appConfig.siteName },
+    }
+    expect(courseJsonLd(origin, detail).provider).toMatchObject({ hasCredential: credential })
+    const unverified = { ...detail, teacher: { ...detail.teacher, is_verified: false } }
+    expect(courseJsonLd(origin, unverified).provider).not.toHaveProperty('hasCredential')
   })
 })
 

@@ -77,6 +77,21 @@ const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
     '【まなびのたね】年末年始のお休み',
     '12月29日から1月3日まで',
   ],
+  verification_approved: [
+    { nickname: 'ゆい', manageUrl: 'https://manabi.example/class_management' },
+    '本人確認が完了しました',
+    '「本人確認済み」と表示されます',
+  ],
+  verification_rejected: [
+    {
+      nickname: 'ゆい',
+      reason: '書類の文字が読み取れません',
+      retryUrl: 'https://manabi.example/profile/teacher',
+    },
+    '本人確認を完了できませんでした',
+    '理由：書類の文字が読み取れません',
+  ],
+  account_suspended: [{ nickname: 'ゆい' }, 'アカウントの利用を停止しました', '今後の予約はすべてキャンセル'],
   lesson_reminder: [
     { ...lesson, hoursBefore: 1, attendanceUrl: 'https://manabi.example/class_attendance' },
     'まもなく授業が始まります：はじめての将棋',
@@ -99,7 +114,13 @@ describe('mail templates', () => {
       expect(mail.text).toContain('https://manabi.example/notification_settings')
       expect(mail.html).toContain('lang="ja"')
       if ('startedAt' in props) expect(mail.text).toContain('2026/12/5(土) 19:00〜20:00')
-      const optional = !['verify_email', 'schedule_canceled'].includes(name)
+      const optional = ![
+        'verify_email',
+        'schedule_canceled',
+        'verification_approved',
+        'verification_rejected',
+        'account_suspended',
+      ].includes(name)
       expect(mail.text.includes('/unsubscribe?token=7.')).toBe(optional)
       expect('List-Unsubscribe' in mail.headers).toBe(optional)
     })

@@ -88,7 +88,7 @@ export const templates = {
     ),
   }),
 
-  schedule_canceled: define<Lesson & { refund: number; classUrl: string }>({
+  schedule_canceled: define<Lesson & { refund: number; classUrl: string; byOperator?: boolean }>({
     kind: 'refund',
     subject: (p) => `【開催中止】${p.className}`,
     body: (p) => (
@@ -97,9 +97,12 @@ export const templates = {
         heading="授業が開催中止になりました"
         footer={p.footer}
       >
-        <P>先生の都合により、ご予約の授業は開催中止になりました。料金は全額返金されます。</P>
+        <P>
+          {p.byOperator ? '運営の判断により' : '先生の都合により'}
+          、ご予約の授業は開催中止になりました。料金は全額返金されます。
+        </P>
         <Details rows={[...lessonRows(p), ['返金額', formatPrice(p.refund)]]} />
-        <Action href={p.classUrl}>クラスのほかの日程を見る</Action>
+        <Action href={p.classUrl}>{p.byOperator ? 'ほかのクラスを探す' : 'クラスのほかの日程を見る'}</Action>
       </MailLayout>
     ),
   }),
@@ -170,6 +173,55 @@ export const templates = {
       <MailLayout preview={p.title} heading={p.title} footer={p.footer}>
         <P>{p.excerpt}</P>
         <Action href={p.url}>お知らせを読む</Action>
+      </MailLayout>
+    ),
+  }),
+
+  verification_approved: define<{ nickname: string; manageUrl: string }>({
+    kind: 'verification',
+    subject: () => '本人確認が完了しました',
+    body: (p) => (
+      <MailLayout preview="本人確認が完了しました" heading="本人確認が完了しました" footer={p.footer}>
+        <P>{p.nickname}さん、本人確認の審査が完了しました。</P>
+        <P>クラスを公開できるようになりました。あなたのページとクラスには「本人確認済み」と表示されます。</P>
+        <Action href={p.manageUrl}>クラス管理へ</Action>
+      </MailLayout>
+    ),
+  }),
+
+  verification_rejected: define<{ nickname: string; reason: string; retryUrl: string }>({
+    kind: 'verification',
+    subject: () => '本人確認を完了できませんでした',
+    body: (p) => (
+      <MailLayout
+        preview="本人確認を完了できませんでした"
+        heading="本人確認を完了できませんでした"
+        footer={p.footer}
+      >
+        <P>{p.nickname}さん、申請いただいた内容では本人確認を完了できませんでした。</P>
+        <Details rows={[['理由', p.reason]]} />
+        <P>内容を確認のうえ、もう一度申請してください。提出いただいた画像は30日後に削除されます。</P>
+        <Action href={p.retryUrl}>もう一度申請する</Action>
+      </MailLayout>
+    ),
+  }),
+
+  account_suspended: define<{ nickname: string }>({
+    kind: 'verification',
+    subject: () => 'アカウントの利用を停止しました',
+    body: (p) => (
+      <MailLayout
+        preview="アカウントの利用を停止しました"
+        heading="アカウントの利用を停止しました"
+        footer={p.footer}
+      >
+        <P>
+          {p.nickname}
+          さんのアカウントは、利用規約に反する行為の報告を受けて確認した結果、利用を停止しました。
+        </P>
+        <P>
+          公開中のクラスは非公開になり、今後の予約はすべてキャンセルして全額を返金します。お心当たりのない場合は、このメールに返信してお問い合わせください。
+        </P>
       </MailLayout>
     ),
   }),

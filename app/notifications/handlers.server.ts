@@ -14,6 +14,7 @@ import {
   notificationThrottles,
   purchases,
   roomMembers,
+  teacherVerifications,
   users,
 } from '../db/schema'
 import { enqueue } from '../jobs/queue.server'
@@ -226,7 +227,10 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           {
             ...p.lesson,
             refund: p.price,
-            classUrl: `${deps.mail.siteOrigin}/class_search/detail/${p.classWorkId}`,
+            // A class stopped by an operator has no page any more: the link goes to the search instead.
+            ...(job.payload.by === 'operator'
+              ? { byOperator: true, classUrl: `${deps.mail.siteOrigin}/class_search` }
+              : { classUrl: `${deps.mail.siteOrigin}/class_search/detail/${p.classWorkId}` }),
           },
         )
         notified.add(p.memberId)
@@ -315,6 +319,46 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
         members.map((u) => u.id),
         'announcement',
       )
+    },
+
+    /** An operator decided a 本人確認: the member hears the result (a mail that cannot be switched off). */
+    'notify.verification': async (job, { db }) => {
+      const verificationId = positiveId(job.payload.verificationId, 'verificationId')
+      const [v] = await db
+        .select({
+          status: teacherVerifications.status,
+          reason: teacherVerifications.reason,
+          id: users.id,
+          email: users.email,
+          nickname: users.nickname,
+        })
+        .from(teacherVerifications)
+        .innerJoin(users, eq(users.id, teacherVerifications.userId))
+        .where(eq(teacherVerifications.id, verificationId))
+      if (!v || v.status === 'pending') return
+      const key = `verification-${verificationId}`
+      if (v.status === 'approved')
+        await mailMember(db, deps, key, v, 'verification_approved', {
+          nickname: v.nickname,
+          manageUrl: manageUrl(deps),
+        })
+      else
+        await mailMember(db, deps, key, v, 'verification_rejected', {
+          nickname: v.nickname,
+          reason: v.reason ?? '',
+          retryUrl: `${deps.mail.siteOrigin}/profile/teacher`,
+        })
+    },
+
+    /** An operator suspended an account: its owner is told (the cancellations mail their members themselves). */
+    'notify.account_suspended': async (job, { db }) => {
+      const userId = positiveId(job.payload.userId, 'userId')
+      const [u] = await db
+        .select({ id: users.id, email: users.email, nickname: users.nickname })
+        .from(users)
+        .where(eq(users.id, userId))
+      if (u)
+        await mailMember(db, deps, `suspended-${job.id}`, u, 'account_suspended', { nickname: u.nickname })
     },
 
     /** An operator's notice, when it appears: a mail to the members who asked for them (opt-in). */

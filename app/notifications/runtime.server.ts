@@ -8,6 +8,10 @@ import { unsubscribeSecretOf } from '../mail/unsubscribe.server'
 import { getConfig } from '../server/config'
 import { publishMemberEvent } from '../server/live-events.server'
 import { logger } from '../server/logger.server'
+import {
+  purgeVerificationDocuments,
+  VERIFICATION_PURGE_EVERY_MS,
+} from '../server/verification-documents.server'
 import { notificationHandlers, recurringJobs } from './handlers.server'
 
 /** The mail settings of this process, from the configuration. */
@@ -39,8 +43,16 @@ export function startBackgroundWork(): void {
           db,
           bus: bus?.kind === 'postgres' ? bus : undefined,
           pollMs: config.databaseUrl ? 1000 : 250,
-          handlers: notificationHandlers({ mail: mailSettings(), publish: publishMemberEvent }),
-          recurring: recurringJobs,
+          handlers: {
+            ...notificationHandlers({ mail: mailSettings(), publish: publishMemberEvent }),
+            'verifications.purge': async (_job, ctx) => {
+              await purgeVerificationDocuments(ctx.db, new Date())
+            },
+          },
+          recurring: [
+            ...recurringJobs,
+            { kind: 'verifications.purge', everyMs: VERIFICATION_PURGE_EVERY_MS },
+          ],
         })
       } catch (err) {
         logger.warn({ err }, 'job runner waits for the database')

@@ -189,3 +189,11 @@ export function setRefusalStatus(status: number, code = CODE_OF_STATUS[status] ?
   setResponseStatus(status)
   setResponseHeader(ERROR_CODE_HEADER, code)
 }
+
+/**
+ * The HTTP status of the page being rendered (a server function called by a page's loader during SSR): 410 for
+ * content an operator took down. A browser's own call of the function keeps 200, so its answer is read as data.
+ */
+export function setPageStatus(status: 410): void {
+  if (!isServerFnRequest()) setResponseStatus(status)
+}

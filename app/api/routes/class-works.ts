@@ -74,7 +74,7 @@ export function registerClassWorkRoutes(app: ApiApp, deps: RouteDeps) {
       tags: ['class_works'],
       summary: 'クラスの詳細（公開中のみ。スケジュールと実績つき）',
       request: { params: IdParams },
-      responses: { 200: json(ClassWorkDetail, 'クラス'), ...errors(400, 404, 503) },
+      responses: { 200: json(ClassWorkDetail, 'クラス'), ...errors(400, 404, 410, 503) },
     }),
     async (c) => c.json(await classWorkDetail(await deps.getDb(), c.req.valid('param').id, deps.now()), 200),
   )

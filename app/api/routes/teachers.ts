@@ -56,7 +56,7 @@ export function registerTeacherRoutes(app: ApiApp, deps: RouteDeps) {
       tags: ['teachers'],
       summary: '先生の紹介（公開情報のみ）',
       request: { params: IdParams },
-      responses: { 200: json(TeacherProfile, '先生'), ...errors(400, 404, 503) },
+      responses: { 200: json(TeacherProfile, '先生'), ...errors(400, 404, 410, 503) },
     }),
     async (c) => c.json(await teacherProfile(await deps.getDb(), c.req.valid('param').id, deps.now()), 200),
   )

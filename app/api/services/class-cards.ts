@@ -34,6 +34,7 @@ export const classRowColumns = {
   styleName: classStyles.name,
   teacherNickname: users.nickname,
   teacherAvatarUrl: users.avatarUrl,
+  teacherVerifiedAt: users.teacherVerifiedAt,
 }
 
 /** `select … from class_works` joined to what a card shows; add where/order/limit at the call site. */
@@ -156,7 +157,12 @@ function toCard(r: ClassRow, e: CardExtras | undefined): ClassWorkCard {
     category: { id: r.categoryId, name: r.categoryName },
     class_style: { id: r.styleId, name: r.styleName },
     target_grades: e?.grades ?? [],
-    teacher: { id: r.teacherId, nickname: r.teacherNickname, avatar_url: r.teacherAvatarUrl },
+    teacher: {
+      id: r.teacherId,
+      nickname: r.teacherNickname,
+      avatar_url: r.teacherAvatarUrl,
+      is_verified: r.teacherVerifiedAt !== null,
+    },
     next_schedule: e?.next ? toPublicSchedule(e.next) : null,
     favorite_count: e?.favoriteCount ?? 0,
     created_at: iso(r.createdAt),

@@ -31,6 +31,7 @@ import type { UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
 import { iso, scheduleColumns, selectClassRows, summaryJson, toCards } from './class-cards'
 import { embeddedPaymentProvider, type PaymentProvider } from './payment'
+import { requireVerifiedTeacher } from './verifications'
 
 /**
  * Class management (issue #7). Rules:
@@ -185,6 +186,7 @@ export async function createClassWork(
   now: Date,
 ): Promise<TeacherClassWork> {
   requireTeacher(user)
+  if (input.is_published) requireVerifiedTeacher(user, 'publish')
   const id = await transaction(db, async (tx) => {
     const searchText = await searchTextFor(tx, {
       title: input.title,
@@ -230,6 +232,15 @@ export async function updateClassWork(
   requireTeacher(user)
   await transaction(db, async (tx) => {
     const current = await lockOwnClass(tx, user.id, classWorkId)
+    if (patch.is_published && !current.isPublished) {
+      requireVerifiedTeacher(user, 'publish')
+      if (current.hiddenAt)
+        throw new ApiError(
+          409,
+          'hidden_by_operator',
+          'このクラスは運営が非表示にしたため、公開できません。お問い合わせください',
+        )
+    }
     const next = {
       title: patch.title ?? current.title,
       description: patch.description ?? current.description,
@@ -398,6 +409,54 @@ export async function updateSchedule(
   })
 }
 
+const CANCEL_REASONS = {
+  teacher: { by: '先生の都合により', status: 'canceled_by_teacher' },
+  operator: { by: '運営の判断により', status: 'canceled_by_teacher' },
+} as const
+
+/**
+ * Cancels a schedule whose class and schedule rows the caller has locked (in that order): every live reservation
+ * becomes canceled_by_teacher and is refunded in full, the seat counter empties, a class announcement tells those
+ * members and their mails are queued — all in the caller's transaction. A refused refund throws and rolls it
+ * all back: nobody is left canceled without their money.
+ */
+export async function cancelHeldSchedule(
+  tx: Tx,
+  cls: { id: number; title: string },
+  schedule: { id: number; startedAt: Date; endedAt: Date },
+  now: Date,
+  payment: PaymentProvider,
+  by: keyof typeof CANCEL_REASONS,
+) {
+  // Purchases last: class and schedule are held, so no member can cancel or book one of these meanwhile.
+  const canceled = await tx
+    .update(purchases)
+    .set({ status: CANCEL_REASONS[by].status, canceledAt: now })
+    .where(and(eq(purchases.scheduleId, schedule.id), eq(purchases.status, 'reserved')))
+    .returning({ id: purchases.id, price: purchases.price, userId: purchases.userId })
+  const [row] = await tx
+    .update(classWorkSchedules)
+    .set({ isCanceled: true, purchasedCount: 0 })
+    .where(eq(classWorkSchedules.id, schedule.id))
+    .returning(scheduleReturning)
+  for (const p of canceled)
+    if (p.price > 0) await payment.refund({ purchaseId: p.id, userId: p.userId, amount: p.price })
+  if (canceled.length > 0) {
+    const when = formatScheduleJa(schedule.startedAt, schedule.endedAt)
+    await tx.insert(classAnnouncements).values({
+      classWorkId: cls.id,
+      title: `【休講】${when} の回`,
+      body: `「${cls.title}」の ${when} の回は、${CANCEL_REASONS[by].by}休講になりました。\nご予約はキャンセルされ、お支払いの全額を返金します。ご迷惑をおかけして申し訳ありません。`,
+      createdAt: now,
+    })
+    await enqueue(tx, 'notify.schedule_canceled', {
+      purchaseIds: canceled.map((p) => p.id),
+      ...(by === 'operator' ? { by } : {}),
+    })
+  }
+  return { canceled, row: row! }
+}
+
 /**
  * POST /v1/teachers/class_work_schedules/{id}/cancel: the schedule is canceled, every live reservation on it
  * becomes canceled_by_teacher (refunded in full: the purchase's whole price), and a class announcement tells
@@ -416,32 +475,9 @@ export async function cancelSchedule(
     if (schedule.isCanceled) throw new ApiError(409, 'already_canceled', 'このスケジュールはすでに休講です')
     if (schedule.endedAt <= now)
       throw new ApiError(409, 'schedule_ended', '終了したスケジュールは休講にできません')
-    // Purchases last: class and schedule are held, so no member can cancel or book one of these meanwhile.
-    const canceled = await tx
-      .update(purchases)
-      .set({ status: 'canceled_by_teacher', canceledAt: now })
-      .where(and(eq(purchases.scheduleId, scheduleId), eq(purchases.status, 'reserved')))
-      .returning({ id: purchases.id, price: purchases.price, userId: purchases.userId })
-    const [row] = await tx
-      .update(classWorkSchedules)
-      .set({ isCanceled: true, purchasedCount: 0 })
-      .where(eq(classWorkSchedules.id, scheduleId))
-      .returning(scheduleReturning)
-    // A refused refund throws and rolls everything back: nobody is left canceled without their money.
-    for (const p of canceled)
-      if (p.price > 0) await payment.refund({ purchaseId: p.id, userId: p.userId, amount: p.price })
-    if (canceled.length > 0) {
-      const when = formatScheduleJa(schedule.startedAt, schedule.endedAt)
-      await tx.insert(classAnnouncements).values({
-        classWorkId: cls.id,
-        title: `【休講】${when} の回`,
-        body: `「${cls.title}」の ${when} の回は、先生の都合により休講になりました。\nご予約はキャンセルされ、お支払いの全額を返金します。ご迷惑をおかけして申し訳ありません。`,
-        createdAt: now,
-      })
-      await enqueue(tx, 'notify.schedule_canceled', { purchaseIds: canceled.map((p) => p.id) })
-    }
+    const { canceled, row } = await cancelHeldSchedule(tx, cls, schedule, now, payment, 'teacher')
     return {
-      schedule: toTeacherSchedule(row!),
+      schedule: toTeacherSchedule(row),
       canceled_reservations: canceled.length,
       refunded_amount: canceled.reduce((sum, p) => sum + p.price, 0),
     }

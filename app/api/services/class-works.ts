@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, or, type SQL, sql } from 'drizzle-orm'
 import type {
   ClassWorkDetail,
   ClassWorkSearchResult,
@@ -7,11 +7,11 @@ import type {
   SearchSort,
 } from '../../contract/v1/class-works'
 import type { Db } from '../../db/client'
-import { classWorkSchedules, classWorks, classWorkTargetGrades, organizations } from '../../db/schema'
+import { classWorkSchedules, classWorks, classWorkTargetGrades, organizations, users } from '../../db/schema'
 import { retryOnConflict } from '../../db/transaction'
 import { gramsTsquery } from '../../lib/search-bigrams'
 import { searchTerms } from '../../lib/search-normalize'
-import { notFound } from '../errors'
+import { gone, notFound } from '../errors'
 import {
   cardsByIds,
   iso,
@@ -301,12 +301,27 @@ async function schedulesOf(db: Db, classWorkIds: number[]): Promise<Map<number, 
   return map
 }
 
+/** A class an operator took down (hidden after a report, or its teacher suspended): its page answers 410. */
+export async function isClassGone(db: Db, classWorkId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: classWorks.id })
+    .from(classWorks)
+    .innerJoin(users, eq(users.id, classWorks.teacherId))
+    .where(
+      and(eq(classWorks.id, classWorkId), or(isNotNull(classWorks.hiddenAt), isNotNull(users.suspendedAt))),
+    )
+  return row !== undefined
+}
+
 /** A published class with its schedules and the spec §3 summary; unpublished classes do not exist publicly. */
 export async function classWorkDetail(db: Db, id: number, now: Date): Promise<ClassWorkDetail> {
   const [row] = await selectClassRows(db)
     .where(and(eq(classWorks.id, id), eq(classWorks.isPublished, true)))
     .limit(1)
-  if (!row) throw notFound('クラス')
+  if (!row) {
+    if (await isClassGone(db, id)) throw gone('このクラスは公開を終了しました')
+    throw notFound('クラス')
+  }
   const [[card], schedules, org] = await Promise.all([
     toCards(db, [row], now),
     schedulesOf(db, [id]).then((m) => m.get(id) ?? []),

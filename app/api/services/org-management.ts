@@ -13,6 +13,7 @@ import type { UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
 import { lockClassesOfTeacher, requireTeacher } from './class-management'
 import { orgUserList } from './organizations'
+import { requireVerifiedTeacher } from './verifications'
 
 /**
  * Organisation management (issue #7). The owner's organisation is "me"; a member or an outsider asking for an
@@ -47,6 +48,8 @@ async function lockOwnedOrganization(tx: Tx, userId: number) {
 
 /** POST /v1/organizations: the caller (not yet in an organisation) creates one and becomes its owner. */
 export async function createOrganization(db: Db, user: UserRow, input: OrganizationInput, now: Date) {
+  // Only a verified teacher founds an organisation (issue 15): a parent who never taught cannot.
+  requireVerifiedTeacher(user, 'organization')
   await transaction(db, async (tx) => {
     if (await membership(tx, user.id)) throw alreadyInOrganization()
     const [org] = await tx

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm'
 import type { Student } from '../../contract/v1/class-works'
 import type { TeacherProfile } from '../../contract/v1/teachers'
 import type { Db } from '../../db/client'
@@ -13,7 +13,7 @@ import {
   purchases,
   users,
 } from '../../db/schema'
-import { notFound } from '../errors'
+import { gone, notFound } from '../errors'
 import { iso, scheduleColumns, summaryJson } from './class-cards'
 
 /** Someone who is not a teacher has no public page and no public class list (404). */
@@ -21,7 +21,7 @@ export async function assertTeacher(db: Db, teacherId: number): Promise<void> {
   const [t] = await db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.id, teacherId), eq(users.isTeacher, true)))
+    .where(and(eq(users.id, teacherId), eq(users.isTeacher, true), isNull(users.suspendedAt)))
     .limit(1)
   if (!t) throw notFound('先生')
 }
@@ -43,6 +43,7 @@ export async function teacherProfile(db: Db, teacherId: number, now: Date): Prom
     .where(and(eq(users.id, teacherId), eq(users.isTeacher, true)))
     .limit(1)
   if (!t) throw notFound('先生')
+  if (t.user.suspendedAt) throw gone('この先生のページは公開を終了しました')
   const published = and(eq(classWorks.teacherId, teacherId), eq(classWorks.isPublished, true))
   const [followers, classCount, schedules] = await Promise.all([
     db.select({ n: count() }).from(follows).where(eq(follows.teacherId, teacherId)),
@@ -68,6 +69,7 @@ export async function teacherProfile(db: Db, teacherId: number, now: Date): Prom
     follower_count: Number(followers[0]?.n ?? 0),
     class_work_count: Number(classCount[0]?.n ?? 0),
     summary: summaryJson(schedules, now),
+    is_verified: u.teacherVerifiedAt !== null,
   }
 }
 

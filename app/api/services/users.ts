@@ -39,6 +39,7 @@ export function toUserJson(u: UserRow): User {
     target_grade_id: u.targetGradeId,
     is_teacher: u.isTeacher,
     is_operator: u.isOperator,
+    is_verified_teacher: u.teacherVerifiedAt !== null,
     created_at: iso(u.createdAt),
   }
 }

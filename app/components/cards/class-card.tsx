@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router'
 import type { ClassWorkCard } from '~/contract/v1/class-works'
 import { gradesLabel, seatsLabel } from '~/lib/class-labels'
 import { formatPrice, formatScheduleJa, seatsLeft } from '~/lib/format'
+import { VerifiedBadge } from '../ui/verified-badge'
 
 const DEFAULT_CLASS_IMAGE = '/images/classes/default.svg'
 const DEFAULT_AVATAR = '/images/avatars/default.svg'
@@ -55,7 +56,7 @@ export function ClassCard({
             {card.title}
           </Link>
         </Heading>
-        <p className="flex items-center gap-2 text-sm text-slate-700">
+        <p className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-700">
           <img
             src={card.teacher.avatar_url ?? DEFAULT_AVATAR}
             alt=""
@@ -65,7 +66,8 @@ export function ClassCard({
             decoding="async"
             className="h-6 w-6 rounded-full bg-base-light object-cover"
           />
-          {card.teacher.nickname}
+          <span className="min-w-0 break-words">{card.teacher.nickname}</span>
+          {card.teacher.is_verified ? <VerifiedBadge size="xs" /> : null}
         </p>
         <dl className="mt-auto grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm">
           <dt className="text-slate-600">料金</dt>

@@ -23,7 +23,8 @@ export const ClassWorkCard = z.object({
   category: MasterRef,
   class_style: MasterRef,
   target_grades: z.array(MasterRef),
-  teacher: PersonRef,
+  /** is_verified: 本人確認済み (issue 15). */
+  teacher: PersonRef.extend({ is_verified: z.boolean() }),
   /** The earliest schedule that has not started and is not canceled. */
   next_schedule: PublicSchedule.nullable(),
   favorite_count: z.number().int().nonnegative(),

@@ -13,5 +13,7 @@ export const TeacherProfile = z.object({
   follower_count: z.number().int().nonnegative(),
   class_work_count: z.number().int().nonnegative(),
   summary: ScheduleSummary,
+  /** 本人確認済み: an operator checked the teacher's identity document (issue 15). */
+  is_verified: z.boolean(),
 })
 export type TeacherProfile = z.infer<typeof TeacherProfile>

@@ -19,6 +19,8 @@ export const User = z.object({
   school_type_id: Id.nullable(),
   target_grade_id: Id.nullable(),
   is_teacher: z.boolean(),
+  /** 本人確認済み: may publish classes and found an organisation (issue 15). */
+  is_verified_teacher: z.boolean(),
   /** 運営 (operator): /admin. Granted only from the command line. */
   is_operator: z.boolean(),
   created_at: DateTime,

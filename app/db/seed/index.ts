@@ -1,5 +1,5 @@
 import '@tanstack/react-start/server-only'
-import { and, count, eq, like, ne, notExists } from 'drizzle-orm'
+import { and, count, eq, inArray, isNull, like, ne, notExists } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { classSearchText, normalizeSearchText } from '../../lib/search-normalize'
 import type { Db, DbOrTx, Tx } from '../client'
@@ -83,6 +83,8 @@ async function seedAll(tx: Tx, { issuer, now, commissionRate = 0.2 }: SeedOption
         role: 'teacher',
         professionId: m.professions[t.profession],
         isTeacher: true,
+        // The demo teachers passed 本人確認 (issue 15), so their pages show 「本人確認済み」.
+        teacherVerifiedAt: new Date(now.getTime() - (95 - i) * DAY),
         agreedToTermsAt,
         createdAt: new Date(now.getTime() - (100 - i) * DAY),
       })
@@ -466,7 +468,7 @@ function insertDemoOperator(tx: DbOrTx, issuer: string, now: Date) {
 }
 
 /**
- * Demo content seeded before the operator existed (issue 15) gains the demo operator, so that the demo's
+ * Demo content seeded before trust and safety existed (issue 15) gains the demo operator, so that the demo's
  * operator@manabi.example account signs in to a profile. Only where the demo parent exists.
  */
 export async function ensureDemoOperator(db: Db, issuer: string, now: Date): Promise<void> {
@@ -475,7 +477,22 @@ export async function ensureDemoOperator(db: Db, issuer: string, now: Date): Pro
     .from(s.users)
     .where(and(eq(s.users.issuer, issuer), eq(s.users.sub, DEMO_SUBS.parent)))
     .limit(1)
-  if (parent) await insertDemoOperator(db, issuer, now)
+  if (!parent) return
+  await insertDemoOperator(db, issuer, now)
+  // …and its teachers count as verified, as they do in demo content seeded now.
+  await db
+    .update(s.users)
+    .set({ teacherVerifiedAt: s.users.createdAt })
+    .where(
+      and(
+        eq(s.users.issuer, issuer),
+        inArray(
+          s.users.sub,
+          teacherSeeds.map((t) => t.sub),
+        ),
+        isNull(s.users.teacherVerifiedAt),
+      ),
+    )
 }
 
 export function magazineSearchText(a: { title: string; lead: string; body: string }): string {

@@ -11,6 +11,26 @@ export function AdminHome() {
       <ul className="mt-6 grid gap-3 sm:grid-cols-2">
         <li>
           <Link
+            to="/admin/verifications"
+            search={{}}
+            className="block rounded-2xl border border-slate-200 bg-white p-5 hover:bg-light-grey"
+          >
+            <span className="block font-bold">本人確認</span>
+            <span className="mt-1 block text-sm text-slate-600">先生の本人確認の審査</span>
+          </Link>
+        </li>
+        <li>
+          <Link
+            to="/admin/reports"
+            search={{}}
+            className="block rounded-2xl border border-slate-200 bg-white p-5 hover:bg-light-grey"
+          >
+            <span className="block font-bold">通報</span>
+            <span className="mt-1 block text-sm text-slate-600">対応不要・非表示・アカウントの利用停止</span>
+          </Link>
+        </li>
+        <li>
+          <Link
             to="/admin/notices"
             className="block rounded-2xl border border-slate-200 bg-white p-5 hover:bg-light-grey"
           >

@@ -2,6 +2,7 @@ import { createServerFn } from '@tanstack/react-start'
 import { getRequest } from '@tanstack/react-start/server'
 import { z } from 'zod'
 import { AuditQuery, CreateNoticeBody } from '~/contract/v1/admin'
+import { AdminReportQuery, DecideVerificationBody, ResolveReportBody } from '~/contract/v1/trust'
 import { idInput } from '~/lib/ids'
 import { toActionResult } from '~/server/action-result.server'
 import { api } from '~/server/api-client'
@@ -56,4 +57,30 @@ export const moderateMessage = createServerFn({ method: 'POST' })
   .handler(async ({ data }) => {
     const token = await requireAccessToken()
     return toActionResult(() => api.adminModerateMessage(token, data.id, data.decision, clientAddress()))
+  })
+
+export const getAdminVerifications = createServerFn({ method: 'GET' })
+  .validator(z.object({ status: z.enum(['pending', 'approved', 'rejected']) }).strict())
+  .handler(async ({ data }) => api.adminListVerifications(await requireAccessToken(), data.status))
+
+export const decideVerification = createServerFn({ method: 'POST' })
+  .validator(
+    z.object({ id: z.number().int().positive().max(2_147_483_647), body: DecideVerificationBody }).strict(),
+  )
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    return toActionResult(() => api.adminDecideVerification(token, data.id, data.body, clientAddress()))
+  })
+
+export const getAdminReports = createServerFn({ method: 'GET' })
+  .validator(AdminReportQuery)
+  .handler(async ({ data }) => api.adminListReports(await requireAccessToken(), data))
+
+export const resolveReport = createServerFn({ method: 'POST' })
+  .validator(
+    z.object({ id: z.number().int().positive().max(2_147_483_647), body: ResolveReportBody }).strict(),
+  )
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    return toActionResult(() => api.adminResolveReport(token, data.id, data.body, clientAddress()))
   })

@@ -1,5 +1,11 @@
 import { queryOptions } from '@tanstack/react-query'
-import { getAdminAudit, getAdminNotices, getHeldMessages } from './admin.functions'
+import {
+  getAdminAudit,
+  getAdminNotices,
+  getAdminReports,
+  getAdminVerifications,
+  getHeldMessages,
+} from './admin.functions'
 
 export interface AuditSearch {
   action?: string
@@ -21,3 +27,17 @@ export const adminAuditQuery = (search: AuditSearch) =>
 
 export const heldMessagesQuery = () =>
   queryOptions({ queryKey: ['admin', 'messages'], queryFn: () => getHeldMessages() })
+
+export type VerificationStatus = 'pending' | 'approved' | 'rejected'
+export const adminVerificationsQuery = (status: VerificationStatus) =>
+  queryOptions({
+    queryKey: ['admin', 'verifications', status],
+    queryFn: () => getAdminVerifications({ data: { status } }),
+  })
+
+export interface ReportSearch {
+  status?: 'open' | 'dismissed' | 'hidden' | 'suspended'
+  kind?: 'class' | 'teacher' | 'message' | 'review'
+}
+export const adminReportsQuery = (search: ReportSearch) =>
+  queryOptions({ queryKey: ['admin', 'reports', search], queryFn: () => getAdminReports({ data: search }) })

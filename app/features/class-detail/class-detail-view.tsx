@@ -1,6 +1,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
+import { VerifiedBadge } from '~/components/ui/verified-badge'
 import type { ClassWorkDetail, PublicSchedule } from '~/contract/v1/class-works'
 import { durationLabel, seatsLabel } from '~/lib/class-labels'
 import { formatPrice, formatScheduleJa, seatsLeft } from '~/lib/format'
@@ -18,13 +19,16 @@ const DEFAULT_AVATAR = '/images/avatars/default.svg'
 export function ClassDetailView({
   id,
   reservation,
+  report,
 }: {
   id: number
   reservation?: (classWork: ClassWorkDetail, now: string) => ReactNode
+  /** 「このクラスを通報する」, from the report feature (composed by the route). */
+  report?: ReactNode
 }) {
   const page = useSuspenseQuery(classDetailQuery(id)).data
-  // The route answers 404 before rendering when there is no class.
-  if (!page) return null
+  // The route answers 404 (no class) or renders the 410 page (taken down) instead.
+  if (!page || 'gone' in page) return null
   const { detail: c, now } = page
   const upcoming = c.schedules.filter((s) => new Date(s.ended_at).getTime() > new Date(now).getTime())
 
@@ -159,7 +163,10 @@ export function ClassDetailView({
             className="h-18 w-18 shrink-0 rounded-full bg-base-light object-cover"
           />
           <div className="min-w-0">
-            <p className="text-lg font-bold">{c.teacher.nickname}</p>
+            <p className="flex flex-wrap items-center gap-2 text-lg font-bold">
+              {c.teacher.nickname}
+              {c.teacher.is_verified ? <VerifiedBadge /> : null}
+            </p>
             {c.organization ? <p className="text-sm text-slate-700">{c.organization.name}</p> : null}
             <Link
               to="/teacher/detail/$id"
@@ -171,6 +178,7 @@ export function ClassDetailView({
           </div>
         </div>
       </section>
+      {report ? <p className="mt-8 text-right">{report}</p> : null}
     </article>
   )
 }
@@ -188,6 +196,11 @@ function TeacherMini({ c }: { c: ClassWorkDetail }) {
       />
       <span>
         <span className="font-bold">{c.teacher.nickname}</span>
+        {c.teacher.is_verified ? (
+          <span className="ml-2 align-middle">
+            <VerifiedBadge size="xs" />
+          </span>
+        ) : null}
         {c.organization ? <span className="ml-2 text-slate-600">{c.organization.name}</span> : null}
       </span>
     </p>

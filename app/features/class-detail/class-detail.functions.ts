@@ -3,19 +3,26 @@ import type { ToggleResult } from '~/components/shell/optimistic-toggle'
 import type { FavoriteState } from '~/contract/v1/follows'
 import { idInput, toggleInput } from '~/lib/ids'
 import { ApiError, api } from '~/server/api-client'
-import { setRefusalStatus } from '~/server/server-fn-errors.server'
+import { setPageStatus, setRefusalStatus } from '~/server/server-fn-errors.server'
 import { currentAccessToken } from '~/server/session-token.server'
 
 /**
- * A published class (GET /v1/class_works/{id}), or null when there is none (the route answers 404).
+ * A published class (GET /v1/class_works/{id}), or null when there is none (the route answers 404), or
+ * `{ gone }` when an operator took it down (the page answers 410).
  * `now` is the server's clock at the answer: the page splits past and upcoming schedules by it, so the
  * server's HTML and the browser's first render agree.
  */
 export const getClassDetail = createServerFn({ method: 'GET' })
   .validator(idInput)
   .handler(async ({ data }) => {
-    const detail = await api.getClassWork(data)
-    return detail ? { detail, now: new Date().toISOString() } : null
+    try {
+      const detail = await api.getClassWork(data)
+      return detail ? { detail, now: new Date().toISOString() } : null
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 410)) throw error
+      setPageStatus(410)
+      return { gone: error.message }
+    }
   })
 
 /**

@@ -13,7 +13,7 @@ const tabs: { value: ClassTab; label: string }[] = [
 
 /** /class_management: the teacher's classes in two tabs; non-teachers learn how to become one. */
 export function ClassManagementPage({ tab }: { tab: ClassTab }) {
-  const { isTeacher, classes } = useSuspenseQuery(myClassesQuery(tab === 'published')).data
+  const { isTeacher, isVerified, classes } = useSuspenseQuery(myClassesQuery(tab === 'published')).data
   if (!isTeacher) return <BecomeTeacher />
   return (
     <div className="mx-auto max-w-5xl px-4 py-8">
@@ -23,6 +23,17 @@ export function ClassManagementPage({ tab }: { tab: ClassTab }) {
           クラスを作成
         </Link>
       </div>
+      {isVerified ? null : (
+        <p
+          className="mt-4 rounded-2xl border border-amber-200 bg-amber-50 p-4 text-sm"
+          data-testid="not-verified-notice"
+        >
+          本人確認が完了するまで、クラスは下書き（非公開）として保存できます。公開は本人確認の完了後にできます。{' '}
+          <Link to="/profile/teacher" className="font-bold underline">
+            本人確認の状況を見る
+          </Link>
+        </p>
+      )}
       <nav aria-label="公開状態" className="mt-6 flex gap-2 border-b border-slate-200">
         {tabs.map((t) => (
           <Link
@@ -126,11 +137,15 @@ function BecomeTeacher() {
       <section className="mt-6 rounded-2xl border border-slate-200 bg-white p-6">
         <h2 className="text-lg font-bold">先生としてクラスを開くには</h2>
         <p className="mt-3 text-slate-700">
-          まなびのたねでは、どなたでも先生としてオンラインのクラスを開けます。基本情報で「先生として活動する」を有効にすると、
-          クラスの作成・スケジュールの管理・売上の確認ができるようになります。
+          まなびのたねでは、本人確認を済ませた方が先生としてオンラインのクラスを開けます。「先生として活動する」から本人確認を申請すると、
+          すぐにクラスの下書きを作れます。審査が完了すると、クラスを公開して売上を確認できるようになります。
         </p>
-        <Link to="/profile" className="btn-primary mt-6 inline-flex px-4 py-2">
-          基本情報へ
+        <Link
+          to="/profile/teacher"
+          className="btn-primary mt-6 inline-flex px-4 py-2"
+          data-testid="become-teacher-link"
+        >
+          先生として活動する
         </Link>
       </section>
     </div>

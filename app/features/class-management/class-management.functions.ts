@@ -22,8 +22,9 @@ export const getMyClasses = createServerFn({ method: 'GET' })
     const token = await requireAccessToken()
     const me = await api.getMe(token)
     const isTeacher = me.data?.is_teacher ?? false
+    const isVerified = me.data?.is_verified_teacher ?? false
     const classes = isTeacher ? await api.listMyClassWorks(token, { isPublished: data.published }) : []
-    return { isTeacher, classes }
+    return { isTeacher, isVerified, classes }
   })
 
 /** Master lists the class form offers. */

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { Link, useNavigate } from '@tanstack/react-router'
-import { useEffect, useId, useRef, useState } from 'react'
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import type { Room } from '~/contract/v1/rooms'
 import { contactKindsLabel, detectContactInfo } from '~/lib/contact-detector'
@@ -29,7 +29,16 @@ function Avatar({ url, size = 40 }: { url: string | null; size?: number }) {
  * `roomId` opens a room; `to` (a user id, from a teacher's student or customer list) opens the room with that
  * person, or preselects them to start one.
  */
-export function MessagePage({ roomId, to }: { roomId?: number; to?: number }) {
+export function MessagePage({
+  roomId,
+  to,
+  reportMessage,
+}: {
+  roomId?: number
+  to?: number
+  /** 「通報する」 under each message from the partner (the report feature, composed by the route). */
+  reportMessage?: (messageId: number) => ReactNode
+}) {
   const { rooms, destinations } = useSuspenseQuery(roomsQuery()).data
   const current =
     roomId !== undefined
@@ -50,7 +59,7 @@ export function MessagePage({ roomId, to }: { roomId?: number; to?: number }) {
           <NewRoom key={preselect} destinations={destinations} initialPartner={preselect} />
         </div>
         {current ? (
-          <RoomView key={current.id} room={current} />
+          <RoomView key={current.id} room={current} reportMessage={reportMessage} />
         ) : (
           <p className="hidden rounded-2xl bg-light-grey p-6 text-center text-sm text-slate-700 md:block">
             左の一覧からメッセージを選んでください。
@@ -174,7 +183,7 @@ function NewRoom({
   )
 }
 
-function RoomView({ room }: { room: Room }) {
+function RoomView({ room, reportMessage }: { room: Room; reportMessage?: (messageId: number) => ReactNode }) {
   const uid = useId()
   const queryClient = useQueryClient()
   const { data: messages } = useQuery(roomMessagesQuery(room.id))
@@ -285,11 +294,12 @@ function RoomView({ room }: { room: Room }) {
                   </span>
                 ) : m.status === 'deleted' ? (
                   <span className="ml-2 font-bold text-red-dark" data-testid="message-deleted">
-                    運営により削除されました（相手には届いていません）
+                    運営により削除されました（相手には表示されません）
                   </span>
                 ) : m.contains_contact_info ? (
                   <span className="ml-2 font-bold text-red-dark">連絡先を含む可能性</span>
                 ) : null}
+                {!m.is_mine && reportMessage ? <span className="ml-2">{reportMessage(m.id)}</span> : null}
               </p>
             </li>
           ))}

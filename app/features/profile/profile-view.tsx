@@ -75,6 +75,30 @@ export function ProfileView() {
         ) : null}
       </section>
 
+      <section
+        className="mt-8 rounded-2xl border border-slate-200 bg-white p-5"
+        aria-labelledby="teaching-heading"
+        data-testid="profile-teaching"
+      >
+        <h2 id="teaching-heading" className="text-lg font-bold">
+          先生として活動する
+        </h2>
+        <p className="mt-2 text-sm text-slate-700">
+          {me.is_verified_teacher
+            ? '本人確認が完了しています。クラスを公開できます。'
+            : me.is_teacher
+              ? '先生として活動中です。本人確認が完了するとクラスを公開できます。'
+              : '本人確認を申請すると、先生としてクラスを開けます。'}
+        </p>
+        <Link
+          to="/profile/teacher"
+          className="btn-outline mt-3 inline-flex"
+          data-testid="profile-teaching-link"
+        >
+          {me.is_verified_teacher || me.is_teacher ? '本人確認の状況' : '先生として活動する'}
+        </Link>
+      </section>
+
       {me.role === 'parent' ? (
         <section className="mt-8" aria-labelledby="learners-heading">
           <h2 id="learners-heading" className="text-lg font-bold">

@@ -256,10 +256,10 @@ function NotTeacher() {
     <div className="mx-auto max-w-2xl px-4 py-10" data-testid="become-teacher">
       <h1 className="text-2xl font-black">売上管理</h1>
       <p className="mt-4 text-slate-700">
-        売上管理は先生として登録した方が使えます。基本情報で先生として活動する設定にすると、クラスを開いて売上を確認できます。
+        売上管理は先生として活動している方が使えます。「先生として活動する」から本人確認を申請すると、クラスを開いて売上を確認できるようになります。
       </p>
-      <Link to="/profile" className="btn-primary mt-6 inline-flex px-4 py-2">
-        基本情報へ
+      <Link to="/profile/teacher" className="btn-primary mt-6 inline-flex px-4 py-2">
+        先生として活動する
       </Link>
     </div>
   )

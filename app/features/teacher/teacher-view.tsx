@@ -1,14 +1,16 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
 import { ClassCard } from '~/components/cards/class-card'
+import { VerifiedBadge } from '~/components/ui/verified-badge'
 import { FollowButton } from './follow-button'
 import { teacherPageQuery } from './queries'
 
 const DEFAULT_AVATAR = '/images/avatars/default.svg'
 
 /** /teacher/detail/{id}: what a teacher shows in public, and their public classes. */
-export function TeacherView({ id }: { id: number }) {
+export function TeacherView({ id, report }: { id: number; report?: ReactNode }) {
   const page = useSuspenseQuery(teacherPageQuery(id)).data
-  if (!page) return null
+  if (!page || 'gone' in page) return null
   const { profile: t, classes } = page
   return (
     <div className="mx-auto max-w-5xl px-4 py-8" data-testid="teacher-detail">
@@ -26,6 +28,12 @@ export function TeacherView({ id }: { id: number }) {
           <div>
             <p className="text-sm font-bold text-purple-dark">{t.nickname}</p>
             <h1 className="text-2xl font-black">{t.name}</h1>
+            {t.is_verified ? (
+              <p className="mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-700">
+                <VerifiedBadge />
+                運営が本人確認書類で本人であることを確認しました
+              </p>
+            ) : null}
           </div>
           <dl className="grid grid-cols-[6rem_1fr] gap-x-3 gap-y-1 text-sm">
             {t.profession ? (
@@ -85,6 +93,7 @@ export function TeacherView({ id }: { id: number }) {
           </p>
         )}
       </section>
+      {report ? <p className="mt-8 text-right">{report}</p> : null}
     </div>
   )
 }

@@ -3,15 +3,24 @@ import type { ToggleResult } from '~/components/shell/optimistic-toggle'
 import type { FollowState } from '~/contract/v1/follows'
 import { idInput, toggleInput } from '~/lib/ids'
 import { ApiError, api } from '~/server/api-client'
-import { setRefusalStatus } from '~/server/server-fn-errors.server'
+import { setPageStatus, setRefusalStatus } from '~/server/server-fn-errors.server'
 import { currentAccessToken } from '~/server/session-token.server'
 
-/** A teacher's public page and public classes, or null when there is no such teacher (404). */
+/**
+ * A teacher's public page and public classes, or null when there is no such teacher (404), or `{ gone }` when
+ * the account is suspended (410).
+ */
 export const getTeacherPage = createServerFn({ method: 'GET' })
   .validator(idInput)
   .handler(async ({ data }) => {
-    const [profile, classes] = await Promise.all([api.getTeacher(data), api.listTeacherClassWorks(data)])
-    return profile ? { profile, classes: classes ?? [] } : null
+    try {
+      const [profile, classes] = await Promise.all([api.getTeacher(data), api.listTeacherClassWorks(data)])
+      return profile ? { profile, classes: classes ?? [] } : null
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 410)) throw error
+      setPageStatus(410)
+      return { gone: error.message }
+    }
   })
 
 /**

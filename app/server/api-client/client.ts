@@ -66,6 +66,20 @@ import { CustomerList, OrganizationSales, Receipt, SalesReport } from '../../con
 import { SitemapEntries } from '../../contract/v1/sitemap'
 import { TeacherProfile } from '../../contract/v1/teachers'
 import {
+  AdminReportList,
+  type AdminReportQuery,
+  AdminVerification,
+  AdminVerificationList,
+  type CreateReportBody,
+  type DecideVerificationBody,
+  MyVerification,
+  ReportReceipt,
+  type ResolveReportBody,
+  ResolveReportResult,
+  type SubmitVerificationBody,
+  VerificationDocument,
+} from '../../contract/v1/trust'
+import {
   type CreateLearnerBody,
   DeepMe,
   FollowingList,
@@ -285,6 +299,11 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
         log.error(`[api-client] ${request.method} ${request.path} → ${res.status} ${e.code}`)
         throw new ApiError(res.status === 503 ? 503 : 502, e.code, e.message)
       }
+      // Taken down by an operator (a hidden class, a suspended teacher): the page says so with 410.
+      if (res.status === 410) {
+        const e = errorOf(res)
+        throw new ApiError(410, e.code, e.message)
+      }
       if (res.status >= 400) {
         if (res.status !== 404)
           log.error(`[api-client] ${request.method} ${request.path} → ${res.status} ${errorOf(res).code}`)
@@ -292,7 +311,12 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       }
       return parse(schema, res, request)
     } catch (err) {
-      if (err instanceof ApiError && err.status >= 500 && err.code !== 'invalid_response') throw err
+      if (
+        err instanceof ApiError &&
+        (err.status >= 500 || err.status === 410) &&
+        err.code !== 'invalid_response'
+      )
+        throw err
       // A bad id never reaches the API (nothing to find); a contract mismatch was logged by parse().
       if (request && !(err instanceof ApiError && err.code === 'invalid_response')) {
         log.error(
@@ -392,6 +416,48 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       AuditPage,
       (query: { action?: string; actor_id?: number; from?: string; to?: string; page?: number }) =>
         get('/v1/admin/audit', query),
+    ),
+    getMyVerification: authedCall(MyVerification, () => get('/v1/users/teacher_verification')),
+    submitVerification: authedCall(MyVerification, (body: SubmitVerificationBody) => ({
+      method: 'POST',
+      path: '/v1/users/teacher_verification',
+      body,
+    })),
+    createReport: authedCall(ReportReceipt, (body: CreateReportBody) => ({
+      method: 'POST',
+      path: '/v1/reports',
+      body,
+    })),
+    adminListVerifications: authedCall(AdminVerificationList, (status: 'pending' | 'approved' | 'rejected') =>
+      get('/v1/admin/verifications', { status }),
+    ),
+    adminVerificationDocument: authedCall(
+      VerificationDocument,
+      (verificationId: number, kind: 'face' | 'document', clientAddress?: string) => ({
+        ...get(`/v1/admin/verifications/${id(verificationId)}/documents/${kind}`),
+        clientAddress,
+      }),
+    ),
+    adminDecideVerification: authedCall(
+      AdminVerification,
+      (verificationId: number, body: DecideVerificationBody, clientAddress?: string) => ({
+        method: 'POST',
+        path: `/v1/admin/verifications/${id(verificationId)}/decision`,
+        body,
+        clientAddress,
+      }),
+    ),
+    adminListReports: authedCall(AdminReportList, (query: AdminReportQuery) =>
+      get('/v1/admin/reports', query),
+    ),
+    adminResolveReport: authedCall(
+      ResolveReportResult,
+      (reportId: number, body: ResolveReportBody, clientAddress?: string) => ({
+        method: 'POST',
+        path: `/v1/admin/reports/${id(reportId)}/resolve`,
+        body,
+        clientAddress,
+      }),
     ),
     adminHeldMessages: authedCall(HeldMessageList, () => get('/v1/admin/messages')),
     adminModerateMessage: authedCall(

@@ -23,6 +23,8 @@ import {
 /** Renew the access token when it expires within this margin (spec §9: token cache buffer 60 s). */
 export const TOKEN_RENEWAL_MARGIN_MS = 60_000
 export const LOGIN_FAILED_MESSAGE = 'ログインできませんでした'
+export const ACCOUNT_SUSPENDED_MESSAGE =
+  'このアカウントは利用を停止しています。お心当たりのない場合はお問い合わせください'
 /** Provider errors that, on a prompt=none round trip, just mean "not signed in there any more". */
 const SILENT_RENEWAL_ERRORS = new Set(['login_required', 'interaction_required', 'consent_required'])
 /** Refresh failures that end the session. */
@@ -87,10 +89,12 @@ export interface AuthFlowOptions {
   quiet?: boolean
   /** Security events for the audit log (sign-in, logout, logout elsewhere); a failure here never blocks them. */
   onSecurityEvent?: (event: SecurityEvent) => Promise<void>
+  /** An operator suspended this account (issue 15): the sign-in is refused and no session is made. */
+  isSuspended?: (sub: string) => Promise<boolean>
 }
 
 export interface SecurityEvent {
-  action: 'sign_in' | 'logout' | 'logout_others'
+  action: 'sign_in' | 'sign_in_refused' | 'logout' | 'logout_others'
   sub: string
   email?: string
   nickname?: string
@@ -283,6 +287,23 @@ export function createAuthFlow(options: AuthFlowOptions) {
         maxAge: tx.maxAge,
         now: clock(),
       })
+      if (await options.isSuspended?.(claims.sub)) {
+        await securityEvent(request, {
+          action: 'sign_in_refused',
+          sub: claims.sub,
+          email: typeof claims.email === 'string' ? claims.email : undefined,
+        })
+        headers.append(
+          'Set-Cookie',
+          store.flashCookie({
+            type: 'error',
+            message: ACCOUNT_SUSPENDED_MESSAGE,
+            error: 'account_suspended',
+            returnTo: tx.returnTo,
+          }),
+        )
+        return redirect('/', headers)
+      }
       const now = clock()
       const session: SessionData = {
         sid: newSessionId(),
@@ -485,6 +506,7 @@ export function getAuthFlow(): AuthFlow {
     store: getSessionStore(),
     client: getOidcClient,
     onSecurityEvent: recordSecurityEvent,
+    isSuspended: isAccountSuspended,
   })
   return defaultFlow
 }
@@ -496,6 +518,22 @@ export const logoutConfirmation = () => getAuthFlow().logoutConfirmation()
 export const getSessionAccessToken = (request: Request, opts?: GetSessionAccessTokenOptions) =>
   getAuthFlow().getSessionAccessToken(request, opts)
 export const getSessionClaims = (request: Request) => getAuthFlow().getSessionClaims(request)
+
+/** Whether the member with this subject (at this site's provider) is suspended. */
+async function isAccountSuspended(sub: string): Promise<boolean> {
+  const [{ getDb }, { users }, { and, eq, isNotNull }] = await Promise.all([
+    import('../../db/client'),
+    import('../../db/schema'),
+    import('drizzle-orm'),
+  ])
+  const db = await getDb()
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.issuer, getSessionStore().issuer), eq(users.sub, sub), isNotNull(users.suspendedAt)))
+    .limit(1)
+  return rows.length > 0
+}
 
 /** The app's audit log for the flow's security events (the member's users.id when they have registered). */
 async function recordSecurityEvent(event: SecurityEvent) {

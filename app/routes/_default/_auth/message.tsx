@@ -1,6 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { MessagePage } from '~/features/messages/message-page'
 import { roomsQuery } from '~/features/messages/queries'
+import { ReportButton } from '~/features/report/report-button'
 import { parseId } from '~/lib/ids'
 import { pageHead } from '~/lib/seo'
 
@@ -17,5 +18,11 @@ export const Route = createFileRoute('/_default/_auth/message')({
 
 function MessageRoute() {
   const { room, to } = Route.useSearch()
-  return <MessagePage roomId={room} to={to} />
+  return (
+    <MessagePage
+      roomId={room}
+      to={to}
+      reportMessage={(id) => <ReportButton target="message" id={id} compact />}
+    />
+  )
 }

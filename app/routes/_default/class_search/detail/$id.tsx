@@ -1,7 +1,9 @@
 import { createFileRoute, notFound } from '@tanstack/react-router'
+import { GonePage } from '~/components/ui/gone-page'
 import { isMember } from '~/features/auth/auth-state'
 import { ClassDetailView } from '~/features/class-detail/class-detail-view'
 import { classDetailQuery, favoriteStateQuery } from '~/features/class-detail/queries'
+import { ReportButton } from '~/features/report/report-button'
 import { ReservationPanel } from '~/features/reservation/reservation-panel'
 import { parseId } from '~/lib/ids'
 import { pageHead, type SeoInput } from '~/lib/seo'
@@ -21,6 +23,8 @@ export const Route = createFileRoute('/_default/class_search/detail/$id')({
       import('~/lib/structured-data'),
     ])
     if (!page) throw notFound()
+    if ('gone' in page)
+      return { id, gone: page.gone, seo: { title: 'このページは公開を終了しました', noindex: true } }
     const c = page.detail
     // SEO tags and JSON-LD are built here: the loader is code-split, head() is not (0008).
     const seo: SeoInput = {
@@ -29,18 +33,20 @@ export const Route = createFileRoute('/_default/class_search/detail/$id')({
       image: c.image_url ?? undefined,
       jsonLd: courseJsonLd(context.site.siteOrigin, c, new Date(page.now)),
     }
-    return { id, seo }
+    return { id, gone: undefined, seo }
   },
   head: ({ match, loaderData }) => pageHead(match, loaderData?.seo ?? {}),
   component: ClassDetailPage,
 })
 
 function ClassDetailPage() {
-  const { id } = Route.useLoaderData()
+  const { id, gone } = Route.useLoaderData()
+  if (gone) return <GonePage message={gone} />
   return (
     <ClassDetailView
       id={id}
       reservation={(classWork, now) => <ReservationPanel classWork={classWork} now={now} />}
+      report={<ReportButton target="class" id={id} />}
     />
   )
 }

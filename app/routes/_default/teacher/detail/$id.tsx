@@ -1,5 +1,7 @@
 import { createFileRoute, notFound } from '@tanstack/react-router'
+import { GonePage } from '~/components/ui/gone-page'
 import { isMember } from '~/features/auth/auth-state'
+import { ReportButton } from '~/features/report/report-button'
 import { followStateQuery, teacherPageQuery } from '~/features/teacher/queries'
 import { TeacherView } from '~/features/teacher/teacher-view'
 import { parseId } from '~/lib/ids'
@@ -20,6 +22,8 @@ export const Route = createFileRoute('/_default/teacher/detail/$id')({
       import('~/lib/structured-data'),
     ])
     if (!page) throw notFound()
+    if ('gone' in page)
+      return { id, gone: page.gone, seo: { title: 'このページは公開を終了しました', noindex: true } }
     const t = page.profile
     // SEO tags and JSON-LD are built here: the loader is code-split, head() is not (0008).
     const seo: SeoInput = {
@@ -31,13 +35,14 @@ export const Route = createFileRoute('/_default/teacher/detail/$id')({
       type: 'website',
       jsonLd: personJsonLd(context.site.siteOrigin, t),
     }
-    return { id, seo }
+    return { id, gone: undefined, seo }
   },
   head: ({ match, loaderData }) => pageHead(match, loaderData?.seo ?? {}),
   component: TeacherPage,
 })
 
 function TeacherPage() {
-  const { id } = Route.useLoaderData()
-  return <TeacherView id={id} />
+  const { id, gone } = Route.useLoaderData()
+  if (gone) return <GonePage message={gone} />
+  return <TeacherView id={id} report={<ReportButton target="teacher" id={id} />} />
 }

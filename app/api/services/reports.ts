@@ -1,0 +1,425 @@
+import { and, asc, desc, eq, gt, inArray, or, type SQL, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
+import type {
+  AdminReport,
+  AdminReportQuery,
+  CreateReportBody,
+  ReportReason,
+  ResolveReportBody,
+  ResolveReportResult,
+} from '../../contract/v1/trust'
+import { audit } from '../../db/audit'
+import type { Db, Tx } from '../../db/client'
+import {
+  classWorkSchedules,
+  classWorks,
+  messages,
+  purchases,
+  reports,
+  roomMembers,
+  sessions,
+  users,
+} from '../../db/schema'
+import { transaction } from '../../db/transaction'
+import { enqueue } from '../../jobs/queue.server'
+import type { UserRow } from '../auth'
+import { ApiError, notFound } from '../errors'
+import { iso } from './class-cards'
+import { cancelHeldSchedule } from './class-management'
+import type { PaymentProvider } from './payment'
+
+/**
+ * 通報 and what an operator does about one (issue 15; docs/decisions/0020): dismiss it, hide the content (a class
+ * leaves search and its page answers 410; a message disappears for its recipient), or suspend the account whose
+ * content it is. Every decision is audited; the reports about the same content are closed together.
+ */
+
+export const REPORT_RECEIVED_MESSAGE = '通報を受け付けました'
+
+const actorLabel = (u: UserRow) => `${u.nickname}（${u.email ?? u.sub}）`
+
+/** Whose content the target is, or 404 when the reporter cannot see it. */
+async function ownerOfTarget(db: Db, reporter: UserRow, type: CreateReportBody['target_type'], id: number) {
+  if (type === 'class') {
+    const [c] = await db
+      .select({ teacherId: classWorks.teacherId })
+      .from(classWorks)
+      .where(and(eq(classWorks.id, id), eq(classWorks.isPublished, true)))
+    if (!c) throw notFound('クラス')
+    return c.teacherId
+  }
+  if (type === 'teacher') {
+    const [t] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.id, id), eq(users.isTeacher, true)))
+    if (!t) throw notFound('先生')
+    return t.id
+  }
+  // A message: one the reporter received, in a room they belong to.
+  const [m] = await db
+    .select({ senderId: messages.senderId })
+    .from(messages)
+    .innerJoin(roomMembers, and(eq(roomMembers.roomId, messages.roomId), eq(roomMembers.userId, reporter.id)))
+    .where(and(eq(messages.id, id), eq(messages.status, 'visible')))
+  if (!m) throw notFound('メッセージ')
+  return m.senderId
+}
+
+/**
+ * Records a report. Reporting the same content again while the first report is open changes nothing and answers
+ * the same (the rate limit is counted by the route before this runs).
+ */
+export async function createReport(db: Db, reporter: UserRow, body: CreateReportBody, now: Date) {
+  const targetUserId = await ownerOfTarget(db, reporter, body.target_type, body.target_id)
+  if (targetUserId === reporter.id)
+    throw new ApiError(422, 'own_content', 'ご自身のクラスやメッセージは通報できません')
+  const [row] = await db
+    .insert(reports)
+    .values({
+      reporterId: reporter.id,
+      targetType: body.target_type,
+      targetId: body.target_id,
+      targetUserId,
+      reason: body.reason,
+      detail: (body.detail ?? '').trim(),
+      createdAt: now,
+    })
+    .onConflictDoNothing({
+      target: [reports.reporterId, reports.targetType, reports.targetId],
+      where: eq(reports.status, 'open'),
+    })
+    .returning({ id: reports.id })
+  if (row) return { id: row.id, message: REPORT_RECEIVED_MESSAGE }
+  const [open] = await db
+    .select({ id: reports.id })
+    .from(reports)
+    .where(
+      and(
+        eq(reports.reporterId, reporter.id),
+        eq(reports.targetType, body.target_type),
+        eq(reports.targetId, body.target_id),
+        eq(reports.status, 'open'),
+      ),
+    )
+  return { id: open!.id, message: REPORT_RECEIVED_MESSAGE }
+}
+
+const reporters = alias(users, 'reporters')
+const owners = alias(users, 'owners')
+const teacherTargets = alias(users, 'teacher_targets')
+
+/** Open reports oldest first (the longest wait first); closed ones newest first. */
+export async function adminListReports(
+  db: Db,
+  query: Required<Pick<AdminReportQuery, 'status'>> & AdminReportQuery,
+) {
+  const where: SQL[] = [eq(reports.status, query.status ?? 'open')]
+  if (query.kind) where.push(eq(reports.targetType, query.kind))
+  const rows = await db
+    .select({
+      id: reports.id,
+      targetType: reports.targetType,
+      targetId: reports.targetId,
+      reason: reports.reason,
+      detail: reports.detail,
+      status: reports.status,
+      createdAt: reports.createdAt,
+      resolvedAt: reports.resolvedAt,
+      note: reports.note,
+      reporterId: reporters.id,
+      reporterNickname: reporters.nickname,
+      ownerId: owners.id,
+      ownerNickname: owners.nickname,
+      ownerSuspendedAt: owners.suspendedAt,
+      classTitle: classWorks.title,
+      messageBody: messages.body,
+      teacherNickname: teacherTargets.nickname,
+    })
+    .from(reports)
+    .innerJoin(reporters, eq(reporters.id, reports.reporterId))
+    .innerJoin(owners, eq(owners.id, reports.targetUserId))
+    .leftJoin(classWorks, and(eq(reports.targetType, 'class'), eq(classWorks.id, reports.targetId)))
+    .leftJoin(messages, and(eq(reports.targetType, 'message'), eq(messages.id, reports.targetId)))
+    .leftJoin(teacherTargets, and(eq(reports.targetType, 'teacher'), eq(teacherTargets.id, reports.targetId)))
+    .where(and(...where))
+    .orderBy(query.status === 'open' ? asc(reports.createdAt) : desc(reports.resolvedAt), asc(reports.id))
+    .limit(200)
+  return rows.map(
+    (r): AdminReport => ({
+      id: r.id,
+      target_type: r.targetType as AdminReport['target_type'],
+      target_id: r.targetId,
+      target_summary:
+        r.targetType === 'class'
+          ? (r.classTitle ?? '（削除されたクラス）')
+          : r.targetType === 'teacher'
+            ? (r.teacherNickname ?? '')
+            : (r.messageBody ?? '（削除されたメッセージ）'),
+      target_url:
+        r.targetType === 'class'
+          ? `/class_search/detail/${r.targetId}`
+          : r.targetType === 'teacher'
+            ? `/teacher/detail/${r.targetId}`
+            : null,
+      target_user: { id: r.ownerId, nickname: r.ownerNickname, suspended: r.ownerSuspendedAt !== null },
+      reporter: { id: r.reporterId, nickname: r.reporterNickname },
+      reason: r.reason as ReportReason,
+      detail: r.detail,
+      status: r.status as AdminReport['status'],
+      created_at: iso(r.createdAt),
+      resolved_at: r.resolvedAt ? iso(r.resolvedAt) : null,
+      note: r.note,
+    }),
+  )
+}
+
+interface Cancellation {
+  canceled: number
+  refunded: number
+}
+
+/**
+ * Cancels, with full refunds, the future lessons of the given classes (each schedule not started and not canceled)
+ * and the given member's own future reservations, locking class → schedule → purchase in id order
+ * (docs/decisions/0015). Returns how many reservations ended and what was refunded.
+ */
+async function cancelFutureLessons(
+  tx: Tx,
+  input: { classIds: number[]; memberId?: number },
+  now: Date,
+  payment: PaymentProvider,
+): Promise<Cancellation> {
+  const own = input.memberId
+    ? await tx
+        .select({
+          purchaseId: purchases.id,
+          scheduleId: purchases.scheduleId,
+          classWorkId: classWorkSchedules.classWorkId,
+        })
+        .from(purchases)
+        .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+        .where(
+          and(
+            eq(purchases.userId, input.memberId),
+            eq(purchases.status, 'reserved'),
+            gt(classWorkSchedules.startedAt, now),
+          ),
+        )
+    : []
+  const classIds = [...new Set([...input.classIds, ...own.map((o) => o.classWorkId)])].sort((a, b) => a - b)
+  if (classIds.length === 0) return { canceled: 0, refunded: 0 }
+  const classes = await tx
+    .select({ id: classWorks.id, title: classWorks.title })
+    .from(classWorks)
+    .where(inArray(classWorks.id, classIds))
+    .orderBy(asc(classWorks.id))
+    .for('no key update')
+  const classById = new Map(classes.map((c) => [c.id, c]))
+  const stopped = new Set(input.classIds)
+  const schedules = await tx
+    .select({
+      id: classWorkSchedules.id,
+      classWorkId: classWorkSchedules.classWorkId,
+      startedAt: classWorkSchedules.startedAt,
+      endedAt: classWorkSchedules.endedAt,
+    })
+    .from(classWorkSchedules)
+    .where(
+      or(
+        input.classIds.length
+          ? and(
+              inArray(classWorkSchedules.classWorkId, input.classIds),
+              eq(classWorkSchedules.isCanceled, false),
+              gt(classWorkSchedules.startedAt, now),
+            )
+          : sql`false`,
+        own.length
+          ? inArray(
+              classWorkSchedules.id,
+              own.map((o) => o.scheduleId),
+            )
+          : sql`false`,
+      ),
+    )
+    .orderBy(asc(classWorkSchedules.id))
+    .for('no key update')
+  const result: Cancellation = { canceled: 0, refunded: 0 }
+  for (const schedule of schedules) {
+    if (!stopped.has(schedule.classWorkId)) continue
+    const { canceled } = await cancelHeldSchedule(
+      tx,
+      classById.get(schedule.classWorkId)!,
+      schedule,
+      now,
+      payment,
+      'operator',
+    )
+    result.canceled += canceled.length
+    result.refunded += canceled.reduce((sum, p) => sum + p.price, 0)
+  }
+  // The member's own seats on other teachers' classes: cancelled as if by them, refunded in full.
+  for (const o of own) {
+    if (stopped.has(o.classWorkId)) continue
+    const [p] = await tx
+      .update(purchases)
+      .set({ status: 'canceled_by_user', canceledAt: now })
+      .where(and(eq(purchases.id, o.purchaseId), eq(purchases.status, 'reserved')))
+      .returning({ id: purchases.id, price: purchases.price, userId: purchases.userId })
+    if (!p) continue
+    await tx
+      .update(classWorkSchedules)
+      .set({ purchasedCount: sql`greatest(${classWorkSchedules.purchasedCount} - 1, 0)` })
+      .where(eq(classWorkSchedules.id, o.scheduleId))
+    if (p.price > 0) await payment.refund({ purchaseId: p.id, userId: p.userId, amount: p.price })
+    await enqueue(tx, 'notify.purchase_canceled', { purchaseId: p.id })
+    result.canceled += 1
+    result.refunded += p.price
+  }
+  return result
+}
+
+/**
+ * Suspends an account: it cannot sign in (the auth flow refuses it, /v1 answers 403), every session ends now, its
+ * classes leave search and their pages answer 410, and every future lesson it teaches or attends is cancelled and
+ * refunded in full, with mails. All in the caller's transaction.
+ */
+async function suspendAccount(tx: Tx, userId: number, now: Date, payment: PaymentProvider) {
+  const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('update')
+  if (!user) throw notFound('アカウント')
+  if (user.suspendedAt)
+    throw new ApiError(409, 'already_suspended', 'このアカウントはすでに利用停止しています')
+  if (user.isOperator) throw new ApiError(409, 'operator_account', '運営のアカウントは利用停止できません')
+  await tx.update(users).set({ suspendedAt: now, updatedAt: now }).where(eq(users.id, userId))
+  const classIds = (
+    await tx
+      .select({ id: classWorks.id })
+      .from(classWorks)
+      .where(eq(classWorks.teacherId, userId))
+      .orderBy(asc(classWorks.id))
+  ).map((c) => c.id)
+  const cancellation = await cancelFutureLessons(tx, { classIds, memberId: userId }, now, payment)
+  const unpublished = classIds.length
+    ? await tx
+        .update(classWorks)
+        .set({ isPublished: false, updatedAt: now })
+        .where(and(inArray(classWorks.id, classIds), eq(classWorks.isPublished, true)))
+        .returning({ id: classWorks.id })
+    : []
+  const ended = await tx
+    .delete(sessions)
+    .where(and(eq(sessions.issuer, user.issuer), eq(sessions.sub, user.sub)))
+    .returning({ id: sessions.id })
+  return { user, cancellation, unpublished: unpublished.length, sessionsEnded: ended.length }
+}
+
+/** Hides one class: out of search and pages (410), its future lessons cancelled and refunded. */
+async function hideClass(tx: Tx, classWorkId: number, now: Date, payment: PaymentProvider) {
+  const [cls] = await tx
+    .select({ id: classWorks.id, hiddenAt: classWorks.hiddenAt })
+    .from(classWorks)
+    .where(eq(classWorks.id, classWorkId))
+  if (!cls) throw notFound('クラス')
+  if (cls.hiddenAt) return { canceled: 0, refunded: 0 }
+  const cancellation = await cancelFutureLessons(tx, { classIds: [classWorkId] }, now, payment)
+  await tx
+    .update(classWorks)
+    .set({ hiddenAt: now, isPublished: false, updatedAt: now })
+    .where(eq(classWorks.id, classWorkId))
+  return cancellation
+}
+
+export async function adminResolveReport(
+  db: Db,
+  operator: UserRow,
+  id: number,
+  body: ResolveReportBody,
+  now: Date,
+  payment: PaymentProvider,
+  address?: string,
+): Promise<ResolveReportResult> {
+  return transaction(db, async (tx) => {
+    const [report] = await tx.select().from(reports).where(eq(reports.id, id))
+    if (!report) throw notFound('通報')
+    if (report.status !== 'open') throw new ApiError(409, 'already_resolved', 'この通報は対応済みです')
+    const note = (body.note ?? '').trim() || null
+    let status: 'dismissed' | 'hidden' | 'suspended' = 'dismissed'
+    let cancellation: Cancellation = { canceled: 0, refunded: 0 }
+    let after: Record<string, unknown> = {}
+    if (body.action === 'hide') {
+      status = 'hidden'
+      if (report.targetType === 'class') {
+        cancellation = await hideClass(tx, report.targetId, now, payment)
+        after = { class_hidden: report.targetId, ...cancellationJson(cancellation) }
+      } else if (report.targetType === 'message') {
+        await tx
+          .update(messages)
+          .set({ status: 'deleted', moderatedAt: now, moderatedBy: operator.id })
+          .where(eq(messages.id, report.targetId))
+        after = { message_deleted: report.targetId }
+      } else {
+        throw new ApiError(
+          422,
+          'cannot_hide',
+          '先生のページは非表示にできません。問題がある場合は利用停止を選んでください',
+        )
+      }
+    } else if (body.action === 'suspend') {
+      status = 'suspended'
+      const s = await suspendAccount(tx, report.targetUserId, now, payment)
+      cancellation = s.cancellation
+      after = {
+        suspended_user: report.targetUserId,
+        classes_unpublished: s.unpublished,
+        sessions_ended: s.sessionsEnded,
+        ...cancellationJson(cancellation),
+      }
+      await audit(tx, {
+        actorId: operator.id,
+        actorLabel: actorLabel(operator),
+        action: 'account_suspend',
+        targetType: 'user',
+        targetId: report.targetUserId,
+        address,
+        before: { suspended: false, nickname: s.user.nickname },
+        after: { suspended: true, report_id: id, ...after },
+      })
+    }
+    // Every open report about the same content (or, on a suspension, about anything of that account) closes too.
+    const closed = await tx
+      .update(reports)
+      .set({ status, resolvedAt: now, resolvedBy: operator.id, note })
+      .where(
+        and(
+          eq(reports.status, 'open'),
+          status === 'suspended'
+            ? eq(reports.targetUserId, report.targetUserId)
+            : and(eq(reports.targetType, report.targetType), eq(reports.targetId, report.targetId)),
+        ),
+      )
+      .returning({ id: reports.id })
+    if (status !== 'suspended')
+      await audit(tx, {
+        actorId: operator.id,
+        actorLabel: actorLabel(operator),
+        action: status === 'hidden' ? 'report_hide' : 'report_dismiss',
+        targetType: report.targetType,
+        targetId: report.targetId,
+        address,
+        before: { status: 'open', report_id: id },
+        after: { status, reports_closed: closed.length, note, ...after },
+      })
+    if (status === 'suspended') await enqueue(tx, 'notify.account_suspended', { userId: report.targetUserId })
+    return {
+      id,
+      status,
+      canceled_reservations: cancellation.canceled,
+      refunded_amount: cancellation.refunded,
+    }
+  })
+}
+
+const cancellationJson = (c: Cancellation) => ({
+  reservations_canceled: c.canceled,
+  refunded_amount: c.refunded,
+})

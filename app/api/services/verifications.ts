@@ -1,0 +1,246 @@
+import { asc, desc, eq } from 'drizzle-orm'
+import type {
+  AdminVerification,
+  DecideVerificationBody,
+  MyVerification,
+  SubmitVerificationBody,
+} from '../../contract/v1/trust'
+import { audit } from '../../db/audit'
+import type { Db } from '../../db/client'
+import { teacherVerifications, users } from '../../db/schema'
+import { transaction } from '../../db/transaction'
+import { enqueue } from '../../jobs/queue.server'
+import type { UserRow } from '../auth'
+import { ApiError, notFound } from '../errors'
+import { iso } from './class-cards'
+
+/**
+ * 本人確認 (issue 15; docs/decisions/0020). A member turns on teaching by submitting their identity; they may then
+ * write drafts, and publish once an operator approved. Every operator step is audited, reading an image included.
+ */
+
+export const MIN_TEACHER_AGE = 18
+/** The images are deleted this long after the decision (job verifications.purge). */
+export const DOCUMENT_RETENTION_MS = 30 * 24 * 3600_000
+
+const actorLabel = (u: UserRow) => `${u.nickname}（${u.email ?? u.sub}）`
+
+/** Age in whole years on `now` (Tokyo dates: a birthday counts from its Tokyo morning). */
+export function ageOn(birthDate: string, now: Date): number {
+  const today = new Date(now.getTime() + 9 * 3600_000).toISOString().slice(0, 10)
+  const [by, bm, bd] = birthDate.split('-').map(Number) as [number, number, number]
+  const [ty, tm, td] = today.split('-').map(Number) as [number, number, number]
+  return ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0)
+}
+
+export async function getMyVerification(db: Db, user: UserRow): Promise<MyVerification> {
+  const [row] = await db
+    .select()
+    .from(teacherVerifications)
+    .where(eq(teacherVerifications.userId, user.id))
+    .orderBy(desc(teacherVerifications.submittedAt), desc(teacherVerifications.id))
+    .limit(1)
+  // A teacher approved without a row (the demo teachers, seeded) is approved all the same.
+  const status = user.teacherVerifiedAt ? 'approved' : (row?.status ?? 'none')
+  return {
+    status: status as MyVerification['status'],
+    is_teacher: user.isTeacher,
+    submitted_at: row ? iso(row.submittedAt) : null,
+    decided_at: row?.decidedAt
+      ? iso(row.decidedAt)
+      : user.teacherVerifiedAt
+        ? iso(user.teacherVerifiedAt)
+        : null,
+    reason: row?.status === 'rejected' ? row.reason : null,
+  }
+}
+
+/**
+ * Turns teaching on and submits the identity for review. One pending submission at a time (a partial unique
+ * index makes two racing submits one success and one 409); an approved teacher has nothing to submit.
+ */
+export async function submitVerification(
+  db: Db,
+  user: UserRow,
+  body: SubmitVerificationBody,
+  now: Date,
+): Promise<MyVerification> {
+  if (user.teacherVerifiedAt) throw new ApiError(409, 'already_verified', '本人確認はすでに完了しています')
+  if (body.birth_date > now.toISOString().slice(0, 10) || ageOn(body.birth_date, now) < MIN_TEACHER_AGE)
+    throw new ApiError(422, 'too_young', `先生として活動できるのは${MIN_TEACHER_AGE}歳以上の方です`)
+  await transaction(db, async (tx) => {
+    const inserted = await tx
+      .insert(teacherVerifications)
+      .values({
+        userId: user.id,
+        legalName: body.legal_name,
+        legalNameKana: body.legal_name_kana,
+        birthDate: body.birth_date,
+        career: body.career.trim(),
+        facePath: body.face_path,
+        documentPath: body.document_path,
+        submittedAt: now,
+      })
+      .onConflictDoNothing({
+        target: teacherVerifications.userId,
+        where: eq(teacherVerifications.status, 'pending'),
+      })
+      .returning({ id: teacherVerifications.id })
+    if (inserted.length === 0)
+      throw new ApiError(409, 'verification_pending', '本人確認を審査中です。結果をお待ちください')
+    await tx.update(users).set({ isTeacher: true, updatedAt: now }).where(eq(users.id, user.id))
+  })
+  const [fresh] = await db.select().from(users).where(eq(users.id, user.id))
+  return getMyVerification(db, fresh!)
+}
+
+const adminColumns = {
+  id: teacherVerifications.id,
+  status: teacherVerifications.status,
+  legalName: teacherVerifications.legalName,
+  legalNameKana: teacherVerifications.legalNameKana,
+  birthDate: teacherVerifications.birthDate,
+  career: teacherVerifications.career,
+  submittedAt: teacherVerifications.submittedAt,
+  decidedAt: teacherVerifications.decidedAt,
+  reason: teacherVerifications.reason,
+  facePath: teacherVerifications.facePath,
+  userId: users.id,
+  nickname: users.nickname,
+  email: users.email,
+}
+
+interface AdminRow {
+  id: number
+  status: string
+  legalName: string
+  legalNameKana: string
+  birthDate: string
+  career: string
+  submittedAt: Date
+  decidedAt: Date | null
+  reason: string | null
+  facePath: string | null
+  userId: number
+  nickname: string
+  email: string | null
+}
+
+const toAdminVerification = (r: AdminRow): AdminVerification => ({
+  id: r.id,
+  status: r.status as AdminVerification['status'],
+  user: { id: r.userId, nickname: r.nickname, email: r.email },
+  legal_name: r.legalName,
+  legal_name_kana: r.legalNameKana,
+  birth_date: r.birthDate,
+  career: r.career,
+  submitted_at: iso(r.submittedAt),
+  decided_at: r.decidedAt ? iso(r.decidedAt) : null,
+  reason: r.reason,
+  has_documents: r.facePath !== null,
+})
+
+/** Pending ones oldest first (the longest wait first); decided ones newest first. */
+export async function adminListVerifications(
+  db: Db,
+  status: 'pending' | 'approved' | 'rejected',
+): Promise<AdminVerification[]> {
+  const rows = await db
+    .select(adminColumns)
+    .from(teacherVerifications)
+    .innerJoin(users, eq(users.id, teacherVerifications.userId))
+    .where(eq(teacherVerifications.status, status))
+    .orderBy(
+      status === 'pending' ? asc(teacherVerifications.submittedAt) : desc(teacherVerifications.decidedAt),
+      asc(teacherVerifications.id),
+    )
+    .limit(200)
+  return rows.map(toAdminVerification)
+}
+
+/** Where one image of a submission is; the read is audited before the path is given out. */
+export async function adminVerificationDocument(
+  db: Db,
+  operator: UserRow,
+  id: number,
+  kind: 'face' | 'document',
+  address?: string,
+): Promise<{ path: string }> {
+  const [row] = await db
+    .select({ facePath: teacherVerifications.facePath, documentPath: teacherVerifications.documentPath })
+    .from(teacherVerifications)
+    .where(eq(teacherVerifications.id, id))
+  if (!row) throw notFound('本人確認の申請')
+  const path = kind === 'face' ? row.facePath : row.documentPath
+  if (!path) throw new ApiError(404, 'documents_deleted', '保存期間を過ぎたため、画像は削除されています')
+  await audit(db, {
+    actorId: operator.id,
+    actorLabel: actorLabel(operator),
+    action: 'document_access',
+    targetType: 'teacher_verification',
+    targetId: id,
+    address,
+    after: { kind },
+  })
+  return { path }
+}
+
+/** Approves (the member becomes 本人確認済み) or rejects with a reason; the member gets a mail either way. */
+export async function adminDecideVerification(
+  db: Db,
+  operator: UserRow,
+  id: number,
+  body: DecideVerificationBody,
+  now: Date,
+  address?: string,
+): Promise<AdminVerification> {
+  await transaction(db, async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(teacherVerifications)
+      .where(eq(teacherVerifications.id, id))
+      .for('update')
+    if (!row) throw notFound('本人確認の申請')
+    if (row.status !== 'pending') throw new ApiError(409, 'already_decided', 'この申請はすでに審査済みです')
+    const approve = body.decision === 'approve'
+    const reason = approve ? null : (body.reason ?? '').trim()
+    await tx
+      .update(teacherVerifications)
+      .set({ status: approve ? 'approved' : 'rejected', decidedAt: now, decidedBy: operator.id, reason })
+      .where(eq(teacherVerifications.id, id))
+    if (approve)
+      await tx
+        .update(users)
+        .set({ teacherVerifiedAt: now, isTeacher: true, updatedAt: now })
+        .where(eq(users.id, row.userId))
+    await audit(tx, {
+      actorId: operator.id,
+      actorLabel: actorLabel(operator),
+      action: approve ? 'verification_approve' : 'verification_reject',
+      targetType: 'user',
+      targetId: row.userId,
+      address,
+      before: { status: 'pending', verification_id: id },
+      after: approve ? { status: 'approved' } : { status: 'rejected', reason },
+    })
+    await enqueue(tx, 'notify.verification', { verificationId: id }, { dedupeKey: `verification:${id}` })
+  })
+  const [decided] = await db
+    .select(adminColumns)
+    .from(teacherVerifications)
+    .innerJoin(users, eq(users.id, teacherVerifications.userId))
+    .where(eq(teacherVerifications.id, id))
+  return toAdminVerification(decided!)
+}
+
+/** The gate of publishing a class and founding an organisation. */
+export function requireVerifiedTeacher(user: UserRow, action: 'publish' | 'organization'): void {
+  if (user.teacherVerifiedAt) return
+  throw new ApiError(
+    403,
+    'not_verified',
+    action === 'publish'
+      ? '本人確認が完了するまでクラスを公開できません。下書きとして保存してください'
+      : '団体を作成できるのは本人確認が完了した先生だけです',
+  )
+}

@@ -1,0 +1,173 @@
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
+import { useId, useState } from 'react'
+import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
+import { FieldError, inputClass } from '~/components/ui/form-parts'
+import type { AdminVerification } from '~/contract/v1/trust'
+import { formatDateJa, formatTimeJa } from '~/lib/format'
+import { decideVerification } from './admin.functions'
+import { AdminPage } from './admin-page'
+import { adminVerificationsQuery, type VerificationStatus } from './queries'
+
+const when = (iso: string) => `${formatDateJa(iso)} ${formatTimeJa(iso)}`
+const TABS: { status: VerificationStatus; label: string }[] = [
+  { status: 'pending', label: '審査待ち' },
+  { status: 'approved', label: '承認済み' },
+  { status: 'rejected', label: '却下' },
+]
+
+/**
+ * /admin/verifications: 本人確認 submissions, the longest wait first. The images open through an audited route
+ * (every view is in the audit log) and are deleted 30 days after the decision.
+ */
+export function AdminVerifications(props: { status: VerificationStatus }) {
+  const list = useSuspenseQuery(adminVerificationsQuery(props.status)).data
+  return (
+    <AdminPage
+      title="本人確認"
+      lead="書類の氏名・生年月日・顔写真が申請内容と一致するかを確認してください。画像の閲覧は監査ログに記録されます。"
+      wide
+    >
+      <nav aria-label="申請の状態" className="mt-6 flex flex-wrap gap-2">
+        {TABS.map((t) => (
+          <Link
+            key={t.status}
+            to="/admin/verifications"
+            search={t.status === 'pending' ? {} : { status: t.status }}
+            className={
+              t.status === props.status
+                ? 'btn-primary px-3 py-1.5 text-sm'
+                : 'btn-outline px-3 py-1.5 text-sm'
+            }
+            aria-current={t.status === props.status ? 'page' : undefined}
+          >
+            {t.label}
+          </Link>
+        ))}
+      </nav>
+      {list.length === 0 ? (
+        <p className="mt-6" data-testid="verifications-empty">
+          {props.status === 'pending' ? '審査待ちの申請はありません。' : '該当する申請はありません。'}
+        </p>
+      ) : (
+        <ul className="mt-6 flex flex-col gap-4" data-testid="verifications">
+          {list.map((v) => (
+            <VerificationItem key={v.id} v={v} />
+          ))}
+        </ul>
+      )}
+    </AdminPage>
+  )
+}
+
+function ageOf(birthDate: string) {
+  const [y, m, d] = birthDate.split('-').map(Number) as [number, number, number]
+  const now = new Date()
+  return (
+    now.getFullYear() -
+    y -
+    (now.getMonth() + 1 < m || (now.getMonth() + 1 === m && now.getDate() < d) ? 1 : 0)
+  )
+}
+
+function VerificationItem({ v }: { v: AdminVerification }) {
+  const uid = useId()
+  const queryClient = useQueryClient()
+  const [reason, setReason] = useState('')
+  const [error, setError] = useState<string | undefined>()
+  const decide = useMutation({
+    mutationFn: (decision: 'approve' | 'reject') =>
+      decideVerification({
+        data: { id: v.id, body: decision === 'approve' ? { decision } : { decision, reason } },
+      }),
+    onSuccess: async (result) => {
+      if (!result.ok) {
+        setError(result.fieldErrors.reason ?? result.message)
+        return showErrorSnackbar(result.message)
+      }
+      await queryClient.invalidateQueries({ queryKey: ['admin', 'verifications'] })
+      showSnackbar({ message: result.data.status === 'approved' ? '承認しました' : '却下しました' })
+    },
+    onError: () => showErrorSnackbar('処理できませんでした。時間をおいてもう一度お試しください'),
+  })
+  const facts: [string, string][] = [
+    ['本名', `${v.legal_name}（${v.legal_name_kana}）`],
+    ['生年月日', `${v.birth_date}（${ageOf(v.birth_date)}歳）`],
+    ['会員', `${v.user.nickname}（ID ${v.user.id}・${v.user.email ?? 'メールなし'}）`],
+    ['申請日時', when(v.submitted_at)],
+    ...(v.decided_at ? ([['審査日時', when(v.decided_at)]] as [string, string][]) : []),
+    ...(v.reason ? ([['却下の理由', v.reason]] as [string, string][]) : []),
+  ]
+  return (
+    <li className="rounded-2xl border border-slate-200 bg-white p-4" data-testid="verification">
+      <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[8rem_1fr]">
+        {facts.map(([k, val]) => (
+          <div key={k} className="contents">
+            <dt className="font-bold text-slate-700">{k}</dt>
+            <dd className="break-words">{val}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="mt-3 text-sm font-bold text-slate-700">経歴</p>
+      <p className="mt-1 whitespace-pre-line break-words text-sm">{v.career}</p>
+      {v.has_documents ? (
+        <div className="mt-3 flex flex-wrap gap-3">
+          {(['face', 'document'] as const).map((kind) => (
+            <a
+              key={kind}
+              href={`/downloads/verification/${v.id}/${kind}`}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="btn-outline px-3 py-1.5 text-sm"
+              data-testid={`verification-${kind}-link`}
+            >
+              {kind === 'face' ? '顔写真を見る' : '本人確認書類を見る'}
+            </a>
+          ))}
+        </div>
+      ) : (
+        <p className="mt-3 text-sm text-slate-600">画像は保存期間を過ぎたため削除しました。</p>
+      )}
+      {v.status === 'pending' ? (
+        <div className="mt-4 flex flex-col gap-3 border-t border-slate-200 pt-4">
+          <div>
+            <label htmlFor={`${uid}-reason`} className="text-sm font-bold">
+              却下の理由（却下するときは必須・本人にメールで伝わります）
+            </label>
+            <textarea
+              id={`${uid}-reason`}
+              rows={2}
+              className={inputClass}
+              value={reason}
+              aria-invalid={Boolean(error)}
+              aria-describedby={error ? `${uid}-error` : undefined}
+              onChange={(e) => setReason(e.target.value)}
+              data-testid="verification-reason"
+            />
+            <FieldError id={`${uid}-error`} message={error} />
+          </div>
+          <div className="flex flex-wrap gap-2">
+            <button
+              type="button"
+              className="btn-primary"
+              disabled={decide.isPending}
+              onClick={() => decide.mutate('approve')}
+              data-testid="verification-approve"
+            >
+              承認する
+            </button>
+            <button
+              type="button"
+              className="btn-outline"
+              disabled={decide.isPending}
+              onClick={() => decide.mutate('reject')}
+              data-testid="verification-reject"
+            >
+              却下する
+            </button>
+          </div>
+        </div>
+      ) : null}
+    </li>
+  )
+}

@@ -1,0 +1,88 @@
+import { createServerFn } from '@tanstack/react-start'
+import { SubmitVerificationBody } from '~/contract/v1/trust'
+import { InvalidInputError } from '~/lib/input-error'
+import { api } from '~/server/api-client'
+import { writeResult } from '~/server/api-result.server'
+import { setRefusalStatus } from '~/server/server-fn-errors.server'
+import { requireAccessToken } from '~/server/session-token.server'
+import { getUploadStore } from '~/server/upload-store.server'
+import { saveVerificationImage } from '~/server/verification-documents.server'
+
+/** 先生として活動する (issue 15): the member's verification state, and the submission with its two images. */
+
+export const getTeachingState = createServerFn({ method: 'GET' }).handler(async () =>
+  api.getMyVerification(await requireAccessToken()),
+)
+
+const TEXT_FIELDS = ['legal_name', 'legal_name_kana', 'birth_date', 'career'] as const
+
+/** The FormData of the form: four text fields and the two images (`face`, `document`). */
+function verificationForm(input: unknown) {
+  if (!(input instanceof FormData)) throw new InvalidInputError('入力内容を送信できませんでした')
+  const text = Object.fromEntries(
+    TEXT_FIELDS.map((k) => {
+      const v = input.get(k)
+      return [k, typeof v === 'string' ? v : '']
+    }),
+  ) as Record<(typeof TEXT_FIELDS)[number], string>
+  const face = input.get('face')
+  const document = input.get('document')
+  return {
+    text,
+    face: face instanceof File && face.size > 0 ? face : undefined,
+    document: document instanceof File && document.size > 0 ? document : undefined,
+  }
+}
+
+const placeholderPath = `verifications/${'0'.repeat(32)}.webp`
+
+export const submitTeacherVerification = createServerFn({ method: 'POST' })
+  .validator(verificationForm)
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    // The text is checked before any image is stored, so a typo never leaves an orphaned document behind.
+    const fieldErrors: Record<string, string> = {}
+    const parsed = SubmitVerificationBody.safeParse({
+      ...data.text,
+      face_path: placeholderPath,
+      document_path: placeholderPath,
+    })
+    if (!parsed.success)
+      for (const issue of parsed.error.issues) {
+        const key = String(issue.path[0] ?? '')
+        fieldErrors[key] ??= issue.message
+      }
+    if (!data.face) fieldErrors.face = '顔写真を選択してください'
+    if (!data.document) fieldErrors.document = '本人確認書類の画像を選択してください'
+    if (Object.keys(fieldErrors).length > 0 || !parsed.success || !data.face || !data.document) {
+      setRefusalStatus(400)
+      return {
+        ok: false as const,
+        status: 400,
+        code: 'invalid_request',
+        message: '入力内容を確認してください',
+        fieldErrors,
+      }
+    }
+    const store = getUploadStore()
+    const face = await saveVerificationImage(data.face, '顔写真', store)
+    const document = face.ok ? await saveVerificationImage(data.document, '本人確認書類の画像', store) : face
+    if (!face.ok || !document.ok) {
+      if (face.ok) await store.delete(face.path).catch(() => {})
+      setRefusalStatus(400)
+      const failed = !face.ok ? face : document
+      return {
+        ok: false as const,
+        status: 400,
+        code: 'invalid_image',
+        message: failed.ok ? '' : failed.message,
+        fieldErrors: { [!face.ok ? 'face' : 'document']: failed.ok ? '' : failed.message },
+      }
+    }
+    const result = await writeResult(() =>
+      api.submitVerification(token, { ...parsed.data, face_path: face.path, document_path: document.path }),
+    )
+    // Refused (already pending, too young…): the images are not kept.
+    if (!result.ok) await Promise.all([store.delete(face.path), store.delete(document.path)]).catch(() => {})
+    return result
+  })

@@ -1,0 +1,107 @@
+import '@tanstack/react-start/server-only'
+import { randomBytes } from 'node:crypto'
+import { and, eq, isNotNull, isNull, lt } from 'drizzle-orm'
+import { DOCUMENT_RETENTION_MS } from '~/api/services/verifications'
+import { VERIFICATION_PATH } from '~/contract/v1/trust'
+import { audit } from '~/db/audit'
+import type { Db } from '~/db/client'
+import { teacherVerifications } from '~/db/schema'
+import { MAX_IMAGE_BYTES, sniffImageType } from '~/lib/image-type'
+import { getUploadStore, type UploadStore } from './upload-store.server'
+
+/**
+ * The two images of an identity verification (本人確認): a face photo and an identity document. Stored in the
+ * shared upload store under `verifications/` — a prefix the public /uploads route never serves — re-encoded
+ * (upright, metadata such as the camera's location dropped, WebP), read only by operators through an audited
+ * route, and deleted 30 days after the decision by the `verifications.purge` job (docs/decisions/0020).
+ */
+
+/** Large enough to read a document's small print; an operator zooms in. */
+const DOCUMENT_MAX_PX = 2000
+
+export type DocumentSaveResult = { ok: true; path: string } | { ok: false; message: string }
+
+export async function saveVerificationImage(
+  file: File,
+  label: string,
+  store: UploadStore = getUploadStore(),
+): Promise<DocumentSaveResult> {
+  if (file.size === 0) return { ok: false, message: `${label}を選択してください` }
+  if (file.size > MAX_IMAGE_BYTES) return { ok: false, message: `${label}は5MB以下にしてください` }
+  const bytes = new Uint8Array(await file.arrayBuffer())
+  if (!sniffImageType(bytes))
+    return { ok: false, message: `${label}は PNG・JPEG・WebP のいずれかにしてください` }
+  const { default: sharp } = await import('sharp')
+  let webp: Uint8Array
+  try {
+    webp = new Uint8Array(
+      await sharp(bytes, { limitInputPixels: 40_000_000 })
+        .rotate()
+        .resize({ width: DOCUMENT_MAX_PX, height: DOCUMENT_MAX_PX, fit: 'inside', withoutEnlargement: true })
+        .webp({ quality: 85 })
+        .toBuffer(),
+    )
+  } catch {
+    return { ok: false, message: `${label}を読み込めませんでした。別の画像でお試しください` }
+  }
+  const path = `verifications/${randomBytes(16).toString('hex')}.webp`
+  await store.put(path, 'image/webp', webp)
+  return { ok: true, path }
+}
+
+/** The stored image at a verification path (the caller has had the API authorise and audit the read). */
+export async function readVerificationImage(
+  path: string,
+  store: UploadStore = getUploadStore(),
+): Promise<Uint8Array | undefined> {
+  if (!VERIFICATION_PATH.test(path)) return undefined
+  return (await store.get(path))?.bytes
+}
+
+/**
+ * Deletes the images of every decision older than the retention, then forgets their paths (and records it in
+ * the audit log). An image that fails to delete keeps its row as it was, so the next run tries again.
+ */
+export async function purgeVerificationDocuments(
+  db: Db,
+  now: Date,
+  store: UploadStore = getUploadStore(),
+): Promise<number> {
+  const due = await db
+    .select({
+      id: teacherVerifications.id,
+      facePath: teacherVerifications.facePath,
+      documentPath: teacherVerifications.documentPath,
+    })
+    .from(teacherVerifications)
+    .where(
+      and(
+        isNull(teacherVerifications.documentsDeletedAt),
+        isNotNull(teacherVerifications.decidedAt),
+        lt(teacherVerifications.decidedAt, new Date(now.getTime() - DOCUMENT_RETENTION_MS)),
+      ),
+    )
+    .limit(200)
+  let purged = 0
+  for (const row of due) {
+    for (const path of [row.facePath, row.documentPath]) if (path) await store.delete(path)
+    await db.transaction(async (tx) => {
+      await tx
+        .update(teacherVerifications)
+        .set({ facePath: null, documentPath: null, documentsDeletedAt: now })
+        .where(eq(teacherVerifications.id, row.id))
+      await audit(tx, {
+        actorLabel: 'system',
+        action: 'documents_purge',
+        targetType: 'teacher_verification',
+        targetId: row.id,
+        after: { deleted: [row.facePath, row.documentPath].filter(Boolean).length },
+      })
+    })
+    purged++
+  }
+  return purged
+}
+
+/** The purge runs hourly on whichever instance takes it; the clock is the job's. */
+export const VERIFICATION_PURGE_EVERY_MS = 3600_000

@@ -1,0 +1,213 @@
+import { expect, test } from '@playwright/test'
+import { expectAccessible, gotoReady, login, otherPerson, readMail, registerNewParent } from './helpers'
+
+/** Trust and safety journeys (issue 15): 本人確認 before publishing, and a report that ends in a suspension. */
+
+const OPERATOR = 'operator@manabi.example'
+const TEACHER = 'teacher@manabi.example'
+const PNG_1X1 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='
+const png = (name: string) => ({ name, mimeType: 'image/png', buffer: Buffer.from(PNG_1X1, 'base64') })
+
+test('a parent turns on teaching and submits 本人確認; once an operator approves, their class is published with the badge @pc-only', async ({
+  page,
+  browser,
+  context,
+}) => {
+  test.setTimeout(150_000)
+  const nickname = `ゆい${Date.now().toString(36).slice(-4)}`
+  const email = await registerNewParent(page, context, nickname)
+
+  // From the profile: 先生として活動する.
+  await gotoReady(page, '/profile')
+  await expect(page.getByTestId('profile-teaching')).toContainText('本人確認を申請すると')
+  await page.getByTestId('profile-teaching-link').click()
+  await expect(page.getByRole('heading', { level: 1, name: '先生として活動する' })).toBeVisible()
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
+  await expectAccessible(page)
+
+  // Empty: Japanese errors on every field, nothing stored.
+  await page.getByTestId('verification-submit').click()
+  await expect(page.getByText('顔写真を選択してください')).toBeVisible()
+  await expect(page.getByText('本人確認書類の画像を選択してください')).toBeVisible()
+
+  await page.getByTestId('verification-legal_name').fill(`森 ${nickname}`)
+  await page.getByTestId('verification-legal_name_kana').fill('モリ ユイ')
+  await page.getByTestId('verification-birth_date').fill('1990-04-01')
+  await page.getByTestId('verification-face').setInputFiles(png('face.png'))
+  await page.getByTestId('verification-document').setInputFiles(png('license.png'))
+  await page.getByTestId('verification-career').fill('小学校で5年間、算数を教えていました。')
+  await page.getByTestId('verification-submit').click()
+  await expect(page.getByTestId('snackbar')).toContainText('本人確認の申請を受け付けました')
+  await expect(page.getByTestId('teaching-pending')).toBeVisible()
+
+  // Before approval a class can be a draft, not published.
+  const title = `E2E本人確認クラス ${Date.now().toString(36)}`
+  await gotoReady(page, '/class_management/create')
+  const form = page.getByTestId('class-form')
+  await form.getByLabel('タイトル').fill(title)
+  await form.getByLabel('カテゴリー').selectOption({ index: 1 })
+  await form.getByLabel('説明').fill('本人確認のあとに公開するクラスです。')
+  await form.getByLabel('クラスの形式').selectOption({ index: 1 })
+  await form.getByRole('checkbox').first().check()
+  await form.getByLabel('料金（円）').fill('0')
+  await form.getByLabel('定員（人）').fill('5')
+  await form.getByLabel('時間（分）').fill('45')
+  await page.getByTestId('publish-toggle').check()
+  await page.getByTestId('save-class').click()
+  await expect(page.getByText('本人確認が完了するまでクラスを公開できません').first()).toBeVisible()
+  await page.getByTestId('publish-toggle').uncheck()
+  await page.getByTestId('save-class').click()
+  await expect(page).toHaveURL(/\/class_management\/edit\/\d+$/)
+  const classId = Number(page.url().split('/').pop())
+
+  // The operator sees the submission, opens the document (audited) and approves.
+  const operator = await otherPerson(browser, page, OPERATOR, '/admin/verifications')
+  const item = operator.getByTestId('verification').filter({ hasText: nickname })
+  await expect(item).toContainText(`森 ${nickname}（モリ ユイ）`)
+  await expectAccessible(operator)
+  const href = await item.getByTestId('verification-document-link').getAttribute('href')
+  const image = await operator.request.get(href!)
+  expect(image.status()).toBe(200)
+  expect(image.headers()['content-type']).toBe('image/webp')
+  expect(image.headers()['cache-control']).toBe('private, no-store')
+  // Not for anyone else: the applicant, a visitor.
+  expect((await page.request.get(href!)).status()).toBe(404)
+  await item.getByTestId('verification-approve').click()
+  await expect(operator.getByTestId('snackbar')).toContainText('承認しました')
+  await gotoReady(operator, '/admin/audit?action=document_access')
+  await expect(operator.getByTestId('audit-entry').first()).toContainText('本人確認書類の閲覧')
+  await operator.context().close()
+
+  const mail = await readMail(context, email, '本人確認が完了しました')
+  expect(mail.text).toContain('クラスを公開できるようになりました')
+
+  // Now the class is published, and search shows the badge on its card.
+  await gotoReady(page, `/class_management/edit/${classId}`)
+  await page.getByTestId('publish-toggle').check()
+  await page.getByTestId('save-class').click()
+  await expect(page.getByTestId('snackbar')).toContainText('クラスを保存しました')
+  await gotoReady(page, `/class_search?${new URLSearchParams({ q: title })}`)
+  const card = page.getByTestId('class-card').filter({ hasText: title })
+  await expect(card.getByTestId('verified-badge')).toHaveText('✓本人確認済み')
+  await card.getByRole('link', { name: title }).click()
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible()
+  await expect(page.getByTestId('teacher-card').getByTestId('verified-badge')).toBeVisible()
+  const jsonLd = await page.locator('script[type="application/ld+json"]').allTextContents()
+  expect(jsonLd.join('\n')).toContain('EducationalOccupationalCredential')
+})
+
+test('a reported message leads to a suspension: the sender is signed out at once and cannot sign in again @pc-only', async ({
+  page,
+  browser,
+  context,
+}) => {
+  test.setTimeout(150_000)
+  const nickname = `そら${Date.now().toString(36).slice(-4)}`
+  const senderEmail = await registerNewParent(page, context, nickname)
+
+  // The sender follows the demo teacher and writes to them.
+  await gotoReady(page, '/class_search?q=けんた先生')
+  await page.getByTestId('class-card').first().getByRole('link').first().click()
+  await page.getByTestId('teacher-card').getByRole('link').click()
+  await expect(page.getByTestId('teacher-detail')).toBeVisible()
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
+  const teacherId = Number(new URL(page.url()).pathname.split('/').pop())
+  await page.getByTestId('follow-button').click()
+  await expect(page.getByTestId('follow-button')).toHaveAttribute('aria-pressed', 'true')
+  await gotoReady(page, `/message?to=${teacherId}`)
+  await page.getByTestId('new-room-start').click()
+  const text = `レッスン外で会いませんか ${Date.now().toString(36)}`
+  await page.getByTestId('room-view').getByTestId('message-input').fill(text)
+  await page.getByTestId('room-view').getByTestId('message-send').click()
+  await expect(page.getByTestId('snackbar')).toContainText('送信しました')
+
+  // The teacher reports it.
+  const teacher = await otherPerson(browser, page, TEACHER, '/message')
+  await teacher.getByTestId('room-item').filter({ hasText: nickname }).click()
+  const message = teacher.getByTestId('message').filter({ hasText: text })
+  await message.getByTestId('report-message').click()
+  const dialog = teacher.getByTestId('report-dialog')
+  await expect(dialog).toBeVisible()
+  await dialog.getByTestId('report-submit').click()
+  await expect(dialog.getByText('通報の理由を選んでください')).toBeVisible()
+  await dialog.getByLabel('子どもの安全が心配').check()
+  await dialog.getByTestId('report-detail').fill('授業の外で会おうと誘われました。')
+  await dialog.getByTestId('report-submit').click()
+  await expect(teacher.getByTestId('snackbar')).toContainText('通報を受け付けました')
+  await teacher.context().close()
+
+  // The operator suspends the sender.
+  const operator = await otherPerson(browser, page, OPERATOR, '/admin/reports?kind=message')
+  const report = operator.getByTestId('report').filter({ hasText: text })
+  await expect(report).toContainText('子どもの安全が心配')
+  await expect(report).toContainText('授業の外で会おうと誘われました。')
+  await expectAccessible(operator)
+  await report.getByTestId('report-suspend').click()
+  await report.getByTestId('report-suspend-confirm').click()
+  await expect(operator.getByTestId('snackbar')).toContainText('アカウントを利用停止しました')
+  await gotoReady(operator, '/admin/audit?action=account_suspend')
+  await expect(operator.getByTestId('audit-entry').first()).toContainText('アカウントの利用停止')
+  await operator.context().close()
+
+  // The sender's next request is signed out; signing in again is refused with a Japanese reason.
+  await gotoReady(page, '/mypage')
+  await expect(page).not.toHaveURL(/\/mypage$/)
+  await expect(page.getByTestId('account-button')).toHaveCount(0)
+  await login(page, senderEmail, '/mypage')
+  await expect(page.getByText('このアカウントは利用を停止しています').first()).toBeVisible()
+  await expect(page.getByTestId('account-button')).toHaveCount(0)
+  const mail = await readMail(context, senderEmail, 'アカウントの利用を停止しました')
+  expect(mail.text).toContain('利用を停止しました')
+})
+
+test('a reported class hidden by an operator leaves search and its page answers 410 in Japanese @pc-only', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000)
+  // The demo teacher (verified) publishes a class of their own for this test.
+  const title = `E2E通報クラス ${Date.now().toString(36)}`
+  await login(page, TEACHER, '/class_management/create')
+  const form = page.getByTestId('class-form')
+  await form.getByLabel('タイトル').fill(title)
+  await form.getByLabel('カテゴリー').selectOption({ index: 1 })
+  await form.getByLabel('説明').fill('通報のテストに使うクラスです。')
+  await form.getByLabel('クラスの形式').selectOption({ index: 1 })
+  await form.getByRole('checkbox').first().check()
+  await form.getByLabel('料金（円）').fill('0')
+  await form.getByLabel('定員（人）').fill('5')
+  await form.getByLabel('時間（分）').fill('30')
+  await page.getByTestId('publish-toggle').check()
+  await page.getByTestId('save-class').click()
+  await expect(page).toHaveURL(/\/class_management\/edit\/\d+$/)
+  const classId = Number(page.url().split('/').pop())
+
+  // A parent reports it from the class page.
+  const parent = await otherPerson(browser, page, 'parent@manabi.example', `/class_search/detail/${classId}`)
+  await expect(parent.getByRole('heading', { level: 1, name: title })).toBeVisible()
+  await parent.getByTestId('report-class').click()
+  await parent.getByTestId('report-dialog').getByLabel('不適切な内容（暴力・性的・差別的な表現など）').check()
+  await parent.getByTestId('report-submit').click()
+  await expect(parent.getByTestId('snackbar')).toContainText('通報を受け付けました')
+
+  // The operator hides it.
+  const operator = await otherPerson(browser, page, OPERATOR, '/admin/reports?kind=class')
+  const report = operator.getByTestId('report').filter({ hasText: title })
+  await report.getByTestId('report-hide').click()
+  await expect(operator.getByTestId('snackbar')).toContainText('非表示にしました')
+  await operator.context().close()
+
+  // Gone: 410 with a Japanese page, out of search; the teacher cannot republish it.
+  const res = await parent.goto(`/class_search/detail/${classId}`)
+  expect(res?.status()).toBe(410)
+  await expect(parent.getByRole('heading', { level: 1, name: 'このページは公開を終了しました' })).toBeVisible()
+  await expect(parent.getByText('このクラスは公開を終了しました')).toBeVisible()
+  await gotoReady(parent, `/class_search?${new URLSearchParams({ q: title })}`)
+  await expect(parent.getByTestId('class-card').filter({ hasText: title })).toHaveCount(0)
+  await parent.context().close()
+  await gotoReady(page, `/class_management/edit/${classId}`)
+  await page.getByTestId('publish-toggle').check()
+  await page.getByTestId('save-class').click()
+  await expect(page.getByText('運営が非表示にしたため、公開できません').first()).toBeVisible()
+})
