@@ -224,7 +224,7 @@ async function submitVerification(sub: string, overrides: Record<string, unknown
 const auditOf = (action: string) =>
   api.db.select().from(auditLog).where(eq(auditLog.action, action)).orderBy(auditLog.id)
 
-/** A published class of a seeded teacher (never the caller's), for reports that need any target. */
+/** Published classes of anyone but `notTeacher` (seeded ones first), for reports that need some target. */
 async function someoneElsesClasses(notTeacher: number, n: number) {
   const rows = await api.db
     .select({ id: classWorks.id, teacherId: classWorks.teacherId })
@@ -622,7 +622,7 @@ describe('本人確認: the operator decides', () => {
     })
     await runner.drain()
     const box = await api.db.select({ to: mails.toAddress, subject: mails.subject }).from(mails)
-    expect(box).toEqual([{ to: applicant.email, subject: '【まなびのたね】本人確認が完了しました' }])
+    expect(box).toEqual([{ to: applicant.email, subject: '本人確認が完了しました' }])
 
     // Deciding twice, or submitting again: 409.
     expectError(
@@ -704,7 +704,7 @@ describe('本人確認: the operator decides', () => {
       handlers: notificationHandlers({ mail: testMailSettings() }),
     }).drain()
     const [mail] = await api.db.select().from(mails).where(eq(mails.toAddress, member.email))
-    expect(mail!.subject).toBe('【まなびのたね】本人確認を完了できませんでした')
+    expect(mail!.subject).toBe('本人確認を完了できませんでした')
     expect(mail!.text).toContain('書類の文字が読み取れませんでした。')
     expectError(
       await call(SUBS.operator, 'POST', `/v1/admin/verifications/${id}/decision`, { decision: 'approve' }),
@@ -794,7 +794,7 @@ describe('通報: members report', () => {
     expect(sent.status).toBe('visible')
     const before = await api.count('reports')
     expectError(await report(SUBS.member01, 'message', sent.id), 404, 'not_found') // not in the room
-    expectError(await report(SUBS.operator, 'message', sent.id), 404, 'not_found') // operators report nothing special
+    expectError(await report(SUBS.operator, 'message', sent.id), 404, 'not_found') // the operator is not in the room either
     expectError(await report(SUBS.teacher, 'message', sent.id), 422, 'own_content')
     expect(await api.count('reports')).toBe(before)
     const receipt = ReportReceipt.parse(
@@ -1088,7 +1088,13 @@ describe('通報: suspending an account', () => {
   it('ends its sessions and tokens, takes its pages down (410), cancels and refunds every future lesson it teaches or attends', async () => {
     const bad = await newPerson({ teacher: true, verified: true })
     const good = await newPerson({ teacher: true, verified: true })
-    const [m1, m2, m3, reporter, bystander] = await Promise.all(Array.from({ length: 5 }, () => newPerson()))
+    const [m1, m2, m3, reporter, bystander] = [
+      await newPerson(),
+      await newPerson(),
+      await newPerson(),
+      await newPerson(),
+      await newPerson(),
+    ]
     const cls = await createClass(bad.sub, { is_published: true, price: 2500 })
     const second = await createClass(bad.sub, { is_published: true, price: 0 })
     const draft = await createClass(bad.sub)
@@ -1227,9 +1233,9 @@ describe('通報: suspending an account', () => {
     ] as [string, string, unknown?][])
       expectError(await call({ token: badToken }, method, path, body), 403, 'account_suspended')
 
-    // Their public pages: 410; their classes out of search and unpublished (the draft stays a draft, not hidden).
+    // Their public pages: 410; their classes out of search and unpublished.
     expectError(await call(null, 'GET', `/v1/teachers/${bad.id}`), 410, 'gone')
-    expect((await call(null, 'GET', `/v1/teachers/${bad.id}/class_works`)).status).not.toBe(200)
+    expectError(await call(null, 'GET', `/v1/teachers/${bad.id}/class_works`), 410, 'gone')
     for (const c of [cls, second]) {
       expectError(await call(null, 'GET', `/v1/class_works/${c.id}`), 410, 'gone')
       const found = expectOk(await call(null, 'POST', '/v1/class_works/search', { q: c.title })).items as {
@@ -1241,13 +1247,15 @@ describe('通報: suspending an account', () => {
       .select({ id: classWorks.id, published: classWorks.isPublished, hidden: classWorks.hiddenAt })
       .from(classWorks)
       .where(eq(classWorks.teacherId, bad.id))
-    expect(rows.map((r) => [r.id, r.published, r.hidden]).sort()).toEqual(
+    // The published ones are taken down (hidden: 410); the draft stays an unknown draft (404, never revealed).
+    expect(rows.map((r) => [r.id, r.published, r.hidden !== null]).sort()).toEqual(
       [
-        [cls.id, false, null],
-        [second.id, false, null],
-        [draft.id, false, null],
+        [cls.id, false, true],
+        [second.id, false, true],
+        [draft.id, false, false],
       ].sort(),
     )
+    expectError(await call(null, 'GET', `/v1/class_works/${draft.id}`), 404, 'not_found')
     // The other teacher's class is fine.
     expect((await call(null, 'GET', `/v1/class_works/${goodClass.id}`)).status).toBe(200)
 
@@ -1432,6 +1440,111 @@ describe('本人確認: the images', () => {
   })
 })
 
+// ── statements run many times ────────────────────────────────────────────────────────────────
+
+/**
+ * The app prepares its statements (PGlite: app/db/pglite-statements.ts; PostgreSQL: postgres.js), so from the
+ * sixth run on one connection PostgreSQL may plan them generically. An ON CONFLICT whose arbiter is a partial
+ * unique index must still find that index then (a `where` sent as a parameter does not: 42P10, a 500).
+ */
+describe('reports and submissions keep working after many runs on one connection', () => {
+  it('70 reports in a row (10 each from 7 members, the same class): all 201, one report per member', async () => {
+    const teacher = await newPerson({ teacher: true, verified: true })
+    const cls = await createClass(teacher.sub, { is_published: true })
+    const failures: string[] = []
+    for (let m = 0; m < 7; m++) {
+      const member = await newPerson()
+      const ids = new Set<number>()
+      for (let i = 0; i < LIMITS.reportsPerMember.points; i++) {
+        const res = await report(member.sub, 'class', cls.id, 'spam')
+        if (res.status === 201) ids.add(res.body.id)
+        else failures.push(`member ${m} report ${i}: ${res.status} ${res.body?.code}`)
+      }
+      if (failures.length === 0) expect(ids.size).toBe(1)
+    }
+    expect(failures).toEqual([])
+    expect(await api.db.select().from(reports).where(eq(reports.targetId, cls.id))).toHaveLength(7)
+  })
+
+  it('70 submissions in a row (35 members, each twice): 201 then 409 verification_pending', async () => {
+    const failures: string[] = []
+    for (let m = 0; m < 35; m++) {
+      const member = await newPerson()
+      for (const expected of [201, 409]) {
+        const res = await call(member.sub, 'POST', '/v1/users/teacher_verification', verificationBody())
+        if (res.status !== expected) failures.push(`member ${m}: ${res.status} ${res.body?.code}`)
+      }
+    }
+    expect(failures).toEqual([])
+  })
+})
+
+// ── two operators at once ─────────────────────────────────────────────────────────────────────
+
+describe('two operators resolving the same report at once', () => {
+  it('one wins, the other gets 409 already_resolved; the report says what was done', async () => {
+    const outcomes: string[] = []
+    for (let n = 0; n < 5; n++) {
+      const teacher = await newPerson({ teacher: true, verified: true })
+      const cls = await createClass(teacher.sub, { is_published: true })
+      const { id } = ReportReceipt.parse(
+        expectOk(await report((await newPerson()).sub, 'class', cls.id), 201),
+      )
+      const [dismiss, hide] = await Promise.all([
+        call(SUBS.operator, 'POST', `/v1/admin/reports/${id}/resolve`, { action: 'dismiss' }),
+        call(SUBS.operator, 'POST', `/v1/admin/reports/${id}/resolve`, { action: 'hide' }),
+      ])
+      const [r] = await api.db.select().from(reports).where(eq(reports.id, id))
+      const [c] = await api.db.select().from(classWorks).where(eq(classWorks.id, cls.id))
+      const audited = (
+        await api.db
+          .select()
+          .from(auditLog)
+          .where(eq(auditLog.targetId, String(cls.id)))
+      ).filter((e) => e.action === 'report_dismiss' || e.action === 'report_hide')
+      outcomes.push(
+        `${dismiss.status}/${hide.status} report=${r!.status} hidden=${c!.hiddenAt !== null} audited=${audited.length}`,
+      )
+    }
+    // Either the dismissal won (the class stays) or the hiding did (the class is hidden): never both.
+    for (const o of outcomes)
+      expect([
+        '200/409 report=dismissed hidden=false audited=1',
+        '409/200 report=hidden hidden=true audited=1',
+      ]).toContain(o)
+  })
+})
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)(
+  'a teacher editing while being suspended (PostgreSQL)',
+  () => {
+    it('edits already past the sign-in check do not put their classes back on line', async () => {
+      const outcomes: string[] = []
+      for (let n = 0; n < 5; n++) {
+        const teacher = await newPerson({ teacher: true, verified: true })
+        const cls = await createClass(teacher.sub, { is_published: true })
+        const { id } = ReportReceipt.parse(
+          expectOk(await report((await newPerson()).sub, 'teacher', teacher.id), 201),
+        )
+        const token = await tokenFor(teacher.sub, { expiresIn: 3600 })
+        const [suspended, ...edits] = await Promise.all([
+          call(SUBS.operator, 'POST', `/v1/admin/reports/${id}/resolve`, { action: 'suspend' }),
+          ...Array.from({ length: 20 }, () =>
+            call({ token }, 'PATCH', `/v1/teachers/class_works/${cls.id}`, { is_published: true }),
+          ),
+        ])
+        expect(suspended.status).toBe(200)
+        for (const e of edits) expect([200, 403]).toContain(e.status)
+        const [c] = await api.db.select().from(classWorks).where(eq(classWorks.id, cls.id))
+        outcomes.push(
+          `published=${c!.isPublished} page=${(await call(null, 'GET', `/v1/class_works/${cls.id}`)).status}`,
+        )
+      }
+      expect(outcomes).toEqual(Array(5).fill('published=false page=410'))
+    })
+  },
+)
+
 // ── the crowd (PostgreSQL) ────────────────────────────────────────────────────────────────────
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)(
@@ -1453,6 +1566,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
 
     it(`${ROUNDS} rounds: no reservation survives on the teacher's future lessons, counters agree, every refund once`, async () => {
       const unexpected: string[] = []
+      const race: [number, number][] = []
       const deadlocksBefore = retriedConflicts['40P01'] ?? 0
       for (let round = 0; round < ROUNDS; round++) {
         const teacher = await newPerson({ teacher: true, verified: true, prefix: `crowd${round}` })
@@ -1530,7 +1644,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
           .where(eq(classWorks.id, cls.id))
         expect(c!.published).toBe(false)
         expect(c!.seatsSold).toBe(Number(c!.sum))
+        race.push([byOperator.length, results.filter((r) => r.status === 404).length])
       }
+      console.log('[crowd] per round [cancelled by the suspension, bookings refused after it]:', race)
+      // The suspension landed among the bookings: some seats were taken before it, some refused after it.
+      expect(race.some(([before]) => before > 0)).toBe(true)
+      expect(race.some(([, after]) => after > 0)).toBe(true)
       expect(unexpected).toEqual([])
       expect(retriedConflicts['40P01'] ?? 0, 'deadlocks retried').toBe(deadlocksBefore)
     }, 180_000)

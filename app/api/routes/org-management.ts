@@ -29,11 +29,15 @@ export function registerOrgManagementRoutes(app: ApiApp, deps: RouteDeps) {
       method: 'post',
       path: '/organizations',
       tags,
-      summary: '団体（法人・グループ）を作成してオーナーになる（所属済みなら 409 already_in_organization）',
+      summary:
+        '団体（法人・グループ）を作成してオーナーになる（本人確認済みの先生のみ：403 not_verified、所属済みなら 409 already_in_organization）',
       security: bearer,
       middleware: [member] as const,
       request: { body: body(OrganizationInput) },
-      responses: { 201: json(OrganizationDeepMe, '作成した団体'), ...errors(400, 401, 404, 409, 413, 503) },
+      responses: {
+        201: json(OrganizationDeepMe, '作成した団体'),
+        ...errors(400, 401, 403, 404, 409, 413, 503),
+      },
     }),
     async (c) => {
       const db = await deps.getDb()

@@ -68,7 +68,7 @@ export function registerTeacherRoutes(app: ApiApp, deps: RouteDeps) {
       tags: ['teachers'],
       summary: '先生の公開中のクラス',
       request: { params: IdParams },
-      responses: { 200: json(ClassWorkCardList, 'クラス'), ...errors(400, 404, 503) },
+      responses: { 200: json(ClassWorkCardList, 'クラス'), ...errors(400, 404, 410, 503) },
     }),
     async (c) => {
       const db = await deps.getDb()

@@ -27,7 +27,7 @@ import { enqueue } from '../../jobs/queue.server'
 import { formatScheduleJa } from '../../lib/format'
 import { findOverlap } from '../../lib/schedule-overlap'
 import { classSearchText } from '../../lib/search-normalize'
-import type { UserRow } from '../auth'
+import { ACCOUNT_SUSPENDED_MESSAGE, type UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
 import { iso, scheduleColumns, selectClassRows, summaryJson, toCards } from './class-cards'
 import { embeddedPaymentProvider, type PaymentProvider } from './payment'
@@ -84,6 +84,17 @@ async function lockOwnClass(
     .for(strength)
   if (!row) throw notFound('クラス')
   return row
+}
+
+/**
+ * A suspension committed after the caller signed in ends their writes too (issue 15). `share` (before any class
+ * lock, as the suspension takes the user row first) makes a class created concurrently either wait for the
+ * suspension or be seen and taken down by it.
+ */
+async function refuseIfSuspended(tx: Tx, userId: number, lock?: 'share') {
+  const q = tx.select({ suspendedAt: users.suspendedAt }).from(users).where(eq(users.id, userId))
+  const [row] = lock ? await q.for('share') : await q
+  if (row?.suspendedAt) throw new ApiError(403, 'account_suspended', ACCOUNT_SUSPENDED_MESSAGE)
 }
 
 /**
@@ -188,6 +199,7 @@ export async function createClassWork(
   requireTeacher(user)
   if (input.is_published) requireVerifiedTeacher(user, 'publish')
   const id = await transaction(db, async (tx) => {
+    await refuseIfSuspended(tx, user.id, 'share')
     const searchText = await searchTextFor(tx, {
       title: input.title,
       description: input.description,
@@ -232,6 +244,8 @@ export async function updateClassWork(
   requireTeacher(user)
   await transaction(db, async (tx) => {
     const current = await lockOwnClass(tx, user.id, classWorkId)
+    // Read after the class lock: a suspension that committed meanwhile (it holds the classes first) is seen here.
+    await refuseIfSuspended(tx, user.id)
     if (patch.is_published && !current.isPublished) {
       requireVerifiedTeacher(user, 'publish')
       if (current.hiddenAt)

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, type SQL, sql } from 'drizzle-orm'
 import type {
   ClassWorkDetail,
   ClassWorkSearchResult,
@@ -7,7 +7,7 @@ import type {
   SearchSort,
 } from '../../contract/v1/class-works'
 import type { Db } from '../../db/client'
-import { classWorkSchedules, classWorks, classWorkTargetGrades, organizations, users } from '../../db/schema'
+import { classWorkSchedules, classWorks, classWorkTargetGrades, organizations } from '../../db/schema'
 import { retryOnConflict } from '../../db/transaction'
 import { gramsTsquery } from '../../lib/search-bigrams'
 import { searchTerms } from '../../lib/search-normalize'
@@ -301,15 +301,15 @@ async function schedulesOf(db: Db, classWorkIds: number[]): Promise<Map<number, 
   return map
 }
 
-/** A class an operator took down (hidden after a report, or its teacher suspended): its page answers 410. */
+/**
+ * A class an operator took down (hidden after a report, or published when its teacher was suspended): its page
+ * answers 410. A draft never published stays unknown (404), whoever its teacher is.
+ */
 export async function isClassGone(db: Db, classWorkId: number): Promise<boolean> {
   const [row] = await db
     .select({ id: classWorks.id })
     .from(classWorks)
-    .innerJoin(users, eq(users.id, classWorks.teacherId))
-    .where(
-      and(eq(classWorks.id, classWorkId), or(isNotNull(classWorks.hiddenAt), isNotNull(users.suspendedAt))),
-    )
+    .where(and(eq(classWorks.id, classWorkId), isNotNull(classWorks.hiddenAt)))
   return row !== undefined
 }
 

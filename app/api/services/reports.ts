@@ -87,7 +87,9 @@ export async function createReport(db: Db, reporter: UserRow, body: CreateReport
     })
     .onConflictDoNothing({
       target: [reports.reporterId, reports.targetType, reports.targetId],
-      where: eq(reports.status, 'open'),
+      // Written into the SQL, not a parameter: a prepared statement planned generically could not match the
+      // partial unique index otherwise (42P10 on PGlite from the sixth run).
+      where: sql`${reports.status} = 'open'`,
     })
     .returning({ id: reports.id })
   if (row) return { id: row.id, message: REPORT_RECEIVED_MESSAGE }
@@ -299,10 +301,11 @@ async function suspendAccount(tx: Tx, userId: number, now: Date, payment: Paymen
       .orderBy(asc(classWorks.id))
   ).map((c) => c.id)
   const cancellation = await cancelFutureLessons(tx, { classIds, memberId: userId }, now, payment)
+  // Published classes are taken down (hidden: their pages answer 410); drafts stay drafts, never revealed.
   const unpublished = classIds.length
     ? await tx
         .update(classWorks)
-        .set({ isPublished: false, updatedAt: now })
+        .set({ isPublished: false, hiddenAt: now, updatedAt: now })
         .where(and(inArray(classWorks.id, classIds), eq(classWorks.isPublished, true)))
         .returning({ id: classWorks.id })
     : []
@@ -339,7 +342,8 @@ export async function adminResolveReport(
   address?: string,
 ): Promise<ResolveReportResult> {
   return transaction(db, async (tx) => {
-    const [report] = await tx.select().from(reports).where(eq(reports.id, id))
+    // Locked: two operators deciding at once get one decision and one 409.
+    const [report] = await tx.select().from(reports).where(eq(reports.id, id)).for('update')
     if (!report) throw notFound('通報')
     if (report.status !== 'open') throw new ApiError(409, 'already_resolved', 'この通報は対応済みです')
     const note = (body.note ?? '').trim() || null

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Destination, Message, Room } from '../../contract/v1/rooms'
 import type { Db, Tx } from '../../db/client'
@@ -143,9 +143,11 @@ export async function destinations(
     ? and(eq(rooms.teacherId, userId), eq(rooms.memberId, users.id))
     : and(eq(rooms.teacherId, users.id), eq(rooms.memberId, userId))
   const who = asTeacherSide
-    ? inArray(users.id, students)
+    ? and(inArray(users.id, students), isNull(users.suspendedAt))
     : and(
         eq(users.isTeacher, true),
+        // A suspended account can no longer be written to.
+        isNull(users.suspendedAt),
         sql`(${inArray(users.id, reservedTeachers)} or ${inArray(users.id, followed)})`,
       )
   const rows = await db

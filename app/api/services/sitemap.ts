@@ -1,4 +1,4 @@
-import { desc, eq, lte } from 'drizzle-orm'
+import { and, desc, eq, isNull, lte } from 'drizzle-orm'
 import type { SitemapEntries } from '../../contract/v1/sitemap'
 import type { Db } from '../../db/client'
 import { classWorks, magazineArticles, users } from '../../db/schema'
@@ -19,7 +19,7 @@ export async function sitemapEntries(db: Db, now: Date): Promise<SitemapEntries>
     db
       .select({ id: users.id, updatedAt: users.updatedAt })
       .from(users)
-      .where(eq(users.isTeacher, true))
+      .where(and(eq(users.isTeacher, true), isNull(users.suspendedAt)))
       .orderBy(desc(users.updatedAt), desc(users.id))
       .limit(SITEMAP_LIMIT_PER_KIND),
     db

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
 import type { Student } from '../../contract/v1/class-works'
 import type { TeacherProfile } from '../../contract/v1/teachers'
 import type { Db } from '../../db/client'
@@ -16,14 +16,15 @@ import {
 import { gone, notFound } from '../errors'
 import { iso, scheduleColumns, summaryJson } from './class-cards'
 
-/** Someone who is not a teacher has no public page and no public class list (404). */
+/** Someone who is not a teacher has no public page and no public class list (404); a suspended one, 410. */
 export async function assertTeacher(db: Db, teacherId: number): Promise<void> {
   const [t] = await db
-    .select({ id: users.id })
+    .select({ suspendedAt: users.suspendedAt })
     .from(users)
-    .where(and(eq(users.id, teacherId), eq(users.isTeacher, true), isNull(users.suspendedAt)))
+    .where(and(eq(users.id, teacherId), eq(users.isTeacher, true)))
     .limit(1)
   if (!t) throw notFound('先生')
+  if (t.suspendedAt) throw gone('この先生のページは公開を終了しました')
 }
 
 /** A teacher's public page. Anyone who is not a teacher has no public page (404). */

@@ -1,4 +1,4 @@
-import { asc, desc, eq } from 'drizzle-orm'
+import { asc, desc, eq, sql } from 'drizzle-orm'
 import type {
   AdminVerification,
   DecideVerificationBody,
@@ -83,7 +83,8 @@ export async function submitVerification(
       })
       .onConflictDoNothing({
         target: teacherVerifications.userId,
-        where: eq(teacherVerifications.status, 'pending'),
+        // A literal, not a parameter (see createReport): it must match the partial unique index when prepared.
+        where: sql`${teacherVerifications.status} = 'pending'`,
       })
       .returning({ id: teacherVerifications.id })
     if (inserted.length === 0)
