@@ -201,7 +201,9 @@ test('a reported class hidden by an operator leaves search and its page answers 
   // Gone: 410 with a Japanese page, out of search; the teacher cannot republish it.
   const res = await parent.goto(`/class_search/detail/${classId}`)
   expect(res?.status()).toBe(410)
-  await expect(parent.getByRole('heading', { level: 1, name: 'このページは公開を終了しました' })).toBeVisible()
+  await expect(
+    parent.getByRole('heading', { level: 1, name: 'このページは公開を終了しました' }),
+  ).toBeVisible()
   await expect(parent.getByText('このクラスは公開を終了しました')).toBeVisible()
   await gotoReady(parent, `/class_search?${new URLSearchParams({ q: title })}`)
   await expect(parent.getByTestId('class-card').filter({ hasText: title })).toHaveCount(0)
