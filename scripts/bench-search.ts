@@ -189,7 +189,7 @@ async function load(database: Database, now: Date) {
       from generate_series(1, ${CLASSES}) as i
     )
     insert into class_works (teacher_id, title, description, category_id, class_style_id, price, capacity,
-      duration_minutes, is_published, search_text, created_at)
+      duration_minutes, is_published, search_text, created_at, rating_count, rating_sum)
     select (${ia(teachers.map((t) => t.id))})[t],
       (${sa(prefixes)})[p] || (${sa(subj)})[s] || (${sa(suffixes)})[x] || '（' || i || '）',
       (${sa(openers)})[o] || (${sa(subj)})[s2] || (${sa(middles)})[m] || (${sa(closers)})[c],
@@ -202,7 +202,11 @@ async function load(database: Database, now: Date) {
       (${sa(n(prefixes))})[p] || (${sa(n(subj))})[s] || (${sa(n(suffixes))})[x] || '(' || i || ') ' ||
         (${sa(n(openers))})[o] || (${sa(n(subj))})[s2] || (${sa(n(middles))})[m] || (${sa(n(closers))})[c] || ' ' ||
         (${sa(n(teachers.map((t) => t.nickname)))})[t] || ' ' || (${sa(subjCatName)})[s],
-      ${now.toISOString()}::timestamptz - (abs(hashint4(i * 13 + 14)) % 365) * interval '1 day'
+      ${now.toISOString()}::timestamptz - (abs(hashint4(i * 13 + 14)) % 365) * interval '1 day',
+      -- Reviews (issue 16): about half the classes have 1–40, averaging ★3–5.
+      case when abs(hashint4(i * 13 + 15)) % 2 = 0 then 1 + abs(hashint4(i * 13 + 16)) % 40 else 0 end,
+      case when abs(hashint4(i * 13 + 15)) % 2 = 0
+        then (1 + abs(hashint4(i * 13 + 16)) % 40) * (3 + abs(hashint4(i * 13 + 17)) % 3) else 0 end
     from g`),
   )
   // The search-key triggers would update a class per inserted row: off for the bulk load, then one recompute.
@@ -310,15 +314,18 @@ async function bench(kind: string, database: Database) {
       label: 'no term + category, grade, price, dates',
       params: { category: art, grade: 3, price_max: 2000, from: day(0), to: day(30) },
     },
-    ...(['new', 'start', 'price_asc', 'price_desc', 'popular'] as const).map((sort) => ({
+    ...(['new', 'start', 'price_asc', 'price_desc', 'popular', 'rating'] as const).map((sort) => ({
       label: `英語 sort=${sort}`,
       params: { q: '英語', sort },
     })),
-    ...(['new', 'start', 'price_asc', 'price_desc', 'popular'] as const).map((sort) => ({
+    ...(['new', 'start', 'price_asc', 'price_desc', 'popular', 'rating'] as const).map((sort) => ({
       label: `no term + category sort=${sort}`,
       params: { category: art, sort },
     })),
     { label: '英語 page 10', params: { q: '英語', page: 10 } },
+    { label: 'no term sort=rating', params: { sort: 'rating' } },
+    { label: 'no term ★4以上 sort=rating', params: { rating_min: 4, sort: 'rating' } },
+    { label: '英語 ★4.5以上', params: { q: '英語', rating_min: 4.5 } },
   ]
   const rows: string[][] = []
   for (const q of queries) {

@@ -29,6 +29,7 @@ import { registerNotificationSettingRoutes } from './routes/notification-setting
 import { registerOrgManagementRoutes } from './routes/org-management'
 import { registerOrganizationRoutes } from './routes/organizations'
 import { registerPurchaseRoutes } from './routes/purchases'
+import { registerReviewRoutes } from './routes/reviews'
 import { registerSalesRoutes } from './routes/sales'
 import { registerSitemapRoutes } from './routes/sitemap'
 import { registerTeacherRoutes } from './routes/teachers'
@@ -152,6 +153,7 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
   registerLearnerRoutes(app, routeDeps)
   registerAdminRoutes(app, routeDeps)
   registerTrustRoutes(app, routeDeps, { payment: deps.payment })
+  registerReviewRoutes(app, routeDeps)
   registerNotificationSettingRoutes(app, routeDeps, {
     unsubscribeSecret: deps.unsubscribeSecret ?? defaultUnsubscribeSecret,
   })

@@ -111,6 +111,15 @@ export function requireUser(source: AuthConfigSource, getDb: () => Promise<Db>):
 }
 
 /**
+ * A public route that answers a little more to a member (e.g. which reviews they may reply to): with an
+ * Authorization header it is checked like requireUser, without one the route runs for a visitor.
+ */
+export function optionalUser(source: AuthConfigSource, getDb: () => Promise<Db>): MiddlewareHandler<Env> {
+  const member = requireUser(source, getDb)
+  return async (c, next) => (c.req.header('authorization') ? member(c, next) : next())
+}
+
+/**
  * An operator (運営) only: a visitor gets 401, any other member 404 (PRODUCT.md: private resources answer 404, so
  * /v1/admin cannot even be probed). The role is read from the database on every call, so a revoke takes effect
  * at once.

@@ -3,6 +3,7 @@ import {
   boolean,
   check,
   customType,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -181,6 +182,16 @@ export const classWorks = pgTable(
     targetGradeIds: integer('target_grade_ids').array().notNull().default(sql`'{}'`),
     /** Hidden by an operator after a report: out of search, its page answers 410, the teacher cannot republish it. */
     hiddenAt: ts('hidden_at'),
+    /** Visible reviews: how many and the sum of their stars, kept by the review services in the review's transaction. */
+    ratingCount: integer('rating_count').notNull().default(0),
+    ratingSum: integer('rating_sum').notNull().default(0),
+    /**
+     * Bayesian average for sort=rating (docs/decisions/0021): (C·m + sum) / (C + count) with C = 5 reviews at
+     * m = ★3.5, so one ★5 (3.75) does not beat a hundred ★4.8 (4.74).
+     */
+    ratingScore: doublePrecision('rating_score')
+      .notNull()
+      .generatedAlwaysAs(sql`(17.5 + rating_sum) / (5.0 + rating_count)`),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -207,6 +218,7 @@ export const classWorks = pgTable(
     index('class_works_published_price_idx').on(t.isPublished, t.price, t.id),
     index('class_works_published_price_id_desc_idx').on(t.isPublished, t.price, t.id.desc().nullsFirst()),
     index('class_works_published_seats_idx').on(t.isPublished, t.seatsSold, t.id),
+    index('class_works_published_rating_idx').on(t.isPublished, t.ratingScore, t.id),
     // next_start_at asc nulls last, id desc; also finds the stale next starts (next_start_at < now).
     index('class_works_next_start_idx').on(t.nextStartAt.asc().nullsLast(), t.id.desc().nullsFirst()),
     check('class_works_price_check', sql`${t.price} >= 0`),
@@ -723,5 +735,41 @@ export const reports = pgTable(
       .where(sql`${t.status} = 'open'`),
     check('reports_target_type_check', sql`${t.targetType} in ('class', 'teacher', 'message', 'review')`),
     check('reports_status_check', sql`${t.status} in ('open', 'dismissed', 'hidden', 'suspended')`),
+  ],
+)
+
+// ── reviews (issue 16; docs/decisions/0021) ──────────────────────────────────────────────────────
+
+/**
+ * One review per attended, ended reservation: ★1–5 and a comment; the class's teacher replies once. Hidden by an
+ * operator after a report (then it no longer counts in the class's rating).
+ */
+export const reviews = pgTable(
+  'reviews',
+  {
+    id: id(),
+    purchaseId: integer('purchase_id')
+      .notNull()
+      .unique()
+      .references(() => purchases.id, { onDelete: 'cascade' }),
+    classWorkId: integer('class_work_id')
+      .notNull()
+      .references(() => classWorks.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    rating: integer('rating').notNull(),
+    comment: text('comment').notNull(),
+    reply: text('reply'),
+    repliedAt: ts('replied_at'),
+    /** visible | hidden (by an operator). */
+    status: text('status').notNull().default('visible'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('reviews_class_created_idx').on(t.classWorkId, t.createdAt.desc(), t.id.desc()),
+    index('reviews_user_idx').on(t.userId),
+    check('reviews_rating_check', sql`${t.rating} between 1 and 5`),
+    check('reviews_status_check', sql`${t.status} in ('visible', 'hidden')`),
   ],
 )

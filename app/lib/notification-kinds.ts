@@ -46,6 +46,13 @@ export const NOTIFICATION_KINDS = [
     defaultOn: true,
   },
   {
+    kind: 'teacher_review',
+    label: 'レビュー（先生向け）',
+    description: 'ご自身のクラスにレビューが書かれたとき',
+    mandatory: false,
+    defaultOn: true,
+  },
+  {
     kind: 'operator_notice',
     label: '運営からのお知らせ',
     description: 'まなびのたねからの大切なお知らせやキャンペーン（希望する方のみ）',

@@ -31,6 +31,7 @@ const detail: ClassWorkDetail = {
   teacher: { id: 7, nickname: 'けんた先生', avatar_url: null, is_verified: true },
   next_schedule: null,
   favorite_count: 2,
+  rating: { average: null, count: 0 },
   created_at: '2026-01-01T00:00:00.000Z',
   description: 'ゲームを\nつくろう',
   organization: null,
@@ -82,6 +83,7 @@ describe('personJsonLd', () => {
       class_work_count: 2,
       summary,
       is_verified: false,
+      rating: { average: 4.5, count: 2 },
     }
     expect(personJsonLd(origin, t)).toEqual({
       '@context': 'https://schema.org',
@@ -98,6 +100,37 @@ describe('personJsonLd', () => {
         userInteractionCount: 4,
       },
     })
+  })
+})
+
+describe('reviews in JSON-LD', () => {
+  it('adds AggregateRating and Review only when there are reviews', () => {
+    expect(courseJsonLd(origin, detail)).not.toHaveProperty('aggregateRating')
+    const rated = { ...detail, rating: { average: 4.5, count: 2 } }
+    const ld = courseJsonLd(origin, rated, new Date('2026-11-01T00:00:00Z'), [
+      {
+        rating: 5,
+        comment: 'とても\n楽しかった',
+        created_at: '2026-10-01T10:00:00.000Z',
+        reviewer: { nickname: 'はな' },
+      },
+    ])
+    expect(ld.aggregateRating).toEqual({
+      '@type': 'AggregateRating',
+      ratingValue: 4.5,
+      ratingCount: 2,
+      bestRating: 5,
+      worstRating: 1,
+    })
+    expect(ld.review).toEqual([
+      {
+        '@type': 'Review',
+        reviewRating: { '@type': 'Rating', ratingValue: 5, bestRating: 5, worstRating: 1 },
+        author: { '@type': 'Person', name: 'はな' },
+        datePublished: '2026-10-01',
+        reviewBody: 'とても 楽しかった',
+      },
+    ])
   })
 })
 

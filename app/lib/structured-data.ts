@@ -1,6 +1,7 @@
 import { appConfig } from '../../app.config'
 import type { ClassWorkDetail } from '../contract/v1/class-works'
 import type { Article } from '../contract/v1/magazine'
+import type { Review } from '../contract/v1/reviews'
 import type { TeacherProfile } from '../contract/v1/teachers'
 
 /**
@@ -38,7 +39,12 @@ export function verifiedCredential(verified: boolean) {
 }
 
 /** A class: Course with its upcoming online sessions and its price as an offer. */
-export function courseJsonLd(origin: string, c: ClassWorkDetail, now: Date = new Date()): JsonLd {
+export function courseJsonLd(
+  origin: string,
+  c: ClassWorkDetail,
+  now: Date = new Date(),
+  reviews: Pick<Review, 'rating' | 'comment' | 'created_at' | 'reviewer'>[] = [],
+): JsonLd {
   const url = absoluteUrl(origin, `/class_search/detail/${c.id}`)
   const upcoming = c.schedules
     .filter((s) => !s.is_canceled && new Date(s.started_at).getTime() >= now.getTime())
@@ -63,6 +69,24 @@ export function courseJsonLd(origin: string, c: ClassWorkDetail, now: Date = new
     about: c.category.name,
     educationalLevel: c.target_grades.map((g) => g.name).join('、') || undefined,
     timeRequired: `PT${c.duration_minutes}M`,
+    ...(c.rating.count > 0 && c.rating.average !== null
+      ? {
+          aggregateRating: {
+            '@type': 'AggregateRating',
+            ratingValue: c.rating.average,
+            ratingCount: c.rating.count,
+            bestRating: 5,
+            worstRating: 1,
+          },
+          review: reviews.slice(0, 5).map((r) => ({
+            '@type': 'Review',
+            reviewRating: { '@type': 'Rating', ratingValue: r.rating, bestRating: 5, worstRating: 1 },
+            author: { '@type': 'Person', name: r.reviewer.nickname },
+            datePublished: r.created_at.slice(0, 10),
+            reviewBody: oneLine(r.comment, 500),
+          })),
+        }
+      : {}),
     offers: {
       '@type': 'Offer',
       price: c.price,

@@ -77,6 +77,17 @@ const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
     '【まなびのたね】年末年始のお休み',
     '12月29日から1月3日まで',
   ],
+  new_review: [
+    {
+      className: 'はじめての将棋',
+      rating: 4,
+      comment: '楽しく学べました',
+      reviewer: 'はなこ',
+      classUrl: 'https://manabi.example/class_search/detail/1#reviews',
+    },
+    'レビューが届きました：はじめての将棋',
+    '評価：★★★★☆（4）',
+  ],
   verification_approved: [
     { nickname: 'ゆい', manageUrl: 'https://manabi.example/class_management' },
     '本人確認が完了しました',

@@ -177,6 +177,36 @@ export const templates = {
     ),
   }),
 
+  new_review: define<{
+    className: string
+    rating: number
+    comment: string
+    reviewer: string
+    classUrl: string
+  }>({
+    kind: 'teacher_review',
+    subject: (p) => `レビューが届きました：${p.className}`,
+    body: (p) => (
+      <MailLayout
+        preview={`${p.className}にレビューが届きました`}
+        heading="レビューが届きました"
+        footer={p.footer}
+      >
+        <P>
+          {p.reviewer}さんが「{p.className}」のレビューを書きました。
+        </P>
+        <Details
+          rows={[
+            ['評価', `${'★'.repeat(p.rating)}${'☆'.repeat(5 - p.rating)}（${p.rating}）`],
+            ['コメント', p.comment],
+          ]}
+        />
+        <P>クラスのページから一度だけ返信できます。</P>
+        <Action href={p.classUrl}>レビューを見る</Action>
+      </MailLayout>
+    ),
+  }),
+
   verification_approved: define<{ nickname: string; manageUrl: string }>({
     kind: 'verification',
     subject: () => '本人確認が完了しました',

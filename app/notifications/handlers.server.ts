@@ -13,6 +13,7 @@ import {
   notificationPreferences,
   notificationThrottles,
   purchases,
+  reviews,
   roomMembers,
   teacherVerifications,
   users,
@@ -318,6 +319,42 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
       await live(
         members.map((u) => u.id),
         'announcement',
+      )
+    },
+
+    /** A member reviewed a class: its teacher hears of it (a setting they may switch off). */
+    'notify.review': async (job, { db }) => {
+      const reviewId = positiveId(job.payload.reviewId, 'reviewId')
+      const [r] = await db
+        .select({
+          rating: reviews.rating,
+          comment: reviews.comment,
+          status: reviews.status,
+          reviewer: users.nickname,
+          classWorkId: classWorks.id,
+          className: classWorks.title,
+          teacherId: teachers.id,
+          teacherEmail: teachers.email,
+        })
+        .from(reviews)
+        .innerJoin(users, eq(users.id, reviews.userId))
+        .innerJoin(classWorks, eq(classWorks.id, reviews.classWorkId))
+        .innerJoin(teachers, eq(teachers.id, classWorks.teacherId))
+        .where(eq(reviews.id, reviewId))
+      if (r?.status !== 'visible') return
+      await mailMember(
+        db,
+        deps,
+        `review-${reviewId}`,
+        { id: r.teacherId, email: r.teacherEmail },
+        'new_review',
+        {
+          className: r.className,
+          rating: r.rating,
+          comment: r.comment.length > 300 ? `${r.comment.slice(0, 300)}…` : r.comment,
+          reviewer: r.reviewer,
+          classUrl: `${deps.mail.siteOrigin}/class_search/detail/${r.classWorkId}#reviews`,
+        },
       )
     },
 

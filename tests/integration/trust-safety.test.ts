@@ -823,7 +823,6 @@ describe('通報: members report', () => {
     const [target] = await someoneElsesClasses(member.id, 1)
     const ok = { target_type: 'class', target_id: target!.id, reason: 'spam' }
     for (const body of [
-      { ...ok, target_type: 'review' },
       { ...ok, target_type: 'user' },
       { ...ok, reason: 'dislike' },
       { ...ok, target_id: 0 },

@@ -12,6 +12,7 @@ import {
   targetGrades,
   users,
 } from '../../db/schema'
+import { ratingSummary } from '../../lib/rating'
 import { type ScheduleEntry, summarizeSchedules } from '../../lib/schedule-summary'
 
 /** Columns every class listing needs; `searchText` stays in the database. */
@@ -35,6 +36,8 @@ export const classRowColumns = {
   teacherNickname: users.nickname,
   teacherAvatarUrl: users.avatarUrl,
   teacherVerifiedAt: users.teacherVerifiedAt,
+  ratingCount: classWorks.ratingCount,
+  ratingSum: classWorks.ratingSum,
 }
 
 /** `select … from class_works` joined to what a card shows; add where/order/limit at the call site. */
@@ -165,6 +168,7 @@ function toCard(r: ClassRow, e: CardExtras | undefined): ClassWorkCard {
     },
     next_schedule: e?.next ? toPublicSchedule(e.next) : null,
     favorite_count: e?.favoriteCount ?? 0,
+    rating: ratingSummary(r.ratingCount, r.ratingSum),
     created_at: iso(r.createdAt),
   }
 }

@@ -76,6 +76,7 @@ export interface SearchParams {
   price_max?: number
   from?: string
   to?: string
+  rating_min?: number
   sort?: SearchSort
   page?: number
 }
@@ -99,6 +100,8 @@ function sortOrder(sort: SearchSort | undefined, c: typeof classWorks): SQL[] {
       return [desc(c.price), desc(c.id)]
     case 'popular':
       return [desc(c.seatsSold), desc(c.id)]
+    case 'rating':
+      return [desc(c.ratingScore), desc(c.id)]
     default:
       return [desc(c.createdAt), desc(c.id)]
   }
@@ -135,6 +138,11 @@ function classWorkSearchClauses(p: SearchParams): {
   if (p.price_max !== undefined) where.push(lte(classWorks.price, p.price_max))
   // target_grade_ids mirrors class_work_target_grades (trigger, migration 0004): no join per matching row.
   if (p.grade !== undefined) where.push(sql`${classWorks.targetGradeIds} @> array[${p.grade}::int]`)
+  // The plain average (not the Bayesian score) against the stars asked for; classes without reviews drop out.
+  if (p.rating_min !== undefined)
+    where.push(
+      sql`${classWorks.ratingCount} > 0 and ${classWorks.ratingSum} >= ${p.rating_min} * ${classWorks.ratingCount}`,
+    )
   if (p.from !== undefined || p.to !== undefined) {
     const range: SQL[] = [eq(classWorkSchedules.isCanceled, false)]
     if (p.from) range.push(gte(classWorkSchedules.startedAt, tokyoDayStart(p.from)))

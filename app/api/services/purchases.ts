@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, lte, type SQL, sql } from 'drizzle-orm'
 import type { CreatePurchaseBody, Purchase, PurchaseScope } from '../../contract/v1/purchases'
 import type { Db, Tx } from '../../db/client'
-import { classWorkSchedules, classWorks, learners, purchases, users } from '../../db/schema'
+import { classWorkSchedules, classWorks, learners, purchases, reviews, users } from '../../db/schema'
 import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
 import { canCancel, cancelDeadline, commissionOf, isMeetingOpen } from '../../lib/reservation-rules'
@@ -237,6 +237,8 @@ async function listPurchaseRows(
       endedAt: classWorkSchedules.endedAt,
       isCanceled: classWorkSchedules.isCanceled,
       meetingUrl: classWorkSchedules.meetingUrl,
+      reviewId: reviews.id,
+      reviewRating: reviews.rating,
       classWorkId: classWorks.id,
       title: classWorks.title,
       imageUrl: classWorks.imageUrl,
@@ -250,6 +252,7 @@ async function listPurchaseRows(
     .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
     .innerJoin(users, eq(users.id, classWorks.teacherId))
     .leftJoin(learners, eq(learners.id, purchases.learnerId))
+    .leftJoin(reviews, eq(reviews.purchaseId, purchases.id))
     .where(and(eq(purchases.userId, userId), filter))
     .orderBy(
       order === 'asc' ? asc(classWorkSchedules.startedAt) : desc(classWorkSchedules.startedAt),
@@ -279,6 +282,10 @@ async function listPurchaseRows(
       meeting_url: live && isMeetingOpen(r.startedAt, r.endedAt, now) ? r.meetingUrl : null,
       can_cancel: live && canCancel(r.status, r.startedAt, now),
       cancel_deadline: iso(cancelDeadline(r.startedAt)),
+      review:
+        r.reviewId !== null && r.reviewRating !== null ? { id: r.reviewId, rating: r.reviewRating } : null,
+      // Attended (a live reservation) and ended, not reviewed yet (issue 16).
+      can_review: live && r.endedAt <= now && r.reviewId === null,
     }
   })
 }

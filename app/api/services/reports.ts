@@ -16,6 +16,7 @@ import {
   messages,
   purchases,
   reports,
+  reviews,
   roomMembers,
   sessions,
   users,
@@ -27,6 +28,7 @@ import { ApiError, notFound } from '../errors'
 import { iso } from './class-cards'
 import { cancelHeldSchedule } from './class-management'
 import type { PaymentProvider } from './payment'
+import { hideReview } from './reviews'
 
 /**
  * 通報 and what an operator does about one (issue 15; docs/decisions/0020): dismiss it, hide the content (a class
@@ -55,6 +57,15 @@ async function ownerOfTarget(db: Db, reporter: UserRow, type: CreateReportBody['
       .where(and(eq(users.id, id), eq(users.isTeacher, true)))
     if (!t) throw notFound('先生')
     return t.id
+  }
+  if (type === 'review') {
+    const [r] = await db
+      .select({ userId: reviews.userId })
+      .from(reviews)
+      .innerJoin(classWorks, eq(classWorks.id, reviews.classWorkId))
+      .where(and(eq(reviews.id, id), eq(reviews.status, 'visible'), eq(classWorks.isPublished, true)))
+    if (!r) throw notFound('レビュー')
+    return r.userId
   }
   // A message: one the reporter received, in a room they belong to.
   const [m] = await db
@@ -136,6 +147,8 @@ export async function adminListReports(
       ownerSuspendedAt: owners.suspendedAt,
       classTitle: classWorks.title,
       messageBody: messages.body,
+      reviewComment: reviews.comment,
+      reviewClassId: reviews.classWorkId,
       teacherNickname: teacherTargets.nickname,
     })
     .from(reports)
@@ -143,6 +156,7 @@ export async function adminListReports(
     .innerJoin(owners, eq(owners.id, reports.targetUserId))
     .leftJoin(classWorks, and(eq(reports.targetType, 'class'), eq(classWorks.id, reports.targetId)))
     .leftJoin(messages, and(eq(reports.targetType, 'message'), eq(messages.id, reports.targetId)))
+    .leftJoin(reviews, and(eq(reports.targetType, 'review'), eq(reviews.id, reports.targetId)))
     .leftJoin(teacherTargets, and(eq(reports.targetType, 'teacher'), eq(teacherTargets.id, reports.targetId)))
     .where(and(...where))
     .orderBy(query.status === 'open' ? asc(reports.createdAt) : desc(reports.resolvedAt), asc(reports.id))
@@ -157,13 +171,17 @@ export async function adminListReports(
           ? (r.classTitle ?? '（削除されたクラス）')
           : r.targetType === 'teacher'
             ? (r.teacherNickname ?? '')
-            : (r.messageBody ?? '（削除されたメッセージ）'),
+            : r.targetType === 'review'
+              ? (r.reviewComment ?? '（削除されたレビュー）')
+              : (r.messageBody ?? '（削除されたメッセージ）'),
       target_url:
         r.targetType === 'class'
           ? `/class_search/detail/${r.targetId}`
           : r.targetType === 'teacher'
             ? `/teacher/detail/${r.targetId}`
-            : null,
+            : r.targetType === 'review' && r.reviewClassId
+              ? `/class_search/detail/${r.reviewClassId}`
+              : null,
       target_user: { id: r.ownerId, nickname: r.ownerNickname, suspended: r.ownerSuspendedAt !== null },
       reporter: { id: r.reporterId, nickname: r.reporterNickname },
       reason: r.reason as ReportReason,
@@ -355,6 +373,9 @@ export async function adminResolveReport(
       if (report.targetType === 'class') {
         cancellation = await hideClass(tx, report.targetId, now, payment)
         after = { class_hidden: report.targetId, ...cancellationJson(cancellation) }
+      } else if (report.targetType === 'review') {
+        await hideReview(tx, report.targetId)
+        after = { review_hidden: report.targetId }
       } else if (report.targetType === 'message') {
         await tx
           .update(messages)

@@ -15,6 +15,7 @@ import {
 } from '../../db/schema'
 import { gone, notFound } from '../errors'
 import { iso, scheduleColumns, summaryJson } from './class-cards'
+import { teacherRating } from './reviews'
 
 /** Someone who is not a teacher has no public page and no public class list (404); a suspended one, 410. */
 export async function assertTeacher(db: Db, teacherId: number): Promise<void> {
@@ -71,6 +72,7 @@ export async function teacherProfile(db: Db, teacherId: number, now: Date): Prom
     class_work_count: Number(classCount[0]?.n ?? 0),
     summary: summaryJson(schedules, now),
     is_verified: u.teacherVerifiedAt !== null,
+    rating: await teacherRating(db, teacherId),
   }
 }
 

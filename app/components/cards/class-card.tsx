@@ -74,6 +74,18 @@ export function ClassCard({
           <dd className="font-bold" data-testid="class-card-price">
             {formatPrice(card.price)}
           </dd>
+          {card.rating.count > 0 && card.rating.average !== null ? (
+            <>
+              <dt className="text-slate-600">評価</dt>
+              <dd data-testid="class-card-rating">
+                <span className="text-amber-500" aria-hidden="true">
+                  ★
+                </span>
+                <span className="font-bold">{card.rating.average.toFixed(1)}</span>
+                <span className="text-slate-600">（{card.rating.count}件）</span>
+              </dd>
+            </>
+          ) : null}
           <dt className="text-slate-600">対象</dt>
           <dd>{gradesLabel(card.target_grades)}</dd>
           <dt className="text-slate-600">次回</dt>

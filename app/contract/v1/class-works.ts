@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { DateTime, Id, MasterRef, PersonRef, paged, ScheduleSummary } from './common'
+import { RatingSummary } from './reviews'
 
 /** A schedule entry as anyone may see it (no meeting URL). */
 export const PublicSchedule = z.object({
@@ -28,6 +29,8 @@ export const ClassWorkCard = z.object({
   /** The earliest schedule that has not started and is not canceled. */
   next_schedule: PublicSchedule.nullable(),
   favorite_count: z.number().int().nonnegative(),
+  /** Visible reviews (issue 16): average (one decimal) and count. */
+  rating: RatingSummary,
   created_at: DateTime,
 })
 export type ClassWorkCard = z.infer<typeof ClassWorkCard>
@@ -58,7 +61,7 @@ export const ListLimitQuery = z.object({
     .optional(),
 })
 
-export const searchSorts = ['new', 'start', 'price_asc', 'price_desc', 'popular'] as const
+export const searchSorts = ['new', 'start', 'price_asc', 'price_desc', 'popular', 'rating'] as const
 export type SearchSort = (typeof searchSorts)[number]
 
 const Yen = z.number().int().min(0).max(10_000_000)
@@ -75,6 +78,13 @@ export const ClassWorkSearchBody = z
     price_max: Yen.optional(),
     from: Day.optional(),
     to: Day.optional(),
+    /** At least this average of stars (1–5, halves allowed). */
+    rating_min: z
+      .number()
+      .min(1, '評価は1〜5で指定してください')
+      .max(5, '評価は1〜5で指定してください')
+      .multipleOf(0.5, '評価は0.5刻みで指定してください')
+      .optional(),
     sort: z.enum(searchSorts).optional(),
     page: z.number().int().min(1).max(1000).optional(),
   })

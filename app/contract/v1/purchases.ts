@@ -42,6 +42,9 @@ export const Purchase = z.object({
   /** The member may still cancel (reserved, and more than 24 hours before the start). */
   can_cancel: z.boolean(),
   cancel_deadline: DateTime,
+  /** The member's review of this lesson (issue 16), and whether they may write one now. */
+  review: z.object({ id: Id, rating: z.number().int().min(1).max(5) }).nullable(),
+  can_review: z.boolean(),
 })
 export type Purchase = z.infer<typeof Purchase>
 export const PurchaseList = z.array(Purchase)

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { Id, MasterRef, ScheduleSummary } from './common'
+import { RatingSummary } from './reviews'
 
 /** GET /v1/teachers/{id}: only what a teacher shows in public (real name and photo, no contact details). */
 export const TeacherProfile = z.object({
@@ -15,5 +16,7 @@ export const TeacherProfile = z.object({
   summary: ScheduleSummary,
   /** 本人確認済み: an operator checked the teacher's identity document (issue 15). */
   is_verified: z.boolean(),
+  /** Across the teacher's published classes (issue 16). */
+  rating: RatingSummary,
 })
 export type TeacherProfile = z.infer<typeof TeacherProfile>

@@ -47,7 +47,7 @@ describe('DecideVerificationBody', () => {
 })
 
 describe('CreateReportBody', () => {
-  it('takes a reason from the list and reserves reviews for later', () => {
+  it('takes a reason from the list', () => {
     expect(CreateReportBody.safeParse({ target_type: 'class', target_id: 1, reason: 'spam' }).success).toBe(
       true,
     )

@@ -115,8 +115,7 @@ export const REPORT_TARGETS = {
   review: 'レビュー',
 } as const
 export type ReportTarget = keyof typeof REPORT_TARGETS
-/** Reviews do not exist yet (issue 16): the type is reserved, the API refuses it until then. */
-export const ReportTargetType = z.enum(['class', 'teacher', 'message'], {
+export const ReportTargetType = z.enum(['class', 'teacher', 'message', 'review'], {
   message: '通報する対象が正しくありません',
 })
 

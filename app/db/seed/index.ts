@@ -1,5 +1,5 @@
 import '@tanstack/react-start/server-only'
-import { and, count, eq, inArray, isNull, like, ne, notExists } from 'drizzle-orm'
+import { and, count, eq, inArray, isNull, like, lte, ne, notExists, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { classSearchText, normalizeSearchText } from '../../lib/search-normalize'
 import type { Db, DbOrTx, Tx } from '../client'
@@ -322,6 +322,57 @@ async function seedAll(tx: Tx, { issuer, now, commissionRate = 0.2 }: SeedOption
   }
   await chunkedInsert(purchaseRows, 400, (chunk) => tx.insert(s.purchases).values(chunk))
 
+  // ── reviews (issue 16): most attended lessons of other members are reviewed; the demo parent's are left for
+  // them to write. Some have the teacher's reply. The classes' rating counters follow.
+  const attended = await tx
+    .select({
+      id: s.purchases.id,
+      userId: s.purchases.userId,
+      classWorkId: s.classWorkSchedules.classWorkId,
+      endedAt: s.classWorkSchedules.endedAt,
+    })
+    .from(s.purchases)
+    .innerJoin(s.classWorkSchedules, eq(s.classWorkSchedules.id, s.purchases.scheduleId))
+    .where(
+      and(
+        eq(s.purchases.status, 'reserved'),
+        eq(s.classWorkSchedules.isCanceled, false),
+        lte(s.classWorkSchedules.endedAt, now),
+        ne(s.purchases.userId, parentId),
+      ),
+    )
+    .orderBy(s.purchases.id)
+  // Its own generator: the demo content drawn after this stays what it was before reviews existed.
+  const reviewRng = createRng(20_241_116)
+  const reviewRows: (typeof s.reviews.$inferInsert)[] = []
+  for (const p of attended) {
+    if (!reviewRng.chance(0.7)) continue
+    const createdAt = new Date(
+      Math.min(now.getTime() - 3600_000, p.endedAt.getTime() + reviewRng.int(1, 48) * 3600_000),
+    )
+    const replied = reviewRng.chance(0.4)
+    reviewRows.push({
+      purchaseId: p.id,
+      classWorkId: p.classWorkId,
+      userId: p.userId,
+      rating: reviewRng.pick([5, 5, 5, 5, 4, 4, 4, 3, 5, 2]),
+      comment: reviewRng.pick(reviewComments),
+      createdAt,
+      ...(replied
+        ? {
+            reply: reviewRng.pick(reviewReplies),
+            repliedAt: new Date(Math.min(now.getTime(), createdAt.getTime() + 20 * 3600_000)),
+          }
+        : {}),
+    })
+  }
+  await chunkedInsert(reviewRows, 400, (chunk) => tx.insert(s.reviews).values(chunk))
+  await tx.execute(sql`
+    update ${s.classWorks} c set rating_count = r.n, rating_sum = r.total
+    from (select class_work_id, count(*)::int as n, sum(rating)::int as total from ${s.reviews}
+          where status = 'visible' group by class_work_id) r
+    where r.class_work_id = c.id`)
+
   // ── favorites and follows ──
   const publishedIds = classIds.filter((_, i) => classSeeds[i]!.published !== false)
   const idOfTitle = (title: string) => classIds[classSeeds.findIndex((c) => c.title === title)]!
@@ -545,3 +596,23 @@ export async function alignEmbeddedIssuer(db: Db, issuer: string): Promise<void>
       ),
     )
 }
+
+/** Demo review comments: what parents write after a first lesson. */
+const reviewComments = [
+  '子どもが「またやりたい！」と言っていました。先生の説明がとてもわかりやすかったです。',
+  '画面越しでも一人ひとりに声をかけてくださり、緊張していた娘も最後は笑顔でした。',
+  '準備物が少なく、家にあるもので参加できたのが助かりました。',
+  '少人数なので質問しやすかったようです。次回も予約しました。',
+  '時間どおりに始まって終わるので、習い事の合間でも安心して参加できました。',
+  '内容は少し難しかったようですが、先生が丁寧にフォローしてくださいました。',
+  '兄弟で参加しました。年齢の違う二人とも楽しめていてよかったです。',
+  '終わったあとも自分で続きをやっていました。家での学びにつながっています。',
+  'もう少し長い時間だとうれしいです。あっという間の45分でした。',
+  '接続がうまくいかず最初の数分は見られませんでしたが、先生が待っていてくださいました。',
+] as const
+
+const reviewReplies = [
+  'ご参加ありがとうございました！またお会いできるのを楽しみにしています。',
+  'うれしいお言葉をありがとうございます。次回はもう一歩進んだ内容を用意しますね。',
+  'ご感想ありがとうございます。いただいたご意見を次の授業に生かします。',
+] as const

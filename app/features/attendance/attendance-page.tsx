@@ -8,6 +8,7 @@ import type { Purchase } from '~/contract/v1/purchases'
 import { formatDateJa, formatPrice, formatScheduleJa, formatTimeJa } from '~/lib/format'
 import { cancelReservation } from './attendance.functions'
 import { attendanceQuery } from './queries'
+import { ReviewForm } from './review-form'
 
 const DEFAULT_CLASS_IMAGE = '/images/classes/default.svg'
 
@@ -204,6 +205,15 @@ function PurchaseRow({ p, upcoming, onCancel }: { p: Purchase; upcoming: boolean
           {p.meeting_url ? null : (
             <p className="w-full text-xs text-slate-600">授業のURLは開始15分前からここに表示されます。</p>
           )}
+        </div>
+      ) : null}
+      {p.review ? (
+        <p className="mt-3 border-t border-slate-100 pt-3 text-sm text-slate-700" data-testid="reviewed">
+          レビュー済み <span className="text-amber-500">{'★'.repeat(p.review.rating)}</span>
+        </p>
+      ) : p.can_review ? (
+        <div className="mt-3 border-t border-slate-100 pt-3">
+          <ReviewForm purchase={p} />
         </div>
       ) : null}
     </li>

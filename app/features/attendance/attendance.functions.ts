@@ -1,5 +1,6 @@
 import { createServerFn } from '@tanstack/react-start'
 import { z } from 'zod'
+import { CreateReviewBody } from '~/contract/v1/reviews'
 import { toActionResult } from '~/server/action-result.server'
 import { api } from '~/server/api-client'
 import { requireAccessToken } from '~/server/session-token.server'
@@ -20,4 +21,16 @@ export const cancelReservation = createServerFn({ method: 'POST' })
   .handler(async ({ data }) => {
     const token = await requireAccessToken()
     return toActionResult(() => api.cancelPurchase(token, data.purchase_id))
+  })
+
+/** Reviews an attended lesson once it has ended (the API checks ownership, the end and one per reservation). */
+export const reviewLesson = createServerFn({ method: 'POST' })
+  .validator(
+    z
+      .object({ purchase_id: z.number().int().positive().max(2_147_483_647), body: CreateReviewBody })
+      .strict(),
+  )
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    return toActionResult(() => api.createReview(token, data.purchase_id, data.body))
   })

@@ -7,6 +7,7 @@ import { durationLabel, seatsLabel } from '~/lib/class-labels'
 import { formatPrice, formatScheduleJa, seatsLeft } from '~/lib/format'
 import { FavoriteButton } from './favorite-button'
 import { classDetailQuery } from './queries'
+import { ReviewsSection } from './reviews-section'
 
 const DEFAULT_CLASS_IMAGE = '/images/classes/default.svg'
 const DEFAULT_AVATAR = '/images/avatars/default.svg'
@@ -20,11 +21,14 @@ export function ClassDetailView({
   id,
   reservation,
   report,
+  reportReview,
 }: {
   id: number
   reservation?: (classWork: ClassWorkDetail, now: string) => ReactNode
   /** 「このクラスを通報する」, from the report feature (composed by the route). */
   report?: ReactNode
+  /** 「通報する」 under a review, from the report feature. */
+  reportReview?: (reviewId: number) => ReactNode
 }) {
   const page = useSuspenseQuery(classDetailQuery(id)).data
   // The route answers 404 (no class) or renders the 410 page (taken down) instead.
@@ -84,6 +88,17 @@ export function ClassDetailView({
               <span className="ml-1 text-sm font-bold text-slate-700">／1回（税込）</span>
             ) : null}
           </p>
+          {c.rating.count > 0 && c.rating.average !== null ? (
+            <p className="text-sm">
+              <a href="#reviews" className="hover:underline" data-testid="class-rating">
+                <span className="text-amber-500" aria-hidden="true">
+                  ★
+                </span>
+                <span className="font-bold">{c.rating.average.toFixed(1)}</span>
+                <span className="text-slate-700">（{c.rating.count}件のレビュー）</span>
+              </a>
+            </p>
+          ) : null}
           <div>
             <FavoriteButton classWorkId={c.id} initialCount={c.favorite_count} />
           </div>
@@ -144,6 +159,8 @@ export function ClassDetailView({
       </section>
 
       {reservation?.(c, now)}
+
+      <ReviewsSection classWorkId={c.id} reportReview={reportReview} />
 
       <section aria-labelledby="teacher-heading" className="mt-10">
         <h2 id="teacher-heading" className="text-xl font-bold">

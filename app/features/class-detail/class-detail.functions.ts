@@ -1,7 +1,11 @@
 import { createServerFn } from '@tanstack/react-start'
+import { z } from 'zod'
 import type { ToggleResult } from '~/components/shell/optimistic-toggle'
+import { Id } from '~/contract/v1/common'
 import type { FavoriteState } from '~/contract/v1/follows'
+import { ReplyReviewBody } from '~/contract/v1/reviews'
 import { idInput, toggleInput } from '~/lib/ids'
+import { toActionResult } from '~/server/action-result.server'
 import { ApiError, api } from '~/server/api-client'
 import { setPageStatus, setRefusalStatus } from '~/server/server-fn-errors.server'
 import { currentAccessToken } from '~/server/session-token.server'
@@ -62,4 +66,30 @@ export const setFavorite = createServerFn({ method: 'POST' })
       }
       throw error
     }
+  })
+
+/**
+ * A page of the class's reviews. Read with the member's token when there is one, so the answer says which
+ * reviews they may reply to (their class) or report; a visitor gets the same list without those.
+ */
+export const getClassReviews = createServerFn({ method: 'GET' })
+  .validator(z.object({ id: Id, page: z.number().int().min(1).max(1000) }).strict())
+  .handler(async ({ data }) => api.getClassReviews(await currentAccessToken(), data.id, data.page))
+
+/** The class's teacher answers a review, once. */
+export const replyToReview = createServerFn({ method: 'POST' })
+  .validator(z.object({ id: Id, body: ReplyReviewBody }).strict())
+  .handler(async ({ data }) => {
+    const token = await currentAccessToken()
+    if (!token) {
+      setRefusalStatus(401)
+      return {
+        ok: false as const,
+        status: 401,
+        code: 'unauthorized',
+        message: 'ログインしてください',
+        fieldErrors: {},
+      }
+    }
+    return toActionResult(() => api.replyReview(token, data.id, data.body))
   })

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query'
-import { getClassDetail, getFavoriteState } from './class-detail.functions'
+import { getClassDetail, getClassReviews, getFavoriteState } from './class-detail.functions'
 
 export const classDetailQuery = (id: number) =>
   queryOptions({
@@ -13,5 +13,13 @@ export const favoriteStateQuery = (id: number) =>
   queryOptions({
     queryKey: ['favorite-state', id],
     queryFn: () => getFavoriteState({ data: id }),
+    staleTime: 30_000,
+  })
+
+/** One page of a class's reviews (depends on the viewer: can_reply, can_report). */
+export const classReviewsQuery = (id: number, page = 1) =>
+  queryOptions({
+    queryKey: ['class-reviews', id, page],
+    queryFn: () => getClassReviews({ data: { id, page } }),
     staleTime: 30_000,
   })

@@ -2,7 +2,7 @@ import type { ClassSearchParams } from './search-params'
 import { parseClassSearch } from './search-params'
 
 /** A filter as the page names it: price and date ranges are one filter each. */
-export type FilterKey = 'q' | 'category' | 'grade' | 'style' | 'price' | 'date'
+export type FilterKey = 'q' | 'category' | 'grade' | 'style' | 'price' | 'date' | 'rating'
 
 export type FilterNames = {
   categories: readonly { id: number; name: string }[]
@@ -35,6 +35,7 @@ export function activeFilters(p: ClassSearchParams, names: FilterNames): { key: 
   }
   if (p.from || p.to)
     out.push({ key: 'date', label: `${p.from ? day(p.from) : ''}〜${p.to ? day(p.to) : ''}` })
+  if (p.rating_min !== undefined) out.push({ key: 'rating', label: `★${p.rating_min}以上` })
   return out
 }
 
@@ -49,6 +50,10 @@ export function withoutFilter(p: ClassSearchParams, key: FilterKey): ClassSearch
     const { from: _a, to: _b, ...r } = rest
     return r
   }
+  if (key === 'rating') {
+    const { rating_min: _a, ...r } = rest
+    return r
+  }
   const { [key]: _removed, ...r } = rest
   return r
 }
@@ -60,7 +65,7 @@ export function clearFilters(p: ClassSearchParams): ClassSearchParams {
 
 /** The filter form's fields as text, which is what the inputs hold. */
 export type FilterDraft = Record<
-  'q' | 'category' | 'grade' | 'style' | 'price_min' | 'price_max' | 'from' | 'to',
+  'q' | 'category' | 'grade' | 'style' | 'price_min' | 'price_max' | 'from' | 'to' | 'rating_min',
   string
 >
 
@@ -75,6 +80,7 @@ export function toDraft(p: ClassSearchParams): FilterDraft {
     price_max: s(p.price_max),
     from: s(p.from),
     to: s(p.to),
+    rating_min: s(p.rating_min),
   }
 }
 

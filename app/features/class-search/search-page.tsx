@@ -16,7 +16,7 @@ import {
 } from './filters'
 import { classSearchQuery, searchOptionsQuery } from './queries'
 import { describeResultCount } from './result-count'
-import { type ClassSearchParams, type Sort, sortLabels, sorts } from './search-params'
+import { type ClassSearchParams, ratingMins, type Sort, sortLabels, sorts } from './search-params'
 
 const ROUTE = '/_default/class_search/' as const
 
@@ -273,7 +273,7 @@ function FilterForm({
     value: draft[key],
     onChange: (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value })),
   })
-  const select = (key: 'category' | 'grade' | 'style') => ({
+  const select = (key: 'category' | 'grade' | 'style' | 'rating_min') => ({
     id: `${id}-${key}`,
     name: key,
     value: draft[key],
@@ -332,6 +332,19 @@ function FilterForm({
           {options.classStyles.map((s) => (
             <option key={s.id} value={s.id}>
               {s.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor={`${id}-rating_min`} className={label}>
+          レビューの評価
+        </label>
+        <select {...select('rating_min')} className={selectClass}>
+          <option value="">指定なし</option>
+          {ratingMins.map((r) => (
+            <option key={r} value={r}>
+              ★{r}以上
             </option>
           ))}
         </select>

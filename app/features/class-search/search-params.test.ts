@@ -74,3 +74,16 @@ describe('parseClassSearch', () => {
     expect(out.sort).toBeUndefined()
   })
 })
+
+describe('review filter and sort (issue 16)', () => {
+  it('reads rating_min from the offered steps only, and sort=rating', () => {
+    expect(parseClassSearch({ rating_min: '4.5', sort: 'rating' })).toMatchObject({
+      rating_min: 4.5,
+      sort: 'rating',
+    })
+    expect(parseClassSearch({ rating_min: 4 }).rating_min).toBe(4)
+    for (const bad of ['5', '2', '4.2', 'abc', '', -1])
+      expect(parseClassSearch({ rating_min: bad }).rating_min).toBeUndefined()
+    expect(hasFilters(parseClassSearch({ rating_min: '3' }))).toBe(true)
+  })
+})

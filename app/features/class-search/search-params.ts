@@ -5,7 +5,7 @@ import { calendarDay, intIn, oneOf, textUpTo } from '~/lib/search-values'
  * bad value (hand-edited or from an old link) falls back to its default instead of failing the page.
  * The readers are plain functions: validateSearch ships in every page's first load (app/lib/search-values.ts).
  */
-export const sorts = ['new', 'start', 'price_asc', 'price_desc', 'popular'] as const
+export const sorts = ['new', 'start', 'price_asc', 'price_desc', 'popular', 'rating'] as const
 export type Sort = (typeof sorts)[number]
 
 export const sortLabels: Record<Sort, string> = {
@@ -14,7 +14,11 @@ export const sortLabels: Record<Sort, string> = {
   price_asc: '料金が安い順',
   price_desc: '料金が高い順',
   popular: '人気順',
+  rating: '評価が高い順',
 }
+
+/** The review averages the filter offers (★ and up). */
+export const ratingMins = [4.5, 4, 3.5, 3] as const
 
 const MAX_YEN = 10_000_000
 const MAX_ID = 999_999_999
@@ -28,6 +32,7 @@ export type ClassSearchParams = {
   price_max?: number
   from?: string
   to?: string
+  rating_min?: number
   sort?: Sort
   page?: number
 }
@@ -47,6 +52,7 @@ export function parseClassSearch(input: Record<string, unknown>): ClassSearchPar
     price_max: intIn(input.price_max, 0, MAX_YEN),
     from: calendarDay(input.from),
     to: calendarDay(input.to),
+    rating_min: ratingMins.find((r) => String(r) === String(input.rating_min)),
     sort: oneOf(input.sort, sorts),
     page: intIn(input.page, 1, 1000),
   }
@@ -69,6 +75,7 @@ export function hasFilters(p: ClassSearchParams): boolean {
       p.price_min !== undefined ||
       p.price_max !== undefined ||
       p.from ||
-      p.to,
+      p.to ||
+      p.rating_min !== undefined,
   )
 }

@@ -8,11 +8,12 @@ import { FieldError, inputClass } from '~/components/ui/form-parts'
 import { REPORT_REASONS, type ReportReason } from '~/contract/v1/trust'
 import { sendReport } from './report.functions'
 
-type Target = 'class' | 'teacher' | 'message'
+type Target = 'class' | 'teacher' | 'message' | 'review'
 const TARGET_LABELS: Record<Target, string> = {
   class: 'このクラスを通報する',
   teacher: 'この先生を通報する',
   message: '通報する',
+  review: 'このレビューを通報する',
 }
 
 /**

@@ -50,6 +50,18 @@ export function TeacherView({ id, report }: { id: number; report?: ReactNode }) 
                 </dd>
               </>
             ) : null}
+            {t.rating.count > 0 && t.rating.average !== null ? (
+              <>
+                <dt className="font-bold text-slate-700">評価</dt>
+                <dd data-testid="teacher-rating">
+                  <span className="text-amber-500" aria-hidden="true">
+                    ★
+                  </span>
+                  <span className="font-bold">{t.rating.average.toFixed(1)}</span>
+                  （全クラスのレビュー{t.rating.count}件）
+                </dd>
+              </>
+            ) : null}
             <dt className="font-bold text-slate-700">公開クラス</dt>
             <dd>{t.class_work_count}件</dd>
             <dt className="font-bold text-slate-700">開催回数</dt>

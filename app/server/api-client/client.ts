@@ -55,6 +55,13 @@ import {
   type PurchaseScope,
 } from '../../contract/v1/purchases'
 import {
+  CreatedReview,
+  type CreateReviewBody,
+  type ReplyReviewBody,
+  ReviewPage,
+  ReviewReply,
+} from '../../contract/v1/reviews'
+import {
   DestinationList,
   Message,
   MessageList,
@@ -417,6 +424,19 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       (query: { action?: string; actor_id?: number; from?: string; to?: string; page?: number }) =>
         get('/v1/admin/audit', query),
     ),
+    /** Public, with the member's token when there is one (it adds can_reply / can_report). */
+    getClassReviews: (token: string | undefined, classWorkId: number, page: number) =>
+      authed(ReviewPage, { ...get(`/v1/class_works/${id(classWorkId)}/reviews`, { page }), token }),
+    createReview: authedCall(CreatedReview, (purchaseId: number, body: CreateReviewBody) => ({
+      method: 'POST',
+      path: `/v1/purchases/${id(purchaseId)}/review`,
+      body,
+    })),
+    replyReview: authedCall(ReviewReply, (reviewId: number, body: ReplyReviewBody) => ({
+      method: 'POST',
+      path: `/v1/teachers/reviews/${id(reviewId)}/reply`,
+      body,
+    })),
     getMyVerification: authedCall(MyVerification, () => get('/v1/users/teacher_verification')),
     submitVerification: authedCall(MyVerification, (body: SubmitVerificationBody) => ({
       method: 'POST',

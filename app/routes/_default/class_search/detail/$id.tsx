@@ -2,7 +2,7 @@ import { createFileRoute, notFound } from '@tanstack/react-router'
 import { GonePage } from '~/components/ui/gone-page'
 import { isMember } from '~/features/auth/auth-state'
 import { ClassDetailView } from '~/features/class-detail/class-detail-view'
-import { classDetailQuery, favoriteStateQuery } from '~/features/class-detail/queries'
+import { classDetailQuery, classReviewsQuery, favoriteStateQuery } from '~/features/class-detail/queries'
 import { ReportButton } from '~/features/report/report-button'
 import { ReservationPanel } from '~/features/reservation/reservation-panel'
 import { parseId } from '~/lib/ids'
@@ -13,11 +13,13 @@ export const Route = createFileRoute('/_default/class_search/detail/$id')({
     const id = parseId(params.id)
     // A non-numeric id, an unknown one and an unpublished class are all the class-detail 404.
     if (id === undefined) throw notFound()
-    const [page, , { courseJsonLd, oneLine }] = await Promise.all([
+    const [page, , reviews, { courseJsonLd, oneLine }] = await Promise.all([
       context.queryClient.ensureQueryData(classDetailQuery(id)),
       isMember(context.auth)
         ? context.queryClient.ensureQueryData(favoriteStateQuery(id)).catch(() => null)
         : null,
+      // Missing or taken down: the reviews answer 404, and the page says so from the detail.
+      context.queryClient.ensureQueryData(classReviewsQuery(id)).catch(() => null),
       // Loaded beside the data: a first load never runs this loader in the browser, so the JSON-LD builders
       // stay out of first-load scripts (0008).
       import('~/lib/structured-data'),
@@ -31,7 +33,7 @@ export const Route = createFileRoute('/_default/class_search/detail/$id')({
       title: c.title,
       description: oneLine(`${c.category.name}｜${c.teacher.nickname}｜${c.description}`),
       image: c.image_url ?? undefined,
-      jsonLd: courseJsonLd(context.site.siteOrigin, c, new Date(page.now)),
+      jsonLd: courseJsonLd(context.site.siteOrigin, c, new Date(page.now), reviews?.items ?? []),
     }
     return { id, gone: undefined, seo }
   },
@@ -47,6 +49,7 @@ function ClassDetailPage() {
       id={id}
       reservation={(classWork, now) => <ReservationPanel classWork={classWork} now={now} />}
       report={<ReportButton target="class" id={id} />}
+      reportReview={(reviewId) => <ReportButton target="review" id={reviewId} compact />}
     />
   )
 }

@@ -1,0 +1,191 @@
+import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { type ReactNode, useId, useState } from 'react'
+import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
+import { FieldError, inputClass } from '~/components/ui/form-parts'
+import type { Review } from '~/contract/v1/reviews'
+import { formatDateJa } from '~/lib/format'
+import { starsText } from '~/lib/rating'
+import { replyToReview } from './class-detail.functions'
+import { classReviewsQuery } from './queries'
+
+/**
+ * The class's reviews (issue 16): the average, the count and a histogram, then the newest reviews with the
+ * teacher's replies, ten at a time. The class's teacher answers each review once, here.
+ */
+export function ReviewsSection({
+  classWorkId,
+  reportReview,
+}: {
+  classWorkId: number
+  reportReview?: (reviewId: number) => ReactNode
+}) {
+  const first = useSuspenseQuery(classReviewsQuery(classWorkId)).data
+  const [pages, setPages] = useState(1)
+  const { summary } = first
+  return (
+    <section
+      aria-labelledby="reviews-heading"
+      className="mt-10 scroll-mt-20"
+      id="reviews"
+      data-testid="reviews"
+    >
+      <h2 id="reviews-heading" className="text-xl font-bold">
+        レビュー
+      </h2>
+      {summary.count === 0 || summary.average === null ? (
+        <p className="mt-4 rounded-2xl bg-light-grey p-4 text-sm text-slate-700">
+          まだレビューはありません。受講した方が授業のあとに書けます。
+        </p>
+      ) : (
+        <>
+          <div className="mt-4 grid gap-4 rounded-2xl border border-slate-200 bg-white p-4 sm:grid-cols-[12rem_1fr]">
+            <p className="text-center" data-testid="rating-summary">
+              <span className="block text-4xl font-black">{summary.average.toFixed(1)}</span>
+              <span className="block text-lg text-amber-500" aria-hidden="true">
+                {starsText(summary.average)}
+              </span>
+              <span className="block text-sm text-slate-700">{summary.count}件のレビュー</span>
+            </p>
+            <ol className="flex flex-col gap-1 text-sm" aria-label="評価の分布">
+              {[5, 4, 3, 2, 1].map((star) => {
+                const n = summary.histogram[star - 1] ?? 0
+                return (
+                  <li key={star} className="grid grid-cols-[2.5rem_1fr_2.5rem] items-center gap-2">
+                    <span>★{star}</span>
+                    <span className="h-2 overflow-hidden rounded-full bg-light-grey">
+                      <span
+                        className="block h-full rounded-full bg-amber-400"
+                        style={{ width: `${(n / summary.count) * 100}%` }}
+                      />
+                    </span>
+                    <span className="text-right text-slate-700">{n}件</span>
+                  </li>
+                )
+              })}
+            </ol>
+          </div>
+          <ul className="mt-4 flex flex-col gap-3" data-testid="review-list">
+            {Array.from({ length: pages }, (_, i) => (
+              <ReviewPageItems
+                key={i + 1}
+                classWorkId={classWorkId}
+                page={i + 1}
+                reportReview={reportReview}
+              />
+            ))}
+          </ul>
+          {pages < first.total_pages ? (
+            <button
+              type="button"
+              className="btn-outline mt-4"
+              onClick={() => setPages((p) => p + 1)}
+              data-testid="reviews-more"
+            >
+              もっと見る
+            </button>
+          ) : null}
+        </>
+      )}
+    </section>
+  )
+}
+
+function ReviewPageItems(props: {
+  classWorkId: number
+  page: number
+  reportReview?: (reviewId: number) => ReactNode
+}) {
+  const { data } = useQuery(classReviewsQuery(props.classWorkId, props.page))
+  if (!data) return <li className="text-sm text-slate-600">読み込み中…</li>
+  return data.items.map((r) => (
+    <ReviewItem key={r.id} r={r} classWorkId={props.classWorkId} report={props.reportReview} />
+  ))
+}
+
+function ReviewItem({
+  r,
+  classWorkId,
+  report,
+}: {
+  r: Review
+  classWorkId: number
+  report?: (reviewId: number) => ReactNode
+}) {
+  return (
+    <li className="rounded-2xl border border-slate-200 bg-white p-4" data-testid="review">
+      <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+        <span className="text-amber-500" role="img" aria-label={`5段階中${r.rating}`}>
+          {starsText(r.rating)}
+        </span>
+        <span className="font-bold">{r.reviewer.nickname}さん</span>
+        <time dateTime={r.created_at} className="text-slate-600">
+          {formatDateJa(r.created_at)}
+        </time>
+      </p>
+      <p className="mt-2 whitespace-pre-line break-words">{r.comment}</p>
+      {r.reply ? (
+        <div className="mt-3 rounded-xl bg-light-grey p-3 text-sm" data-testid="review-reply">
+          <p className="font-bold">先生からの返信</p>
+          <p className="mt-1 whitespace-pre-line break-words">{r.reply.body}</p>
+        </div>
+      ) : null}
+      {r.can_reply ? <ReplyForm reviewId={r.id} classWorkId={classWorkId} /> : null}
+      {r.can_report && report ? <p className="mt-2 text-right">{report(r.id)}</p> : null}
+    </li>
+  )
+}
+
+function ReplyForm({ reviewId, classWorkId }: { reviewId: number; classWorkId: number }) {
+  const uid = useId()
+  const queryClient = useQueryClient()
+  const [text, setText] = useState('')
+  const [error, setError] = useState<string | undefined>()
+  const reply = useMutation({
+    mutationFn: () => replyToReview({ data: { id: reviewId, body: { reply: text } } }),
+    onSuccess: async (result) => {
+      if (!result.ok) {
+        setError(result.fieldErrors.reply ?? result.message)
+        return showErrorSnackbar(result.message)
+      }
+      setError(undefined)
+      await queryClient.invalidateQueries({ queryKey: ['class-reviews', classWorkId] })
+      showSnackbar({ message: '返信しました' })
+    },
+    onError: () => showErrorSnackbar('返信できませんでした。時間をおいてもう一度お試しください'),
+  })
+  return (
+    <form
+      className="mt-3 flex flex-col gap-2"
+      onSubmit={(e) => {
+        e.preventDefault()
+        if (!text.trim()) return setError('返信を入力してください')
+        reply.mutate()
+      }}
+      noValidate
+    >
+      <label htmlFor={`${uid}-reply`} className="text-sm font-bold">
+        返信する（1回だけ・公開されます）
+      </label>
+      <textarea
+        id={`${uid}-reply`}
+        rows={3}
+        maxLength={1000}
+        className={inputClass}
+        value={text}
+        aria-invalid={Boolean(error)}
+        aria-describedby={error ? `${uid}-error` : undefined}
+        onChange={(e) => setText(e.target.value)}
+        data-testid="review-reply-input"
+      />
+      <FieldError id={`${uid}-error`} message={error} />
+      <button
+        type="submit"
+        className="btn-primary self-end"
+        disabled={reply.isPending}
+        data-testid="review-reply-submit"
+      >
+        返信する
+      </button>
+    </form>
+  )
+}
