@@ -29,6 +29,7 @@ import { Route as SimpleRegisterRouteRouteImport } from './routes/_simple/regist
 import { Route as AuthCallbackRouteImport } from './routes/auth/callback'
 import { Route as AuthLoginRouteImport } from './routes/auth/login'
 import { Route as AuthLogoutRouteImport } from './routes/auth/logout'
+import { Route as CalendarFileRouteImport } from './routes/calendar/$file'
 import { Route as DownloadsSalesDotcsvRouteImport } from './routes/downloads/sales[.]csv'
 import { Route as MailUnsubscribeRouteImport } from './routes/mail/unsubscribe'
 import { Route as UploadsSplatRouteImport } from './routes/uploads/$'
@@ -49,6 +50,7 @@ import { Route as MagazineMagazineIndexRouteImport } from './routes/_magazine/ma
 import { Route as SimpleRegisterConfirm_emailRouteImport } from './routes/_simple/register/confirm_email'
 import { Route as SimpleRegisterInputRouteImport } from './routes/_simple/register/input'
 import { Route as SimpleRegisterThanksRouteImport } from './routes/_simple/register/thanks'
+import { Route as DownloadsLessonIdRouteImport } from './routes/downloads/lesson.$id'
 import { Route as DefaultAuthAdminIndexRouteImport } from './routes/_default/_auth/admin/index'
 import { Route as DefaultAuthAdminAuditRouteImport } from './routes/_default/_auth/admin/audit'
 import { Route as DefaultAuthAdminMessagesRouteImport } from './routes/_default/_auth/admin/messages'
@@ -171,6 +173,11 @@ const AuthLogoutRoute = AuthLogoutRouteImport.update({
   path: '/auth/logout',
   getParentRoute: () => rootRouteImport,
 } as any)
+const CalendarFileRoute = CalendarFileRouteImport.update({
+  id: '/calendar/$file',
+  path: '/calendar/$file',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const DownloadsSalesDotcsvRoute = DownloadsSalesDotcsvRouteImport.update({
   id: '/downloads/sales.csv',
   path: '/downloads/sales.csv',
@@ -274,6 +281,11 @@ const SimpleRegisterThanksRoute = SimpleRegisterThanksRouteImport.update({
   id: '/thanks',
   path: '/thanks',
   getParentRoute: () => SimpleRegisterRouteRoute,
+} as any)
+const DownloadsLessonIdRoute = DownloadsLessonIdRouteImport.update({
+  id: '/downloads/lesson/$id',
+  path: '/downloads/lesson/$id',
+  getParentRoute: () => rootRouteImport,
 } as any)
 const DefaultAuthAdminIndexRoute = DefaultAuthAdminIndexRouteImport.update({
   id: '/',
@@ -430,6 +442,7 @@ export interface FileRoutesByFullPath {
   '/auth/callback': typeof AuthCallbackRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/logout': typeof AuthLogoutRoute
+  '/calendar/$file': typeof CalendarFileRoute
   '/downloads/sales.csv': typeof DownloadsSalesDotcsvRoute
   '/mail/unsubscribe': typeof MailUnsubscribeRoute
   '/uploads/$': typeof UploadsSplatRoute
@@ -448,6 +461,7 @@ export interface FileRoutesByFullPath {
   '/register/confirm_email': typeof SimpleRegisterConfirm_emailRoute
   '/register/input': typeof SimpleRegisterInputRoute
   '/register/thanks': typeof SimpleRegisterThanksRoute
+  '/downloads/lesson/$id': typeof DownloadsLessonIdRoute
   '/class_search/': typeof DefaultClass_searchIndexRoute
   '/magazine/': typeof MagazineMagazineIndexRoute
   '/admin/audit': typeof DefaultAuthAdminAuditRoute
@@ -492,6 +506,7 @@ export interface FileRoutesByTo {
   '/auth/callback': typeof AuthCallbackRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/logout': typeof AuthLogoutRoute
+  '/calendar/$file': typeof CalendarFileRoute
   '/downloads/sales.csv': typeof DownloadsSalesDotcsvRoute
   '/mail/unsubscribe': typeof MailUnsubscribeRoute
   '/uploads/$': typeof UploadsSplatRoute
@@ -509,6 +524,7 @@ export interface FileRoutesByTo {
   '/register/confirm_email': typeof SimpleRegisterConfirm_emailRoute
   '/register/input': typeof SimpleRegisterInputRoute
   '/register/thanks': typeof SimpleRegisterThanksRoute
+  '/downloads/lesson/$id': typeof DownloadsLessonIdRoute
   '/class_search': typeof DefaultClass_searchIndexRoute
   '/magazine': typeof MagazineMagazineIndexRoute
   '/admin/audit': typeof DefaultAuthAdminAuditRoute
@@ -557,6 +573,7 @@ export interface FileRoutesById {
   '/auth/callback': typeof AuthCallbackRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/logout': typeof AuthLogoutRoute
+  '/calendar/$file': typeof CalendarFileRoute
   '/downloads/sales.csv': typeof DownloadsSalesDotcsvRoute
   '/mail/unsubscribe': typeof MailUnsubscribeRoute
   '/uploads/$': typeof UploadsSplatRoute
@@ -576,6 +593,7 @@ export interface FileRoutesById {
   '/_simple/register/confirm_email': typeof SimpleRegisterConfirm_emailRoute
   '/_simple/register/input': typeof SimpleRegisterInputRoute
   '/_simple/register/thanks': typeof SimpleRegisterThanksRoute
+  '/downloads/lesson/$id': typeof DownloadsLessonIdRoute
   '/_default/class_search/': typeof DefaultClass_searchIndexRoute
   '/_magazine/magazine/': typeof MagazineMagazineIndexRoute
   '/_default/_auth/admin/audit': typeof DefaultAuthAdminAuditRoute
@@ -622,6 +640,7 @@ export interface FileRouteTypes {
     | '/auth/callback'
     | '/auth/login'
     | '/auth/logout'
+    | '/calendar/$file'
     | '/downloads/sales.csv'
     | '/mail/unsubscribe'
     | '/uploads/$'
@@ -640,6 +659,7 @@ export interface FileRouteTypes {
     | '/register/confirm_email'
     | '/register/input'
     | '/register/thanks'
+    | '/downloads/lesson/$id'
     | '/class_search/'
     | '/magazine/'
     | '/admin/audit'
@@ -684,6 +704,7 @@ export interface FileRouteTypes {
     | '/auth/callback'
     | '/auth/login'
     | '/auth/logout'
+    | '/calendar/$file'
     | '/downloads/sales.csv'
     | '/mail/unsubscribe'
     | '/uploads/$'
@@ -701,6 +722,7 @@ export interface FileRouteTypes {
     | '/register/confirm_email'
     | '/register/input'
     | '/register/thanks'
+    | '/downloads/lesson/$id'
     | '/class_search'
     | '/magazine'
     | '/admin/audit'
@@ -748,6 +770,7 @@ export interface FileRouteTypes {
     | '/auth/callback'
     | '/auth/login'
     | '/auth/logout'
+    | '/calendar/$file'
     | '/downloads/sales.csv'
     | '/mail/unsubscribe'
     | '/uploads/$'
@@ -767,6 +790,7 @@ export interface FileRouteTypes {
     | '/_simple/register/confirm_email'
     | '/_simple/register/input'
     | '/_simple/register/thanks'
+    | '/downloads/lesson/$id'
     | '/_default/class_search/'
     | '/_magazine/magazine/'
     | '/_default/_auth/admin/audit'
@@ -807,10 +831,12 @@ export interface RootRouteChildren {
   AuthCallbackRoute: typeof AuthCallbackRoute
   AuthLoginRoute: typeof AuthLoginRoute
   AuthLogoutRoute: typeof AuthLogoutRoute
+  CalendarFileRoute: typeof CalendarFileRoute
   DownloadsSalesDotcsvRoute: typeof DownloadsSalesDotcsvRoute
   MailUnsubscribeRoute: typeof MailUnsubscribeRoute
   UploadsSplatRoute: typeof UploadsSplatRoute
   V1SplatRoute: typeof V1SplatRoute
+  DownloadsLessonIdRoute: typeof DownloadsLessonIdRoute
   DownloadsVerificationIdKindRoute: typeof DownloadsVerificationIdKindRoute
 }
 
@@ -956,6 +982,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthLogoutRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/calendar/$file': {
+      id: '/calendar/$file'
+      path: '/calendar/$file'
+      fullPath: '/calendar/$file'
+      preLoaderRoute: typeof CalendarFileRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/downloads/sales.csv': {
       id: '/downloads/sales.csv'
       path: '/downloads/sales.csv'
@@ -1095,6 +1128,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/register/thanks'
       preLoaderRoute: typeof SimpleRegisterThanksRouteImport
       parentRoute: typeof SimpleRegisterRouteRoute
+    }
+    '/downloads/lesson/$id': {
+      id: '/downloads/lesson/$id'
+      path: '/downloads/lesson/$id'
+      fullPath: '/downloads/lesson/$id'
+      preLoaderRoute: typeof DownloadsLessonIdRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/_default/_auth/admin/': {
       id: '/_default/_auth/admin/'
@@ -1447,10 +1487,12 @@ const rootRouteChildren: RootRouteChildren = {
   AuthCallbackRoute: AuthCallbackRoute,
   AuthLoginRoute: AuthLoginRoute,
   AuthLogoutRoute: AuthLogoutRoute,
+  CalendarFileRoute: CalendarFileRoute,
   DownloadsSalesDotcsvRoute: DownloadsSalesDotcsvRoute,
   MailUnsubscribeRoute: MailUnsubscribeRoute,
   UploadsSplatRoute: UploadsSplatRoute,
   V1SplatRoute: V1SplatRoute,
+  DownloadsLessonIdRoute: DownloadsLessonIdRoute,
   DownloadsVerificationIdKindRoute: DownloadsVerificationIdKindRoute,
 }
 export const routeTree = rootRouteImport

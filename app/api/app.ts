@@ -17,6 +17,7 @@ import { idempotency } from './idempotency'
 import { isInProcess } from './in-process'
 import type { ApiApp, ApiEnv, RouteDeps } from './openapi'
 import { registerAdminRoutes } from './routes/admin'
+import { registerCalendarRoutes } from './routes/calendar'
 import { registerClassManagementRoutes } from './routes/class-management'
 import { registerClassWorkRoutes } from './routes/class-works'
 import { registerFollowRoutes } from './routes/follows'
@@ -154,6 +155,7 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
   registerAdminRoutes(app, routeDeps)
   registerTrustRoutes(app, routeDeps, { payment: deps.payment })
   registerReviewRoutes(app, routeDeps)
+  registerCalendarRoutes(app, routeDeps)
   registerNotificationSettingRoutes(app, routeDeps, {
     unsubscribeSecret: deps.unsubscribeSecret ?? defaultUnsubscribeSecret,
   })

@@ -111,12 +111,29 @@ export function requireUser(source: AuthConfigSource, getDb: () => Promise<Db>):
 }
 
 /**
- * A public route that answers a little more to a member (e.g. which reviews they may reply to): with an
- * Authorization header it is checked like requireUser, without one the route runs for a visitor.
+ * A public route that answers a little more to a member (e.g. which reviews they may reply to). A valid token of a
+ * registered, active member sets `user`; anything else — no token, an expired or bad one, no profile yet, a
+ * suspended account — reads the route as a visitor: a public page never fails because of who asks.
  */
 export function optionalUser(source: AuthConfigSource, getDb: () => Promise<Db>): MiddlewareHandler<Env> {
-  const member = requireUser(source, getDb)
-  return async (c, next) => (c.req.header('authorization') ? member(c, next) : next())
+  return async (c, next) => {
+    const header = c.req.header('authorization')
+    if (header) {
+      const claims = await verifyAccessToken(header, source).catch(() => undefined)
+      if (claims) {
+        const [user] = await (await getDb())
+          .select()
+          .from(users)
+          .where(and(eq(users.issuer, claims.iss), eq(users.sub, claims.sub)))
+          .limit(1)
+        if (user && !user.suspendedAt) {
+          c.set('claims', claims)
+          c.set('user', user)
+        }
+      }
+    }
+    await next()
+  }
 }
 
 /**

@@ -67,6 +67,11 @@ export const users = pgTable(
     teacherVerifiedAt: ts('teacher_verified_at'),
     /** Set by an operator acting on a report: no sign-in, no sessions, no public classes (issue 15). */
     suspendedAt: ts('suspended_at'),
+    /**
+     * The secret of the member's calendar feed (`/calendar/<secret>.ics`, issue 16): made on first use, replaced
+     * when they regenerate it. Read-only access to their lesson times, so kept as is to show it again.
+     */
+    calendarToken: text('calendar_token').unique(),
     agreedToTermsAt: ts('agreed_to_terms_at').notNull(),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),

@@ -108,6 +108,15 @@ test('a shared search URL reproduces the filters and the results', async ({ page
   await expect(page).toHaveURL(/price_max=3000/)
   const url = page.url()
   expect(url).toContain('sort=price_asc')
+  // The URL changes before the new results render: wait until the list is the filtered one.
+  await expect(page.getByTestId('active-filters')).toContainText('3,000円')
+  await expect
+    .poll(async () =>
+      (await page.getByTestId('class-card-price').allTextContents()).every(
+        (price) => price === '無料' || Number(price.replace(/[¥,]/g, '')) <= 3000,
+      ),
+    )
+    .toBe(true)
   const titles = await cardTitles(page)
   const count = (await page.getByTestId('result-count').textContent()) ?? ''
 

@@ -153,7 +153,7 @@ test('a teacher creates and publishes a class with two schedules, then cancels a
 test('a non-teacher sees how to become a teacher instead of class management', async ({ page }) => {
   await login(page, PARENT, '/class_management')
   await expect(page.getByTestId('become-teacher')).toBeVisible()
-  await expect(page.getByRole('link', { name: '基本情報へ' })).toBeVisible()
+  await expect(page.getByRole('link', { name: '先生として活動する' })).toBeVisible()
   await expectAccessible(page)
 })
 

@@ -200,6 +200,7 @@ describe('/v1 settings and unsubscribe', () => {
       'message',
       'announcement',
       'teacher_reservation',
+      'teacher_review',
       'operator_notice',
     ])
     for (const body of [

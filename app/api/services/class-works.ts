@@ -139,9 +139,10 @@ function classWorkSearchClauses(p: SearchParams): {
   // target_grade_ids mirrors class_work_target_grades (trigger, migration 0004): no join per matching row.
   if (p.grade !== undefined) where.push(sql`${classWorks.targetGradeIds} @> array[${p.grade}::int]`)
   // The plain average (not the Bayesian score) against the stars asked for; classes without reviews drop out.
+  // In half stars, so that the parameter stays an integer (4.5 bound into an int expression is a type error).
   if (p.rating_min !== undefined)
     where.push(
-      sql`${classWorks.ratingCount} > 0 and ${classWorks.ratingSum} >= ${p.rating_min} * ${classWorks.ratingCount}`,
+      sql`${classWorks.ratingCount} > 0 and ${classWorks.ratingSum} * 2 >= ${Math.round(p.rating_min * 2)} * ${classWorks.ratingCount}`,
     )
   if (p.from !== undefined || p.to !== undefined) {
     const range: SQL[] = [eq(classWorkSchedules.isCanceled, false)]

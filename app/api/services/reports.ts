@@ -4,7 +4,6 @@ import type {
   AdminReport,
   AdminReportQuery,
   CreateReportBody,
-  ReportReason,
   ResolveReportBody,
   ResolveReportResult,
 } from '../../contract/v1/trust'
@@ -84,7 +83,7 @@ async function ownerOfTarget(db: Db, reporter: UserRow, type: CreateReportBody['
 export async function createReport(db: Db, reporter: UserRow, body: CreateReportBody, now: Date) {
   const targetUserId = await ownerOfTarget(db, reporter, body.target_type, body.target_id)
   if (targetUserId === reporter.id)
-    throw new ApiError(422, 'own_content', 'ご自身のクラスやメッセージは通報できません')
+    throw new ApiError(422, 'own_content', 'ご自身のクラスやメッセージ、レビューは通報できません')
   const [row] = await db
     .insert(reports)
     .values({
@@ -184,7 +183,7 @@ export async function adminListReports(
               : null,
       target_user: { id: r.ownerId, nickname: r.ownerNickname, suspended: r.ownerSuspendedAt !== null },
       reporter: { id: r.reporterId, nickname: r.reporterNickname },
-      reason: r.reason as ReportReason,
+      reason: r.reason as AdminReport['reason'],
       detail: r.detail,
       status: r.status as AdminReport['status'],
       created_at: iso(r.createdAt),

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { REPORT_REASONS, type ReportReason as ReasonKey } from '../../lib/report-reasons'
 import { DateTime, Id, line, paragraph } from './common'
 
 /** Identity verification (本人確認) and reports (通報): issue 15, docs/decisions/0020. */
@@ -94,27 +95,10 @@ export type DecideVerificationBody = z.infer<typeof DecideVerificationBody>
 
 // ── 通報 ────────────────────────────────────────────────────────────────────────────────────────
 
-export const REPORT_REASONS = {
-  contact: '連絡先の交換・外部サービスへの誘導',
-  inappropriate: '不適切な内容（暴力・性的・差別的な表現など）',
-  harassment: '嫌がらせ・いじめ・威圧的な言動',
-  child_safety: '子どもの安全が心配',
-  spam: '宣伝・勧誘・スパム',
-  impersonation: 'なりすまし・事実と異なる内容',
-  other: 'その他',
-} as const
-export type ReportReason = keyof typeof REPORT_REASONS
-export const ReportReason = z.enum(Object.keys(REPORT_REASONS) as [ReportReason, ...ReportReason[]], {
+export const ReportReason = z.enum(Object.keys(REPORT_REASONS) as [ReasonKey, ...ReasonKey[]], {
   message: '通報の理由を選んでください',
 })
 
-export const REPORT_TARGETS = {
-  class: 'クラス',
-  teacher: '先生',
-  message: 'メッセージ',
-  review: 'レビュー',
-} as const
-export type ReportTarget = keyof typeof REPORT_TARGETS
 export const ReportTargetType = z.enum(['class', 'teacher', 'message', 'review'], {
   message: '通報する対象が正しくありません',
 })

@@ -5,6 +5,7 @@ import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { Icon } from '~/components/ui/icon'
 import { Modal } from '~/components/ui/modal'
 import type { Purchase } from '~/contract/v1/purchases'
+import { googleCalendarUrl } from '~/lib/calendar-links'
 import { formatDateJa, formatPrice, formatScheduleJa, formatTimeJa } from '~/lib/format'
 import { cancelReservation } from './attendance.functions'
 import { attendanceQuery } from './queries'
@@ -202,6 +203,7 @@ function PurchaseRow({ p, upcoming, onCancel }: { p: Purchase; upcoming: boolean
           ) : (
             <p className="text-xs text-slate-600">キャンセル期限（開始24時間前）を過ぎています。</p>
           )}
+          <AddToCalendar p={p} />
           {p.meeting_url ? null : (
             <p className="w-full text-xs text-slate-600">授業のURLは開始15分前からここに表示されます。</p>
           )}
@@ -217,5 +219,39 @@ function PurchaseRow({ p, upcoming, onCancel }: { p: Purchase; upcoming: boolean
         </div>
       ) : null}
     </li>
+  )
+}
+
+/** 「カレンダーに追加」: an .ics file of this lesson, or Google Calendar's page with it filled in. */
+function AddToCalendar({ p }: { p: Purchase }) {
+  const google = googleCalendarUrl({
+    title: p.class_work.title,
+    startedAt: p.schedule.started_at,
+    endedAt: p.schedule.ended_at,
+    details: `先生：${p.teacher.nickname}\n受講する人：${p.attendee.nickname}\n授業の15分前から「受講クラス」ページに参加リンクが表示されます。`,
+  })
+  return (
+    <details className="relative" data-testid="add-to-calendar">
+      <summary className="btn-ghost cursor-pointer list-none">カレンダーに追加</summary>
+      <div className="mt-2 flex flex-col gap-2 rounded-xl border border-slate-200 bg-white p-3 text-sm">
+        <a
+          href={`/downloads/lesson/${p.id}`}
+          download={`lesson-${p.id}.ics`}
+          className="underline"
+          data-testid="ics-link"
+        >
+          カレンダーファイル（.ics）をダウンロード
+        </a>
+        <a
+          href={google}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="underline"
+          data-testid="google-calendar-link"
+        >
+          Googleカレンダーに追加
+        </a>
+      </div>
+    </details>
   )
 }

@@ -3,6 +3,7 @@ import { Link, type LinkProps } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { Icon, type IconName } from '~/components/ui/icon'
 import { formatDateJa, formatScheduleJa } from '~/lib/format'
+import { CalendarSync } from './calendar-sync'
 import { myPageQuery } from './queries'
 
 const DEFAULT_AVATAR = '/images/avatars/default.svg'
@@ -213,6 +214,8 @@ export function MyPageView({ teacherLinks }: { teacherLinks: { to: LinkProps['to
         フォロー中の先生 {me.following_count}人・お気に入りのクラス {me.favorite_count}件・予約中{' '}
         {me.upcoming_reservation_count}件
       </p>
+
+      <CalendarSync />
 
       {me.is_teacher && teacherLinks.length > 0 ? (
         <section

@@ -1,6 +1,8 @@
 import { createServerFn } from '@tanstack/react-start'
 import { informationKey } from '~/lib/information-key'
+import { toActionResult } from '~/server/action-result.server'
 import { api } from '~/server/api-client'
+import { getConfig } from '~/server/config'
 import { requireAccessToken } from '~/server/session-token.server'
 
 const NEXT_LESSONS = 3
@@ -54,4 +56,18 @@ export const getMyPage = createServerFn({ method: 'GET' }).handler(async () => {
     unreadRooms: rooms.filter((r) => r.unread_count > 0).slice(0, 5),
     unreadMessageCount: rooms.reduce((sum, r) => sum + r.unread_count, 0),
   }
+})
+
+const calendarUrl = (token: string) => `${getConfig().siteOrigin}/calendar/${token}.ics`
+
+/** The address of the member's calendar feed (made on first use). */
+export const getCalendarUrl = createServerFn({ method: 'GET' }).handler(async () => {
+  const { token } = await api.getCalendarSubscription(await requireAccessToken())
+  return { url: calendarUrl(token) }
+})
+
+/** A new address for the feed; the old one stops working. */
+export const regenerateCalendarUrl = createServerFn({ method: 'POST' }).handler(async () => {
+  const token = await requireAccessToken()
+  return toActionResult(async () => ({ url: calendarUrl((await api.regenerateCalendar(token)).token) }))
 })

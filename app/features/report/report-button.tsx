@@ -5,7 +5,7 @@ import { useId, useState } from 'react'
 import { openLoginModal, showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { useViewer } from '~/components/shell/use-viewer'
 import { FieldError, inputClass } from '~/components/ui/form-parts'
-import { REPORT_REASONS, type ReportReason } from '~/contract/v1/trust'
+import { REPORT_REASONS, type ReportReason } from '~/lib/report-reasons'
 import { sendReport } from './report.functions'
 
 type Target = 'class' | 'teacher' | 'message' | 'review'

@@ -11,6 +11,7 @@ import {
   ModerationResult,
 } from '../../contract/v1/admin'
 import { ClassAnnouncement, ClassAnnouncementList, ReadResult } from '../../contract/v1/announcements'
+import { CalendarFeed, CalendarSubscription } from '../../contract/v1/calendar'
 import {
   AnnouncementCreated,
   type AnnouncementInput,
@@ -437,6 +438,14 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       path: `/v1/teachers/reviews/${id(reviewId)}/reply`,
       body,
     })),
+    getCalendarSubscription: authedCall(CalendarSubscription, () => get('/v1/users/calendar')),
+    regenerateCalendar: authedCall(CalendarSubscription, () => ({
+      method: 'POST',
+      path: '/v1/users/calendar/regenerate',
+    })),
+    /** The feed by its secret; undefined when there is no such feed. */
+    getCalendarFeed: (token: string) =>
+      publicCall(CalendarFeed, () => get(`/v1/calendar_feeds/${encodeURIComponent(token)}`)),
     getMyVerification: authedCall(MyVerification, () => get('/v1/users/teacher_verification')),
     submitVerification: authedCall(MyVerification, (body: SubmitVerificationBody) => ({
       method: 'POST',

@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto'
+import { and, asc, eq, gte, or, sql } from 'drizzle-orm'
+import type { CalendarFeed, CalendarSubscription } from '../../contract/v1/calendar'
+import type { Db } from '../../db/client'
+import { classWorkSchedules, classWorks, learners, purchases, users } from '../../db/schema'
+import type { UserRow } from '../auth'
+import { notFound } from '../errors'
+import { iso } from './class-cards'
+
+/**
+ * Calendar sync (issue 16): a private feed per member, addressed by a random secret that the member can replace
+ * (the old address stops at once). It lists their lessons from 30 days back: booked ones, and cancelled ones as
+ * cancelled so that a subscribed calendar removes them.
+ */
+
+const FEED_PAST_DAYS = 30
+const FEED_LIMIT = 500
+
+const newToken = () => randomBytes(32).toString('base64url')
+
+/** The member's secret, made on first use. */
+export async function calendarSubscription(db: Db, user: UserRow): Promise<CalendarSubscription> {
+  if (user.calendarToken) return { token: user.calendarToken }
+  const [row] = await db
+    .update(users)
+    .set({ calendarToken: sql`coalesce(${users.calendarToken}, ${newToken()})` })
+    .where(eq(users.id, user.id))
+    .returning({ token: users.calendarToken })
+  return { token: row!.token! }
+}
+
+/** A new secret: the previous address stops working. */
+export async function regenerateCalendarToken(db: Db, user: UserRow): Promise<CalendarSubscription> {
+  const [row] = await db
+    .update(users)
+    .set({ calendarToken: newToken() })
+    .where(eq(users.id, user.id))
+    .returning({ token: users.calendarToken })
+  return { token: row!.token! }
+}
+
+export async function calendarFeed(db: Db, token: string, now: Date): Promise<CalendarFeed> {
+  const [owner] = await db
+    .select({ id: users.id, nickname: users.nickname, suspendedAt: users.suspendedAt })
+    .from(users)
+    .where(eq(users.calendarToken, token))
+  if (!owner || owner.suspendedAt) throw notFound('カレンダー')
+  const teachers = sql`(select nickname from ${users} t where t.id = ${classWorks.teacherId})`
+  const rows = await db
+    .select({
+      purchaseId: purchases.id,
+      status: purchases.status,
+      createdAt: purchases.createdAt,
+      canceledAt: purchases.canceledAt,
+      learnerNickname: learners.nickname,
+      startedAt: classWorkSchedules.startedAt,
+      endedAt: classWorkSchedules.endedAt,
+      isCanceled: classWorkSchedules.isCanceled,
+      classWorkId: classWorks.id,
+      title: classWorks.title,
+      teacher: sql<string>`${teachers}`,
+    })
+    .from(purchases)
+    .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+    .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+    .leftJoin(learners, eq(learners.id, purchases.learnerId))
+    .where(
+      and(
+        eq(purchases.userId, owner.id),
+        gte(classWorkSchedules.endedAt, new Date(now.getTime() - FEED_PAST_DAYS * 24 * 3600_000)),
+        or(
+          eq(purchases.status, 'reserved'),
+          gte(purchases.canceledAt, new Date(now.getTime() - FEED_PAST_DAYS * 24 * 3600_000)),
+        ),
+      ),
+    )
+    .orderBy(asc(classWorkSchedules.startedAt), asc(purchases.id))
+    .limit(FEED_LIMIT)
+  return {
+    owner: owner.nickname,
+    lessons: rows.map((r) => {
+      const live = r.status === 'reserved' && !r.isCanceled
+      return {
+        purchase_id: r.purchaseId,
+        class_work_id: r.classWorkId,
+        class_title: r.title,
+        teacher_nickname: r.teacher,
+        attendee: r.learnerNickname ?? `${owner.nickname}（ご本人）`,
+        started_at: iso(r.startedAt),
+        ended_at: iso(r.endedAt),
+        status: live ? ('confirmed' as const) : ('cancelled' as const),
+        updated_at: iso(r.canceledAt ?? r.createdAt),
+      }
+    }),
+  }
+}

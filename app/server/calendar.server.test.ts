@@ -1,0 +1,65 @@
+import ICAL from 'ical.js'
+import { describe, expect, it } from 'vitest'
+import type { CalendarLesson } from '~/contract/v1/calendar'
+import { lessonsCalendar } from './calendar.server'
+
+const lesson = (over: Partial<CalendarLesson> = {}): CalendarLesson => ({
+  purchase_id: 7,
+  class_work_id: 3,
+  class_title: 'はじめての将棋, 入門; 初級',
+  teacher_nickname: 'けんた先生',
+  attendee: 'たろう',
+  started_at: '2026-12-05T10:00:00.000Z',
+  ended_at: '2026-12-05T11:00:00.000Z',
+  status: 'confirmed',
+  updated_at: '2026-11-20T00:00:00.000Z',
+  ...over,
+})
+
+/** Parsed back with ical.js: what a calendar app would read. */
+function parse(text: string) {
+  const component = new ICAL.Component(ICAL.parse(text))
+  const zone = component.getFirstSubcomponent('vtimezone')
+  if (zone) ICAL.TimezoneService.register(new ICAL.Timezone(zone))
+  return component.getAllSubcomponents('vevent').map((v) => new ICAL.Event(v))
+}
+
+describe('lessonsCalendar', () => {
+  it('writes each lesson in Asia/Tokyo, with the class, teacher, attendee and the join page', () => {
+    const text = lessonsCalendar({
+      name: 'まなびのたね',
+      siteOrigin: 'https://manabi.example',
+      lessons: [lesson()],
+    })
+    expect(text).toContain('TZID:Asia/Tokyo')
+    expect(text).toContain('DTSTART;TZID=Asia/Tokyo:20261205T190000')
+    const [event] = parse(text)
+    expect(event!.summary).toBe('はじめての将棋, 入門; 初級')
+    expect(event!.uid).toBe('lesson-7@manabi.example')
+    expect(event!.startDate.toJSDate().toISOString()).toBe('2026-12-05T10:00:00.000Z')
+    expect(event!.endDate.toJSDate().toISOString()).toBe('2026-12-05T11:00:00.000Z')
+    expect(event!.description).toContain('先生：けんた先生')
+    expect(event!.description).toContain('受講する人：たろう')
+    expect(event!.description).toContain('https://manabi.example/class_attendance')
+    expect(event!.component.getFirstPropertyValue('status')).toBe('CONFIRMED')
+  })
+
+  it('keeps a cancelled lesson as CANCELLED with a higher sequence, so subscribed calendars remove it', () => {
+    const [event] = parse(
+      lessonsCalendar({
+        name: 'x',
+        siteOrigin: 'https://manabi.example',
+        lessons: [lesson({ status: 'cancelled', updated_at: '2026-11-22T00:00:00.000Z' })],
+      }),
+    )
+    expect(event!.component.getFirstPropertyValue('status')).toBe('CANCELLED')
+    expect(event!.sequence).toBe(1)
+    expect(event!.summary).toBe('【中止】はじめての将棋, 入門; 初級')
+  })
+
+  it('is a valid empty calendar without lessons', () => {
+    expect(parse(lessonsCalendar({ name: 'x', siteOrigin: 'https://manabi.example', lessons: [] }))).toEqual(
+      [],
+    )
+  })
+})
