@@ -19,6 +19,7 @@ import type { ApiApp, ApiEnv, RouteDeps } from './openapi'
 import { registerAdminRoutes } from './routes/admin'
 import { registerCalendarRoutes } from './routes/calendar'
 import { registerClassManagementRoutes } from './routes/class-management'
+import { registerClassRequestRoutes } from './routes/class-requests'
 import { registerClassWorkRoutes } from './routes/class-works'
 import { registerFollowRoutes } from './routes/follows'
 import { registerLearnerRoutes } from './routes/learners'
@@ -156,6 +157,7 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
   registerTrustRoutes(app, routeDeps, { payment: deps.payment })
   registerReviewRoutes(app, routeDeps)
   registerCalendarRoutes(app, routeDeps)
+  registerClassRequestRoutes(app, routeDeps)
   registerNotificationSettingRoutes(app, routeDeps, {
     unsubscribeSecret: deps.unsubscribeSecret ?? defaultUnsubscribeSecret,
   })

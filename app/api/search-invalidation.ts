@@ -11,7 +11,7 @@ export const SEARCH_INVALIDATE_CHANNEL = 'search_invalidate'
  * write empties them.
  */
 export const KEEPS_SEARCH_RESULTS =
-  /^\/v1\/(rooms|notices|class_announcements|users\/(favorites|followings|me\/learners|calendar)|org_users\/invitation_code)(\/|$)|^\/v1\/class_works\/search$/
+  /^\/v1\/(rooms|notices|class_announcements|users\/(favorites|followings|me\/learners|calendar)|org_users\/invitation_code)(\/|$)|^\/v1\/class_works\/(search|\d+\/requests)$/
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 

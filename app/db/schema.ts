@@ -778,3 +778,32 @@ export const reviews = pgTable(
     check('reviews_status_check', sql`${t.status} in ('visible', 'hidden')`),
   ],
 )
+
+/**
+ * リクエスト開催 (issue 16): a member asks for a new date of a class that has none coming, with the weekdays and
+ * times that suit them. The teacher sees the open requests; when a schedule is added, everyone who asked gets a
+ * mail and the request is closed (notified_at). One open request per member and class.
+ */
+export const classRequests = pgTable(
+  'class_requests',
+  {
+    id: id(),
+    classWorkId: integer('class_work_id')
+      .notNull()
+      .references(() => classWorks.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** mon … sun. */
+    weekdays: text('weekdays').array().notNull(),
+    /** morning | afternoon | evening (Asia/Tokyo). */
+    times: text('times').array().notNull(),
+    note: text('note').notNull().default(''),
+    createdAt: createdAt(),
+    notifiedAt: ts('notified_at'),
+  },
+  (t) => [
+    index('class_requests_class_open_idx').on(t.classWorkId, t.createdAt).where(sql`${t.notifiedAt} is null`),
+    uniqueIndex('class_requests_one_open').on(t.classWorkId, t.userId).where(sql`${t.notifiedAt} is null`),
+  ],
+)

@@ -88,6 +88,16 @@ const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
     'レビューが届きました：はじめての将棋',
     '評価：★★★★☆（4）',
   ],
+  request_scheduled: [
+    {
+      className: 'はじめての将棋',
+      startedAt: lesson.startedAt,
+      endedAt: lesson.endedAt,
+      classUrl: 'https://manabi.example/class_search/detail/1',
+    },
+    'リクエストしたクラスの日程が決まりました：はじめての将棋',
+    '日時：2026/12/5(土) 19:00〜20:00',
+  ],
   verification_approved: [
     { nickname: 'ゆい', manageUrl: 'https://manabi.example/class_management' },
     '本人確認が完了しました',

@@ -207,6 +207,28 @@ export const templates = {
     ),
   }),
 
+  request_scheduled: define<{ className: string; startedAt: string; endedAt: string; classUrl: string }>({
+    kind: 'announcement',
+    subject: (p) => `リクエストしたクラスの日程が決まりました：${p.className}`,
+    body: (p) => (
+      <MailLayout
+        preview={`${p.className}の新しい日程`}
+        heading="リクエストしたクラスの日程が決まりました"
+        footer={p.footer}
+      >
+        <P>開催をリクエストした「{p.className}」に、新しい日程が追加されました。</P>
+        <Details
+          rows={[
+            ['クラス', p.className],
+            ['日時', formatScheduleJa(p.startedAt, p.endedAt)],
+          ]}
+        />
+        <P>席には限りがあります。ご都合が合えば、クラスのページから予約してください。</P>
+        <Action href={p.classUrl}>クラスのページを見る</Action>
+      </MailLayout>
+    ),
+  }),
+
   verification_approved: define<{ nickname: string; manageUrl: string }>({
     kind: 'verification',
     subject: () => '本人確認が完了しました',

@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core'
 import type { Db } from '../db/client'
 import {
   classAnnouncements,
+  classRequests,
   classWorkSchedules,
   classWorks,
   jobs,
@@ -356,6 +357,37 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           classUrl: `${deps.mail.siteOrigin}/class_search/detail/${r.classWorkId}#reviews`,
         },
       )
+    },
+
+    /** A schedule was added to a class members had asked for: each of them hears of it, once. */
+    'notify.class_requests': async (job, { db }) => {
+      const classWorkId = positiveId(job.payload.classWorkId, 'classWorkId')
+      const scheduleId = positiveId(job.payload.scheduleId, 'scheduleId')
+      const [s] = await db
+        .select({
+          title: classWorks.title,
+          startedAt: classWorkSchedules.startedAt,
+          endedAt: classWorkSchedules.endedAt,
+          isCanceled: classWorkSchedules.isCanceled,
+        })
+        .from(classWorkSchedules)
+        .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+        .where(and(eq(classWorkSchedules.id, scheduleId), eq(classWorkSchedules.classWorkId, classWorkId)))
+      if (!s || s.isCanceled) return
+      const open = await db
+        .select({ id: classRequests.id, userId: users.id, email: users.email })
+        .from(classRequests)
+        .innerJoin(users, eq(users.id, classRequests.userId))
+        .where(and(eq(classRequests.classWorkId, classWorkId), sql`${classRequests.notifiedAt} is null`))
+      for (const r of open) {
+        await mailMember(db, deps, `request-${r.id}`, { id: r.userId, email: r.email }, 'request_scheduled', {
+          className: s.title,
+          startedAt: s.startedAt.toISOString(),
+          endedAt: s.endedAt.toISOString(),
+          classUrl: `${deps.mail.siteOrigin}/class_search/detail/${classWorkId}`,
+        })
+        await db.update(classRequests).set({ notifiedAt: new Date() }).where(eq(classRequests.id, r.id))
+      }
     },
 
     /** An operator decided a 本人確認: the member hears the result (a mail that cannot be switched off). */

@@ -30,6 +30,7 @@ import { classSearchText } from '../../lib/search-normalize'
 import { ACCOUNT_SUSPENDED_MESSAGE, type UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
 import { iso, scheduleColumns, selectClassRows, summaryJson, toCards } from './class-cards'
+import { queueRequestNotices } from './class-requests'
 import { embeddedPaymentProvider, type PaymentProvider } from './payment'
 import { requireVerifiedTeacher } from './verifications'
 
@@ -356,6 +357,8 @@ export async function addSchedule(
         createdAt: now,
       })
       .returning(scheduleReturning)
+    // リクエスト開催: whoever asked for a date hears of this one (issue 16).
+    await queueRequestNotices(tx, classWorkId, row!.id)
     return toTeacherSchedule(row!)
   })
 }

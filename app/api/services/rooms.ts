@@ -180,9 +180,28 @@ async function requireRoomMember(tx: Tx | Db, userId: number, roomId: number) {
   if (!member) throw notFound('メッセージルーム')
 }
 
+/** An active teacher with at least one published class: members may ask them before booking. */
+async function teachesPublicly(db: Db, teacherId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: classWorks.id })
+    .from(classWorks)
+    .innerJoin(users, eq(users.id, classWorks.teacherId))
+    .where(
+      and(
+        eq(classWorks.teacherId, teacherId),
+        eq(classWorks.isPublished, true),
+        eq(users.isTeacher, true),
+        isNull(users.suspendedAt),
+      ),
+    )
+    .limit(1)
+  return row !== undefined
+}
+
 /**
  * Opens the room with a partner from the caller's destinations (POST /v1/rooms): a teacher the caller
- * reserved or follows, or — for a teacher — a member who reserved their class. An existing room is returned
+ * reserved or follows, or any teacher with a published class (a question before booking), or — for a
+ * teacher — a member who reserved their class. An existing room is returned
  * as it is (created: false). Anyone else is 404, like a user who does not exist.
  */
 export async function openRoom(
@@ -203,6 +222,10 @@ export async function openRoom(
   ) {
     teacherId = user.id
     memberId = partnerId
+  } else if (partnerId !== user.id && (await teachesPublicly(db, partnerId))) {
+    // 「先生に質問する」 (issue 16): a question before any booking, to a teacher with a published class.
+    teacherId = partnerId
+    memberId = user.id
   } else {
     throw notFound('メッセージの送信先')
   }

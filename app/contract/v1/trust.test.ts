@@ -55,6 +55,9 @@ describe('CreateReportBody', () => {
       messages(CreateReportBody.safeParse({ target_type: 'class', target_id: 1, reason: 'boring' })),
     ).toContain('通報の理由を選んでください')
     expect(CreateReportBody.safeParse({ target_type: 'review', target_id: 1, reason: 'spam' }).success).toBe(
+      true,
+    )
+    expect(CreateReportBody.safeParse({ target_type: 'user', target_id: 1, reason: 'spam' }).success).toBe(
       false,
     )
   })

@@ -1,12 +1,14 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
+import { ShareButtons } from '~/components/ui/share-buttons'
 import { VerifiedBadge } from '~/components/ui/verified-badge'
 import type { ClassWorkDetail, PublicSchedule } from '~/contract/v1/class-works'
 import { durationLabel, seatsLabel } from '~/lib/class-labels'
 import { formatPrice, formatScheduleJa, seatsLeft } from '~/lib/format'
 import { FavoriteButton } from './favorite-button'
 import { classDetailQuery } from './queries'
+import { RequestPanel } from './request-panel'
 import { ReviewsSection } from './reviews-section'
 
 const DEFAULT_CLASS_IMAGE = '/images/classes/default.svg'
@@ -22,6 +24,7 @@ export function ClassDetailView({
   reservation,
   report,
   reportReview,
+  ask,
 }: {
   id: number
   reservation?: (classWork: ClassWorkDetail, now: string) => ReactNode
@@ -29,6 +32,8 @@ export function ClassDetailView({
   report?: ReactNode
   /** 「通報する」 under a review, from the report feature. */
   reportReview?: (reviewId: number) => ReactNode
+  /** 「先生に質問する」, from the messages feature. */
+  ask?: (teacher: { id: number; nickname: string }) => ReactNode
 }) {
   const page = useSuspenseQuery(classDetailQuery(id)).data
   // The route answers 404 (no class) or renders the 410 page (taken down) instead.
@@ -99,6 +104,7 @@ export function ClassDetailView({
               </a>
             </p>
           ) : null}
+          <ShareButtons path={`/class_search/detail/${c.id}`} text={`${c.title}｜${c.teacher.nickname}`} />
           <div>
             <FavoriteButton classWorkId={c.id} initialCount={c.favorite_count} />
           </div>
@@ -152,9 +158,12 @@ export function ClassDetailView({
             ))}
           </ul>
         ) : (
-          <p className="mt-4 rounded-2xl bg-light-grey p-4 text-sm text-slate-700">
-            現在予定されている日程はありません。先生をフォローすると、新しい日程を見逃しません。
-          </p>
+          <div className="mt-4 rounded-2xl bg-light-grey p-4 text-sm text-slate-700">
+            <p>
+              現在予定されている日程はありません。開催をリクエストすると、日程が決まったときにメールでお知らせします。
+            </p>
+            <RequestPanel classWorkId={c.id} />
+          </div>
         )}
       </section>
 
@@ -192,6 +201,7 @@ export function ClassDetailView({
             >
               {c.teacher.nickname}のプロフィールを見る
             </Link>
+            {ask ? <div className="mt-3">{ask(c.teacher)}</div> : null}
           </div>
         </div>
       </section>

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { ToggleResult } from '~/components/shell/optimistic-toggle'
 import { Id } from '~/contract/v1/common'
 import type { FavoriteState } from '~/contract/v1/follows'
+import { CreateClassRequestBody } from '~/contract/v1/requests'
 import { ReplyReviewBody } from '~/contract/v1/reviews'
 import { idInput, toggleInput } from '~/lib/ids'
 import { toActionResult } from '~/server/action-result.server'
@@ -92,4 +93,22 @@ export const replyToReview = createServerFn({ method: 'POST' })
       }
     }
     return toActionResult(() => api.replyReview(token, data.id, data.body))
+  })
+
+/** リクエスト開催: asks the teacher for a date of a class with none coming (members only). */
+export const requestClassDate = createServerFn({ method: 'POST' })
+  .validator(z.object({ id: Id, body: CreateClassRequestBody }).strict())
+  .handler(async ({ data }) => {
+    const token = await currentAccessToken()
+    if (!token) {
+      setRefusalStatus(401)
+      return {
+        ok: false as const,
+        status: 401,
+        code: 'unauthorized',
+        message: 'ログインしてください',
+        fieldErrors: {},
+      }
+    }
+    return toActionResult(() => api.requestClass(token, data.id, data.body))
   })

@@ -125,3 +125,8 @@ export const uploadClassImage = createServerFn({ method: 'POST' })
     if (!saved.ok) setRefusalStatus(400)
     return saved
   })
+
+/** The open リクエスト開催 of one of the teacher's classes. */
+export const getClassRequests = createServerFn({ method: 'GET' })
+  .validator(z.object({ classWorkId: Id }))
+  .handler(async ({ data }) => api.listClassRequests(await requireAccessToken(), data.classWorkId))

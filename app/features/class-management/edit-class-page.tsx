@@ -9,6 +9,7 @@ import { AnnouncementInput } from '~/contract/v1/class-management'
 import { fieldErrorsOf } from '~/lib/action-result'
 import { ClassForm } from './class-form'
 import { deleteClass, postAnnouncement } from './class-management.functions'
+import { ClassRequestsPanel } from './class-requests-panel'
 import { ownClassQuery } from './queries'
 import { SchedulesPanel } from './schedules-panel'
 
@@ -36,6 +37,7 @@ export function EditClassPage({ id }: { id: number }) {
       <div className="mt-6">
         <ClassForm initial={cls} />
       </div>
+      <ClassRequestsPanel classWorkId={cls.id} />
       <SchedulesPanel cls={cls} now={now} />
       <AnnouncementForm classWorkId={cls.id} />
       <DeleteClass

@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
 import {
   getClassFormOptions,
+  getClassRequests,
   getMyClasses,
   getOwnClass,
   getScheduleStudents,
@@ -26,4 +27,10 @@ export const scheduleStudentsQuery = (scheduleId: number) =>
   queryOptions({
     queryKey: ['class-management', 'students', scheduleId],
     queryFn: () => getScheduleStudents({ data: { scheduleId } }),
+  })
+
+export const classRequestsQuery = (classWorkId: number) =>
+  queryOptions({
+    queryKey: ['class-management', 'requests', classWorkId],
+    queryFn: () => getClassRequests({ data: { classWorkId } }),
   })

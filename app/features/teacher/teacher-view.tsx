@@ -1,6 +1,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { ClassCard } from '~/components/cards/class-card'
+import { ShareButtons } from '~/components/ui/share-buttons'
 import { VerifiedBadge } from '~/components/ui/verified-badge'
 import { FollowButton } from './follow-button'
 import { teacherPageQuery } from './queries'
@@ -70,6 +71,7 @@ export function TeacherView({ id, report }: { id: number; report?: ReactNode }) 
             <dd>のべ{t.summary.counts_purchased}人</dd>
           </dl>
           <FollowButton teacherId={t.id} initialCount={t.follower_count} />
+          <ShareButtons path={`/teacher/detail/${t.id}`} text={`${t.nickname}（${t.name}）のクラス`} />
         </div>
       </section>
 

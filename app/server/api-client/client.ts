@@ -56,6 +56,11 @@ import {
   type PurchaseScope,
 } from '../../contract/v1/purchases'
 import {
+  ClassRequestList,
+  ClassRequestReceipt,
+  type CreateClassRequestBody,
+} from '../../contract/v1/requests'
+import {
   CreatedReview,
   type CreateReviewBody,
   type ReplyReviewBody,
@@ -446,6 +451,14 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     /** The feed by its secret; undefined when there is no such feed. */
     getCalendarFeed: (token: string) =>
       publicCall(CalendarFeed, () => get(`/v1/calendar_feeds/${encodeURIComponent(token)}`)),
+    requestClass: authedCall(ClassRequestReceipt, (classWorkId: number, body: CreateClassRequestBody) => ({
+      method: 'POST',
+      path: `/v1/class_works/${id(classWorkId)}/requests`,
+      body,
+    })),
+    listClassRequests: authedCall(ClassRequestList, (classWorkId: number) =>
+      get(`/v1/teachers/class_works/${id(classWorkId)}/requests`),
+    ),
     getMyVerification: authedCall(MyVerification, () => get('/v1/users/teacher_verification')),
     submitVerification: authedCall(MyVerification, (body: SubmitVerificationBody) => ({
       method: 'POST',

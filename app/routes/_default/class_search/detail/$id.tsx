@@ -3,6 +3,7 @@ import { GonePage } from '~/components/ui/gone-page'
 import { isMember } from '~/features/auth/auth-state'
 import { ClassDetailView } from '~/features/class-detail/class-detail-view'
 import { classDetailQuery, classReviewsQuery, favoriteStateQuery } from '~/features/class-detail/queries'
+import { AskTeacherButton } from '~/features/messages/ask-teacher-button'
 import { ReportButton } from '~/features/report/report-button'
 import { ReservationPanel } from '~/features/reservation/reservation-panel'
 import { parseId } from '~/lib/ids'
@@ -50,6 +51,7 @@ function ClassDetailPage() {
       reservation={(classWork, now) => <ReservationPanel classWork={classWork} now={now} />}
       report={<ReportButton target="class" id={id} />}
       reportReview={(reviewId) => <ReportButton target="review" id={reviewId} compact />}
+      ask={(teacher) => <AskTeacherButton teacherId={teacher.id} teacherName={teacher.nickname} />}
     />
   )
 }

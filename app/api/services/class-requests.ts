@@ -1,0 +1,127 @@
+import { and, asc, count, eq, gt, isNull, sql } from 'drizzle-orm'
+import type { ClassRequestList, CreateClassRequestBody } from '../../contract/v1/requests'
+import type { Db, DbOrTx } from '../../db/client'
+import { classRequests, classWorkSchedules, classWorks, users } from '../../db/schema'
+import { enqueue } from '../../jobs/queue.server'
+import { contactKindsLabel, detectContactInfo } from '../../lib/contact-detector'
+import type { UserRow } from '../auth'
+import { ApiError, notFound } from '../errors'
+import { iso } from './class-cards'
+
+/**
+ * リクエスト開催 (issue 16): members ask for a date of a class with nothing coming; the teacher sees how many and
+ * when; a new schedule mails everyone who asked (notify.class_requests) and closes their requests.
+ */
+
+const openRequests = (classWorkId: number) =>
+  and(eq(classRequests.classWorkId, classWorkId), isNull(classRequests.notifiedAt))
+
+export async function createClassRequest(
+  db: Db,
+  user: UserRow,
+  classWorkId: number,
+  body: CreateClassRequestBody,
+  now: Date,
+): Promise<{ id: number; request_count: number }> {
+  const note = (body.note ?? '').trim()
+  const found = detectContactInfo(note)
+  if (found.flagged)
+    throw new ApiError(
+      422,
+      'contact_info',
+      `連絡先やSNSのIDは書けません（${contactKindsLabel(found.kinds)}）`,
+    )
+  const [cls] = await db
+    .select({ teacherId: classWorks.teacherId })
+    .from(classWorks)
+    .where(and(eq(classWorks.id, classWorkId), eq(classWorks.isPublished, true)))
+  if (!cls) throw notFound('クラス')
+  if (cls.teacherId === user.id)
+    throw new ApiError(422, 'own_class', 'ご自身のクラスにはリクエストできません')
+  const [upcoming] = await db
+    .select({ id: classWorkSchedules.id })
+    .from(classWorkSchedules)
+    .where(
+      and(
+        eq(classWorkSchedules.classWorkId, classWorkId),
+        eq(classWorkSchedules.isCanceled, false),
+        gt(classWorkSchedules.startedAt, now),
+      ),
+    )
+    .limit(1)
+  if (upcoming)
+    throw new ApiError(409, 'has_schedule', '予定されている日程があります。日程から予約してください')
+  const [row] = await db
+    .insert(classRequests)
+    .values({
+      classWorkId,
+      userId: user.id,
+      weekdays: body.weekdays,
+      times: body.times,
+      note,
+      createdAt: now,
+    })
+    // A literal predicate: it must match the partial unique index when the statement is prepared.
+    .onConflictDoNothing({
+      target: [classRequests.classWorkId, classRequests.userId],
+      where: sql`${classRequests.notifiedAt} is null`,
+    })
+    .returning({ id: classRequests.id })
+  if (!row) throw new ApiError(409, 'already_requested', 'このクラスにはすでにリクエストしています')
+  const [n] = await db.select({ n: count() }).from(classRequests).where(openRequests(classWorkId))
+  return { id: row.id, request_count: Number(n?.n ?? 0) }
+}
+
+/** The open requests of the teacher's own class (404 for anyone else's). */
+export async function teacherClassRequests(
+  db: Db,
+  user: UserRow,
+  classWorkId: number,
+): Promise<ClassRequestList> {
+  const [cls] = await db
+    .select({ id: classWorks.id })
+    .from(classWorks)
+    .where(and(eq(classWorks.id, classWorkId), eq(classWorks.teacherId, user.id)))
+  if (!cls) throw notFound('クラス')
+  const rows = await db
+    .select({
+      id: classRequests.id,
+      nickname: users.nickname,
+      weekdays: classRequests.weekdays,
+      times: classRequests.times,
+      note: classRequests.note,
+      createdAt: classRequests.createdAt,
+    })
+    .from(classRequests)
+    .innerJoin(users, eq(users.id, classRequests.userId))
+    .where(openRequests(classWorkId))
+    .orderBy(asc(classRequests.createdAt), asc(classRequests.id))
+    .limit(500)
+  return {
+    count: rows.length,
+    items: rows.map((r) => ({
+      id: r.id,
+      nickname: r.nickname,
+      weekdays: r.weekdays,
+      times: r.times,
+      note: r.note,
+      created_at: iso(r.createdAt),
+    })),
+  }
+}
+
+/** Called in the transaction that adds a schedule: the requesters hear of it once the schedule commits. */
+export async function queueRequestNotices(
+  tx: DbOrTx,
+  classWorkId: number,
+  scheduleId: number,
+): Promise<void> {
+  const [open] = await tx.select({ n: count() }).from(classRequests).where(openRequests(classWorkId))
+  if (Number(open?.n ?? 0) > 0)
+    await enqueue(
+      tx,
+      'notify.class_requests',
+      { classWorkId, scheduleId },
+      { dedupeKey: `requests:${scheduleId}` },
+    )
+}

@@ -1,0 +1,66 @@
+import { expect, test } from '@playwright/test'
+import { expectAccessible, gotoReady, login, otherPerson } from './helpers'
+
+/** Issue 16: リクエスト開催, 先生に質問する and sharing on a class page. */
+
+test('a parent requests a date for a class with none coming, asks the teacher a question, and the teacher sees the request @pc-only', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000)
+  // The demo teacher publishes a class without any date.
+  const title = `E2Eリクエスト教室 ${Date.now().toString(36)}`
+  await login(page, 'teacher@manabi.example', '/class_management/create')
+  const form = page.getByTestId('class-form')
+  await form.getByLabel('タイトル').fill(title)
+  await form.getByLabel('カテゴリー').selectOption({ index: 1 })
+  await form.getByLabel('説明').fill('日程はリクエストに合わせて決めます。')
+  await form.getByLabel('クラスの形式').selectOption({ index: 1 })
+  await form.getByRole('checkbox').first().check()
+  await form.getByLabel('料金（円）').fill('500')
+  await form.getByLabel('定員（人）').fill('4')
+  await form.getByLabel('時間（分）').fill('45')
+  await page.getByTestId('publish-toggle').check()
+  await page.getByTestId('save-class').click()
+  await expect(page).toHaveURL(/\/class_management\/edit\/\d+$/)
+  const classId = Number(page.url().split('/').pop())
+
+  const parent = await otherPerson(browser, page, 'parent@manabi.example', `/class_search/detail/${classId}`)
+  await expect(parent.getByRole('heading', { level: 1, name: title })).toBeVisible()
+  // Sharing: LINE and X get this page's address.
+  const line = await parent.getByTestId('share-line').getAttribute('href')
+  expect(new URL(line!).searchParams.get('url')).toMatch(new RegExp(`/class_search/detail/${classId}$`))
+  const x = await parent.getByTestId('share-x').getAttribute('href')
+  expect(new URL(x!).searchParams.get('text')).toContain(title)
+
+  await parent.getByTestId('request-open').click()
+  const request = parent.getByTestId('request-form')
+  await request.getByTestId('request-submit').click()
+  await expect(request.getByText('希望の曜日を選んでください')).toBeVisible()
+  await request.getByLabel('土').check()
+  await request.getByLabel('日').check()
+  await request.getByLabel('午前').check()
+  await request.getByLabel(/先生へのひとこと/).fill('週末の午前だと参加しやすいです')
+  await expectAccessible(parent)
+  await request.getByTestId('request-submit').click()
+  await expect(parent.getByTestId('request-done')).toBeVisible()
+
+  // A question before booking opens the room with the teacher.
+  await parent.getByTestId('ask-teacher').click()
+  await expect(parent).toHaveURL(/\/message\?room=\d+/)
+  const room = parent.getByTestId('room-view')
+  await expect(room).toContainText('けんた先生')
+  await room.getByTestId('message-input').fill('小学2年生でも参加できますか？')
+  await room.getByTestId('message-send').click()
+  await expect(parent.getByTestId('snackbar')).toContainText('送信しました')
+  await parent.context().close()
+
+  // The teacher sees the request on the class's page in class management, and not the ask button on their own class.
+  await gotoReady(page, `/class_management/edit/${classId}`)
+  const requests = page.getByTestId('class-requests')
+  await expect(requests).toContainText('開催リクエスト 1件')
+  await expect(requests.getByTestId('class-request')).toContainText('土・日曜の午前')
+  await expect(requests.getByTestId('class-request')).toContainText('週末の午前だと参加しやすいです')
+  await gotoReady(page, `/class_search/detail/${classId}`)
+  await expect(page.getByTestId('ask-teacher')).toHaveCount(0)
+})
