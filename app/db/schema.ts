@@ -9,6 +9,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   unique,
@@ -261,10 +262,23 @@ export const classWorkSchedules = pgTable(
     purchasedCount: integer('purchased_count').notNull().default(0),
     isCanceled: boolean('is_canceled').notNull().default(false),
     meetingUrl: text('meeting_url'),
+    /**
+     * When the lesson falls in a Tokyo week (issue 16, search by when): weekday (Mon = 0 … Sun = 6) × 3 + part of
+     * the day (morning before 12:00, afternoon until 17:00, evening after). Generated, so it is never stale.
+     */
+    slot: smallint('slot')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`((extract(isodow from (started_at at time zone 'Asia/Tokyo'))::int - 1) * 3 + case when extract(hour from (started_at at time zone 'Asia/Tokyo')) < 12 then 0 when extract(hour from (started_at at time zone 'Asia/Tokyo')) < 17 then 1 else 2 end)::smallint`,
+      ),
     createdAt: createdAt(),
   },
   (t) => [
     index('class_work_schedules_class_start_idx').on(t.classWorkId, t.startedAt),
+    // Search by weekday and time: the upcoming schedules in the asked slots, and their classes, from the index.
+    index('class_work_schedules_open_slot_idx')
+      .on(t.slot, t.startedAt, t.classWorkId)
+      .where(sql`${t.isCanceled} = false`),
     index('class_work_schedules_start_idx').on(t.startedAt),
     // Search: the next start, the date range and popularity of a class, from this index alone (not canceled).
     index('class_work_schedules_open_class_start_idx')

@@ -1,4 +1,4 @@
-/** リクエスト開催 (issue 16): the weekdays and times of day a member may ask for, with their labels. No zod here. */
+/** Weekdays and times of day (Asia/Tokyo), with their labels: リクエスト開催 and search by when (issue 16). No zod here. */
 export const WEEKDAYS = {
   mon: '月',
   tue: '火',

@@ -64,3 +64,16 @@ test('a parent requests a date for a class with none coming, asks the teacher a 
   await gotoReady(page, `/class_search/detail/${classId}`)
   await expect(page.getByTestId('ask-teacher')).toHaveCount(0)
 })
+
+test('search by weekday and time of day: the checkboxes, the URL and the chips agree', async ({
+  page,
+}, testInfo) => {
+  await gotoReady(page, '/class_search?weekday=sat,sun&time=morning')
+  await expect(page.getByTestId('active-filters')).toContainText('土・日曜')
+  await expect(page.getByTestId('active-filters')).toContainText('午前')
+  if (testInfo.project.name === 'phone') await page.getByTestId('filters-toggle').click()
+  await expect(page.getByTestId('weekday-filter').getByLabel('土')).toBeChecked()
+  await page.getByTestId('time-filter').getByLabel('夕方・夜').check()
+  await expect(page).toHaveURL(/time=morning%2Cevening|time=morning,evening/)
+  await expect(page.getByTestId('active-filters')).toContainText('午前・夕方・夜')
+})

@@ -77,8 +77,23 @@ export interface SearchParams {
   from?: string
   to?: string
   rating_min?: number
+  weekday?: readonly ('mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun')[]
+  time?: readonly ('morning' | 'afternoon' | 'evening')[]
   sort?: SearchSort
   page?: number
+  /** The moment "upcoming" is measured from (set by searchClassWorkIds). */
+  now?: Date
+}
+
+const WEEKDAY_INDEX = { mon: 0, tue: 1, wed: 2, thu: 3, fri: 4, sat: 5, sun: 6 } as const
+const TIME_INDEX = { morning: 0, afternoon: 1, evening: 2 } as const
+
+/** The schedule slots (class_work_schedules.slot) a weekday/time search asks for; undefined when it asks none. */
+export function searchSlots(p: Pick<SearchParams, 'weekday' | 'time'>): number[] | undefined {
+  if (!p.weekday?.length && !p.time?.length) return undefined
+  const days = p.weekday?.length ? p.weekday.map((d) => WEEKDAY_INDEX[d]) : [0, 1, 2, 3, 4, 5, 6]
+  const parts = p.time?.length ? p.time.map((t) => TIME_INDEX[t]) : [0, 1, 2]
+  return [...new Set(days.flatMap((d) => parts.map((t) => d * 3 + t)))].sort((a, b) => a - b)
 }
 
 /** Midnight at the start of a Tokyo calendar day (YYYY-MM-DD). */
@@ -144,6 +159,16 @@ function classWorkSearchClauses(p: SearchParams): {
     where.push(
       sql`${classWorks.ratingCount} > 0 and ${classWorks.ratingSum} * 2 >= ${Math.round(p.rating_min * 2)} * ${classWorks.ratingCount}`,
     )
+  const slots = searchSlots(p)
+  if (slots) {
+    // An upcoming, live lesson in one of the slots (class_work_schedules_open_slot_idx).
+    where.push(
+      sql`exists (select 1 from ${classWorkSchedules} where ${classWorkSchedules.classWorkId} = ${classWorks.id} and ${classWorkSchedules.isCanceled} = false and ${classWorkSchedules.startedAt} > ${(p.now ?? new Date()).toISOString()}::timestamptz and ${classWorkSchedules.slot} in (${sql.join(
+        slots.map((n) => sql`${n}`),
+        sql`, `,
+      )}))`,
+    )
+  }
   if (p.from !== undefined || p.to !== undefined) {
     const range: SQL[] = [eq(classWorkSchedules.isCanceled, false)]
     if (p.from) range.push(gte(classWorkSchedules.startedAt, tokyoDayStart(p.from)))
@@ -258,7 +283,7 @@ export async function searchClassWorkIds(
   p: SearchParams,
   now: Date,
 ): Promise<{ ids: number[]; total: number; capped: boolean; page: number }> {
-  const q = classWorkSearchQueries(db, p)
+  const q = classWorkSearchQueries(db, { ...p, now })
   if (q.refreshesNextStart) await refreshNextStarts(db, now)
   const offset = (q.page - 1) * SEARCH_PER_PAGE
   const n = Number((await q.count)[0]?.n ?? 0)

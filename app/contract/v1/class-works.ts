@@ -78,6 +78,18 @@ export const ClassWorkSearchBody = z
     price_max: Yen.optional(),
     from: Day.optional(),
     to: Day.optional(),
+    /** Lessons on these Tokyo weekdays (issue 16) … */
+    weekday: z
+      .array(z.enum(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], { message: '曜日が正しくありません' }))
+      .min(1)
+      .max(7)
+      .optional(),
+    /** … and at these times of day (morning < 12:00 ≤ afternoon < 17:00 ≤ evening), upcoming only. */
+    time: z
+      .array(z.enum(['morning', 'afternoon', 'evening'], { message: '時間帯が正しくありません' }))
+      .min(1)
+      .max(3)
+      .optional(),
     /** At least this average of stars (1–5, halves allowed). */
     rating_min: z
       .number()

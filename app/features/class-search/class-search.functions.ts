@@ -1,4 +1,5 @@
 import { createServerFn } from '@tanstack/react-start'
+import type { DayTime, Weekday } from '~/lib/request-slots'
 import { api } from '~/server/api-client'
 import { parseClassSearch } from './search-params'
 
@@ -9,7 +10,15 @@ import { parseClassSearch } from './search-params'
  */
 export const searchClasses = createServerFn({ method: 'GET' })
   .validator((input: unknown) => parseClassSearch((input ?? {}) as Record<string, unknown>))
-  .handler(async ({ data }) => (await api.searchClassWorks(data)) ?? null)
+  .handler(async ({ data }) => {
+    const { weekday, time, ...rest } = data
+    const body = {
+      ...rest,
+      ...(weekday ? { weekday: weekday.split(',') as Weekday[] } : {}),
+      ...(time ? { time: time.split(',') as DayTime[] } : {}),
+    }
+    return (await api.searchClassWorks(body)) ?? null
+  })
 
 /** The master lists the filters offer. */
 export const getSearchOptions = createServerFn({ method: 'GET' }).handler(async () => {

@@ -1,8 +1,18 @@
+import { DAY_TIMES, type DayTime, WEEKDAYS, type Weekday } from '~/lib/request-slots'
 import type { ClassSearchParams } from './search-params'
 import { parseClassSearch } from './search-params'
 
 /** A filter as the page names it: price and date ranges are one filter each. */
-export type FilterKey = 'q' | 'category' | 'grade' | 'style' | 'price' | 'date' | 'rating'
+export type FilterKey =
+  | 'q'
+  | 'category'
+  | 'grade'
+  | 'style'
+  | 'price'
+  | 'date'
+  | 'weekday'
+  | 'time'
+  | 'rating'
 
 export type FilterNames = {
   categories: readonly { id: number; name: string }[]
@@ -35,6 +45,22 @@ export function activeFilters(p: ClassSearchParams, names: FilterNames): { key: 
   }
   if (p.from || p.to)
     out.push({ key: 'date', label: `${p.from ? day(p.from) : ''}〜${p.to ? day(p.to) : ''}` })
+  if (p.weekday)
+    out.push({
+      key: 'weekday',
+      label: `${p.weekday
+        .split(',')
+        .map((d) => WEEKDAYS[d as Weekday])
+        .join('・')}曜`,
+    })
+  if (p.time)
+    out.push({
+      key: 'time',
+      label: p.time
+        .split(',')
+        .map((t) => DAY_TIMES[t as DayTime])
+        .join('・'),
+    })
   if (p.rating_min !== undefined) out.push({ key: 'rating', label: `★${p.rating_min}以上` })
   return out
 }
@@ -65,7 +91,17 @@ export function clearFilters(p: ClassSearchParams): ClassSearchParams {
 
 /** The filter form's fields as text, which is what the inputs hold. */
 export type FilterDraft = Record<
-  'q' | 'category' | 'grade' | 'style' | 'price_min' | 'price_max' | 'from' | 'to' | 'rating_min',
+  | 'q'
+  | 'category'
+  | 'grade'
+  | 'style'
+  | 'price_min'
+  | 'price_max'
+  | 'from'
+  | 'to'
+  | 'rating_min'
+  | 'weekday'
+  | 'time',
   string
 >
 
@@ -81,6 +117,8 @@ export function toDraft(p: ClassSearchParams): FilterDraft {
     from: s(p.from),
     to: s(p.to),
     rating_min: s(p.rating_min),
+    weekday: s(p.weekday),
+    time: s(p.time),
   }
 }
 

@@ -4,6 +4,7 @@ import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { ClassCard } from '~/components/cards/class-card'
 import { Icon } from '~/components/ui/icon'
 import { Pagination } from '~/components/ui/pagination'
+import { DAY_TIMES, type DayTime, WEEKDAYS, type Weekday } from '~/lib/request-slots'
 import {
   activeFilters,
   clearFilters,
@@ -283,6 +284,19 @@ function FilterForm({
       void apply(next)
     },
   })
+  /** A weekday or time checkbox: applies at once, like the selects. */
+  const check = (key: 'weekday' | 'time', value: string) => {
+    const list = draft[key] ? draft[key].split(',') : []
+    return {
+      checked: list.includes(value),
+      onChange: () => {
+        const nextList = list.includes(value) ? list.filter((v) => v !== value) : [...list, value]
+        const next = { ...draft, [key]: nextList.join(',') }
+        setDraft(next)
+        void apply(next)
+      },
+    }
+  }
   const label = 'mb-1 block text-sm font-bold'
 
   return (
@@ -336,6 +350,31 @@ function FilterForm({
           ))}
         </select>
       </div>
+      <fieldset>
+        <legend className={label}>曜日</legend>
+        <div className="flex flex-wrap gap-x-3 gap-y-1" data-testid="weekday-filter">
+          {(Object.keys(WEEKDAYS) as Weekday[]).map((d) => (
+            <label key={d} className="flex items-center gap-1 text-sm">
+              <input type="checkbox" {...check('weekday', d)} />
+              {WEEKDAYS[d]}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend className={label}>時間帯</legend>
+        <div className="flex flex-wrap gap-x-3 gap-y-1" data-testid="time-filter">
+          {(Object.keys(DAY_TIMES) as DayTime[]).map((t) => (
+            <label key={t} className="flex items-center gap-1 text-sm">
+              <input type="checkbox" {...check('time', t)} />
+              {DAY_TIMES[t]}
+            </label>
+          ))}
+        </div>
+        <p className="mt-1 text-xs text-slate-600">
+          午前は12時まで、午後は17時まで、夕方・夜は17時から（日本時間）
+        </p>
+      </fieldset>
       <div>
         <label htmlFor={`${id}-rating_min`} className={label}>
           レビューの評価

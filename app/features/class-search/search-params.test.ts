@@ -87,3 +87,14 @@ describe('review filter and sort (issue 16)', () => {
     expect(hasFilters(parseClassSearch({ rating_min: '3' }))).toBe(true)
   })
 })
+
+describe('weekday and time (issue 16)', () => {
+  it('keeps the known keys in week order, from a comma list or an array', () => {
+    expect(parseClassSearch({ weekday: 'sun,sat,xyz', time: ['evening', 'morning'] })).toMatchObject({
+      weekday: 'sat,sun',
+      time: 'morning,evening',
+    })
+    expect(parseClassSearch({ weekday: 'nope', time: '' })).toMatchObject({ weekday: undefined, time: undefined })
+    expect(hasFilters(parseClassSearch({ time: 'evening' }))).toBe(true)
+  })
+})

@@ -20,6 +20,16 @@ export const sortLabels: Record<Sort, string> = {
 /** The review averages the filter offers (★ and up). */
 export const ratingMins = [4.5, 4, 3.5, 3] as const
 
+const WEEKDAY_KEYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
+const TIME_KEYS = ['morning', 'afternoon', 'evening'] as const
+
+/** `sat,sun` (or an array) → the known keys in their own order, comma-joined; undefined when none is known. */
+function keyList(input: unknown, keys: readonly string[]): string | undefined {
+  const raw = Array.isArray(input) ? input.map(String) : typeof input === 'string' ? input.split(',') : []
+  const picked = keys.filter((k) => raw.includes(k))
+  return picked.length > 0 ? picked.join(',') : undefined
+}
+
 const MAX_YEN = 10_000_000
 const MAX_ID = 999_999_999
 
@@ -33,6 +43,10 @@ export type ClassSearchParams = {
   from?: string
   to?: string
   rating_min?: number
+  /** Tokyo weekdays, comma-joined in week order: `sat,sun`. */
+  weekday?: string
+  /** Times of day, comma-joined: `morning,evening`. */
+  time?: string
   sort?: Sort
   page?: number
 }
@@ -53,6 +67,8 @@ export function parseClassSearch(input: Record<string, unknown>): ClassSearchPar
     from: calendarDay(input.from),
     to: calendarDay(input.to),
     rating_min: ratingMins.find((r) => String(r) === String(input.rating_min)),
+    weekday: keyList(input.weekday, WEEKDAY_KEYS),
+    time: keyList(input.time, TIME_KEYS),
     sort: oneOf(input.sort, sorts),
     page: intIn(input.page, 1, 1000),
   }
@@ -76,6 +92,8 @@ export function hasFilters(p: ClassSearchParams): boolean {
       p.price_max !== undefined ||
       p.from ||
       p.to ||
+      p.weekday ||
+      p.time ||
       p.rating_min !== undefined,
   )
 }

@@ -1,0 +1,2 @@
+ALTER TABLE "class_work_schedules" ADD COLUMN "slot" smallint GENERATED ALWAYS AS (((extract(isodow from (started_at at time zone 'Asia/Tokyo'))::int - 1) * 3 + case when extract(hour from (started_at at time zone 'Asia/Tokyo')) < 12 then 0 when extract(hour from (started_at at time zone 'Asia/Tokyo')) < 17 then 1 else 2 end)::smallint) STORED NOT NULL;--> statement-breakpoint
+CREATE INDEX "class_work_schedules_open_slot_idx" ON "class_work_schedules" USING btree ("slot","started_at","class_work_id") WHERE "class_work_schedules"."is_canceled" = false;
