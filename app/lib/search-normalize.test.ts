@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { normalizeSearchText, searchTerms } from './search-normalize'
+import { classSearchText, normalizeSearchText, searchTerms } from './search-normalize'
 
 describe('normalizeSearchText', () => {
   it('treats hiragana and katakana as the same', () => {
@@ -37,5 +37,23 @@ describe('searchTerms', () => {
   })
   it('caps the number of terms', () => {
     expect(searchTerms('a b c d e f g h i j', 3)).toEqual(['a', 'b', 'c'])
+  })
+})
+
+describe('classSearchText readings (issue 16)', () => {
+  it('adds the kana readings of listed words, so a query in kana finds the kanji', () => {
+    const text = classSearchText({
+      title: 'はじめての英語と数学',
+      description: '',
+      teacherNickname: 'けんた先生',
+      categoryName: '語学',
+    })
+    for (const q of ['えいご', 'すうがく', 'エイゴ']) for (const t of searchTerms(q)) expect(text).toContain(t)
+    expect(text).not.toContain('しょうぎ')
+  })
+  it('needs nothing for katakana words: ぴあの already folds to ピアノ', () => {
+    const text = classSearchText({ title: 'ピアノ入門', description: '', teacherNickname: '', categoryName: '' })
+    expect(text).toContain(searchTerms('ぴあの')[0]!)
+    expect(text).toContain('にゅうもん')
   })
 })

@@ -1,3 +1,5 @@
+import { readingsOf } from './readings'
+
 /**
  * Folds text for keyword search so that the forms a Japanese reader treats as the same word match:
  * NFKC (full-width ASCII → ASCII, half-width kana → full-width), katakana → hiragana, lower case,
@@ -22,14 +24,16 @@ export function searchTerms(q: string | undefined | null, maxTerms = 8): string[
   return [...new Set(terms)].slice(0, maxTerms)
 }
 
-/** The stored `class_works.search_text`: what the class keyword search matches against (PRODUCT.md "Search"). */
+/**
+ * The stored `class_works.search_text`: what the class keyword search matches against (PRODUCT.md "Search"), and
+ * the kana readings of the words it contains (app/lib/readings.ts), so that えいご finds 英語.
+ */
 export function classSearchText(parts: {
   title: string
   description: string
   teacherNickname: string
   categoryName: string
 }): string {
-  return normalizeSearchText(
-    [parts.title, parts.description, parts.teacherNickname, parts.categoryName].join('\n'),
-  )
+  const text = [parts.title, parts.description, parts.teacherNickname, parts.categoryName].join('\n')
+  return normalizeSearchText([text, ...readingsOf(text.normalize('NFKC'))].join('\n'))
 }
