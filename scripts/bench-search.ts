@@ -327,7 +327,10 @@ async function bench(kind: string, database: Database) {
     { label: 'no term ★4以上 sort=rating', params: { rating_min: 4, sort: 'rating' } },
     { label: '英語 ★4.5以上', params: { q: '英語', rating_min: 4.5 } },
     { label: 'no term 土日の午前', params: { weekday: ['sat', 'sun'], time: ['morning'] } },
-    { label: 'no term 水曜の夕方 sort=start', params: { weekday: ['wed'], time: ['evening'], sort: 'start' } },
+    {
+      label: 'no term 水曜の夕方 sort=start',
+      params: { weekday: ['wed'], time: ['evening'], sort: 'start' },
+    },
     { label: '英語 土日', params: { q: '英語', weekday: ['sat', 'sun'] } },
     { label: 'category + 夕方', params: { category: art, time: ['evening'] } },
   ]

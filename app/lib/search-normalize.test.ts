@@ -48,11 +48,17 @@ describe('classSearchText readings (issue 16)', () => {
       teacherNickname: 'けんた先生',
       categoryName: '語学',
     })
-    for (const q of ['えいご', 'すうがく', 'エイゴ']) for (const t of searchTerms(q)) expect(text).toContain(t)
+    for (const q of ['えいご', 'すうがく', 'エイゴ'])
+      for (const t of searchTerms(q)) expect(text).toContain(t)
     expect(text).not.toContain('しょうぎ')
   })
   it('needs nothing for katakana words: ぴあの already folds to ピアノ', () => {
-    const text = classSearchText({ title: 'ピアノ入門', description: '', teacherNickname: '', categoryName: '' })
+    const text = classSearchText({
+      title: 'ピアノ入門',
+      description: '',
+      teacherNickname: '',
+      categoryName: '',
+    })
     expect(text).toContain(searchTerms('ぴあの')[0]!)
     expect(text).toContain('にゅうもん')
   })

@@ -37,8 +37,6 @@ const ok = (res: CallResult, status = 200) => {
   expect(res.status, JSON.stringify(res.body)).toBe(status)
   return res.body
 }
-const refused = (res: CallResult, status: number, code: string) =>
-  expect([res.status, res.body?.code], JSON.stringify(res.body)).toEqual([status, code])
 
 beforeAll(async () => {
   api = await setupApi()

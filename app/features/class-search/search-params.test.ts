@@ -94,7 +94,10 @@ describe('weekday and time (issue 16)', () => {
       weekday: 'sat,sun',
       time: 'morning,evening',
     })
-    expect(parseClassSearch({ weekday: 'nope', time: '' })).toMatchObject({ weekday: undefined, time: undefined })
+    expect(parseClassSearch({ weekday: 'nope', time: '' })).toMatchObject({
+      weekday: undefined,
+      time: undefined,
+    })
     expect(hasFilters(parseClassSearch({ time: 'evening' }))).toBe(true)
   })
 })
