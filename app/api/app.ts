@@ -37,6 +37,7 @@ import { registerSitemapRoutes } from './routes/sitemap'
 import { registerTeacherRoutes } from './routes/teachers'
 import { registerTrustRoutes } from './routes/trust'
 import { registerUserRoutes } from './routes/users'
+import { registerWaitlistRoutes } from './routes/waitlist'
 import { searchInvalidation } from './search-invalidation'
 import type { PaymentProvider } from './services/payment'
 
@@ -158,6 +159,7 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
   registerReviewRoutes(app, routeDeps)
   registerCalendarRoutes(app, routeDeps)
   registerClassRequestRoutes(app, routeDeps)
+  registerWaitlistRoutes(app, routeDeps)
   registerNotificationSettingRoutes(app, routeDeps, {
     unsubscribeSecret: deps.unsubscribeSecret ?? defaultUnsubscribeSecret,
   })

@@ -260,6 +260,8 @@ export const classWorkSchedules = pgTable(
     endedAt: ts('ended_at').notNull(),
     capacity: integer('capacity').notNull(),
     purchasedCount: integer('purchased_count').notNull().default(0),
+    /** Seats held for waitlist offers (issue 16): nobody else can take them while the offer runs. */
+    heldCount: integer('held_count').notNull().default(0),
     isCanceled: boolean('is_canceled').notNull().default(false),
     meetingUrl: text('meeting_url'),
     /**
@@ -289,6 +291,10 @@ export const classWorkSchedules = pgTable(
     check(
       'class_work_schedules_seats_check',
       sql`${t.purchasedCount} >= 0 and ${t.purchasedCount} <= ${t.capacity}`,
+    ),
+    check(
+      'class_work_schedules_held_check',
+      sql`${t.heldCount} >= 0 and ${t.purchasedCount} + ${t.heldCount} <= ${t.capacity}`,
     ),
   ],
 )
@@ -819,5 +825,42 @@ export const classRequests = pgTable(
   (t) => [
     index('class_requests_class_open_idx').on(t.classWorkId, t.createdAt).where(sql`${t.notifiedAt} is null`),
     uniqueIndex('class_requests_one_open').on(t.classWorkId, t.userId).where(sql`${t.notifiedAt} is null`),
+  ],
+)
+
+/**
+ * キャンセル待ち (issue 16): members waiting for a seat of a full schedule, first come first served. When a seat
+ * frees, the first waiting entry is offered it for 12 hours: the seat is held (class_work_schedules.held_count)
+ * so nobody else takes it; an unanswered offer expires and passes to the next. Locked after the schedule
+ * (lock order class → schedule → purchase → waitlist, docs/decisions/0015).
+ */
+export const waitlistEntries = pgTable(
+  'waitlist_entries',
+  {
+    id: id(),
+    scheduleId: integer('schedule_id')
+      .notNull()
+      .references(() => classWorkSchedules.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    learnerId: integer('learner_id').references(() => learners.id, { onDelete: 'set null' }),
+    /** waiting → offered → booked | expired; or left (by the member) | canceled (the schedule was). */
+    status: text('status').notNull().default('waiting'),
+    offeredAt: ts('offered_at'),
+    offerExpiresAt: ts('offer_expires_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('waitlist_schedule_status_idx').on(t.scheduleId, t.status, t.createdAt, t.id),
+    index('waitlist_user_idx').on(t.userId, t.status),
+    index('waitlist_offer_expiry_idx').on(t.offerExpiresAt).where(sql`${t.status} = 'offered'`),
+    uniqueIndex('waitlist_one_live_per_member')
+      .on(t.scheduleId, t.userId)
+      .where(sql`${t.status} in ('waiting', 'offered')`),
+    check(
+      'waitlist_status_check',
+      sql`${t.status} in ('waiting', 'offered', 'booked', 'expired', 'left', 'canceled')`,
+    ),
   ],
 )

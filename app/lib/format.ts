@@ -61,6 +61,10 @@ export function formatPrice(yen: number): string {
   return yen === 0 ? '無料' : `¥${yenFmt.format(yen)}`
 }
 
-export function seatsLeft(schedule: { capacity: number; purchased_count: number }): number {
-  return Math.max(0, schedule.capacity - schedule.purchased_count)
+export function seatsLeft(schedule: {
+  capacity: number
+  purchased_count: number
+  held_count?: number
+}): number {
+  return Math.max(0, schedule.capacity - schedule.purchased_count - (schedule.held_count ?? 0))
 }

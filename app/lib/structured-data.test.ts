@@ -12,6 +12,7 @@ const schedule = (id: number, start: string, canceled = false) => ({
   ended_at: start.replace('T10', 'T11'),
   capacity: 5,
   purchased_count: 1,
+  held_count: 0,
   is_canceled: canceled,
 })
 

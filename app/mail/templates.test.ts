@@ -98,6 +98,17 @@ const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
     'リクエストしたクラスの日程が決まりました：はじめての将棋',
     '日時：2026/12/5(土) 19:00〜20:00',
   ],
+  waitlist_offer: [
+    {
+      className: 'はじめての将棋',
+      startedAt: lesson.startedAt,
+      endedAt: lesson.endedAt,
+      expiresAt: '2026-12-04T22:00:00.000Z',
+      classUrl: 'https://manabi.example/class_search/detail/1',
+    },
+    'キャンセル待ちの席が空きました：はじめての将棋',
+    '予約の期限：2026/12/5(土) 07:00まで',
+  ],
   verification_approved: [
     { nickname: 'ゆい', manageUrl: 'https://manabi.example/class_management' },
     '本人確認が完了しました',

@@ -229,6 +229,35 @@ export const templates = {
     ),
   }),
 
+  waitlist_offer: define<{
+    className: string
+    startedAt: string
+    endedAt: string
+    expiresAt: string
+    classUrl: string
+  }>({
+    kind: 'reservation',
+    subject: (p) => `キャンセル待ちの席が空きました：${p.className}`,
+    body: (p) => (
+      <MailLayout
+        preview={`${p.className}の席を確保しています`}
+        heading="キャンセル待ちの席が空きました"
+        footer={p.footer}
+      >
+        <P>キャンセル待ちをしていた授業に空きが出ました。あなたのために席を確保しています。</P>
+        <Details
+          rows={[
+            ['クラス', p.className],
+            ['日時', formatScheduleJa(p.startedAt, p.endedAt)],
+            ['予約の期限', `${formatDateJa(p.expiresAt)} ${formatTimeJa(p.expiresAt)}まで`],
+          ]}
+        />
+        <P>期限までに予約しないと、席は次の方に回ります。</P>
+        <Action href={p.classUrl}>予約する</Action>
+      </MailLayout>
+    ),
+  }),
+
   verification_approved: define<{ nickname: string; manageUrl: string }>({
     kind: 'verification',
     subject: () => '本人確認が完了しました',

@@ -1,5 +1,6 @@
 import { and, eq, gt, inArray, lte, ne, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
+import { expireOffers, offerDetails } from '../api/services/waitlist'
 import type { Db } from '../db/client'
 import {
   classAnnouncements,
@@ -109,6 +110,7 @@ async function purchaseDetailsWhere(db: Db, where: SQL | undefined) {
       endedAt: classWorkSchedules.endedAt,
       capacity: classWorkSchedules.capacity,
       purchasedCount: classWorkSchedules.purchasedCount,
+      heldCount: classWorkSchedules.heldCount,
     })
     .from(purchases)
     .innerJoin(users, eq(users.id, purchases.userId))
@@ -171,7 +173,7 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
         {
           ...p.lesson,
           member: p.memberNickname,
-          seatsLeft: Math.max(0, p.capacity - p.purchasedCount),
+          seatsLeft: Math.max(0, p.capacity - p.purchasedCount - p.heldCount),
           manageUrl: manageUrl(deps),
         },
       )
@@ -390,6 +392,32 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
       }
     },
 
+    /** A seat was held for the first in line: they get a mail and their open pages update. */
+    'notify.waitlist_offer': async (job, { db }) => {
+      const o = await offerDetails(db, positiveId(job.payload.entryId, 'entryId'))
+      if (o?.status !== 'offered' || !o.expiresAt) return
+      await mailMember(
+        db,
+        deps,
+        `offer-${job.payload.entryId}`,
+        { id: o.userId, email: o.email },
+        'waitlist_offer',
+        {
+          className: o.title,
+          startedAt: o.startedAt.toISOString(),
+          endedAt: o.endedAt.toISOString(),
+          expiresAt: o.expiresAt.toISOString(),
+          classUrl: `${deps.mail.siteOrigin}/class_search/detail/${o.classWorkId}`,
+        },
+      )
+      await live([o.userId], 'reservation')
+    },
+
+    /** Every minute: offers nobody answered pass to the next in line. */
+    'waitlist.expire': async (_job: Job, { db }) => {
+      await expireOffers(db, new Date())
+    },
+
     /** An operator decided a 本人確認: the member hears the result (a mail that cannot be switched off). */
     'notify.verification': async (job, { db }) => {
       const verificationId = positiveId(job.payload.verificationId, 'verificationId')
@@ -493,4 +521,7 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
   }
 }
 
-export const recurringJobs: RecurringJob[] = [{ kind: 'reminders.sweep', everyMs: REMINDER_SWEEP_MS }]
+export const recurringJobs: RecurringJob[] = [
+  { kind: 'reminders.sweep', everyMs: REMINDER_SWEEP_MS },
+  { kind: 'waitlist.expire', everyMs: 60_000 },
+]

@@ -65,6 +65,8 @@ export function toPublicSchedule(s: {
   endedAt: Date
   capacity: number
   purchasedCount: number
+  /** Seats held for waitlist offers (issue 16). */
+  heldCount?: number
   isCanceled: boolean
 }): PublicSchedule {
   return {
@@ -73,6 +75,7 @@ export function toPublicSchedule(s: {
     ended_at: iso(s.endedAt),
     capacity: s.capacity,
     purchased_count: s.purchasedCount,
+    held_count: s.heldCount ?? 0,
     is_canceled: s.isCanceled,
   }
 }
@@ -84,6 +87,7 @@ export const scheduleColumns = {
   endedAt: classWorkSchedules.endedAt,
   capacity: classWorkSchedules.capacity,
   purchasedCount: classWorkSchedules.purchasedCount,
+  heldCount: classWorkSchedules.heldCount,
   isCanceled: classWorkSchedules.isCanceled,
 }
 export type ScheduleRow = { [K in keyof typeof scheduleColumns]: (typeof scheduleColumns)[K]['_']['data'] }
@@ -137,6 +141,7 @@ function cardExtras(db: DbOrTx, now: Date) {
       endedAt: next.endedAt,
       capacity: next.capacity,
       purchasedCount: next.purchasedCount,
+      heldCount: next.heldCount,
       isCanceled: next.isCanceled,
     },
   }

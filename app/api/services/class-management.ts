@@ -21,6 +21,7 @@ import {
   orgUsers,
   purchases,
   users,
+  waitlistEntries,
 } from '../../db/schema'
 import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
@@ -33,6 +34,7 @@ import { iso, scheduleColumns, selectClassRows, summaryJson, toCards } from './c
 import { queueRequestNotices } from './class-requests'
 import { embeddedPaymentProvider, type PaymentProvider } from './payment'
 import { requireVerifiedTeacher } from './verifications'
+import { cancelWaitlistOf, offerFreedSeats } from './waitlist'
 
 /**
  * Class management (issue #7). Rules:
@@ -136,6 +138,7 @@ const toTeacherSchedule = (s: {
   endedAt: Date
   capacity: number
   purchasedCount: number
+  heldCount: number
   isCanceled: boolean
   meetingUrl: string | null
 }): TeacherSchedule => ({
@@ -144,6 +147,7 @@ const toTeacherSchedule = (s: {
   ended_at: iso(s.endedAt),
   capacity: s.capacity,
   purchased_count: s.purchasedCount,
+  held_count: s.heldCount,
   is_canceled: s.isCanceled,
   meeting_url: s.meetingUrl,
 })
@@ -326,6 +330,7 @@ const scheduleReturning = {
   endedAt: classWorkSchedules.endedAt,
   capacity: classWorkSchedules.capacity,
   purchasedCount: classWorkSchedules.purchasedCount,
+  heldCount: classWorkSchedules.heldCount,
   isCanceled: classWorkSchedules.isCanceled,
   meetingUrl: classWorkSchedules.meetingUrl,
 }
@@ -407,11 +412,13 @@ export async function updateSchedule(
       throw new ApiError(422, 'starts_in_past', '開始日時には現在より後の日時を指定してください')
     if (findOverlap(period, await otherLiveSchedules(tx, schedule.classWorkId, scheduleId))) throw overlap()
     const capacity = patch.capacity ?? schedule.capacity
-    if (capacity < schedule.purchasedCount)
+    if (capacity < schedule.purchasedCount + schedule.heldCount)
       throw new ApiError(
         409,
         'capacity_below_sold',
-        `定員は予約済みの人数（${schedule.purchasedCount}人）より少なくできません`,
+        schedule.heldCount > 0
+          ? `定員は予約済みとキャンセル待ちに確保した席の合計（${schedule.purchasedCount + schedule.heldCount}人）より少なくできません`
+          : `定員は予約済みの人数（${schedule.purchasedCount}人）より少なくできません`,
       )
     const [row] = await tx
       .update(classWorkSchedules)
@@ -422,6 +429,22 @@ export async function updateSchedule(
       })
       .where(eq(classWorkSchedules.id, scheduleId))
       .returning(scheduleReturning)
+    // An offer never outlasts the lesson's (new) start.
+    if (period.startedAt.getTime() !== schedule.startedAt.getTime())
+      await tx
+        .update(waitlistEntries)
+        .set({
+          offerExpiresAt: sql`least(${waitlistEntries.offerExpiresAt}, ${period.startedAt.toISOString()}::timestamptz)`,
+        })
+        .where(and(eq(waitlistEntries.scheduleId, scheduleId), eq(waitlistEntries.status, 'offered')))
+    // A larger capacity frees seats: the waitlist gets them first (issue 16).
+    if (capacity > schedule.capacity && (await offerFreedSeats(tx, scheduleId, now)) > 0) {
+      const [fresh] = await tx
+        .select(scheduleReturning)
+        .from(classWorkSchedules)
+        .where(eq(classWorkSchedules.id, scheduleId))
+      return toTeacherSchedule(fresh!)
+    }
     return toTeacherSchedule(row!)
   })
 }
@@ -451,9 +474,11 @@ export async function cancelHeldSchedule(
     .set({ status: CANCEL_REASONS[by].status, canceledAt: now })
     .where(and(eq(purchases.scheduleId, schedule.id), eq(purchases.status, 'reserved')))
     .returning({ id: purchases.id, price: purchases.price, userId: purchases.userId })
+  // Nobody waits for a cancelled lesson (issue 16): the waitlist ends and no seat stays held.
+  await cancelWaitlistOf(tx, schedule.id)
   const [row] = await tx
     .update(classWorkSchedules)
-    .set({ isCanceled: true, purchasedCount: 0 })
+    .set({ isCanceled: true, purchasedCount: 0, heldCount: 0 })
     .where(eq(classWorkSchedules.id, schedule.id))
     .returning(scheduleReturning)
   for (const p of canceled)

@@ -1,7 +1,15 @@
-import { and, asc, desc, eq, gt, lte, type SQL, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, lte, or, type SQL, sql } from 'drizzle-orm'
 import type { CreatePurchaseBody, Purchase, PurchaseScope } from '../../contract/v1/purchases'
 import type { Db, Tx } from '../../db/client'
-import { classWorkSchedules, classWorks, learners, purchases, reviews, users } from '../../db/schema'
+import {
+  classWorkSchedules,
+  classWorks,
+  learners,
+  purchases,
+  reviews,
+  users,
+  waitlistEntries,
+} from '../../db/schema'
 import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
 import { canCancel, cancelDeadline, commissionOf, isMeetingOpen } from '../../lib/reservation-rules'
@@ -9,6 +17,7 @@ import type { UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
 import { iso } from './class-cards'
 import { PaymentDeclinedError, type PaymentProvider } from './payment'
+import { activeOffer, offerFreedSeats } from './waitlist'
 
 const LIST_LIMIT = 200
 
@@ -98,13 +107,25 @@ export async function createPurchase(
       if (dup) throw alreadyReserved()
 
       await lockClassOf(tx, schedule.classWorkId)
+      // A member offered a seat from the waitlist takes the seat held for them; anyone else needs one that is
+      // neither sold nor held (issue 16).
+      const offer = await activeOffer(tx, user.id, schedule.id, deps.now)
       const taken = await tx
         .update(classWorkSchedules)
-        .set({ purchasedCount: sql`${classWorkSchedules.purchasedCount} + 1` })
+        .set(
+          offer
+            ? {
+                purchasedCount: sql`${classWorkSchedules.purchasedCount} + 1`,
+                heldCount: sql`${classWorkSchedules.heldCount} - 1`,
+              }
+            : { purchasedCount: sql`${classWorkSchedules.purchasedCount} + 1` },
+        )
         .where(
           and(
             eq(classWorkSchedules.id, schedule.id),
-            sql`${classWorkSchedules.purchasedCount} < ${classWorkSchedules.capacity}`,
+            offer
+              ? sql`${classWorkSchedules.heldCount} > 0`
+              : sql`${classWorkSchedules.purchasedCount} + ${classWorkSchedules.heldCount} < ${classWorkSchedules.capacity}`,
             eq(classWorkSchedules.isCanceled, false),
             gt(classWorkSchedules.startedAt, deps.now),
           ),
@@ -143,6 +164,20 @@ export async function createPurchase(
           description: schedule.title,
         })
       }
+      // Their place in this schedule's line ends with the booking: the offer they used, or a wait that a free
+      // seat made unnecessary. An offer that ran out stays for the expiry job, which releases its hold.
+      await tx
+        .update(waitlistEntries)
+        .set({ status: 'booked' })
+        .where(
+          and(
+            eq(waitlistEntries.scheduleId, schedule.id),
+            eq(waitlistEntries.userId, user.id),
+            offer
+              ? or(eq(waitlistEntries.id, offer.id), eq(waitlistEntries.status, 'waiting'))
+              : eq(waitlistEntries.status, 'waiting'),
+          ),
+        )
       // Outbox: the mails and live updates go out once this commits, and never if it rolls back.
       await enqueue(tx, 'notify.purchase_created', { purchaseId: purchase!.id })
       return purchase!.id
@@ -204,6 +239,8 @@ export async function cancelPurchase(
       .where(eq(classWorkSchedules.id, row.scheduleId))
     if (row.price > 0) await deps.payment.refund({ purchaseId, userId, amount: row.price })
     await enqueue(tx, 'notify.purchase_canceled', { purchaseId })
+    // The freed seat goes to the first in line, held for them (issue 16).
+    await offerFreedSeats(tx, row.scheduleId, deps.now)
   })
   const [updated] = await listPurchaseRows(db, userId, eq(purchases.id, purchaseId), deps.now)
   return updated!

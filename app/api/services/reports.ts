@@ -19,6 +19,7 @@ import {
   roomMembers,
   sessions,
   users,
+  waitlistEntries,
 } from '../../db/schema'
 import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
@@ -28,6 +29,7 @@ import { iso } from './class-cards'
 import { cancelHeldSchedule } from './class-management'
 import type { PaymentProvider } from './payment'
 import { hideReview } from './reviews'
+import { offerFreedSeats } from './waitlist'
 
 /**
  * 通報 and what an operator does about one (issue 15; docs/decisions/0020): dismiss it, hide the content (a class
@@ -292,6 +294,8 @@ async function cancelFutureLessons(
       .where(eq(classWorkSchedules.id, o.scheduleId))
     if (p.price > 0) await payment.refund({ purchaseId: p.id, userId: p.userId, amount: p.price })
     await enqueue(tx, 'notify.purchase_canceled', { purchaseId: p.id })
+    // The freed seat goes to the waitlist first (issue 16); class and schedule are locked above.
+    await offerFreedSeats(tx, o.scheduleId, now)
     result.canceled += 1
     result.refunded += p.price
   }
@@ -326,6 +330,16 @@ async function suspendAccount(tx: Tx, userId: number, now: Date, payment: Paymen
         .where(and(inArray(classWorks.id, classIds), eq(classWorks.isPublished, true)))
         .returning({ id: classWorks.id })
     : []
+  // Their place in any waitlist ends: waiting entries are cancelled; a seat held for them expires now and the
+  // minute's expiry job passes it to the next in line (no extra class locks taken here).
+  await tx
+    .update(waitlistEntries)
+    .set({ status: 'canceled' })
+    .where(and(eq(waitlistEntries.userId, userId), eq(waitlistEntries.status, 'waiting')))
+  await tx
+    .update(waitlistEntries)
+    .set({ offerExpiresAt: now })
+    .where(and(eq(waitlistEntries.userId, userId), eq(waitlistEntries.status, 'offered')))
   const ended = await tx
     .delete(sessions)
     .where(and(eq(sessions.issuer, user.issuer), eq(sessions.sub, user.sub)))

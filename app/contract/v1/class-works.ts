@@ -9,6 +9,8 @@ export const PublicSchedule = z.object({
   ended_at: DateTime,
   capacity: z.number().int().positive(),
   purchased_count: z.number().int().nonnegative(),
+  /** Seats held for someone on the waitlist (issue 16): not free for anyone else. */
+  held_count: z.number().int().nonnegative(),
   is_canceled: z.boolean(),
 })
 export type PublicSchedule = z.infer<typeof PublicSchedule>

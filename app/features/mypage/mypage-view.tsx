@@ -5,6 +5,7 @@ import { Icon, type IconName } from '~/components/ui/icon'
 import { formatDateJa, formatScheduleJa } from '~/lib/format'
 import { CalendarSync } from './calendar-sync'
 import { myPageQuery } from './queries'
+import { WaitlistCard } from './waitlist-card'
 
 const DEFAULT_AVATAR = '/images/avatars/default.svg'
 
@@ -214,6 +215,8 @@ export function MyPageView({ teacherLinks }: { teacherLinks: { to: LinkProps['to
         フォロー中の先生 {me.following_count}人・お気に入りのクラス {me.favorite_count}件・予約中{' '}
         {me.upcoming_reservation_count}件
       </p>
+
+      <WaitlistCard entries={page.waitlist} />
 
       <CalendarSync />
 

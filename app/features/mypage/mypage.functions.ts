@@ -1,4 +1,5 @@
 import { createServerFn } from '@tanstack/react-start'
+import { idInput } from '~/lib/ids'
 import { informationKey } from '~/lib/information-key'
 import { toActionResult } from '~/server/action-result.server'
 import { api } from '~/server/api-client'
@@ -10,15 +11,17 @@ const NEXT_LESSONS = 3
 /** My page: the member, their next lessons, unread notices and messages, learner profiles. */
 export const getMyPage = createServerFn({ method: 'GET' }).handler(async () => {
   const token = await requireAccessToken()
-  const [me, upcoming, notices, announcements, rooms, schoolTypes, targetGrades] = await Promise.all([
-    api.getDeepMe(token),
-    api.listPurchases(token, 'upcoming'),
-    api.listNotices(token),
-    api.listClassAnnouncements(token),
-    api.listRooms(token),
-    api.getMaster('school_types'),
-    api.getMaster('target_grades'),
-  ])
+  const [me, upcoming, notices, announcements, rooms, schoolTypes, targetGrades, waitlist] =
+    await Promise.all([
+      api.getDeepMe(token),
+      api.listPurchases(token, 'upcoming'),
+      api.listNotices(token),
+      api.listClassAnnouncements(token),
+      api.listRooms(token),
+      api.getMaster('school_types'),
+      api.getMaster('target_grades'),
+      api.listWaitlist(token),
+    ])
   const nameOf = (list: { id: number; name: string }[] | undefined, id: number) =>
     list?.find((m) => m.id === id)?.name ?? ''
   return {
@@ -55,6 +58,7 @@ export const getMyPage = createServerFn({ method: 'GET' }).handler(async () => {
       notices.filter((n) => !n.is_read).length + announcements.filter((a) => !a.is_read).length,
     unreadRooms: rooms.filter((r) => r.unread_count > 0).slice(0, 5),
     unreadMessageCount: rooms.reduce((sum, r) => sum + r.unread_count, 0),
+    waitlist,
   }
 })
 
@@ -71,3 +75,11 @@ export const regenerateCalendarUrl = createServerFn({ method: 'POST' }).handler(
   const token = await requireAccessToken()
   return toActionResult(async () => ({ url: calendarUrl((await api.regenerateCalendar(token)).token) }))
 })
+
+/** Leaves one of the member's キャンセル待ち (a seat held for them goes to the next in line). */
+export const leaveWaitlistEntry = createServerFn({ method: 'POST' })
+  .validator(idInput)
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    return toActionResult(() => api.leaveWaitlist(token, data))
+  })

@@ -5,14 +5,15 @@ import { openLoginModal, showErrorSnackbar, showSnackbar } from '~/components/sh
 import { useViewer } from '~/components/shell/use-viewer'
 import { Modal } from '~/components/ui/modal'
 import type { ClassWorkDetail, PublicSchedule } from '~/contract/v1/class-works'
-import { formatPrice, formatScheduleJa, seatsLeft } from '~/lib/format'
+import { formatDateJa, formatPrice, formatScheduleJa, formatTimeJa, seatsLeft } from '~/lib/format'
 import { reservationOptionsQuery } from './queries'
-import { reserveSchedule } from './reservation.functions'
+import { joinWaitlist, leaveWaitlist, reserveSchedule } from './reservation.functions'
 
 const SELF = 'self'
 
-function reservable(s: PublicSchedule, now: number) {
-  return !s.is_canceled && seatsLeft(s) > 0 && new Date(s.started_at).getTime() > now
+/** Open for this member: a free seat, or one held for them by a waitlist offer. */
+function reservable(s: PublicSchedule, now: number, offered = false) {
+  return !s.is_canceled && (seatsLeft(s) > 0 || offered) && new Date(s.started_at).getTime() > now
 }
 
 /**
@@ -26,12 +27,15 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
   const uid = useId()
   const nowMs = new Date(now).getTime()
   const upcoming = classWork.schedules.filter((s) => new Date(s.started_at).getTime() > nowMs)
-  const open = upcoming.filter((s) => reservable(s, nowMs))
+  const options = useQuery({ ...reservationOptionsQuery(), enabled: viewer === 'member' })
+  const waitlist = options.data?.waitlist ?? []
+  const entryOf = (s: PublicSchedule) => waitlist.find((w) => w.schedule_id === s.id)
+  const offeredFor = (s: PublicSchedule) => entryOf(s)?.status === 'offered'
+  const open = upcoming.filter((s) => reservable(s, nowMs, offeredFor(s)))
   const [scheduleId, setScheduleId] = useState<number | undefined>(undefined)
   const [attendee, setAttendee] = useState<string>(SELF)
   const [confirming, setConfirming] = useState(false)
   const [done, setDone] = useState<{ when: string; who: string } | null>(null)
-  const options = useQuery({ ...reservationOptionsQuery(), enabled: viewer === 'member' })
 
   const learners = options.data?.learners ?? []
   const attendeeId = attendee === SELF ? null : Number(attendee)
@@ -115,7 +119,8 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
             <ul className="mt-2 flex flex-col gap-2">
               {upcoming.map((s) => {
                 const held = isHeld(s)
-                const ok = reservable(s, nowMs) && !held
+                const entry = entryOf(s)
+                const ok = reservable(s, nowMs, entry?.status === 'offered') && !held
                 const left = seatsLeft(s)
                 return (
                   <li key={s.id}>
@@ -136,10 +141,25 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
                         />
                         <time dateTime={s.started_at}>{formatScheduleJa(s.started_at, s.ended_at)}</time>
                       </span>
-                      <span className="text-sm font-bold">
-                        {held ? '予約済み' : s.is_canceled ? '中止' : left === 0 ? '満席' : `残り${left}席`}
+                      <span className="text-sm font-bold" data-testid="schedule-seats">
+                        {held
+                          ? '予約済み'
+                          : s.is_canceled
+                            ? '中止'
+                            : entry?.status === 'offered' && entry.offer_expires_at
+                              ? `席を確保中（${formatDateJa(entry.offer_expires_at)} ${formatTimeJa(entry.offer_expires_at)}まで）`
+                              : left === 0
+                                ? '満席'
+                                : `残り${left}席`}
                       </span>
                     </label>
+                    {!held && !s.is_canceled && left === 0 && entry?.status !== 'offered' ? (
+                      <WaitlistAction
+                        scheduleId={s.id}
+                        learnerId={attendee === SELF ? null : Number(attendee)}
+                        entry={entry}
+                      />
+                    ) : null}
                   </li>
                 )
               })}
@@ -229,5 +249,72 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
         ]}
       />
     </section>
+  )
+}
+
+/**
+ * キャンセル待ち on a full schedule: join the line, see one's place, or leave it. When a seat frees, the first in
+ * line gets it held for 12 hours (a mail and a live update), and this panel offers it to them.
+ */
+function WaitlistAction(props: {
+  scheduleId: number
+  learnerId: number | null
+  entry: { id: number; status: 'waiting' | 'offered'; position: number | null } | undefined
+}) {
+  const viewer = useViewer()
+  const location = useLocation()
+  const queryClient = useQueryClient()
+  const done = async (message: string) => {
+    await queryClient.invalidateQueries({ queryKey: ['reservation-options'] })
+    showSnackbar({ message })
+  }
+  const join = useMutation({
+    mutationFn: () => joinWaitlist({ data: { schedule_id: props.scheduleId, learner_id: props.learnerId } }),
+    onSuccess: async (result) => {
+      if (!result.ok) return showErrorSnackbar(result.message)
+      await done(
+        `キャンセル待ちに登録しました（${result.data.position}番目）。空きが出たらメールでお知らせします`,
+      )
+    },
+    onError: () => showErrorSnackbar('登録できませんでした。時間をおいてもう一度お試しください'),
+  })
+  const leave = useMutation({
+    mutationFn: (id: number) => leaveWaitlist({ data: id }),
+    onSuccess: async (result) => {
+      if (!result.ok) return showErrorSnackbar(result.message)
+      await done('キャンセル待ちをやめました')
+    },
+    onError: () => showErrorSnackbar('処理できませんでした。時間をおいてもう一度お試しください'),
+  })
+  if (props.entry?.status === 'waiting')
+    return (
+      <p className="mt-1 flex flex-wrap items-center gap-2 px-3 text-sm" data-testid="waitlist-waiting">
+        キャンセル待ち中（{props.entry.position}番目）
+        <button
+          type="button"
+          className="text-xs underline"
+          disabled={leave.isPending}
+          onClick={() => leave.mutate(props.entry!.id)}
+          data-testid="waitlist-leave"
+        >
+          やめる
+        </button>
+      </p>
+    )
+  return (
+    <button
+      type="button"
+      className="btn-outline mt-1 px-3 py-1.5 text-sm"
+      disabled={join.isPending}
+      onClick={() => {
+        if (viewer === 'visitor') return openLoginModal(location.href)
+        if (viewer === 'unregistered')
+          return showErrorSnackbar('プロフィールを登録するとキャンセル待ちできます')
+        join.mutate()
+      }}
+      data-testid="waitlist-join"
+    >
+      キャンセル待ちする
+    </button>
   )
 }

@@ -1,5 +1,8 @@
 import { createServerFn } from '@tanstack/react-start'
+import { z } from 'zod'
+import { Id } from '~/contract/v1/common'
 import { CreatePurchaseBody } from '~/contract/v1/purchases'
+import { idInput } from '~/lib/ids'
 import { toActionResult } from '~/server/action-result.server'
 import { ApiError, api } from '~/server/api-client'
 import { currentAccessToken, requireAccessToken } from '~/server/session-token.server'
@@ -9,7 +12,11 @@ export const getReservationOptions = createServerFn({ method: 'GET' }).handler(a
   const token = await currentAccessToken()
   if (!token) return null
   try {
-    const [me, upcoming] = await Promise.all([api.getDeepMe(token), api.listPurchases(token, 'upcoming')])
+    const [me, upcoming, waitlist] = await Promise.all([
+      api.getDeepMe(token),
+      api.listPurchases(token, 'upcoming'),
+      api.listWaitlist(token),
+    ])
     return {
       nickname: me.nickname,
       learners: me.learners.map((l) => ({ id: l.id, nickname: l.nickname })),
@@ -17,6 +24,14 @@ export const getReservationOptions = createServerFn({ method: 'GET' }).handler(a
       held: upcoming
         .filter((p) => p.status === 'reserved')
         .map((p) => ({ schedule_id: p.schedule.id, learner_id: p.attendee.learner_id })),
+      /** The member's キャンセル待ち: waiting (with their place in line) or offered (a seat held until then). */
+      waitlist: waitlist.map((w) => ({
+        id: w.id,
+        schedule_id: w.schedule.id,
+        status: w.status,
+        position: w.position,
+        offer_expires_at: w.offer_expires_at,
+      })),
     }
   } catch (error) {
     if (error instanceof ApiError && error.status < 500) return null
@@ -30,4 +45,26 @@ export const reserveSchedule = createServerFn({ method: 'POST' })
   .handler(async ({ data }) => {
     const token = await requireAccessToken()
     return toActionResult(() => api.createPurchase(token, data))
+  })
+
+/** キャンセル待ちする on a full schedule (the API checks that it is full, upcoming and not the member's own). */
+export const joinWaitlist = createServerFn({ method: 'POST' })
+  .validator(z.object({ schedule_id: Id, learner_id: Id.nullable() }).strict())
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    return toActionResult(() =>
+      api.joinWaitlist(
+        token,
+        data.schedule_id,
+        data.learner_id === null ? {} : { learner_id: data.learner_id },
+      ),
+    )
+  })
+
+/** Leaves the line (a seat held for the member goes to the next). */
+export const leaveWaitlist = createServerFn({ method: 'POST' })
+  .validator(idInput)
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    return toActionResult(() => api.leaveWaitlist(token, data))
   })

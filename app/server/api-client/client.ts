@@ -102,6 +102,7 @@ import {
   type UpdateUserBody,
   User,
 } from '../../contract/v1/users'
+import { type JoinWaitlistBody, WaitlistEntryList, WaitlistReceipt } from '../../contract/v1/waitlist'
 import { type EventBus, getEventBus } from '../../db/events'
 import { ApiError } from './errors'
 import type { ApiRequest, ApiResponse, ApiTransport } from './transport'
@@ -459,6 +460,16 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     listClassRequests: authedCall(ClassRequestList, (classWorkId: number) =>
       get(`/v1/teachers/class_works/${id(classWorkId)}/requests`),
     ),
+    joinWaitlist: authedCall(WaitlistReceipt, (scheduleId: number, body: JoinWaitlistBody) => ({
+      method: 'POST',
+      path: `/v1/class_work_schedules/${id(scheduleId)}/waitlist`,
+      body,
+    })),
+    listWaitlist: authedCall(WaitlistEntryList, () => get('/v1/waitlist')),
+    leaveWaitlist: authedCall(WaitlistEntryList, (entryId: number) => ({
+      method: 'DELETE',
+      path: `/v1/waitlist/${id(entryId)}`,
+    })),
     getMyVerification: authedCall(MyVerification, () => get('/v1/users/teacher_verification')),
     submitVerification: authedCall(MyVerification, (body: SubmitVerificationBody) => ({
       method: 'POST',

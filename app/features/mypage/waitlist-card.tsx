@@ -1,0 +1,68 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
+import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
+import type { WaitlistEntry } from '~/contract/v1/waitlist'
+import { formatDateJa, formatScheduleJa, formatTimeJa } from '~/lib/format'
+import { leaveWaitlistEntry } from './mypage.functions'
+
+/** The member's キャンセル待ち (issue 16): their place in line, or a seat held for them until a time. */
+export function WaitlistCard({ entries }: { entries: WaitlistEntry[] }) {
+  const queryClient = useQueryClient()
+  const leave = useMutation({
+    mutationFn: (id: number) => leaveWaitlistEntry({ data: id }),
+    onSuccess: async (result) => {
+      if (!result.ok) return showErrorSnackbar(result.message)
+      await queryClient.invalidateQueries({ queryKey: ['mypage'] })
+      showSnackbar({ message: 'キャンセル待ちをやめました' })
+    },
+    onError: () => showErrorSnackbar('処理できませんでした。時間をおいてもう一度お試しください'),
+  })
+  if (entries.length === 0) return null
+  return (
+    <section
+      aria-labelledby="mypage-waitlist"
+      className="mt-6 rounded-2xl border border-slate-200 bg-white p-5"
+      data-testid="mypage-waitlist"
+    >
+      <h2 id="mypage-waitlist" className="text-lg font-bold">
+        キャンセル待ち
+      </h2>
+      <ul className="mt-3 flex flex-col gap-3">
+        {entries.map((w) => (
+          <li
+            key={w.id}
+            className="flex flex-wrap items-center justify-between gap-2 text-sm"
+            data-testid="waitlist-entry"
+          >
+            <span>
+              <Link
+                to="/class_search/detail/$id"
+                params={{ id: String(w.class_work.id) }}
+                className="font-bold underline"
+              >
+                {w.class_work.title}
+              </Link>
+              <span className="ml-2 text-slate-700">
+                {formatScheduleJa(w.schedule.started_at, w.schedule.ended_at)}／{w.attendee}
+              </span>
+              <span className="ml-2 font-bold">
+                {w.status === 'offered' && w.offer_expires_at
+                  ? `席を確保中：${formatDateJa(w.offer_expires_at)} ${formatTimeJa(w.offer_expires_at)}までに予約してください`
+                  : `${w.position}番目`}
+              </span>
+            </span>
+            <button
+              type="button"
+              className="btn-ghost px-3 py-1 text-sm"
+              disabled={leave.isPending}
+              onClick={() => leave.mutate(w.id)}
+              data-testid="waitlist-entry-leave"
+            >
+              やめる
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
