@@ -51,6 +51,7 @@ import { Route as SimpleRegisterConfirm_emailRouteImport } from './routes/_simpl
 import { Route as SimpleRegisterInputRouteImport } from './routes/_simple/register/input'
 import { Route as SimpleRegisterThanksRouteImport } from './routes/_simple/register/thanks'
 import { Route as DownloadsLessonIdRouteImport } from './routes/downloads/lesson.$id'
+import { Route as OgClassFileRouteImport } from './routes/og/class.$file'
 import { Route as DefaultAuthAdminIndexRouteImport } from './routes/_default/_auth/admin/index'
 import { Route as DefaultAuthAdminAuditRouteImport } from './routes/_default/_auth/admin/audit'
 import { Route as DefaultAuthAdminMessagesRouteImport } from './routes/_default/_auth/admin/messages'
@@ -287,6 +288,11 @@ const DownloadsLessonIdRoute = DownloadsLessonIdRouteImport.update({
   path: '/downloads/lesson/$id',
   getParentRoute: () => rootRouteImport,
 } as any)
+const OgClassFileRoute = OgClassFileRouteImport.update({
+  id: '/og/class/$file',
+  path: '/og/class/$file',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const DefaultAuthAdminIndexRoute = DefaultAuthAdminIndexRouteImport.update({
   id: '/',
   path: '/',
@@ -462,6 +468,7 @@ export interface FileRoutesByFullPath {
   '/register/input': typeof SimpleRegisterInputRoute
   '/register/thanks': typeof SimpleRegisterThanksRoute
   '/downloads/lesson/$id': typeof DownloadsLessonIdRoute
+  '/og/class/$file': typeof OgClassFileRoute
   '/class_search/': typeof DefaultClass_searchIndexRoute
   '/magazine/': typeof MagazineMagazineIndexRoute
   '/admin/audit': typeof DefaultAuthAdminAuditRoute
@@ -525,6 +532,7 @@ export interface FileRoutesByTo {
   '/register/input': typeof SimpleRegisterInputRoute
   '/register/thanks': typeof SimpleRegisterThanksRoute
   '/downloads/lesson/$id': typeof DownloadsLessonIdRoute
+  '/og/class/$file': typeof OgClassFileRoute
   '/class_search': typeof DefaultClass_searchIndexRoute
   '/magazine': typeof MagazineMagazineIndexRoute
   '/admin/audit': typeof DefaultAuthAdminAuditRoute
@@ -594,6 +602,7 @@ export interface FileRoutesById {
   '/_simple/register/input': typeof SimpleRegisterInputRoute
   '/_simple/register/thanks': typeof SimpleRegisterThanksRoute
   '/downloads/lesson/$id': typeof DownloadsLessonIdRoute
+  '/og/class/$file': typeof OgClassFileRoute
   '/_default/class_search/': typeof DefaultClass_searchIndexRoute
   '/_magazine/magazine/': typeof MagazineMagazineIndexRoute
   '/_default/_auth/admin/audit': typeof DefaultAuthAdminAuditRoute
@@ -660,6 +669,7 @@ export interface FileRouteTypes {
     | '/register/input'
     | '/register/thanks'
     | '/downloads/lesson/$id'
+    | '/og/class/$file'
     | '/class_search/'
     | '/magazine/'
     | '/admin/audit'
@@ -723,6 +733,7 @@ export interface FileRouteTypes {
     | '/register/input'
     | '/register/thanks'
     | '/downloads/lesson/$id'
+    | '/og/class/$file'
     | '/class_search'
     | '/magazine'
     | '/admin/audit'
@@ -791,6 +802,7 @@ export interface FileRouteTypes {
     | '/_simple/register/input'
     | '/_simple/register/thanks'
     | '/downloads/lesson/$id'
+    | '/og/class/$file'
     | '/_default/class_search/'
     | '/_magazine/magazine/'
     | '/_default/_auth/admin/audit'
@@ -837,6 +849,7 @@ export interface RootRouteChildren {
   UploadsSplatRoute: typeof UploadsSplatRoute
   V1SplatRoute: typeof V1SplatRoute
   DownloadsLessonIdRoute: typeof DownloadsLessonIdRoute
+  OgClassFileRoute: typeof OgClassFileRoute
   DownloadsVerificationIdKindRoute: typeof DownloadsVerificationIdKindRoute
 }
 
@@ -1134,6 +1147,13 @@ declare module '@tanstack/react-router' {
       path: '/downloads/lesson/$id'
       fullPath: '/downloads/lesson/$id'
       preLoaderRoute: typeof DownloadsLessonIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/og/class/$file': {
+      id: '/og/class/$file'
+      path: '/og/class/$file'
+      fullPath: '/og/class/$file'
+      preLoaderRoute: typeof OgClassFileRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/_default/_auth/admin/': {
@@ -1493,6 +1513,7 @@ const rootRouteChildren: RootRouteChildren = {
   UploadsSplatRoute: UploadsSplatRoute,
   V1SplatRoute: V1SplatRoute,
   DownloadsLessonIdRoute: DownloadsLessonIdRoute,
+  OgClassFileRoute: OgClassFileRoute,
   DownloadsVerificationIdKindRoute: DownloadsVerificationIdKindRoute,
 }
 export const routeTree = rootRouteImport

@@ -77,3 +77,20 @@ test('search by weekday and time of day: the checkboxes, the URL and the chips a
   await expect(page).toHaveURL(/time=morning%2Cevening|time=morning,evening/)
   await expect(page.getByTestId('active-filters')).toContainText('午前・夕方・夜')
 })
+
+test('a class page shares a 1200×630 PNG image (LINE and X ignore SVG)', async ({ page }) => {
+  await gotoReady(page, '/class_search')
+  await page.getByTestId('class-card').first().getByRole('link').first().click()
+  await expect(page.getByTestId('class-detail')).toBeVisible()
+  const og = await page.locator('meta[property="og:image"]').getAttribute('content')
+  expect(og).toMatch(/\/og\/class\/\d+\.png$/)
+  const res = await page.request.get(new URL(og!).pathname)
+  expect(res.status()).toBe(200)
+  expect(res.headers()['content-type']).toBe('image/png')
+  const bytes = await res.body()
+  // PNG header: width and height, big-endian, at bytes 16 and 20.
+  expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([1200, 630])
+  // Cached: the second answer is the same image.
+  expect((await (await page.request.get(new URL(og!).pathname)).body()).equals(bytes)).toBe(true)
+  expect((await page.request.get('/og/class/999999.png')).status()).toBe(404)
+})

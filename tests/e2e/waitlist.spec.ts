@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { gotoReady, login, otherPerson, readMail, registerNewParent, tokyoLocal } from './helpers'
+import { gotoReady, otherPerson, readMail, registerNewParent, tokyoLocal } from './helpers'
 
 /** キャンセル待ち (issue 16): a seat freed by a cancellation is held for the first in line, live on their page. */
 

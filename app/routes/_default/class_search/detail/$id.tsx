@@ -33,7 +33,8 @@ export const Route = createFileRoute('/_default/class_search/detail/$id')({
     const seo: SeoInput = {
       title: c.title,
       description: oneLine(`${c.category.name}｜${c.teacher.nickname}｜${c.description}`),
-      image: c.image_url ?? undefined,
+      // A raster image of 1200×630: LINE and X ignore SVG (app/server/og-image.server.ts).
+      image: `/og/class/${c.id}.png`,
       jsonLd: courseJsonLd(context.site.siteOrigin, c, new Date(page.now), reviews?.items ?? []),
     }
     return { id, gone: undefined, seo }

@@ -1,0 +1,7 @@
+import { createFileRoute } from '@tanstack/react-router'
+import { classOgImageResponse } from '~/server/og-image.server'
+
+/** GET /og/class/<id>.png — a class's share image, 1200×630 PNG (app/server/og-image.server.ts). */
+export const Route = createFileRoute('/og/class/$file')({
+  server: { handlers: { GET: ({ params }) => classOgImageResponse(params.file) } },
+})

@@ -1,0 +1,90 @@
+import '@tanstack/react-start/server-only'
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { join, normalize, sep } from 'node:path'
+import { ApiError, api } from './api-client'
+import { getUploadStore, type UploadStore } from './upload-store.server'
+import { readUpload } from './uploads.server'
+
+/**
+ * The share image of a class (issue 16): its picture as a 1200×630 PNG, which LINE, X and Facebook show (they
+ * ignore SVG og:images). Made on first request from the class's current image and kept in the upload store under
+ * a name derived from that image, so a new picture makes a new file and an old one is never served for it.
+ */
+
+const WIDTH = 1200
+const HEIGHT = 630
+const DEFAULT_IMAGE = '/images/classes/default.svg'
+const BUNDLED = /^\/images\/[a-z0-9/_-]+\.(svg|png|jpg|webp)$/
+
+/** A bundled image: the client build's copy in production, `public/` in development. */
+async function readBundled(path: string): Promise<Uint8Array | undefined> {
+  if (!BUNDLED.test(path)) return undefined
+  for (const root of [
+    join(process.cwd(), process.env.BUILD_DIR ?? 'dist', 'client'),
+    join(process.cwd(), 'public'),
+  ]) {
+    const file = normalize(join(root, path))
+    if (!file.startsWith(root + sep)) continue
+    try {
+      return new Uint8Array(await readFile(file))
+    } catch {}
+  }
+  return undefined
+}
+
+async function sourceBytes(imageUrl: string): Promise<Uint8Array | undefined> {
+  if (imageUrl.startsWith('/uploads/')) return (await readUpload(imageUrl.slice('/uploads/'.length)))?.bytes
+  return readBundled(imageUrl)
+}
+
+const png = (bytes: Uint8Array) =>
+  new Response(bytes as Uint8Array<ArrayBuffer>, {
+    headers: {
+      'Content-Type': 'image/png',
+      'Content-Length': String(bytes.byteLength),
+      'Cache-Control': 'public, max-age=86400, stale-while-revalidate=604800',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  })
+
+const notFound = () =>
+  new Response('Not Found', {
+    status: 404,
+    headers: { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' },
+  })
+
+/** GET /og/class/<id>.png */
+export async function classOgImageResponse(
+  file: string,
+  store: UploadStore = getUploadStore(),
+): Promise<Response> {
+  const m = /^([1-9]\d{0,8})\.png$/.exec(file)
+  if (!m) return notFound()
+  let imageUrl: string
+  try {
+    const detail = await api.getClassWork(Number(m[1]))
+    if (!detail) return notFound()
+    imageUrl = detail.image_url ?? DEFAULT_IMAGE
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 410) return notFound()
+    throw error
+  }
+  const key = createHash('sha256').update(imageUrl).digest('hex').slice(0, 16)
+  const path = `og/classes/${m[1]}-${key}.png`
+  const cached = await store.get(path)
+  if (cached) return png(cached.bytes)
+  const source = (await sourceBytes(imageUrl)) ?? (await readBundled(DEFAULT_IMAGE))
+  if (!source) return notFound()
+  const { default: sharp } = await import('sharp')
+  const out = new Uint8Array(
+    await sharp(source, { limitInputPixels: 40_000_000, density: 144 })
+      .resize(WIDTH, HEIGHT, { fit: 'cover' })
+      .flatten({ background: '#ffffff' })
+      .png({ compressionLevel: 9 })
+      .toBuffer(),
+  )
+  // Two first requests at once both render; the second write is the same bytes under the same name.
+  await store.put(path, 'image/png', out).catch(() => {})
+  return png(out)
+}
