@@ -163,6 +163,11 @@ export const classWorks = pgTable(
     price: integer('price').notNull(),
     capacity: integer('capacity').notNull(),
     durationMinutes: integer('duration_minutes').notNull(),
+    /**
+     * 全N回 (issue 16, docs/decisions/0024): 1 for a single lesson; N ≥ 2 makes the class a course, each schedule
+     * of it a run of N lessons (class_work_schedule_lessons) booked together at one price with one capacity.
+     */
+    lessonCount: smallint('lesson_count').notNull().default(1),
     imageUrl: text('image_url'),
     isPublished: boolean('is_published').notNull().default(false),
     /**
@@ -230,6 +235,7 @@ export const classWorks = pgTable(
     check('class_works_price_check', sql`${t.price} >= 0`),
     check('class_works_capacity_check', sql`${t.capacity} > 0`),
     check('class_works_duration_check', sql`${t.durationMinutes} > 0`),
+    check('class_works_lesson_count_check', sql`${t.lessonCount} between 1 and 20`),
   ],
 )
 
@@ -296,6 +302,32 @@ export const classWorkSchedules = pgTable(
       'class_work_schedules_held_check',
       sql`${t.heldCount} >= 0 and ${t.purchasedCount} + ${t.heldCount} <= ${t.capacity}`,
     ),
+  ],
+)
+
+/**
+ * The lessons of a course run (全N回, docs/decisions/0024): a schedule of a class with lesson_count N ≥ 2 has N rows
+ * here, and its own started_at/ended_at span them (the first lesson's start, the last one's end), so that booking,
+ * capacity, cancellation, waitlist and sales keep working on the schedule as one purchase. A schedule of a single
+ * lesson has no rows: it is its own lesson.
+ */
+export const classWorkScheduleLessons = pgTable(
+  'class_work_schedule_lessons',
+  {
+    scheduleId: integer('schedule_id')
+      .notNull()
+      .references(() => classWorkSchedules.id, { onDelete: 'cascade' }),
+    /** 1 … N, in time order. */
+    position: smallint('position').notNull(),
+    startedAt: ts('started_at').notNull(),
+    endedAt: ts('ended_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.scheduleId, t.position] }),
+    // Reminders sweep lessons by their start.
+    index('class_work_schedule_lessons_start_idx').on(t.startedAt),
+    check('class_work_schedule_lessons_period_check', sql`${t.endedAt} > ${t.startedAt}`),
+    check('class_work_schedule_lessons_position_check', sql`${t.position} between 1 and 20`),
   ],
 )
 

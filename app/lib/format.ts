@@ -51,6 +51,16 @@ export function formatScheduleJa(startedAt: string | Date, endedAt: string | Dat
   return `${formatDateJa(startedAt)} ${formatTimeJa(startedAt)}〜${formatTimeJa(endedAt)}`
 }
 
+/**
+ * A schedule as one line: a single lesson as formatScheduleJa, a course run (全N回) as
+ * 全4回（2026/12/5(土)〜2026/12/26(土)）, from its span (the first lesson's start to the last one's end).
+ */
+export function formatRunJa(startedAt: string | Date, endedAt: string | Date, lessonCount: number): string {
+  return lessonCount > 1
+    ? `全${lessonCount}回（${formatDateJa(startedAt)}〜${formatDateJa(endedAt)}）`
+    : formatScheduleJa(startedAt, endedAt)
+}
+
 /** The Tokyo calendar day of a moment, as YYYY-MM-DD. */
 export function tokyoDay(value: string | Date): string {
   return ymdFmt.format(new Date(value))

@@ -14,6 +14,7 @@ const schedule = (id: number, start: string, canceled = false) => ({
   purchased_count: 1,
   held_count: 0,
   is_canceled: canceled,
+  lessons: [{ started_at: start, ended_at: start.replace('T10', 'T11') }],
 })
 
 const detail: ClassWorkDetail = {
@@ -23,6 +24,7 @@ const detail: ClassWorkDetail = {
   price: 0,
   capacity: 5,
   duration_minutes: 60,
+  lesson_count: 1,
   category: { id: 1, name: 'プログラミング' },
   class_style: { id: 2, name: 'グループ' },
   target_grades: [
@@ -62,6 +64,36 @@ describe('courseJsonLd', () => {
     })
     expect(ld.hasCourseInstance).toEqual([
       expect.objectContaining({ courseMode: 'Online', startDate: '2026-12-02T10:00:00.000Z' }),
+    ])
+  })
+  it('describes a course (全N回) by its lessons and total time', () => {
+    const lessons = ['2026-12-05', '2026-12-12', '2026-12-19'].map((d) => ({
+      started_at: `${d}T01:00:00.000Z`,
+      ended_at: `${d}T02:00:00.000Z`,
+    }))
+    const run = {
+      ...schedule(9, '2026-12-05T01:00:00.000Z'),
+      ended_at: '2026-12-19T02:00:00.000Z',
+      lessons,
+    }
+    const ld = courseJsonLd(
+      origin,
+      { ...detail, lesson_count: 3, schedules: [run] },
+      new Date('2026-11-01T00:00:00Z'),
+    )
+    expect(ld.timeRequired).toBe('PT180M')
+    expect(ld.hasCourseInstance).toEqual([
+      expect.objectContaining({
+        startDate: '2026-12-05T01:00:00.000Z',
+        endDate: '2026-12-19T02:00:00.000Z',
+        courseSchedule: {
+          '@type': 'Schedule',
+          repeatCount: 3,
+          startDate: '2026-12-05T01:00:00.000Z',
+          endDate: '2026-12-19T02:00:00.000Z',
+          duration: 'PT60M',
+        },
+      }),
     ])
   })
   it('names the organisation as provider when there is one', () => {

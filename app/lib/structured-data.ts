@@ -68,7 +68,8 @@ export function courseJsonLd(
     provider,
     about: c.category.name,
     educationalLevel: c.target_grades.map((g) => g.name).join('、') || undefined,
-    timeRequired: `PT${c.duration_minutes}M`,
+    // A course (全N回) takes all its lessons.
+    timeRequired: `PT${c.duration_minutes * c.lesson_count}M`,
     ...(c.rating.count > 0 && c.rating.average !== null
       ? {
           aggregateRating: {
@@ -102,6 +103,17 @@ export function courseJsonLd(
             startDate: s.started_at,
             endDate: s.ended_at,
             instructor: { '@type': 'Person', name: c.teacher.nickname },
+            ...(s.lessons.length > 1
+              ? {
+                  courseSchedule: {
+                    '@type': 'Schedule',
+                    repeatCount: s.lessons.length,
+                    startDate: s.lessons[0]!.started_at,
+                    endDate: s.lessons[s.lessons.length - 1]!.ended_at,
+                    duration: `PT${c.duration_minutes}M`,
+                  },
+                }
+              : {}),
           })),
         }
       : {}),

@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react'
-import { formatDateJa, formatPrice, formatScheduleJa, formatTimeJa } from '../lib/format'
+import { formatDateJa, formatPrice, formatRunJa, formatTimeJa } from '../lib/format'
 import type { NotificationKind } from '../lib/notification-kinds'
 import { Action, Details, type MailFooter, MailLayout, P } from './layout'
 
@@ -14,11 +14,13 @@ interface Lesson {
   endedAt: string
   /** Who attends: the member or one of their learners. */
   attendee: string
+  /** N for a course run (全N回), whose startedAt/endedAt span its lessons; absent for one lesson. */
+  lessonCount?: number
 }
 
 const lessonRows = (l: Lesson): [string, string][] => [
   ['クラス', l.className],
-  ['日時', formatScheduleJa(l.startedAt, l.endedAt)],
+  ['日時', formatRunJa(l.startedAt, l.endedAt, l.lessonCount ?? 1)],
   ['受講する人', l.attendee],
 ]
 
@@ -207,7 +209,13 @@ export const templates = {
     ),
   }),
 
-  request_scheduled: define<{ className: string; startedAt: string; endedAt: string; classUrl: string }>({
+  request_scheduled: define<{
+    className: string
+    startedAt: string
+    endedAt: string
+    lessonCount?: number
+    classUrl: string
+  }>({
     kind: 'announcement',
     subject: (p) => `リクエストしたクラスの日程が決まりました：${p.className}`,
     body: (p) => (
@@ -220,7 +228,7 @@ export const templates = {
         <Details
           rows={[
             ['クラス', p.className],
-            ['日時', formatScheduleJa(p.startedAt, p.endedAt)],
+            ['日時', formatRunJa(p.startedAt, p.endedAt, p.lessonCount ?? 1)],
           ]}
         />
         <P>席には限りがあります。ご都合が合えば、クラスのページから予約してください。</P>
@@ -233,6 +241,7 @@ export const templates = {
     className: string
     startedAt: string
     endedAt: string
+    lessonCount?: number
     expiresAt: string
     classUrl: string
   }>({
@@ -248,7 +257,7 @@ export const templates = {
         <Details
           rows={[
             ['クラス', p.className],
-            ['日時', formatScheduleJa(p.startedAt, p.endedAt)],
+            ['日時', formatRunJa(p.startedAt, p.endedAt, p.lessonCount ?? 1)],
             ['予約の期限', `${formatDateJa(p.expiresAt)} ${formatTimeJa(p.expiresAt)}まで`],
           ]}
         />

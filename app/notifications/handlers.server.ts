@@ -5,6 +5,7 @@ import type { Db } from '../db/client'
 import {
   classAnnouncements,
   classRequests,
+  classWorkScheduleLessons,
   classWorkSchedules,
   classWorks,
   jobs,
@@ -106,6 +107,7 @@ async function purchaseDetailsWhere(db: Db, where: SQL | undefined) {
       teacherEmail: teachers.email,
       classWorkId: classWorks.id,
       className: classWorks.title,
+      lessonCount: classWorks.lessonCount,
       startedAt: classWorkSchedules.startedAt,
       endedAt: classWorkSchedules.endedAt,
       capacity: classWorkSchedules.capacity,
@@ -126,6 +128,7 @@ async function purchaseDetailsWhere(db: Db, where: SQL | undefined) {
       startedAt: row.startedAt.toISOString(),
       endedAt: row.endedAt.toISOString(),
       attendee: row.learnerNickname ?? `${row.memberNickname}（ご本人）`,
+      ...(row.lessonCount > 1 ? { lessonCount: row.lessonCount } : {}),
     },
   }))
 }
@@ -368,6 +371,7 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
       const [s] = await db
         .select({
           title: classWorks.title,
+          lessonCount: classWorks.lessonCount,
           startedAt: classWorkSchedules.startedAt,
           endedAt: classWorkSchedules.endedAt,
           isCanceled: classWorkSchedules.isCanceled,
@@ -386,6 +390,7 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           className: s.title,
           startedAt: s.startedAt.toISOString(),
           endedAt: s.endedAt.toISOString(),
+          lessonCount: s.lessonCount,
           classUrl: `${deps.mail.siteOrigin}/class_search/detail/${classWorkId}`,
         })
         await db.update(classRequests).set({ notifiedAt: new Date() }).where(eq(classRequests.id, r.id))
@@ -406,6 +411,7 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           className: o.title,
           startedAt: o.startedAt.toISOString(),
           endedAt: o.endedAt.toISOString(),
+          lessonCount: o.lessonCount,
           expiresAt: o.expiresAt.toISOString(),
           classUrl: `${deps.mail.siteOrigin}/class_search/detail/${o.classWorkId}`,
         },
@@ -484,24 +490,72 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
     'reminders.sweep': async (_job: Job, { db }) => {
       const now = Date.now()
       for (const r of REMINDERS) {
+        const window = {
+          from: new Date(now + r.lead - REMINDER_WINDOW_MS),
+          to: new Date(now + r.lead),
+        }
+        // Single lessons by their schedule's start; each lesson of a course run (全N回) by its own.
         const due = await purchaseDetailsWhere(
           db,
           and(
             eq(purchases.status, 'reserved'),
             eq(classWorkSchedules.isCanceled, false),
-            gt(classWorkSchedules.startedAt, new Date(now + r.lead - REMINDER_WINDOW_MS)),
-            lte(classWorkSchedules.startedAt, new Date(now + r.lead)),
+            eq(classWorks.lessonCount, 1),
+            gt(classWorkSchedules.startedAt, window.from),
+            lte(classWorkSchedules.startedAt, window.to),
           ),
         )
-        for (const p of due) {
+        const courseLessons = await db
+          .select({
+            purchaseId: purchases.id,
+            position: classWorkScheduleLessons.position,
+            startedAt: classWorkScheduleLessons.startedAt,
+            endedAt: classWorkScheduleLessons.endedAt,
+          })
+          .from(classWorkScheduleLessons)
+          .innerJoin(purchases, eq(purchases.scheduleId, classWorkScheduleLessons.scheduleId))
+          .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, classWorkScheduleLessons.scheduleId))
+          .where(
+            and(
+              eq(purchases.status, 'reserved'),
+              eq(classWorkSchedules.isCanceled, false),
+              gt(classWorkScheduleLessons.startedAt, window.from),
+              lte(classWorkScheduleLessons.startedAt, window.to),
+            ),
+          )
+        const courseDetails = courseLessons.length
+          ? await purchaseDetailsWhere(
+              db,
+              inArray(
+                purchases.id,
+                courseLessons.map((l) => l.purchaseId),
+              ),
+            )
+          : []
+        const detailOf = new Map(courseDetails.map((p) => [p.id, p]))
+        const reminders = [
+          ...due.map((p) => ({ p, lesson: p.lesson })),
+          ...courseLessons.flatMap((l) => {
+            const p = detailOf.get(l.purchaseId)
+            if (!p) return []
+            const lesson = {
+              className: `${p.className}（第${l.position}回／全${p.lessonCount}回）`,
+              startedAt: l.startedAt.toISOString(),
+              endedAt: l.endedAt.toISOString(),
+              attendee: p.lesson.attendee,
+            }
+            return [{ p, lesson }]
+          }),
+        ]
+        for (const { p, lesson } of reminders) {
           // Keyed by the start time too: a lesson moved to another day is reminded again for the new time.
           await mailMember(
             db,
             deps,
-            `reminder-${r.hoursBefore}h-${p.id}-${new Date(p.lesson.startedAt).getTime()}`,
+            `reminder-${r.hoursBefore}h-${p.id}-${new Date(lesson.startedAt).getTime()}`,
             { id: p.memberId, email: p.memberEmail },
             'lesson_reminder',
-            { ...p.lesson, hoursBefore: r.hoursBefore, attendanceUrl: attendanceUrl(deps) },
+            { ...lesson, hoursBefore: r.hoursBefore, attendanceUrl: attendanceUrl(deps) },
           )
         }
       }

@@ -11,6 +11,8 @@ const lesson = (over: Partial<CalendarLesson> = {}): CalendarLesson => ({
   attendee: 'たろう',
   started_at: '2026-12-05T10:00:00.000Z',
   ended_at: '2026-12-05T11:00:00.000Z',
+  lesson_number: 1,
+  lesson_count: 1,
   status: 'confirmed',
   updated_at: '2026-11-20T00:00:00.000Z',
   ...over,
@@ -25,6 +27,37 @@ function parse(text: string) {
 }
 
 describe('lessonsCalendar', () => {
+  it('writes each lesson of a course run (全N回) as its own event, numbered', () => {
+    const text = lessonsCalendar({
+      name: 'まなびのたね',
+      siteOrigin: 'https://manabi.example',
+      lessons: [1, 2, 3].map((n) =>
+        lesson({
+          lesson_number: n,
+          lesson_count: 3,
+          started_at: `2026-12-${String(n * 7).padStart(2, '0')}T10:00:00.000Z`,
+          ended_at: `2026-12-${String(n * 7).padStart(2, '0')}T11:00:00.000Z`,
+        }),
+      ),
+    })
+    const events = parse(text)
+    expect(events.map((e) => e.uid)).toEqual([
+      'lesson-7-1@manabi.example',
+      'lesson-7-2@manabi.example',
+      'lesson-7-3@manabi.example',
+    ])
+    expect(events.map((e) => e.summary)).toEqual([
+      'はじめての将棋, 入門; 初級（第1回／全3回）',
+      'はじめての将棋, 入門; 初級（第2回／全3回）',
+      'はじめての将棋, 入門; 初級（第3回／全3回）',
+    ])
+    expect(events.map((e) => e.startDate.toJSDate().toISOString())).toEqual([
+      '2026-12-07T10:00:00.000Z',
+      '2026-12-14T10:00:00.000Z',
+      '2026-12-21T10:00:00.000Z',
+    ])
+  })
+
   it('writes each lesson in Asia/Tokyo, with the class, teacher, attendee and the join page', () => {
     const text = lessonsCalendar({
       name: 'まなびのたね',

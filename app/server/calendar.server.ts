@@ -44,13 +44,15 @@ export function lessonsCalendar(input: {
   const attendanceUrl = `${input.siteOrigin}/class_attendance`
   for (const l of input.lessons) {
     const cancelled = l.status === 'cancelled'
+    const course = l.lesson_count > 1
     calendar.createEvent({
-      id: `lesson-${l.purchase_id}@${host}`,
+      // A single lesson keeps the id it always had; each lesson of a course run (全N回) has its own.
+      id: course ? `lesson-${l.purchase_id}-${l.lesson_number}@${host}` : `lesson-${l.purchase_id}@${host}`,
       start: tokyoWallTime(l.started_at),
       end: tokyoWallTime(l.ended_at),
       timezone: 'Asia/Tokyo',
       stamp: new Date(l.updated_at),
-      summary: `${cancelled ? '【中止】' : ''}${l.class_title}`,
+      summary: `${cancelled ? '【中止】' : ''}${l.class_title}${course ? `（第${l.lesson_number}回／全${l.lesson_count}回）` : ''}`,
       description: [
         `先生：${l.teacher_nickname}`,
         `受講する人：${l.attendee}`,

@@ -61,6 +61,30 @@ describe('demo content', () => {
     expect(schedules.some((x) => !x.isCanceled && x.purchasedCount > 0 && x.endedAt <= t.now)).toBe(true)
   })
 
+  it('has courses (全N回) whose runs have exactly N lessons, spanned by the run, one upcoming and bookable', async () => {
+    const courses = await t.db.select().from(s.classWorks).where(sql`${s.classWorks.lessonCount} > 1`)
+    expect(courses.length).toBeGreaterThanOrEqual(2)
+    let upcoming = 0
+    for (const c of courses) {
+      const runs = await t.db
+        .select()
+        .from(s.classWorkSchedules)
+        .where(eq(s.classWorkSchedules.classWorkId, c.id))
+      for (const run of runs) {
+        const lessons = await t.db
+          .select()
+          .from(s.classWorkScheduleLessons)
+          .where(eq(s.classWorkScheduleLessons.scheduleId, run.id))
+          .orderBy(s.classWorkScheduleLessons.position)
+        expect(lessons.map((l) => l.position)).toEqual(Array.from({ length: c.lessonCount }, (_, i) => i + 1))
+        expect(lessons[0]!.startedAt).toEqual(run.startedAt)
+        expect(lessons.at(-1)!.endedAt).toEqual(run.endedAt)
+        if (run.startedAt > t.now && run.purchasedCount < run.capacity) upcoming++
+      }
+    }
+    expect(upcoming).toBeGreaterThanOrEqual(2)
+  })
+
   it('keeps purchased_count equal to the live reservations of each schedule', async () => {
     const mismatches = await t.db
       .select({ id: s.classWorkSchedules.id })

@@ -6,6 +6,7 @@ import { classWorkSchedules, classWorks, learners, purchases, users } from '../.
 import type { UserRow } from '../auth'
 import { notFound } from '../errors'
 import { iso } from './class-cards'
+import { courseLessonsOf, lessonsOr } from './lessons'
 
 /**
  * Calendar sync (issue 16): a private feed per member, addressed by a random secret that the member can replace
@@ -56,8 +57,10 @@ export async function calendarFeed(db: Db, token: string, now: Date): Promise<Ca
       startedAt: classWorkSchedules.startedAt,
       endedAt: classWorkSchedules.endedAt,
       isCanceled: classWorkSchedules.isCanceled,
+      scheduleId: classWorkSchedules.id,
       classWorkId: classWorks.id,
       title: classWorks.title,
+      lessonCount: classWorks.lessonCount,
       teacher: sql<string>`${teachers}`,
     })
     .from(purchases)
@@ -76,21 +79,32 @@ export async function calendarFeed(db: Db, token: string, now: Date): Promise<Ca
     )
     .orderBy(asc(classWorkSchedules.startedAt), asc(purchases.id))
     .limit(FEED_LIMIT)
+  const courseLessons = await courseLessonsOf(
+    db,
+    rows.filter((r) => r.lessonCount > 1).map((r) => r.scheduleId),
+  )
   return {
     owner: owner.nickname,
-    lessons: rows.map((r) => {
+    // One event per lesson: a course run (全N回) is N events of one reservation.
+    lessons: rows.flatMap((r) => {
       const live = r.status === 'reserved' && !r.isCanceled
-      return {
+      const lessons = lessonsOr(
+        { id: r.scheduleId, startedAt: r.startedAt, endedAt: r.endedAt },
+        courseLessons,
+      )
+      return lessons.map((l, i) => ({
         purchase_id: r.purchaseId,
         class_work_id: r.classWorkId,
         class_title: r.title,
         teacher_nickname: r.teacher,
         attendee: r.learnerNickname ?? `${owner.nickname}（ご本人）`,
-        started_at: iso(r.startedAt),
-        ended_at: iso(r.endedAt),
+        started_at: iso(l.startedAt),
+        ended_at: iso(l.endedAt),
+        lesson_number: i + 1,
+        lesson_count: lessons.length,
         status: live ? ('confirmed' as const) : ('cancelled' as const),
         updated_at: iso(r.canceledAt ?? r.createdAt),
-      }
+      }))
     }),
   }
 }

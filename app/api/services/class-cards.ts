@@ -14,6 +14,7 @@ import {
 } from '../../db/schema'
 import { ratingSummary } from '../../lib/rating'
 import { type ScheduleEntry, summarizeSchedules } from '../../lib/schedule-summary'
+import { courseLessonsJson, type LessonPeriod, lessonJson, lessonsFromJson, lessonsOr } from './lessons'
 
 /** Columns every class listing needs; `searchText` stays in the database. */
 export const classRowColumns = {
@@ -25,6 +26,7 @@ export const classRowColumns = {
   price: classWorks.price,
   capacity: classWorks.capacity,
   durationMinutes: classWorks.durationMinutes,
+  lessonCount: classWorks.lessonCount,
   imageUrl: classWorks.imageUrl,
   isPublished: classWorks.isPublished,
   createdAt: classWorks.createdAt,
@@ -59,16 +61,20 @@ export type ClassRow = Awaited<ReturnType<ReturnType<typeof selectClassRows>['ex
 
 export const iso = (d: Date) => d.toISOString()
 
-export function toPublicSchedule(s: {
-  id: number
-  startedAt: Date
-  endedAt: Date
-  capacity: number
-  purchasedCount: number
-  /** Seats held for waitlist offers (issue 16). */
-  heldCount?: number
-  isCanceled: boolean
-}): PublicSchedule {
+/** `courseLessons`: the schedule's course lessons (courseLessonsOf), or nothing for a single lesson. */
+export function toPublicSchedule(
+  s: {
+    id: number
+    startedAt: Date
+    endedAt: Date
+    capacity: number
+    purchasedCount: number
+    /** Seats held for waitlist offers (issue 16). */
+    heldCount?: number
+    isCanceled: boolean
+  },
+  courseLessons?: Map<number, LessonPeriod[]> | LessonPeriod[],
+): PublicSchedule {
   return {
     id: s.id,
     started_at: iso(s.startedAt),
@@ -77,6 +83,7 @@ export function toPublicSchedule(s: {
     purchased_count: s.purchasedCount,
     held_count: s.heldCount ?? 0,
     is_canceled: s.isCanceled,
+    lessons: lessonsOr(s, courseLessons).map(lessonJson),
   }
 }
 
@@ -114,7 +121,7 @@ export function summaryJson(rows: ScheduleRow[], now: Date) {
  */
 function cardExtras(db: DbOrTx, now: Date) {
   const next = db
-    .select(scheduleColumns)
+    .select({ ...scheduleColumns, lessons: courseLessonsJson(classWorkSchedules.id).as('next_lessons') })
     .from(classWorkSchedules)
     .where(
       and(
@@ -143,6 +150,7 @@ function cardExtras(db: DbOrTx, now: Date) {
       purchasedCount: next.purchasedCount,
       heldCount: next.heldCount,
       isCanceled: next.isCanceled,
+      lessons: next.lessons,
     },
   }
   return { next, columns }
@@ -151,7 +159,7 @@ function cardExtras(db: DbOrTx, now: Date) {
 interface CardExtras {
   grades: { id: number; name: string }[]
   favoriteCount: number
-  next: ScheduleRow | null
+  next: (ScheduleRow & { lessons: { s: number; e: number }[] | null }) | null
 }
 
 function toCard(r: ClassRow, e: CardExtras | undefined): ClassWorkCard {
@@ -162,6 +170,7 @@ function toCard(r: ClassRow, e: CardExtras | undefined): ClassWorkCard {
     price: r.price,
     capacity: r.capacity,
     duration_minutes: r.durationMinutes,
+    lesson_count: r.lessonCount,
     category: { id: r.categoryId, name: r.categoryName },
     class_style: { id: r.styleId, name: r.styleName },
     target_grades: e?.grades ?? [],
@@ -171,7 +180,7 @@ function toCard(r: ClassRow, e: CardExtras | undefined): ClassWorkCard {
       avatar_url: r.teacherAvatarUrl,
       is_verified: r.teacherVerifiedAt !== null,
     },
-    next_schedule: e?.next ? toPublicSchedule(e.next) : null,
+    next_schedule: e?.next ? toPublicSchedule(e.next, lessonsFromJson(e.next.lessons)) : null,
     favorite_count: e?.favoriteCount ?? 0,
     rating: ratingSummary(r.ratingCount, r.ratingSum),
     created_at: iso(r.createdAt),

@@ -14,6 +14,7 @@ import type { Db, DbOrTx, Tx } from '../../db/client'
 import {
   categories,
   classAnnouncements,
+  classWorkScheduleLessons,
   classWorkSchedules,
   classWorks,
   classWorkTargetGrades,
@@ -25,13 +26,14 @@ import {
 } from '../../db/schema'
 import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
-import { formatScheduleJa } from '../../lib/format'
+import { formatRunJa } from '../../lib/format'
 import { findOverlap } from '../../lib/schedule-overlap'
 import { classSearchText } from '../../lib/search-normalize'
 import { ACCOUNT_SUSPENDED_MESSAGE, type UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
-import { iso, scheduleColumns, selectClassRows, summaryJson, toCards } from './class-cards'
+import { iso, scheduleColumns, selectClassRows, summaryJson, toCards, toPublicSchedule } from './class-cards'
 import { queueRequestNotices } from './class-requests'
+import { courseLessonsOf, type LessonPeriod, lessonsOr } from './lessons'
 import { embeddedPaymentProvider, type PaymentProvider } from './payment'
 import { requireVerifiedTeacher } from './verifications'
 import { cancelWaitlistOf, offerFreedSeats } from './waitlist'
@@ -132,25 +134,10 @@ async function searchTextFor(
   })
 }
 
-const toTeacherSchedule = (s: {
-  id: number
-  startedAt: Date
-  endedAt: Date
-  capacity: number
-  purchasedCount: number
-  heldCount: number
-  isCanceled: boolean
-  meetingUrl: string | null
-}): TeacherSchedule => ({
-  id: s.id,
-  started_at: iso(s.startedAt),
-  ended_at: iso(s.endedAt),
-  capacity: s.capacity,
-  purchased_count: s.purchasedCount,
-  held_count: s.heldCount,
-  is_canceled: s.isCanceled,
-  meeting_url: s.meetingUrl,
-})
+const toTeacherSchedule = (
+  s: Parameters<typeof toPublicSchedule>[0] & { meetingUrl: string | null },
+  courseLessons?: Map<number, LessonPeriod[]> | LessonPeriod[],
+): TeacherSchedule => ({ ...toPublicSchedule(s, courseLessons), meeting_url: s.meetingUrl })
 
 /** GET /v1/teachers/class_works/{id}: the owner's full view (published or not, every schedule). */
 export async function teacherClassWork(
@@ -179,6 +166,13 @@ export async function teacherClassWork(
           .then((r) => r[0] ?? null)
       : Promise.resolve(null),
   ])
+  const lessons =
+    row.lessonCount > 1
+      ? await courseLessonsOf(
+          db,
+          schedules.map((s) => s.id),
+        )
+      : undefined
   return {
     ...card!,
     is_published: row.isPublished,
@@ -190,7 +184,7 @@ export async function teacherClassWork(
     upcoming_schedule_count: schedules.filter((s) => !s.isCanceled && s.startedAt.getTime() >= now.getTime())
       .length,
     updated_at: iso(row.updatedAt),
-    schedules: schedules.map(toTeacherSchedule),
+    schedules: schedules.map((s) => toTeacherSchedule(s, lessons)),
   }
 }
 
@@ -223,6 +217,7 @@ export async function createClassWork(
         price: input.price,
         capacity: input.capacity,
         durationMinutes: input.duration_minutes,
+        lessonCount: input.lesson_count ?? 1,
         imageUrl: input.image_url ?? null,
         isPublished: input.is_published ?? false,
         searchText,
@@ -260,6 +255,20 @@ export async function updateClassWork(
           'このクラスは運営が非表示にしたため、公開できません。お問い合わせください',
         )
     }
+    if (patch.lesson_count !== undefined && patch.lesson_count !== current.lessonCount) {
+      // Every schedule of a class has its lesson_count lessons: the count is fixed once the first one exists.
+      const [any] = await tx
+        .select({ id: classWorkSchedules.id })
+        .from(classWorkSchedules)
+        .where(eq(classWorkSchedules.classWorkId, classWorkId))
+        .limit(1)
+      if (any)
+        throw new ApiError(
+          409,
+          'lesson_count_locked',
+          '日程を追加したクラスの回数は変更できません。回数の違うコースは新しいクラスとして作成してください',
+        )
+    }
     const next = {
       title: patch.title ?? current.title,
       description: patch.description ?? current.description,
@@ -273,6 +282,7 @@ export async function updateClassWork(
         price: patch.price ?? current.price,
         capacity: patch.capacity ?? current.capacity,
         durationMinutes: patch.duration_minutes ?? current.durationMinutes,
+        lessonCount: patch.lesson_count ?? current.lessonCount,
         imageUrl: patch.image_url === undefined ? current.imageUrl : patch.image_url,
         isPublished: patch.is_published ?? current.isPublished,
         searchText: await searchTextFor(tx, { ...next, teacherId: user.id }),
@@ -311,10 +321,11 @@ export async function deleteClassWork(db: Db, user: UserRow, classWorkId: number
   })
 }
 
-async function otherLiveSchedules(tx: Tx, classWorkId: number, exceptId?: number) {
+/** The lessons of the class's other live schedules: what a new or moved lesson must not overlap. */
+async function otherLiveLessons(tx: Tx, classWorkId: number, exceptId?: number): Promise<LessonPeriod[]> {
   const where = [eq(classWorkSchedules.classWorkId, classWorkId), eq(classWorkSchedules.isCanceled, false)]
   if (exceptId !== undefined) where.push(ne(classWorkSchedules.id, exceptId))
-  return tx
+  const schedules = await tx
     .select({
       id: classWorkSchedules.id,
       startedAt: classWorkSchedules.startedAt,
@@ -322,7 +333,81 @@ async function otherLiveSchedules(tx: Tx, classWorkId: number, exceptId?: number
     })
     .from(classWorkSchedules)
     .where(and(...where))
+  const lessons = await courseLessonsOf(
+    tx,
+    schedules.map((s) => s.id),
+  )
+  return schedules.flatMap((s) => lessonsOr(s, lessons))
 }
+
+/**
+ * The lessons a schedule write asks for, checked against the class: a single lesson takes started_at/ended_at, a
+ * course (全N回) exactly lesson_count lessons. `current`: the schedule's lessons before a PATCH.
+ */
+function requestedLessons(
+  cls: { lessonCount: number },
+  input: { started_at?: string; ended_at?: string; lessons?: { started_at: string; ended_at: string }[] },
+  current?: LessonPeriod[],
+): LessonPeriod[] {
+  if (cls.lessonCount > 1) {
+    if (input.started_at !== undefined || input.ended_at !== undefined)
+      throw new ApiError(
+        422,
+        'course_needs_lessons',
+        `このクラスは全${cls.lessonCount}回のコースです。${cls.lessonCount}回分の日時を入力してください`,
+      )
+    if (!input.lessons) {
+      if (current) return current
+      throw new ApiError(
+        422,
+        'course_needs_lessons',
+        `このクラスは全${cls.lessonCount}回のコースです。${cls.lessonCount}回分の日時を入力してください`,
+      )
+    }
+    if (input.lessons.length !== cls.lessonCount)
+      throw new ApiError(
+        422,
+        'lesson_count_mismatch',
+        `このクラスは全${cls.lessonCount}回です。${cls.lessonCount}回分の日時を入力してください`,
+      )
+    return input.lessons.map((l) => ({ startedAt: new Date(l.started_at), endedAt: new Date(l.ended_at) }))
+  }
+  if (input.lessons)
+    throw new ApiError(422, 'not_a_course', 'このクラスはコースではないため、日時は1回分だけ指定してください')
+  const period = {
+    startedAt: input.started_at ? new Date(input.started_at) : current?.[0]?.startedAt,
+    endedAt: input.ended_at ? new Date(input.ended_at) : current?.[0]?.endedAt,
+  }
+  if (!period.startedAt || !period.endedAt)
+    throw new ApiError(422, 'invalid_period', '開始日時と終了日時を入力してください')
+  if (period.endedAt <= period.startedAt) throw invalidPeriod()
+  return [{ startedAt: period.startedAt, endedAt: period.endedAt }]
+}
+
+/** Refuses lessons that overlap each other's or another live schedule's of the class. */
+function checkOverlaps(lessons: LessonPeriod[], others: LessonPeriod[]) {
+  for (const [i, l] of lessons.entries()) {
+    if (l.endedAt <= l.startedAt) throw invalidPeriod()
+    if (findOverlap(l, others) || findOverlap(l, lessons.slice(0, i))) throw overlap()
+  }
+}
+
+/** Writes a course run's lessons (replacing any) and returns them; a single lesson keeps no rows. */
+async function writeLessons(tx: Tx, scheduleId: number, lessons: LessonPeriod[], isCourse: boolean) {
+  if (!isCourse) return undefined
+  await tx.delete(classWorkScheduleLessons).where(eq(classWorkScheduleLessons.scheduleId, scheduleId))
+  await tx
+    .insert(classWorkScheduleLessons)
+    .values(
+      lessons.map((l, i) => ({ scheduleId, position: i + 1, startedAt: l.startedAt, endedAt: l.endedAt })),
+    )
+  return lessons
+}
+
+const spanOf = (lessons: LessonPeriod[]) => ({
+  startedAt: lessons[0]!.startedAt,
+  endedAt: lessons[lessons.length - 1]!.endedAt,
+})
 
 const scheduleReturning = {
   id: classWorkSchedules.id,
@@ -335,7 +420,7 @@ const scheduleReturning = {
   meetingUrl: classWorkSchedules.meetingUrl,
 }
 
-/** POST /v1/teachers/class_works/{id}/schedules */
+/** POST /v1/teachers/class_works/{id}/schedules: one lesson, or a course run of the class's lesson_count lessons. */
 export async function addSchedule(
   db: Db,
   user: UserRow,
@@ -347,11 +432,11 @@ export async function addSchedule(
   return transaction(db, async (tx) => {
     // Locking the class serializes schedule writes of one class, so two overlapping inserts cannot both pass.
     const cls = await lockOwnClass(tx, user.id, classWorkId)
-    const period = { startedAt: new Date(input.started_at), endedAt: new Date(input.ended_at) }
-    if (period.endedAt <= period.startedAt) throw invalidPeriod()
+    const lessons = requestedLessons(cls, input)
+    const period = spanOf(lessons)
     if (period.startedAt <= now)
       throw new ApiError(422, 'starts_in_past', '開始日時には現在より後の日時を指定してください')
-    if (findOverlap(period, await otherLiveSchedules(tx, classWorkId))) throw overlap()
+    checkOverlaps(lessons, await otherLiveLessons(tx, classWorkId))
     const [row] = await tx
       .insert(classWorkSchedules)
       .values({
@@ -362,9 +447,10 @@ export async function addSchedule(
         createdAt: now,
       })
       .returning(scheduleReturning)
+    const written = await writeLessons(tx, row!.id, lessons, cls.lessonCount > 1)
     // リクエスト開催: whoever asked for a date hears of this one (issue 16).
     await queueRequestNotices(tx, classWorkId, row!.id)
-    return toTeacherSchedule(row!)
+    return toTeacherSchedule(row!, written)
   })
 }
 
@@ -399,18 +485,17 @@ export async function updateSchedule(
 ): Promise<TeacherSchedule> {
   requireTeacher(user)
   return transaction(db, async (tx) => {
-    const { schedule } = await lockOwnSchedule(tx, user.id, scheduleId)
+    const { cls, schedule } = await lockOwnSchedule(tx, user.id, scheduleId)
     if (schedule.isCanceled)
       throw new ApiError(409, 'schedule_canceled', '休講にしたスケジュールは変更できません')
     if (schedule.startedAt <= now) throw started()
-    const period = {
-      startedAt: patch.started_at ? new Date(patch.started_at) : schedule.startedAt,
-      endedAt: patch.ended_at ? new Date(patch.ended_at) : schedule.endedAt,
-    }
-    if (period.endedAt <= period.startedAt) throw invalidPeriod()
-    if (patch.started_at && period.startedAt <= now)
+    const isCourse = cls.lessonCount > 1
+    const current = lessonsOr(schedule, isCourse ? await courseLessonsOf(tx, [scheduleId]) : undefined)
+    const lessons = requestedLessons(cls, patch, current)
+    const period = spanOf(lessons)
+    if ((patch.started_at || patch.lessons) && period.startedAt <= now)
       throw new ApiError(422, 'starts_in_past', '開始日時には現在より後の日時を指定してください')
-    if (findOverlap(period, await otherLiveSchedules(tx, schedule.classWorkId, scheduleId))) throw overlap()
+    checkOverlaps(lessons, await otherLiveLessons(tx, schedule.classWorkId, scheduleId))
     const capacity = patch.capacity ?? schedule.capacity
     if (capacity < schedule.purchasedCount + schedule.heldCount)
       throw new ApiError(
@@ -429,6 +514,7 @@ export async function updateSchedule(
       })
       .where(eq(classWorkSchedules.id, scheduleId))
       .returning(scheduleReturning)
+    const written = patch.lessons ? await writeLessons(tx, scheduleId, lessons, isCourse) : current
     // An offer never outlasts the lesson's (new) start.
     if (period.startedAt.getTime() !== schedule.startedAt.getTime())
       await tx
@@ -443,9 +529,9 @@ export async function updateSchedule(
         .select(scheduleReturning)
         .from(classWorkSchedules)
         .where(eq(classWorkSchedules.id, scheduleId))
-      return toTeacherSchedule(fresh!)
+      return toTeacherSchedule(fresh!, written)
     }
-    return toTeacherSchedule(row!)
+    return toTeacherSchedule(row!, written)
   })
 }
 
@@ -462,7 +548,7 @@ const CANCEL_REASONS = {
  */
 export async function cancelHeldSchedule(
   tx: Tx,
-  cls: { id: number; title: string },
+  cls: { id: number; title: string; lessonCount: number },
   schedule: { id: number; startedAt: Date; endedAt: Date },
   now: Date,
   payment: PaymentProvider,
@@ -484,7 +570,7 @@ export async function cancelHeldSchedule(
   for (const p of canceled)
     if (p.price > 0) await payment.refund({ purchaseId: p.id, userId: p.userId, amount: p.price })
   if (canceled.length > 0) {
-    const when = formatScheduleJa(schedule.startedAt, schedule.endedAt)
+    const when = formatRunJa(schedule.startedAt, schedule.endedAt, cls.lessonCount)
     await tx.insert(classAnnouncements).values({
       classWorkId: cls.id,
       title: `【休講】${when} の回`,

@@ -22,6 +22,7 @@ import {
   toCards,
   toPublicSchedule,
 } from './class-cards'
+import { courseLessonsOf } from './lessons'
 
 export const SEARCH_PER_PAGE = 20
 const DAY = 86_400_000
@@ -51,7 +52,12 @@ export async function closeToStarts(db: Db, now: Date, limit = 12): Promise<Clos
   const ids = [...new Set(schedules.map((s) => s.classWorkId))]
   const cards = await toCards(db, await selectClassRows(db).where(inArray(classWorks.id, ids)), now)
   const cardOf = new Map(cards.map((c) => [c.id, c]))
-  return schedules.map((s) => ({ schedule: toPublicSchedule(s), class_work: cardOf.get(s.classWorkId)! }))
+  const courseIds = schedules.filter((s) => cardOf.get(s.classWorkId)!.lesson_count > 1).map((s) => s.id)
+  const lessons = await courseLessonsOf(db, courseIds)
+  return schedules.map((s) => ({
+    schedule: toPublicSchedule(s, lessons),
+    class_work: cardOf.get(s.classWorkId)!,
+  }))
 }
 
 /**
@@ -368,11 +374,19 @@ export async function classWorkDetail(db: Db, id: number, now: Date): Promise<Cl
       : Promise.resolve(null),
   ])
   const shownFrom = now.getTime() - 30 * DAY
+  const shown = schedules.filter((s) => s.endedAt.getTime() >= shownFrom)
+  const lessons =
+    row.lessonCount > 1
+      ? await courseLessonsOf(
+          db,
+          shown.map((s) => s.id),
+        )
+      : undefined
   return {
     ...card!,
     description: row.description,
     organization: org,
-    schedules: schedules.filter((s) => s.endedAt.getTime() >= shownFrom).map(toPublicSchedule),
+    schedules: shown.map((s) => toPublicSchedule(s, lessons)),
     summary: summaryJson(schedules, now),
     updated_at: iso(row.updatedAt),
   }

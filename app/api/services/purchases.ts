@@ -16,6 +16,7 @@ import { canCancel, cancelDeadline, commissionOf, isMeetingOpen } from '../../li
 import type { UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
 import { iso } from './class-cards'
+import { courseLessonsOf, lessonJson, lessonsOr } from './lessons'
 import { PaymentDeclinedError, type PaymentProvider } from './payment'
 import { activeOffer, offerFreedSeats } from './waitlist'
 
@@ -279,6 +280,7 @@ async function listPurchaseRows(
       classWorkId: classWorks.id,
       title: classWorks.title,
       imageUrl: classWorks.imageUrl,
+      lessonCount: classWorks.lessonCount,
       teacherId: users.id,
       teacherNickname: users.nickname,
       teacherAvatarUrl: users.avatarUrl,
@@ -296,8 +298,13 @@ async function listPurchaseRows(
       asc(purchases.id),
     )
     .limit(LIST_LIMIT)
+  const courseLessons = await courseLessonsOf(
+    db,
+    rows.filter((r) => r.lessonCount > 1).map((r) => r.scheduleId),
+  )
   return rows.map((r) => {
     const live = r.status === 'reserved' && !r.isCanceled
+    const lessons = lessonsOr({ id: r.scheduleId, startedAt: r.startedAt, endedAt: r.endedAt }, courseLessons)
     return {
       id: r.id,
       status: r.status as Purchase['status'],
@@ -311,12 +318,15 @@ async function listPurchaseRows(
         started_at: iso(r.startedAt),
         ended_at: iso(r.endedAt),
         is_canceled: r.isCanceled,
+        lessons: lessons.map(lessonJson),
       },
       attendee:
         r.learnerId !== null
           ? { kind: 'learner' as const, learner_id: r.learnerId, nickname: r.learnerNickname ?? '' }
           : { kind: 'member' as const, learner_id: null, nickname: r.memberNickname },
-      meeting_url: live && isMeetingOpen(r.startedAt, r.endedAt, now) ? r.meetingUrl : null,
+      // A course run's room opens for each of its lessons, not for the weeks between them.
+      meeting_url:
+        live && lessons.some((l) => isMeetingOpen(l.startedAt, l.endedAt, now)) ? r.meetingUrl : null,
       can_cancel: live && canCancel(r.status, r.startedAt, now),
       cancel_deadline: iso(cancelDeadline(r.startedAt)),
       review:

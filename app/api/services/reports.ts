@@ -200,6 +200,13 @@ interface Cancellation {
   refunded: number
 }
 
+/** The ids among `ids` of classes that are courses (a sql `false` list when none: inArray needs one). */
+function courseIds(classes: { id: number; lessonCount: number }[], ids: number[]): number[] {
+  const wanted = new Set(ids)
+  const found = classes.filter((c) => c.lessonCount > 1 && wanted.has(c.id)).map((c) => c.id)
+  return found.length ? found : [0]
+}
+
 /**
  * Cancels, with full refunds, the future lessons of the given classes (each schedule not started and not canceled)
  * and the given member's own future reservations, locking class → schedule → purchase in id order
@@ -231,7 +238,7 @@ async function cancelFutureLessons(
   const classIds = [...new Set([...input.classIds, ...own.map((o) => o.classWorkId)])].sort((a, b) => a - b)
   if (classIds.length === 0) return { canceled: 0, refunded: 0 }
   const classes = await tx
-    .select({ id: classWorks.id, title: classWorks.title })
+    .select({ id: classWorks.id, title: classWorks.title, lessonCount: classWorks.lessonCount })
     .from(classWorks)
     .where(inArray(classWorks.id, classIds))
     .orderBy(asc(classWorks.id))
@@ -252,7 +259,14 @@ async function cancelFutureLessons(
           ? and(
               inArray(classWorkSchedules.classWorkId, input.classIds),
               eq(classWorkSchedules.isCanceled, false),
-              gt(classWorkSchedules.startedAt, now),
+              // A course run under way (全N回) is stopped too: its remaining lessons will not be taught.
+              or(
+                gt(classWorkSchedules.startedAt, now),
+                and(
+                  gt(classWorkSchedules.endedAt, now),
+                  inArray(classWorkSchedules.classWorkId, courseIds(classes, input.classIds)),
+                ),
+              ),
             )
           : sql`false`,
         own.length

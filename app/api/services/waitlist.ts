@@ -283,6 +283,7 @@ export async function offerDetails(db: DbOrTx, entryId: number) {
       email: users.email,
       classWorkId: classWorks.id,
       title: classWorks.title,
+      lessonCount: classWorks.lessonCount,
       startedAt: classWorkSchedules.startedAt,
       endedAt: classWorkSchedules.endedAt,
     })

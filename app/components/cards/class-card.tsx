@@ -46,6 +46,14 @@ export function ClassCard({
             ／
           </span>
           {card.class_style.name}
+          {card.lesson_count > 1 ? (
+            <span
+              className="ml-2 rounded bg-purple-dark px-1.5 py-0.5 text-white"
+              data-testid="class-card-course"
+            >
+              全{card.lesson_count}回
+            </span>
+          ) : null}
         </p>
         <Heading className="line-clamp-2 leading-snug font-bold">
           <Link
@@ -73,6 +81,9 @@ export function ClassCard({
           <dt className="text-slate-600">料金</dt>
           <dd className="font-bold" data-testid="class-card-price">
             {formatPrice(card.price)}
+            {card.lesson_count > 1 && card.price > 0 ? (
+              <span className="font-normal text-slate-600">（全{card.lesson_count}回分）</span>
+            ) : null}
           </dd>
           {card.rating.count > 0 && card.rating.average !== null ? (
             <>
@@ -88,8 +99,15 @@ export function ClassCard({
           ) : null}
           <dt className="text-slate-600">対象</dt>
           <dd>{gradesLabel(card.target_grades)}</dd>
-          <dt className="text-slate-600">次回</dt>
-          <dd>{next ? formatScheduleJa(next.started_at, next.ended_at) : '日程調整中'}</dd>
+          <dt className="text-slate-600">{card.lesson_count > 1 ? '開講' : '次回'}</dt>
+          <dd>
+            {next
+              ? formatScheduleJa(
+                  next.lessons[0]?.started_at ?? next.started_at,
+                  next.lessons[0]?.ended_at ?? next.ended_at,
+                )
+              : '日程調整中'}
+          </dd>
           {left !== undefined ? (
             <>
               <dt className="text-slate-600">空き</dt>

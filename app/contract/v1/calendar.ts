@@ -22,6 +22,9 @@ export const CalendarLesson = z.object({
   attendee: z.string(),
   started_at: DateTime,
   ended_at: DateTime,
+  /** Which lesson of the reservation this is: 1 of 1 for a single lesson, n of N for a course run (全N回). */
+  lesson_number: z.number().int().min(1),
+  lesson_count: z.number().int().min(1),
   /** A cancelled reservation stays in the feed for a while as cancelled, so calendars drop it. */
   status: z.enum(['confirmed', 'cancelled']),
   updated_at: DateTime,

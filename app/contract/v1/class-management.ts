@@ -25,6 +25,9 @@ export const ClassImageUrl = z
     '画像が正しくありません',
   )
 
+/** The most lessons a course (全N回) may have. */
+export const MAX_LESSONS = 20
+
 const requiredText = (max: number) => paragraph(max).refine((v) => v.trim().length > 0, '入力してください')
 
 export const ClassWorkInput = z
@@ -47,6 +50,11 @@ export const ClassWorkInput = z
     duration_minutes: int('時間')
       .min(10, '時間は10分以上で入力してください')
       .max(480, '時間は480分以下で入力してください'),
+    /** 全N回: 2–20 makes the class a course (issue 16); 1 or absent, a single lesson. */
+    lesson_count: int('回数')
+      .min(1, '回数は1回以上で入力してください')
+      .max(MAX_LESSONS, `回数は${MAX_LESSONS}回以下で入力してください`)
+      .optional(),
     image_url: ClassImageUrl.nullable().optional(),
     is_published: z.boolean().optional(),
   })
@@ -68,21 +76,60 @@ export const TeacherClassWork = MyClassWork.extend({
 })
 export type TeacherClassWork = z.infer<typeof TeacherClassWork>
 
-export const ScheduleInput = z
-  .object({
-    started_at: DateTime,
-    ended_at: DateTime,
-    /** Defaults to the class's capacity. */
-    capacity: int('定員')
-      .min(1, '定員は1人以上で入力してください')
-      .max(100, '定員は100人以下で入力してください')
-      .optional(),
-    meeting_url: HttpsUrl.nullable().optional(),
+const Lessons = z
+  .array(z.object({ started_at: DateTime, ended_at: DateTime }).strict())
+  .min(2, 'コースの日時は2回分以上入力してください')
+  .max(MAX_LESSONS, `コースの日時は${MAX_LESSONS}回分までです`)
+  .superRefine((lessons, ctx) => {
+    lessons.forEach((l, i) => {
+      if (Date.parse(l.ended_at) <= Date.parse(l.started_at))
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'ended_at'],
+          message: `第${i + 1}回の終了日時は開始日時より後にしてください`,
+        })
+      const prev = lessons[i - 1]
+      if (prev && Date.parse(l.started_at) < Date.parse(prev.ended_at))
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'started_at'],
+          message: `第${i + 1}回は第${i}回が終わってから始まる日時にしてください`,
+        })
+    })
   })
+
+const scheduleFields = {
+  /** A single lesson's period; a course run gives `lessons` instead. */
+  started_at: DateTime.optional(),
+  ended_at: DateTime.optional(),
+  /** A course run (全N回): exactly the class's lesson_count lessons, in time order, none overlapping. */
+  lessons: Lessons.optional(),
+  /** Defaults to the class's capacity. */
+  capacity: int('定員')
+    .min(1, '定員は1人以上で入力してください')
+    .max(100, '定員は100人以下で入力してください')
+    .optional(),
+  meeting_url: HttpsUrl.nullable().optional(),
+}
+
+const periodOrLessons = (v: { started_at?: string; ended_at?: string; lessons?: unknown }) =>
+  v.lessons === undefined || (v.started_at === undefined && v.ended_at === undefined)
+
+/** POST …/schedules: a single lesson (started_at + ended_at) or a course run (lessons). */
+export const ScheduleInput = z
+  .object(scheduleFields)
   .strict()
+  .refine(periodOrLessons, { message: '日時は started_at/ended_at か lessons のどちらかで指定してください' })
+  .refine((v) => v.lessons !== undefined || (v.started_at !== undefined && v.ended_at !== undefined), {
+    message: '開始日時と終了日時を入力してください',
+    path: ['started_at'],
+  })
 export type ScheduleInput = z.infer<typeof ScheduleInput>
 
-export const SchedulePatch = ScheduleInput.partial().strict()
+export const SchedulePatch = z
+  .object(scheduleFields)
+  .strict()
+  .refine(periodOrLessons, { message: '日時は started_at/ended_at か lessons のどちらかで指定してください' })
 export type SchedulePatch = z.infer<typeof SchedulePatch>
 
 /** POST /v1/teachers/class_work_schedules/{id}/cancel */

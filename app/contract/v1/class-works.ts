@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { DateTime, Id, MasterRef, PersonRef, paged, ScheduleSummary } from './common'
+import { DateTime, Id, Lesson, MasterRef, PersonRef, paged, ScheduleSummary } from './common'
 import { RatingSummary } from './reviews'
 
 /** A schedule entry as anyone may see it (no meeting URL). */
@@ -12,6 +12,11 @@ export const PublicSchedule = z.object({
   /** Seats held for someone on the waitlist (issue 16): not free for anyone else. */
   held_count: z.number().int().nonnegative(),
   is_canceled: z.boolean(),
+  /**
+   * Its lessons in time order (issue 16): one for a single lesson (the schedule's own period), N for a course run
+   * (全N回), whose started_at/ended_at then span them.
+   */
+  lessons: z.array(Lesson).min(1),
 })
 export type PublicSchedule = z.infer<typeof PublicSchedule>
 
@@ -23,6 +28,8 @@ export const ClassWorkCard = z.object({
   price: z.number().int().nonnegative(),
   capacity: z.number().int().positive(),
   duration_minutes: z.number().int().positive(),
+  /** 1, or N ≥ 2 for a course (全N回): each schedule is then N lessons booked together. */
+  lesson_count: z.number().int().min(1).max(20),
   category: MasterRef,
   class_style: MasterRef,
   target_grades: z.array(MasterRef),

@@ -39,6 +39,10 @@ export function paged<T extends z.ZodType>(item: T) {
   })
 }
 
+/** One lesson's time: a single schedule is one lesson, a course run (全N回) has N of them. */
+export const Lesson = z.object({ started_at: DateTime, ended_at: DateTime })
+export type Lesson = z.infer<typeof Lesson>
+
 export const MasterRef = z.object({ id: Id, name: z.string() })
 export type MasterRef = z.infer<typeof MasterRef>
 

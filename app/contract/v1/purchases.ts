@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { DateTime, Id, PersonRef } from './common'
+import { DateTime, Id, Lesson, PersonRef } from './common'
 
 export const purchaseStatuses = ['reserved', 'canceled_by_user', 'canceled_by_teacher'] as const
 export const PurchaseStatus = z.enum(purchaseStatuses)
@@ -35,9 +35,16 @@ export const Purchase = z.object({
   canceled_at: DateTime.nullable(),
   class_work: z.object({ id: Id, title: z.string(), image_url: z.string().nullable() }),
   teacher: PersonRef,
-  schedule: z.object({ id: Id, started_at: DateTime, ended_at: DateTime, is_canceled: z.boolean() }),
+  /** started_at/ended_at span the lessons: a course run (全N回) is one reservation of N lessons. */
+  schedule: z.object({
+    id: Id,
+    started_at: DateTime,
+    ended_at: DateTime,
+    is_canceled: z.boolean(),
+    lessons: z.array(Lesson).min(1),
+  }),
   attendee: Attendee,
-  /** Only while the reservation is live and now is within [start − 15 min, end]; null otherwise. */
+  /** Only while the reservation is live and now is within [start − 15 min, end] of one of its lessons; else null. */
   meeting_url: z.string().nullable(),
   /** The member may still cancel (reserved, and more than 24 hours before the start). */
   can_cancel: z.boolean(),

@@ -5,6 +5,7 @@ import { classSearchText, normalizeSearchText } from '../../lib/search-normalize
 import type { Db, DbOrTx, Tx } from '../client'
 import * as s from '../schema'
 import { announcementTemplates, classDescription, classSeeds } from './classes'
+import { seedCourses } from './courses'
 import { articleSeeds } from './magazine'
 import { masterData, schoolTypeIndexOfGrade } from './masters'
 import { DEMO_SUBS, memberSeeds, operatorSeed, organizationSeeds, parentSeed, teacherSeeds } from './people'
@@ -497,6 +498,27 @@ async function seedAll(tx: Tx, { issuer, now, commissionRate = 0.2 }: SeedOption
 
   // ── the demo operator (運営), last so that every other row keeps its id ──
   await insertDemoOperator(tx, issuer, now)
+
+  // ── courses (全N回, issue 16): after every other row, with their own generator, so nothing else moves ──
+  await seedCourses(tx, {
+    rng: createRng(20_251_125),
+    now,
+    commissionRate,
+    teacherIds,
+    orgOf,
+    categoryIds: m.categories,
+    styleIds: m.classStyles,
+    gradeIds: m.targetGrades,
+    pool,
+    searchText: (c) =>
+      classSearchText({
+        title: c.title,
+        description: c.description,
+        teacherNickname: teacherSeeds.find((t) => t.key === c.teacher)!.nickname,
+        categoryName: masterData.categories[c.category]!,
+      }),
+    imageOf: (c) => `/images/classes/${String(c.category + 1).padStart(2, '0')}-a.svg`,
+  })
 }
 
 function insertDemoOperator(tx: DbOrTx, issuer: string, now: Date) {

@@ -4,9 +4,10 @@ import { useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { Icon } from '~/components/ui/icon'
 import { Modal } from '~/components/ui/modal'
+import { ScheduleWhen } from '~/components/ui/schedule-when'
 import type { Purchase } from '~/contract/v1/purchases'
 import { googleCalendarUrl } from '~/lib/calendar-links'
-import { formatDateJa, formatPrice, formatScheduleJa, formatTimeJa } from '~/lib/format'
+import { formatDateJa, formatPrice, formatRunJa, formatTimeJa } from '~/lib/format'
 import { cancelReservation } from './attendance.functions'
 import { attendanceQuery } from './queries'
 import { ReviewForm } from './review-form'
@@ -109,8 +110,12 @@ export function AttendancePage() {
             <span className="block text-left">
               <span className="block font-bold">{target.class_work.title}</span>
               <span className="mt-1 block">
-                {formatScheduleJa(target.schedule.started_at, target.schedule.ended_at)}／
-                {target.attendee.nickname}
+                {formatRunJa(
+                  target.schedule.started_at,
+                  target.schedule.ended_at,
+                  target.schedule.lessons.length,
+                )}
+                ／{target.attendee.nickname}
               </span>
               <span className="mt-2 block">
                 {target.price > 0 ? `${formatPrice(target.price)}は全額返金されます。` : '無料のクラスです。'}
@@ -154,11 +159,18 @@ function PurchaseRow({ p, upcoming, onCancel }: { p: Purchase; upcoming: boolean
             >
               {status.text}
             </span>
-            <time dateTime={p.schedule.started_at} className="font-bold">
-              {formatDateJa(p.schedule.started_at)} {formatTimeJa(p.schedule.started_at)}〜
-              {formatTimeJa(p.schedule.ended_at)}
-            </time>
+            {p.schedule.lessons.length > 1 ? null : (
+              <time dateTime={p.schedule.started_at} className="font-bold">
+                {formatDateJa(p.schedule.started_at)} {formatTimeJa(p.schedule.started_at)}〜
+                {formatTimeJa(p.schedule.ended_at)}
+              </time>
+            )}
           </p>
+          {p.schedule.lessons.length > 1 ? (
+            <div className="mt-1 font-bold">
+              <ScheduleWhen schedule={p.schedule} />
+            </div>
+          ) : null}
           <p className="mt-1 text-lg font-bold">
             <Link
               to="/class_search/detail/$id"
@@ -222,14 +234,21 @@ function PurchaseRow({ p, upcoming, onCancel }: { p: Purchase; upcoming: boolean
   )
 }
 
-/** 「カレンダーに追加」: an .ics file of this lesson, or Google Calendar's page with it filled in. */
+/**
+ * 「カレンダーに追加」: an .ics file of this reservation (every lesson of a course run), or Google Calendar's page
+ * with a lesson filled in (Google's page takes one event: a course run links each of its lessons).
+ */
 function AddToCalendar({ p }: { p: Purchase }) {
-  const google = googleCalendarUrl({
-    title: p.class_work.title,
-    startedAt: p.schedule.started_at,
-    endedAt: p.schedule.ended_at,
-    details: `先生：${p.teacher.nickname}\n受講する人：${p.attendee.nickname}\n授業の15分前から「受講クラス」ページに参加リンクが表示されます。`,
-  })
+  const lessons = p.schedule.lessons
+  const course = lessons.length > 1
+  const details = `先生：${p.teacher.nickname}\n受講する人：${p.attendee.nickname}\n授業の15分前から「受講クラス」ページに参加リンクが表示されます。`
+  const googleOf = (l: { started_at: string; ended_at: string }, i: number) =>
+    googleCalendarUrl({
+      title: course ? `${p.class_work.title}（第${i + 1}回／全${lessons.length}回）` : p.class_work.title,
+      startedAt: l.started_at,
+      endedAt: l.ended_at,
+      details,
+    })
   return (
     <details className="relative" data-testid="add-to-calendar">
       <summary className="btn-ghost cursor-pointer list-none">カレンダーに追加</summary>
@@ -240,17 +259,37 @@ function AddToCalendar({ p }: { p: Purchase }) {
           className="underline"
           data-testid="ics-link"
         >
-          カレンダーファイル（.ics）をダウンロード
+          {course
+            ? `全${lessons.length}回をカレンダーファイル（.ics）でダウンロード`
+            : 'カレンダーファイル（.ics）をダウンロード'}
         </a>
-        <a
-          href={google}
-          target="_blank"
-          rel="noopener noreferrer"
-          className="underline"
-          data-testid="google-calendar-link"
-        >
-          Googleカレンダーに追加
-        </a>
+        {course ? (
+          <p className="flex flex-wrap gap-x-3 gap-y-1">
+            Googleカレンダーに追加：
+            {lessons.map((l, i) => (
+              <a
+                key={l.started_at}
+                href={googleOf(l, i)}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="underline"
+                data-testid="google-calendar-link"
+              >
+                第{i + 1}回
+              </a>
+            ))}
+          </p>
+        ) : (
+          <a
+            href={googleOf(lessons[0] ?? p.schedule, 0)}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="underline"
+            data-testid="google-calendar-link"
+          >
+            Googleカレンダーに追加
+          </a>
+        )}
       </div>
     </details>
   )

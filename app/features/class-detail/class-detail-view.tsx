@@ -1,11 +1,12 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
+import { ScheduleWhen } from '~/components/ui/schedule-when'
 import { ShareButtons } from '~/components/ui/share-buttons'
 import { VerifiedBadge } from '~/components/ui/verified-badge'
 import type { ClassWorkDetail, PublicSchedule } from '~/contract/v1/class-works'
 import { durationLabel, seatsLabel } from '~/lib/class-labels'
-import { formatPrice, formatScheduleJa, seatsLeft } from '~/lib/format'
+import { formatPrice, seatsLeft } from '~/lib/format'
 import { FavoriteButton } from './favorite-button'
 import { classDetailQuery } from './queries'
 import { RequestPanel } from './request-panel'
@@ -90,7 +91,9 @@ export function ClassDetailView({
           <p className="text-3xl font-black text-purple-dark" data-testid="class-price">
             {formatPrice(c.price)}
             {c.price > 0 ? (
-              <span className="ml-1 text-sm font-bold text-slate-700">／1回（税込）</span>
+              <span className="ml-1 text-sm font-bold text-slate-700">
+                ／{c.lesson_count > 1 ? `全${c.lesson_count}回` : '1回'}（税込）
+              </span>
             ) : null}
           </p>
           {c.rating.count > 0 && c.rating.average !== null ? (
@@ -122,6 +125,11 @@ export function ClassDetailView({
           <Fact term="授業形式">{c.class_style.name}</Fact>
           <Fact term="料金">{formatPrice(c.price)}</Fact>
           <Fact term="授業時間">{durationLabel(c.duration_minutes)}</Fact>
+          {c.lesson_count > 1 ? (
+            <Fact term="回数" testId="lesson-count">
+              全{c.lesson_count}回のコース（まとめて予約します）
+            </Fact>
+          ) : null}
           <Fact term="定員">{c.capacity}名</Fact>
           <Fact term="開催回数" testId="times-held">
             {c.summary.times_held}回
@@ -253,9 +261,9 @@ function ScheduleRow({ s }: { s: PublicSchedule }) {
       : 'bg-base-light text-base-ink'
   return (
     <li className="flex flex-wrap items-center justify-between gap-2 px-4 py-3" data-testid="schedule-row">
-      <span className={s.is_canceled ? 'text-slate-500 line-through' : ''}>
-        <time dateTime={s.started_at}>{formatScheduleJa(s.started_at, s.ended_at)}</time>
-      </span>
+      <div className={s.is_canceled ? 'text-slate-500 line-through' : ''}>
+        <ScheduleWhen schedule={s} />
+      </div>
       <span className={`rounded-full px-3 py-0.5 text-sm font-bold ${tone}`} data-testid="schedule-status">
         {status}
       </span>

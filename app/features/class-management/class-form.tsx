@@ -19,6 +19,7 @@ type Draft = {
   price: string
   capacity: string
   duration_minutes: string
+  lesson_count: string
   image_url: string | null
   is_published: boolean
 }
@@ -32,6 +33,7 @@ const emptyDraft: Draft = {
   price: '0',
   capacity: '5',
   duration_minutes: '60',
+  lesson_count: '1',
   image_url: null,
   is_published: false,
 }
@@ -46,6 +48,7 @@ function draftOf(c: TeacherClassWork): Draft {
     price: String(c.price),
     capacity: String(c.capacity),
     duration_minutes: String(c.duration_minutes),
+    lesson_count: String(c.lesson_count),
     image_url: c.image_url,
     is_published: c.is_published,
   }
@@ -71,6 +74,8 @@ export function ClassForm({ initial }: { initial?: TeacherClassWork }) {
   const [pending, setPending] = useState(false)
   const [uploading, setUploading] = useState(false)
   const set = <K extends keyof Draft>(k: K, v: Draft[K]) => setDraft((d) => ({ ...d, [k]: v }))
+  // Every schedule of a class has its number of lessons: fixed once the first schedule exists.
+  const lessonCountLocked = (initial?.schedule_count ?? 0) > 0
 
   const body = () => ({
     title: draft.title,
@@ -81,6 +86,7 @@ export function ClassForm({ initial }: { initial?: TeacherClassWork }) {
     price: numberOrUndefined(draft.price),
     capacity: numberOrUndefined(draft.capacity),
     duration_minutes: numberOrUndefined(draft.duration_minutes),
+    ...(lessonCountLocked ? {} : { lesson_count: numberOrUndefined(draft.lesson_count) }),
     image_url: draft.image_url,
     is_published: draft.is_published,
   })
@@ -238,8 +244,13 @@ export function ClassForm({ initial }: { initial?: TeacherClassWork }) {
           </p>
         ) : null}
       </fieldset>
-      <div className="grid gap-5 sm:grid-cols-3">
-        <Field id={f('price')} label="料金（円）" error={errors.price} hint="0円で無料">
+      <div className="grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
+        <Field
+          id={f('price')}
+          label="料金（円）"
+          error={errors.price}
+          hint={Number(draft.lesson_count) > 1 ? '0円で無料。コース全体の料金' : '0円で無料'}
+        >
           {(a) => (
             <input
               {...a}
@@ -275,6 +286,31 @@ export function ClassForm({ initial }: { initial?: TeacherClassWork }) {
               className={inputClass}
               value={draft.duration_minutes}
               onChange={(e) => set('duration_minutes', e.target.value)}
+            />
+          )}
+        </Field>
+        <Field
+          id={f('lessons')}
+          label="回数"
+          error={errors.lesson_count}
+          hint={
+            lessonCountLocked
+              ? '日程を追加したクラスの回数は変更できません'
+              : '1回で単発。2回以上で全N回のコース（まとめて予約）'
+          }
+        >
+          {(a) => (
+            <input
+              {...a}
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={20}
+              className={inputClass}
+              value={draft.lesson_count}
+              disabled={lessonCountLocked}
+              onChange={(e) => set('lesson_count', e.target.value)}
+              data-testid="lesson-count-input"
             />
           )}
         </Field>

@@ -5,10 +5,11 @@ import { useId, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { Field, inputClass, numberOrUndefined } from '~/components/ui/form-parts'
 import { Modal } from '~/components/ui/modal'
+import { ScheduleWhen } from '~/components/ui/schedule-when'
 import { ScrollRegion } from '~/components/ui/scroll-region'
 import { ScheduleInput, type TeacherClassWork, type TeacherSchedule } from '~/contract/v1/class-management'
 import { fieldErrorsOf } from '~/lib/action-result'
-import { formatDateJa, formatPrice, formatScheduleJa, formatTimeJa } from '~/lib/format'
+import { formatDateJa, formatPrice, formatTimeJa } from '~/lib/format'
 import { isoToTokyoLocal, tokyoLocalToIso } from '~/lib/schedule-overlap'
 import { addSchedule, cancelSchedule, updateSchedule } from './class-management.functions'
 import { scheduleStudentsQuery } from './queries'
@@ -91,7 +92,9 @@ function ScheduleRow({
   return (
     <li className="rounded-xl border border-slate-200 bg-white p-4" data-testid="schedule-row">
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-        <p className="font-bold">{formatScheduleJa(schedule.started_at, schedule.ended_at)}</p>
+        <div className="font-bold">
+          <ScheduleWhen schedule={schedule} />
+        </div>
         <span
           className={`rounded-full px-2 py-0.5 text-xs font-bold ${
             schedule.is_canceled ? 'bg-red-dark text-white' : 'bg-base-light'
@@ -209,9 +212,14 @@ function Students({ scheduleId }: { scheduleId: number }) {
   )
 }
 
-/** Adds a schedule, or edits one (`schedule`). The end defaults to start + the class's duration. */
+/**
+ * Adds a schedule, or edits one (`schedule`). A single lesson takes a start and an end (the end defaults to start +
+ * the class's duration); a course (全N回) takes the start of each of its N lessons, each lasting the class's
+ * duration, with a button that fills the rest weekly from the first.
+ */
 function ScheduleForm(props: { cls: TeacherClassWork; schedule?: TeacherSchedule; onDone?: () => void }) {
   const { cls, schedule } = props
+  const isCourse = cls.lesson_count > 1
   const uid = useId()
   const f = (k: string) => `${uid}-${k}`
   const queryClient = useQueryClient()
@@ -219,36 +227,90 @@ function ScheduleForm(props: { cls: TeacherClassWork; schedule?: TeacherSchedule
   const edit = useServerFn(updateSchedule)
   const [start, setStart] = useState(schedule ? isoToTokyoLocal(schedule.started_at) : '')
   const [end, setEnd] = useState(schedule ? isoToTokyoLocal(schedule.ended_at) : '')
+  const [lessonStarts, setLessonStarts] = useState<string[]>(() =>
+    Array.from({ length: cls.lesson_count }, (_, i) =>
+      schedule?.lessons[i] ? isoToTokyoLocal(schedule.lessons[i].started_at) : '',
+    ),
+  )
   const [capacity, setCapacity] = useState(String(schedule?.capacity ?? cls.capacity))
   const [meetingUrl, setMeetingUrl] = useState(schedule?.meeting_url ?? '')
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [pending, setPending] = useState(false)
+  const durationMs = cls.duration_minutes * 60_000
 
   function onStart(value: string) {
     setStart(value)
     const iso = tokyoLocalToIso(value)
-    if (iso && !end)
-      setEnd(isoToTokyoLocal(new Date(new Date(iso).getTime() + cls.duration_minutes * 60_000).toISOString()))
+    if (iso && !end) setEnd(isoToTokyoLocal(new Date(new Date(iso).getTime() + durationMs).toISOString()))
+  }
+
+  function setLessonStart(i: number, value: string) {
+    setLessonStarts((prev) => prev.map((v, j) => (j === i ? value : v)))
+  }
+
+  /** Lessons 2…N a week apart from the first, at the same time. */
+  function fillWeekly() {
+    const first = tokyoLocalToIso(lessonStarts[0] ?? '')
+    if (!first) {
+      setErrors({ 'lessons.0.started_at': '第1回の開始日時を入力してください' })
+      return
+    }
+    setErrors({})
+    setLessonStarts((prev) =>
+      prev.map((v, i) =>
+        i === 0 ? v : isoToTokyoLocal(new Date(new Date(first).getTime() + i * 7 * 86_400_000).toISOString()),
+      ),
+    )
+  }
+
+  function courseBody() {
+    const missing = lessonStarts.findIndex((v) => !tokyoLocalToIso(v))
+    if (missing >= 0)
+      return {
+        error: { [`lessons.${missing}.started_at`]: `第${missing + 1}回の開始日時を入力してください` },
+      }
+    return {
+      lessons: lessonStarts.map((v) => {
+        const startIso = tokyoLocalToIso(v)!
+        return {
+          started_at: startIso,
+          ended_at: new Date(new Date(startIso).getTime() + durationMs).toISOString(),
+        }
+      }),
+    }
   }
 
   async function onSubmit(e: React.FormEvent) {
     e.preventDefault()
-    const body = {
-      started_at: tokyoLocalToIso(start),
-      ended_at: tokyoLocalToIso(end),
+    let period: Pick<ScheduleInput, 'started_at' | 'ended_at' | 'lessons'>
+    if (isCourse) {
+      const course = courseBody()
+      if ('error' in course) {
+        setErrors(course.error ?? {})
+        return
+      }
+      period = { lessons: course.lessons }
+    } else {
+      const startIso = tokyoLocalToIso(start)
+      const endIso = tokyoLocalToIso(end)
+      const next: Record<string, string> = {}
+      if (!startIso) next.started_at = '開始日時を入力してください'
+      if (!endIso) next.ended_at = '終了日時を入力してください'
+      if (startIso && endIso && new Date(endIso) <= new Date(startIso))
+        next.ended_at = '終了日時は開始日時より後にしてください'
+      if (Object.keys(next).length > 0) {
+        setErrors(next)
+        return
+      }
+      period = { started_at: startIso, ended_at: endIso }
+    }
+    const parsed = ScheduleInput.safeParse({
+      ...period,
       capacity: numberOrUndefined(capacity),
       meeting_url: meetingUrl.trim() === '' ? null : meetingUrl.trim(),
-    }
-    const parsed = ScheduleInput.safeParse(body)
+    })
     if (!parsed.success) {
-      const next = fieldErrorsOf(parsed.error.issues)
-      if (next.started_at) next.started_at = '開始日時を入力してください'
-      if (next.ended_at) next.ended_at = '終了日時を入力してください'
-      setErrors(next)
-      return
-    }
-    if (new Date(parsed.data.ended_at) <= new Date(parsed.data.started_at)) {
-      setErrors({ ended_at: '終了日時は開始日時より後にしてください' })
+      setErrors(fieldErrorsOf(parsed.error.issues))
       return
     }
     setErrors({})
@@ -267,6 +329,7 @@ function ScheduleForm(props: { cls: TeacherClassWork; schedule?: TeacherSchedule
       if (!schedule) {
         setStart('')
         setEnd('')
+        setLessonStarts((prev) => prev.map(() => ''))
         setMeetingUrl('')
       }
       props.onDone?.()
@@ -284,28 +347,63 @@ function ScheduleForm(props: { cls: TeacherClassWork; schedule?: TeacherSchedule
       className="mt-3 grid gap-4 sm:grid-cols-2"
       data-testid="schedule-form"
     >
-      <Field id={f('start')} label="開始日時" error={errors.started_at}>
-        {(a) => (
-          <input
-            {...a}
-            type="datetime-local"
-            className={inputClass}
-            value={start}
-            onChange={(e) => onStart(e.target.value)}
-          />
-        )}
-      </Field>
-      <Field id={f('end')} label="終了日時" error={errors.ended_at}>
-        {(a) => (
-          <input
-            {...a}
-            type="datetime-local"
-            className={inputClass}
-            value={end}
-            onChange={(e) => setEnd(e.target.value)}
-          />
-        )}
-      </Field>
+      {isCourse ? (
+        <fieldset className="grid gap-3 sm:col-span-2 sm:grid-cols-2" data-testid="course-lesson-fields">
+          <legend className="mb-2 text-sm font-bold">
+            全{cls.lesson_count}回の開始日時（各回{cls.duration_minutes}分）
+          </legend>
+          {lessonStarts.map((value, i) => (
+            <Field
+              key={i}
+              id={f(`lesson-${i}`)}
+              label={`第${i + 1}回`}
+              error={errors[`lessons.${i}.started_at`] ?? errors[`lessons.${i}.ended_at`]}
+            >
+              {(a) => (
+                <input
+                  {...a}
+                  type="datetime-local"
+                  className={inputClass}
+                  value={value}
+                  onChange={(e) => setLessonStart(i, e.target.value)}
+                  data-testid="lesson-start"
+                />
+              )}
+            </Field>
+          ))}
+          <div className="sm:col-span-2">
+            <button type="button" className="btn-outline px-3 py-1 text-sm" onClick={fillWeekly}>
+              第2回以降を毎週同じ時間で入力
+            </button>
+            {errors.lessons ? <p className="mt-1 text-sm text-red-dark">{errors.lessons}</p> : null}
+          </div>
+        </fieldset>
+      ) : (
+        <>
+          <Field id={f('start')} label="開始日時" error={errors.started_at}>
+            {(a) => (
+              <input
+                {...a}
+                type="datetime-local"
+                className={inputClass}
+                value={start}
+                onChange={(e) => onStart(e.target.value)}
+              />
+            )}
+          </Field>
+          <Field id={f('end')} label="終了日時" error={errors.ended_at}>
+            {(a) => (
+              <input
+                {...a}
+                type="datetime-local"
+                className={inputClass}
+                value={end}
+                onChange={(e) => setEnd(e.target.value)}
+              />
+            )}
+          </Field>
+        </>
+      )}
       <Field id={f('capacity')} label="定員（人）" error={errors.capacity}>
         {(a) => (
           <input
@@ -323,7 +421,7 @@ function ScheduleForm(props: { cls: TeacherClassWork; schedule?: TeacherSchedule
         id={f('meeting')}
         label="ミーティングURL（任意）"
         error={errors.meeting_url}
-        hint="https:// で始まるURL"
+        hint={isCourse ? 'https:// で始まるURL（全回共通）' : 'https:// で始まるURL'}
       >
         {(a) => (
           <input

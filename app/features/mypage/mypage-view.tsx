@@ -2,7 +2,7 @@ import { useSuspenseQuery } from '@tanstack/react-query'
 import { Link, type LinkProps } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { Icon, type IconName } from '~/components/ui/icon'
-import { formatDateJa, formatScheduleJa } from '~/lib/format'
+import { formatDateJa, formatRunJa } from '~/lib/format'
 import { CalendarSync } from './calendar-sync'
 import { myPageQuery } from './queries'
 import { WaitlistCard } from './waitlist-card'
@@ -103,7 +103,7 @@ export function MyPageView({ teacherLinks }: { teacherLinks: { to: LinkProps['to
                 <li key={p.id} className="rounded-xl bg-light-grey p-3">
                   <p className="text-sm font-bold">
                     <time dateTime={p.schedule.started_at}>
-                      {formatScheduleJa(p.schedule.started_at, p.schedule.ended_at)}
+                      {formatRunJa(p.schedule.started_at, p.schedule.ended_at, p.schedule.lessons.length)}
                     </time>
                   </p>
                   <Link

@@ -4,8 +4,16 @@ import { useId, useState } from 'react'
 import { openLoginModal, showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { useViewer } from '~/components/shell/use-viewer'
 import { Modal } from '~/components/ui/modal'
+import { LessonList, ScheduleWhen } from '~/components/ui/schedule-when'
 import type { ClassWorkDetail, PublicSchedule } from '~/contract/v1/class-works'
-import { formatDateJa, formatPrice, formatScheduleJa, formatTimeJa, seatsLeft } from '~/lib/format'
+import {
+  formatDateJa,
+  formatPrice,
+  formatRunJa,
+  formatScheduleJa,
+  formatTimeJa,
+  seatsLeft,
+} from '~/lib/format'
 import { reservationOptionsQuery } from './queries'
 import { joinWaitlist, leaveWaitlist, reserveSchedule } from './reservation.functions'
 
@@ -70,7 +78,8 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
         if (result.status === 401) return openLoginModal(location.href)
         return showErrorSnackbar(result.message || '予約できませんでした')
       }
-      setDone({ when: formatScheduleJa(result.data.schedule.started_at, result.data.schedule.ended_at), who })
+      const s = result.data.schedule
+      setDone({ when: formatRunJa(s.started_at, s.ended_at, s.lessons.length), who })
       showSnackbar({ message: '予約しました' })
     },
     onError: (error) => {
@@ -139,7 +148,7 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
                           onChange={() => setScheduleId(s.id)}
                           data-testid="reservation-schedule"
                         />
-                        <time dateTime={s.started_at}>{formatScheduleJa(s.started_at, s.ended_at)}</time>
+                        <ScheduleWhen schedule={s} list="none" />
                       </span>
                       <span className="text-sm font-bold" data-testid="schedule-seats">
                         {held
@@ -164,6 +173,12 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
                 )
               })}
             </ul>
+            {chosen && chosen.lessons.length > 1 ? (
+              <div className="mt-3 rounded-xl bg-light-grey p-3" data-testid="chosen-course">
+                <p className="text-sm font-bold">全{chosen.lessons.length}回の日程（まとめて予約します）</p>
+                <LessonList lessons={chosen.lessons} />
+              </div>
+            ) : null}
           </fieldset>
 
           {viewer === 'member' ? (
@@ -224,11 +239,22 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
           chosen ? (
             <span className="block text-left">
               <span className="block font-bold">{classWork.title}</span>
-              <span className="mt-2 block">日時：{formatScheduleJa(chosen.started_at, chosen.ended_at)}</span>
+              {chosen.lessons.length > 1 ? (
+                <span className="mt-2 block">
+                  日時：全{chosen.lessons.length}回
+                  <LessonList lessons={chosen.lessons} />
+                </span>
+              ) : (
+                <span className="mt-2 block">
+                  日時：{formatScheduleJa(chosen.started_at, chosen.ended_at)}
+                </span>
+              )}
               <span className="block">受講する人：{who}</span>
               <span className="block">料金：{formatPrice(classWork.price)}</span>
               <span className="mt-2 block text-xs text-slate-600">
-                キャンセルは授業開始の24時間前までできます（全額返金）。
+                {chosen.lessons.length > 1
+                  ? 'キャンセルは第1回の授業開始の24時間前まで、コース全体でできます（全額返金）。'
+                  : 'キャンセルは授業開始の24時間前までできます（全額返金）。'}
               </span>
             </span>
           ) : undefined

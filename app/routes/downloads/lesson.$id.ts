@@ -28,20 +28,21 @@ export const Route = createFileRoute('/downloads/lesson/$id')({
           const body = lessonsCalendar({
             name: appConfig.siteName,
             siteOrigin: getConfig().siteOrigin,
-            lessons: [
-              {
-                purchase_id: p.id,
-                class_work_id: p.class_work.id,
-                class_title: p.class_work.title,
-                teacher_nickname: p.teacher.nickname,
-                attendee:
-                  p.attendee.kind === 'member' ? `${p.attendee.nickname}（ご本人）` : p.attendee.nickname,
-                started_at: p.schedule.started_at,
-                ended_at: p.schedule.ended_at,
-                status: 'confirmed',
-                updated_at: p.created_at,
-              },
-            ],
+            // Every lesson of the reservation: one, or N for a course run (全N回).
+            lessons: p.schedule.lessons.map((l, i) => ({
+              purchase_id: p.id,
+              class_work_id: p.class_work.id,
+              class_title: p.class_work.title,
+              teacher_nickname: p.teacher.nickname,
+              attendee:
+                p.attendee.kind === 'member' ? `${p.attendee.nickname}（ご本人）` : p.attendee.nickname,
+              started_at: l.started_at,
+              ended_at: l.ended_at,
+              lesson_number: i + 1,
+              lesson_count: p.schedule.lessons.length,
+              status: 'confirmed' as const,
+              updated_at: p.created_at,
+            })),
           })
           headers.set('Content-Type', 'text/calendar; charset=utf-8')
           headers.set('Content-Disposition', `attachment; filename="lesson-${p.id}.ics"`)

@@ -1,0 +1,91 @@
+import { expect, test } from '@playwright/test'
+import { expectAccessible, gotoReady, login, registerNewParent, tokyoLocal } from './helpers'
+
+const TEACHER = 'teacher@manabi.example'
+
+/** 全N回 (issue 16): a teacher offers a 3-lesson course; a parent finds it and books the whole run at once. */
+test('a teacher creates a 全3回 course with weekly lessons; a parent books all three at once @pc-only', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000)
+  const title = `E2E 3回でまなぶ俳句 ${Date.now().toString(36)}`
+
+  await login(page, TEACHER, '/class_management/create')
+  const form = page.getByTestId('class-form')
+  await form.getByLabel('タイトル').fill(title)
+  await form.getByLabel('説明').fill('3週で季語、五七五、句会まで。')
+  await form.getByLabel('カテゴリー').selectOption({ index: 1 })
+  await form.getByLabel('クラスの形式').selectOption({ index: 1 })
+  await form.getByRole('checkbox').first().check()
+  await form.getByLabel('料金（円）').fill('4500')
+  await form.getByLabel('定員（人）').fill('4')
+  await form.getByLabel('時間（分）').fill('45')
+  await form.getByTestId('lesson-count-input').fill('3')
+  await expect(form.getByText('0円で無料。コース全体の料金')).toBeVisible()
+  await page.getByTestId('publish-toggle').check()
+  await page.getByTestId('save-class').click()
+  await expect(page).toHaveURL(/\/class_management\/edit\/\d+$/)
+  const classId = Number(page.url().split('/').pop())
+
+  // A run: the first lesson typed, the rest filled weekly; each lesson lasts the class's 45 minutes.
+  const scheduleForm = page.getByTestId('schedule-form').last()
+  await expect(scheduleForm.getByTestId('lesson-start')).toHaveCount(3)
+  await scheduleForm.getByTestId('save-schedule').click()
+  await expect(scheduleForm.getByText('第1回の開始日時を入力してください')).toBeVisible()
+  await scheduleForm.getByLabel('第1回').fill(tokyoLocal(5, 16))
+  await scheduleForm.getByRole('button', { name: '第2回以降を毎週同じ時間で入力' }).click()
+  await expect(scheduleForm.getByLabel('第2回')).toHaveValue(tokyoLocal(12, 16))
+  await expect(scheduleForm.getByLabel('第3回')).toHaveValue(tokyoLocal(19, 16))
+  await scheduleForm.getByTestId('save-schedule').click()
+  await expect(page.getByTestId('snackbar')).toContainText('スケジュールを追加しました')
+  const row = page.getByTestId('schedule-row')
+  await expect(row).toHaveCount(1)
+  await expect(row.getByTestId('course-run')).toContainText('全3回')
+  // The number of lessons is now fixed.
+  await expect(page.getByTestId('lesson-count-input')).toBeDisabled()
+  await expectAccessible(page)
+
+  // Search: the card says 全3回 and the course price.
+  await gotoReady(page, `/class_search?q=${encodeURIComponent(title)}`)
+  const card = page.getByTestId('class-card').filter({ hasText: title })
+  await expect(card.getByTestId('class-card-course')).toHaveText('全3回')
+  await expect(card.getByTestId('class-card-price')).toContainText('¥4,500（全3回分）')
+
+  // A parent books the run: the page lists the three lessons, the confirmation too, one reservation results.
+  const context = await browser.newContext({
+    baseURL: new URL(page.url()).origin,
+    viewport: page.viewportSize(),
+    locale: 'ja-JP',
+    timezoneId: 'Asia/Tokyo',
+  })
+  const parent = await context.newPage()
+  await registerNewParent(parent, context, 'コース保護者')
+  await gotoReady(parent, `/class_search/detail/${classId}`)
+  await expect(parent.getByTestId('lesson-count')).toContainText('全3回のコース')
+  await expect(parent.getByTestId('class-price')).toContainText('／全3回（税込）')
+  const chosen = parent.getByTestId('chosen-course')
+  await expect(chosen.getByTestId('course-lessons').locator('li')).toHaveCount(3)
+  await expectAccessible(parent)
+  await parent.getByTestId('reserve-button').click()
+  const confirm = parent.getByTestId('reservation-confirm')
+  await expect(confirm).toContainText('日時：全3回')
+  await expect(confirm).toContainText('第1回の授業開始の24時間前まで、コース全体でできます')
+  await confirm.getByRole('button', { name: '予約を確定する' }).click()
+  await expect(parent.getByTestId('reservation-done')).toContainText('全3回')
+
+  // 受講クラス: one reservation with its three lessons; the .ics has three events.
+  await gotoReady(parent, '/class_attendance')
+  const item = parent.getByTestId('attendance-item').filter({ hasText: title })
+  await expect(item).toHaveCount(1)
+  await item.getByTestId('course-run').locator('summary').click()
+  await expect(item.getByTestId('course-lessons').locator('li')).toHaveCount(3)
+  await item.getByTestId('add-to-calendar').locator('summary').click()
+  await expect(item.getByTestId('google-calendar-link')).toHaveCount(3)
+  const ics = await parent.request.get((await item.getByTestId('ics-link').getAttribute('href'))!)
+  const text = await ics.text()
+  expect(text.match(/BEGIN:VEVENT/g)).toHaveLength(3)
+  expect(text).toContain('（第3回／全3回）')
+  await expectAccessible(parent)
+  await context.close()
+})
