@@ -6,9 +6,12 @@ import { timeout } from 'hono/timeout'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { DATABASE_RETRY_AFTER_S, type Db, getDb as defaultGetDb, isDatabaseUnavailable } from '../db/client'
 import type { EventBus } from '../db/events'
-import { consume, limitKey, RateLimitedError } from '../db/rate-limit'
+import { consume, isLimited, limitKey, RateLimitedError } from '../db/rate-limit'
 import { LIMITS, type Limit, type LimitName } from '../lib/limits'
 import { unsubscribeSecretOf } from '../mail/unsubscribe.server'
+import type { PaymentProvider } from '../payments/provider.server'
+import { configuredPaymentProvider, getPaymentProvider } from '../payments/runtime.server'
+import { deriveSecret, resolveSessionSecret } from '../server/auth/secret.server'
 import { getConfig } from '../server/config'
 import { type AuthConfigSource, defaultAuthSource } from './auth'
 import { DOCS_CSP, renderDocsPage } from './docs'
@@ -30,6 +33,7 @@ import { registerNoticeRoutes } from './routes/notices'
 import { registerNotificationSettingRoutes } from './routes/notification-settings'
 import { registerOrgManagementRoutes } from './routes/org-management'
 import { registerOrganizationRoutes } from './routes/organizations'
+import { registerPaymentRoutes } from './routes/payments'
 import { registerPurchaseRoutes } from './routes/purchases'
 import { registerReviewRoutes } from './routes/reviews'
 import { registerSalesRoutes } from './routes/sales'
@@ -39,15 +43,16 @@ import { registerTrustRoutes } from './routes/trust'
 import { registerUserRoutes } from './routes/users'
 import { registerWaitlistRoutes } from './routes/waitlist'
 import { searchInvalidation } from './search-invalidation'
-import type { PaymentProvider } from './services/payment'
 
 export interface ApiDeps {
   getDb?: () => Promise<Db>
   auth?: AuthConfigSource
   /** The clock (tests pin it). */
   now?: () => Date
-  /** Where reservations are paid; the embedded provider (settles at once) by default. */
+  /** Where paid reservations are paid (default: Stripe when configured, else the embedded test provider). */
   payment?: PaymentProvider
+  /** The key that encrypts teachers' bank accounts (default: derived from SESSION_SECRET). */
+  dataSecret?: () => string
   /** COMMISSION_RATE (default: the app's configuration, 0.2). */
   commissionRate?: () => number
   /** Rate limits (app/lib/limits.ts): other numbers for some, or false for none (tests of other things). */
@@ -76,6 +81,9 @@ function databaseInputError(err: unknown): ApiError | undefined {
 /** The key of the unsubscribe links, derived from the session secret (the same on every instance). */
 const defaultUnsubscribeSecret = () => unsubscribeSecretOf(getConfig())
 
+/** The key of teachers' bank accounts, derived from the session secret (the same on every instance). */
+const defaultDataSecret = () => deriveSecret(resolveSessionSecret(getConfig()), 'bank accounts v1')
+
 /** COMMISSION_RATE from the app's configuration, read when a reservation is made. */
 const defaultCommissionRate = () => getConfig().commissionRate
 
@@ -88,6 +96,11 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
     rateLimit: async (name, key) => {
       if (limits === false) return
       await consume(await getDb(), name, key, limits?.[name] ?? LIMITS[name])
+    },
+    refuseIfLimited: async (name, key) => {
+      if (limits === false) return
+      const retryAfterS = await isLimited(await getDb(), name, key, limits?.[name] ?? LIMITS[name])
+      if (retryAfterS > 0) throw new RateLimitedError(retryAfterS)
     },
     auth: deps.auth ?? defaultAuthSource,
     now: deps.now ?? (() => new Date()),
@@ -138,7 +151,7 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
 
   registerMasterRoutes(app, routeDeps)
   registerClassWorkRoutes(app, routeDeps)
-  registerClassManagementRoutes(app, routeDeps, { payment: deps.payment }) // before the teacher routes: fixed paths first
+  registerClassManagementRoutes(app, routeDeps) // before the teacher routes: fixed paths first
   registerSalesRoutes(app, routeDeps) // before the teacher routes: fixed paths first
   registerTeacherRoutes(app, routeDeps)
   registerMagazineRoutes(app, routeDeps)
@@ -148,14 +161,27 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
   registerMessageRoutes(app, routeDeps)
   registerFollowRoutes(app, routeDeps)
   registerSitemapRoutes(app, routeDeps)
+  // The app's own provider, or one on the database given (tests, scripts).
+  let ownProvider: PaymentProvider | undefined
+  const payment = () => {
+    if (deps.payment) return deps.payment
+    if (!deps.getDb) return getPaymentProvider()
+    ownProvider ??= configuredPaymentProvider(getDb)
+    return ownProvider
+  }
   registerPurchaseRoutes(app, routeDeps, {
-    payment: deps.payment,
+    payment,
     commissionRate: deps.commissionRate ?? defaultCommissionRate,
+  })
+  registerPaymentRoutes(app, routeDeps, {
+    payment,
+    registrationNumber: () => getConfig().invoiceRegistrationNumber ?? null,
+    dataSecret: deps.dataSecret ?? defaultDataSecret,
   })
   registerNoticeRoutes(app, routeDeps)
   registerLearnerRoutes(app, routeDeps)
   registerAdminRoutes(app, routeDeps)
-  registerTrustRoutes(app, routeDeps, { payment: deps.payment })
+  registerTrustRoutes(app, routeDeps)
   registerReviewRoutes(app, routeDeps)
   registerCalendarRoutes(app, routeDeps)
   registerClassRequestRoutes(app, routeDeps)

@@ -13,6 +13,8 @@ export interface RouteDeps {
   getDb: () => Promise<Db>
   /** Counts one action under a rate limit (app/lib/limits.ts); throws RateLimitedError (429) when over it. */
   rateLimit: (name: LimitName, key: string) => Promise<void>
+  /** Throws RateLimitedError (429) when `key` is already over the limit, without counting an action. */
+  refuseIfLimited: (name: LimitName, key: string) => Promise<void>
   auth: AuthConfigSource
   now: () => Date
 }
@@ -24,6 +26,7 @@ export function json<T extends z.ZodType>(schema: T, description: string) {
 const errorDescriptions = {
   400: '入力内容に誤りがあります (invalid_request)',
   401: 'アクセストークンがないか正しくありません (unauthorized)',
+  402: 'お支払いができませんでした（card_declined、insufficient_funds など）',
   403: '許可されていない操作です',
   404: '見つかりません (not_found / unregistered)',
   409: '競合しています',

@@ -344,21 +344,28 @@ export const purchases = pgTable(
     learnerId: integer('learner_id').references(() => learners.id, { onDelete: 'set null' }),
     price: integer('price').notNull(),
     commission: integer('commission').notNull(),
+    /**
+     * pending (a paid seat held while the member pays, until hold_expires_at; issue 17) → reserved (paid, or free)
+     * → canceled_by_user | canceled_by_teacher (refunded); or pending → expired (never paid: the seat went back).
+     * The schedule's purchased_count counts pending and reserved seats.
+     */
     status: text('status').notNull().default('reserved'),
+    holdExpiresAt: ts('hold_expires_at'),
     createdAt: createdAt(),
     canceledAt: ts('canceled_at'),
   },
   (t) => [
     index('purchases_user_idx').on(t.userId, t.createdAt),
     index('purchases_schedule_idx').on(t.scheduleId),
-    // One live reservation per person (member or one of their learners) per schedule.
-    uniqueIndex('purchases_live_unique')
+    // One seat per person (member or one of their learners) per schedule, held or reserved.
+    uniqueIndex('purchases_seat_unique')
       .on(t.scheduleId, t.userId, sql`coalesce(${t.learnerId}, 0)`)
-      .where(sql`${t.status} = 'reserved'`),
+      .where(sql`${t.status} in ('reserved', 'pending')`),
     check(
       'purchases_status_check',
-      sql`${t.status} in ('reserved', 'canceled_by_user', 'canceled_by_teacher')`,
+      sql`${t.status} in ('pending', 'reserved', 'canceled_by_user', 'canceled_by_teacher', 'expired')`,
     ),
+    check('purchases_hold_check', sql`(${t.status} = 'pending') = (${t.holdExpiresAt} is not null)`),
     check('purchases_money_check', sql`${t.price} >= 0 and ${t.commission} >= 0`),
   ],
 )
@@ -896,3 +903,142 @@ export const waitlistEntries = pgTable(
     ),
   ],
 )
+
+// ── payments (issue 17; docs/decisions/0025) ─────────────────────────────────────────────────────
+
+/**
+ * The payment of a paid purchase: one per purchase, created when the seat is held and settled by the provider
+ * (the embedded test provider, or Stripe). `amount` includes 10 % consumption tax (`tax_amount`). Locked after its
+ * purchase (lock order class → schedule → purchase → payment).
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: id(),
+    purchaseId: integer('purchase_id')
+      .notNull()
+      .unique()
+      .references(() => purchases.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** embedded | stripe */
+    provider: text('provider').notNull(),
+    /** The provider's payment (a PaymentIntent id), once it was created there. */
+    providerRef: text('provider_ref').unique(),
+    amount: integer('amount').notNull(),
+    taxAmount: integer('tax_amount').notNull(),
+    /** requires_payment → succeeded | canceled (the hold ended unpaid). */
+    status: text('status').notNull().default('requires_payment'),
+    /** The last refusal (card_declined, insufficient_funds…), shown on the checkout page. */
+    failureCode: text('failure_code'),
+    failureMessage: text('failure_message'),
+    attempts: integer('attempts').notNull().default(0),
+    lastAttemptAt: ts('last_attempt_at'),
+    succeededAt: ts('succeeded_at'),
+    /** 宛名 of the receipt (領収書): the member sets it once. */
+    receiptName: text('receipt_name'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('payments_user_created_idx').on(t.userId, t.createdAt),
+    index('payments_succeeded_idx').on(t.succeededAt),
+    // The reconciliation sweep: attempts whose outcome at the provider is not known here yet.
+    index('payments_unsettled_idx').on(t.lastAttemptAt).where(sql`${t.status} <> 'succeeded'`),
+    check('payments_status_check', sql`${t.status} in ('requires_payment', 'succeeded', 'canceled')`),
+    check('payments_provider_check', sql`${t.provider} in ('embedded', 'stripe')`),
+    check('payments_amount_check', sql`${t.amount} > 0 and ${t.taxAmount} >= 0`),
+  ],
+)
+
+/**
+ * A refund: always the whole payment, at most one per payment (the unique key is what makes every cancellation
+ * path refund exactly once). Written in the cancellation's transaction as pending; a job asks the provider with an
+ * idempotency key derived from this row, so a crash between the provider's refund and this record is retried
+ * without refunding twice.
+ */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: id(),
+    paymentId: integer('payment_id')
+      .notNull()
+      .unique()
+      .references(() => payments.id),
+    purchaseId: integer('purchase_id')
+      .notNull()
+      .references(() => purchases.id),
+    amount: integer('amount').notNull(),
+    /** member_cancel | teacher_cancel | operator | no_seat (paid after the hold ended, no seat left) | legacy */
+    reason: text('reason').notNull(),
+    /** pending → succeeded */
+    status: text('status').notNull().default('pending'),
+    providerRef: text('provider_ref'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    succeededAt: ts('succeeded_at'),
+  },
+  (t) => [
+    index('refunds_purchase_idx').on(t.purchaseId),
+    index('refunds_succeeded_idx').on(t.succeededAt),
+    check('refunds_status_check', sql`${t.status} in ('pending', 'succeeded')`),
+    check('refunds_amount_check', sql`${t.amount} > 0`),
+  ],
+)
+
+/** Webhook events already handled, by provider and event id: a replayed event has no second effect. */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    receivedAt: ts('received_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
+)
+
+/**
+ * The embedded test provider's own books (what a card company keeps on its side): its payments and the refunds it
+ * made, keyed by the caller's idempotency key. Only app/payments/embedded.server.ts touches these.
+ */
+export const embeddedPayments = pgTable('embedded_payments', {
+  ref: text('ref').primaryKey(),
+  amount: integer('amount').notNull(),
+  /** requires_payment → succeeded | canceled */
+  status: text('status').notNull(),
+  description: text('description').notNull(),
+  idempotencyKey: text('idempotency_key').notNull().unique(),
+  /** The last four digits of the card that paid. */
+  cardLast4: text('card_last4'),
+  createdAt: createdAt(),
+  succeededAt: ts('succeeded_at'),
+})
+
+export const embeddedRefunds = pgTable('embedded_refunds', {
+  idempotencyKey: text('idempotency_key').primaryKey(),
+  ref: text('ref').notNull().unique(),
+  paymentRef: text('payment_ref')
+    .notNull()
+    .references(() => embeddedPayments.ref),
+  amount: integer('amount').notNull(),
+  createdAt: createdAt(),
+})
+
+/**
+ * Where a teacher's payouts go (振込先): the details encrypted (AES-256-GCM, a key derived from SESSION_SECRET),
+ * with only what the masked form shows kept in clear.
+ */
+export const teacherBankAccounts = pgTable('teacher_bank_accounts', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  bankName: text('bank_name').notNull(),
+  branchName: text('branch_name').notNull(),
+  /** futsu (普通) | toza (当座) */
+  accountType: text('account_type').notNull(),
+  numberLast4: text('number_last4').notNull(),
+  /** The whole account (number and holder), encrypted. */
+  encrypted: text('encrypted').notNull(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+})

@@ -23,6 +23,11 @@ export const LIMITS = {
   messagesPerMember: { points: 10, durationS: 60 },
   /** Reports (通報) by one member: enough for a real problem, too few to flood the operators. */
   reportsPerMember: { points: 10, durationS: 60 * 60 },
+  /**
+   * Refused cards of one member (issue 17): after this many, no card is tried for the rest of the window — a
+   * stolen-card tester is stopped, a parent who mistyped is not, and paying many lessons never counts.
+   */
+  paymentDeclines: { points: 5, durationS: 10 * 60 },
   /** Authenticated /v1 calls with one access token (the BFF's in-process calls count too: a page makes ~5). */
   apiPerToken: { points: 600, durationS: 60 },
 } as const satisfies Record<string, Limit>

@@ -12,8 +12,8 @@ export const NOTIFICATION_KINDS = [
   },
   {
     kind: 'refund',
-    label: '開催中止・返金',
-    description: '予約した授業が中止になり返金されるとき（停止できません）',
+    label: 'お支払い・返金・開催中止',
+    description: '領収書、返金の完了、予約した授業の中止（停止できません）',
     mandatory: true,
     defaultOn: true,
   },

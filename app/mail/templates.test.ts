@@ -38,6 +38,22 @@ const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
     '予約をキャンセルしました：はじめての将棋',
     '返金額：¥1,200',
   ],
+  payment_receipt: [
+    {
+      ...lesson,
+      amount: 3300,
+      taxAmount: 300,
+      receiptNumber: 'R-000012',
+      receiptUrl: 'https://manabi.example/purchase_history/receipt/12',
+    },
+    'お支払いが完了しました（領収書）：はじめての将棋',
+    'うち消費税（10%）：¥300',
+  ],
+  refund_completed: [
+    { ...lesson, amount: 3300, historyUrl: 'https://manabi.example/purchase_history' },
+    '返金が完了しました：はじめての将棋',
+    '返金額：¥3,300',
+  ],
   schedule_canceled: [
     { ...lesson, refund: 1200, classUrl: 'https://manabi.example/class_search/detail/1' },
     '【開催中止】はじめての将棋',

@@ -90,6 +90,65 @@ export const templates = {
     ),
   }),
 
+  payment_receipt: define<
+    Lesson & {
+      amount: number
+      taxAmount: number
+      receiptNumber: string
+      receiptUrl: string
+      /** Paid after the hold ended with no seat left: the whole amount goes back. */
+      refundedNoSeat?: boolean
+    }
+  >({
+    kind: 'refund',
+    subject: (p) =>
+      p.refundedNoSeat
+        ? `お支払いを返金します（満席のため）：${p.className}`
+        : `お支払いが完了しました（領収書）：${p.className}`,
+    body: (p) => (
+      <MailLayout
+        preview={
+          p.refundedNoSeat ? 'お支払いを全額返金します' : `${formatPrice(p.amount)}のお支払いが完了しました`
+        }
+        heading={p.refundedNoSeat ? 'お支払いを返金します' : 'お支払いが完了しました'}
+        footer={p.footer}
+      >
+        <P>
+          {p.refundedNoSeat
+            ? 'お支払いの期限を過ぎてから決済が完了しましたが、その間に席が埋まったため予約できませんでした。お支払いは全額返金します。'
+            : 'お支払いを受け付け、予約が確定しました。領収書は下のリンクから表示・印刷できます。'}
+        </P>
+        <Details
+          rows={[
+            ...lessonRows(p),
+            ['お支払い金額', `${formatPrice(p.amount)}（税込）`],
+            ['うち消費税（10%）', formatPrice(p.taxAmount)],
+            ['領収書番号', p.receiptNumber],
+          ]}
+        />
+        <Action href={p.receiptUrl}>{p.refundedNoSeat ? '購入履歴を見る' : '領収書を見る'}</Action>
+      </MailLayout>
+    ),
+  }),
+
+  refund_completed: define<Lesson & { amount: number; historyUrl: string }>({
+    kind: 'refund',
+    subject: (p) => `返金が完了しました：${p.className}`,
+    body: (p) => (
+      <MailLayout
+        preview={`${formatPrice(p.amount)}を返金しました`}
+        heading="返金が完了しました"
+        footer={p.footer}
+      >
+        <P>
+          次のお支払いを全額返金しました。カード会社によっては、明細に反映されるまで数日かかることがあります。
+        </P>
+        <Details rows={[...lessonRows(p), ['返金額', formatPrice(p.amount)]]} />
+        <Action href={p.historyUrl}>購入履歴を見る</Action>
+      </MailLayout>
+    ),
+  }),
+
   schedule_canceled: define<Lesson & { refund: number; classUrl: string; byOperator?: boolean }>({
     kind: 'refund',
     subject: (p) => `【開催中止】${p.className}`,

@@ -15,7 +15,9 @@ import {
   notices,
   notificationPreferences,
   notificationThrottles,
+  payments,
   purchases,
+  refunds,
   reviews,
   roomMembers,
   teacherVerifications,
@@ -24,6 +26,7 @@ import {
 import { enqueue } from '../jobs/queue.server'
 import type { Job, JobHandler, RecurringJob } from '../jobs/runner.server'
 import { PermanentJobError } from '../jobs/runner.server'
+import { receiptNumber } from '../lib/money'
 import { cancelDeadline } from '../lib/reservation-rules'
 import type { MailRequest, MailSettings } from '../mail/mailer.server'
 import { sendMail } from '../mail/mailer.server'
@@ -181,6 +184,69 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
         },
       )
       await live([p.memberId, p.teacherId], 'reservation')
+    },
+
+    /** A payment went through: the receipt (or, paid after the hold ended with no seat left, the refund notice). */
+    'notify.payment_receipt': async (job, { db }) => {
+      const paymentId = positiveId(job.payload.paymentId, 'paymentId')
+      const [pay] = await db
+        .select({
+          purchaseId: payments.purchaseId,
+          amount: payments.amount,
+          taxAmount: payments.taxAmount,
+          status: payments.status,
+          refunded: refunds.id,
+        })
+        .from(payments)
+        .leftJoin(refunds, eq(refunds.paymentId, payments.id))
+        .where(eq(payments.id, paymentId))
+      if (pay?.status !== 'succeeded') return
+      const p = await purchaseDetails(db, pay.purchaseId)
+      if (!p) return
+      const noSeat = p.status === 'expired' && pay.refunded !== null
+      await mailMember(
+        db,
+        deps,
+        `payment-${paymentId}-receipt`,
+        { id: p.memberId, email: p.memberEmail },
+        'payment_receipt',
+        {
+          ...p.lesson,
+          amount: pay.amount,
+          taxAmount: pay.taxAmount,
+          receiptNumber: receiptNumber(paymentId),
+          receiptUrl: noSeat
+            ? `${deps.mail.siteOrigin}/purchase_history`
+            : `${deps.mail.siteOrigin}/purchase_history/receipt/${paymentId}`,
+          ...(noSeat ? { refundedNoSeat: true } : {}),
+        },
+      )
+      await live([p.memberId], 'reservation')
+    },
+
+    /** The provider refunded: the member hears that the money is on its way back. */
+    'notify.refund_completed': async (job, { db }) => {
+      const refundId = positiveId(job.payload.refundId, 'refundId')
+      const [r] = await db
+        .select({ purchaseId: refunds.purchaseId, amount: refunds.amount, status: refunds.status })
+        .from(refunds)
+        .where(eq(refunds.id, refundId))
+      if (r?.status !== 'succeeded') return
+      const p = await purchaseDetails(db, r.purchaseId)
+      if (!p) return
+      await mailMember(
+        db,
+        deps,
+        `refund-${refundId}-completed`,
+        { id: p.memberId, email: p.memberEmail },
+        'refund_completed',
+        {
+          ...p.lesson,
+          amount: r.amount,
+          historyUrl: `${deps.mail.siteOrigin}/purchase_history`,
+        },
+      )
+      await live([p.memberId], 'reservation')
     },
 
     'notify.purchase_canceled': async (job, { db }) => {

@@ -5,6 +5,8 @@ import { type JobRunner, startJobRunner } from '../jobs/runner.server'
 import type { MailSettings } from '../mail/mailer.server'
 import { closeMailTransport } from '../mail/mailer.server'
 import { unsubscribeSecretOf } from '../mail/unsubscribe.server'
+import { paymentHandlers, paymentRecurringJobs } from '../payments/jobs.server'
+import { getPaymentProvider } from '../payments/runtime.server'
 import { getConfig } from '../server/config'
 import { publishMemberEvent } from '../server/live-events.server'
 import { logger } from '../server/logger.server'
@@ -45,12 +47,14 @@ export function startBackgroundWork(): void {
           pollMs: config.databaseUrl ? 1000 : 250,
           handlers: {
             ...notificationHandlers({ mail: mailSettings(), publish: publishMemberEvent }),
+            ...paymentHandlers({ provider: () => getPaymentProvider() }),
             'verifications.purge': async (_job, ctx) => {
               await purgeVerificationDocuments(ctx.db, new Date())
             },
           },
           recurring: [
             ...recurringJobs,
+            ...paymentRecurringJobs,
             { kind: 'verifications.purge', everyMs: VERIFICATION_PURGE_EVERY_MS },
           ],
         })

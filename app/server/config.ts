@@ -109,6 +109,32 @@ const envSchema = z
         })
         .default('まなびのたね <no-reply@manabi.example>'),
     ),
+    /** Stripe (issue 17): all three switch payments from the embedded test provider to Stripe. */
+    STRIPE_SECRET_KEY: optionalString.pipe(
+      z
+        .string()
+        .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, 'must be a Stripe secret key (sk_test_… or sk_live_…)')
+        .optional(),
+    ),
+    STRIPE_PUBLISHABLE_KEY: optionalString.pipe(
+      z
+        .string()
+        .regex(/^pk_(test|live)_[A-Za-z0-9]+$/, 'must be a Stripe publishable key (pk_test_… or pk_live_…)')
+        .optional(),
+    ),
+    STRIPE_WEBHOOK_SECRET: optionalString.pipe(
+      z
+        .string()
+        .regex(/^whsec_[A-Za-z0-9]+$/, 'must be a Stripe webhook signing secret (whsec_…)')
+        .optional(),
+    ),
+    /** 適格請求書発行事業者登録番号, printed on receipts: T and 13 digits. */
+    INVOICE_REGISTRATION_NUMBER: optionalString.pipe(
+      z
+        .string()
+        .regex(/^T\d{13}$/, 'must be T followed by 13 digits (T1234567890123)')
+        .optional(),
+    ),
   })
   .superRefine((env, ctx) => {
     const auth0 = [env.AUTH0_DOMAIN, env.AUTH0_CLIENT_ID, env.AUTH0_CLIENT_SECRET, env.AUTH0_AUDIENCE]
@@ -118,6 +144,15 @@ const envSchema = z
         code: 'custom',
         path: ['AUTH0_DOMAIN'],
         message: 'AUTH0_DOMAIN, AUTH0_CLIENT_ID, AUTH0_CLIENT_SECRET and AUTH0_AUDIENCE must be set together',
+      })
+    }
+    const stripe = [env.STRIPE_SECRET_KEY, env.STRIPE_PUBLISHABLE_KEY, env.STRIPE_WEBHOOK_SECRET]
+    const stripeSet = stripe.filter(Boolean).length
+    if (stripeSet > 0 && stripeSet < stripe.length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STRIPE_SECRET_KEY'],
+        message: 'STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET must be set together',
       })
     }
     if (env.NODE_ENV === 'production' && set === auth0.length && env.IDP_TEST_LOGIN) {
@@ -201,6 +236,15 @@ function buildConfig(env: z.infer<typeof envSchema>) {
     logLevel: env.LOG_LEVEL,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
+    /** Payments through Stripe when its keys are set; else the embedded test provider (test cards, no network). */
+    stripe: env.STRIPE_SECRET_KEY
+      ? {
+          secretKey: env.STRIPE_SECRET_KEY,
+          publishableKey: env.STRIPE_PUBLISHABLE_KEY!,
+          webhookSecret: env.STRIPE_WEBHOOK_SECRET!,
+        }
+      : undefined,
+    invoiceRegistrationNumber: env.INVOICE_REGISTRATION_NUMBER,
     /**
      * The database mailbox (/test/mailbox): only while mails are kept in the database (no SMTP_URL), in development,
      * tests and the demo (embedded provider); never in production with Auth0.

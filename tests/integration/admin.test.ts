@@ -9,9 +9,9 @@ import { audit } from '../../app/db/audit'
 import { setOperator } from '../../app/db/operators'
 import { auditLog, jobs, mails, notices, users } from '../../app/db/schema'
 import { startJobRunner } from '../../app/jobs/runner.server'
-import { notificationHandlers } from '../../app/notifications/handlers.server'
 import { setNotificationPreference } from '../../app/notifications/preferences.server'
 import { setupApi, type TestApi } from './support/api'
+import { appJobHandlers } from './support/jobs'
 import { testMailSettings } from './support/mail'
 import { SUBS } from './support/tokens'
 
@@ -187,7 +187,7 @@ describe('notices', () => {
     const runner = startJobRunner({
       db: api.db,
       autoStart: false,
-      handlers: notificationHandlers({
+      handlers: appJobHandlers({
         mail: testMailSettings(),
       }),
     })

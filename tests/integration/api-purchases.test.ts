@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Purchase, PurchaseList } from '../../app/contract/v1/purchases'
 import { classWorkSchedules, classWorks, learners, purchases, users } from '../../app/db/schema'
@@ -98,6 +98,9 @@ const purchaseCount = async (scheduleId: number) =>
   (await api.db.select().from(purchases).where(eq(purchases.scheduleId, scheduleId))).length
 
 const reserve = (body: unknown, sub: string = SUBS.parent) => api.as(sub, 'POST', '/v1/purchases', body)
+/** Reserves and pays (a paid class's seat is held until paid, issue 17). */
+const book = (body: { schedule_id: number; learner_id?: number | null }, sub: string = SUBS.parent) =>
+  api.book(sub, body)
 
 describe('POST /v1/purchases', () => {
   it('requires a signed-in member', async () => {
@@ -105,19 +108,36 @@ describe('POST /v1/purchases', () => {
     expect((await reserve({ schedule_id: 1 }, SUBS.newUser)).status).toBe(404)
   })
 
-  it('reserves for the member themself: copies price and commission, bumps the seat counter', async () => {
+  it('holds the seat of a paid class for its payment: price and commission copied, the seat counted', async () => {
     const s = await schedule()
     const res = await reserve({ schedule_id: s.id })
     expect(res.status).toBe(201)
     const p = Purchase.parse(res.body)
-    expect(p.status).toBe('reserved')
+    expect(p.status).toBe('pending')
     expect(p.price).toBe(paidClass.price)
+    expect(p.payment).toMatchObject({
+      status: 'requires_payment',
+      amount: paidClass.price,
+      refund_status: null,
+    })
+    expect(p.hold_expires_at).toBe(new Date(api.now.getTime() + 10 * 60_000).toISOString())
     expect(p.attendee).toMatchObject({ kind: 'member', learner_id: null })
     expect(p.meeting_url).toBeNull()
     expect(p.can_cancel).toBe(true)
     const [row] = await api.db.select().from(purchases).where(eq(purchases.id, p.id))
     expect(row!.commission).toBe(Math.round(paidClass.price * 0.2))
     expect(row!.userId).toBe(parentId)
+    expect(await seats(s.id)).toBe(1)
+    // Paid: reserved, with nothing held any more.
+    const paid = await api.as(SUBS.parent, 'POST', `/v1/payments/${p.payment!.id}/confirm`, {
+      card: { number: '4242424242424242', exp_month: 1, exp_year: 2099, cvc: '123' },
+    })
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200)
+    expect(Purchase.parse(paid.body.purchase)).toMatchObject({
+      status: 'reserved',
+      hold_expires_at: null,
+      payment: { status: 'succeeded', amount: paidClass.price },
+    })
     expect(await seats(s.id)).toBe(1)
   })
 
@@ -267,7 +287,7 @@ describe('GET /v1/purchases', () => {
 describe('POST /v1/purchases/{id}/cancel', () => {
   it('cancels the member’s own reservation before 24 h: status, canceled_at, seat freed', async () => {
     const s = await schedule({ startsIn: 2 * DAY })
-    const p = Purchase.parse((await reserve({ schedule_id: s.id, learner_id: kidId })).body)
+    const p = Purchase.parse((await book({ schedule_id: s.id, learner_id: kidId })).body)
     expect(await seats(s.id)).toBe(1)
     const res = await api.as(SUBS.parent, 'POST', `/v1/purchases/${p.id}/cancel`)
     expect(res.status).toBe(200)
@@ -286,7 +306,7 @@ describe('POST /v1/purchases/{id}/cancel', () => {
 
   it('within 24 h of the start is 409 and changes nothing', async () => {
     const s = await schedule({ startsIn: 23 * HOUR })
-    const p = Purchase.parse((await reserve({ schedule_id: s.id })).body)
+    const p = Purchase.parse((await book({ schedule_id: s.id })).body)
     expect(p.can_cancel).toBe(false)
     const res = await api.as(SUBS.parent, 'POST', `/v1/purchases/${p.id}/cancel`)
     expect(res.status).toBe(409)
@@ -347,10 +367,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrency (PostgreSQL)', () =
     expect(ok).toBe(10)
     expect(full).toBe(N - 10)
     const [row] = await api.db.select().from(classWorkSchedules).where(eq(classWorkSchedules.id, s.id))
+    // Seats held for payment count as taken (issue 17).
     const live = await api.db
       .select()
       .from(purchases)
-      .where(and(eq(purchases.scheduleId, s.id), eq(purchases.status, 'reserved')))
+      .where(and(eq(purchases.scheduleId, s.id), inArray(purchases.status, ['reserved', 'pending'])))
     expect(row!.purchasedCount).toBe(30)
     expect(live.length).toBe(10)
     expect(row!.purchasedCount - 20).toBe(live.length)

@@ -58,7 +58,7 @@ beforeAll(async () => {
     [SUBS.member01, s1.id],
     [SUBS.parent, s2.id],
   ] as const) {
-    const res = await api.as(sub, 'POST', '/v1/purchases', { schedule_id: sid })
+    const res = await api.book(sub, { schedule_id: sid })
     expect(res.status, JSON.stringify(res.body)).toBe(201)
     bought.push(res.body)
   }

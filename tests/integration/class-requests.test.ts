@@ -9,9 +9,9 @@ import type { ApiApp } from '../../app/api/openapi'
 import { ClassRequestList } from '../../app/contract/v1/requests'
 import { classRequests, jobs, mails, users } from '../../app/db/schema'
 import { startJobRunner } from '../../app/jobs/runner.server'
-import { notificationHandlers } from '../../app/notifications/handlers.server'
 import { type CallResult, setupApi, type TestApi } from './support/api'
 import { TEST_ISSUER } from './support/constants'
+import { appJobHandlers } from './support/jobs'
 import { testMailSettings } from './support/mail'
 import { testAuth, tokenFor } from './support/tokens'
 
@@ -114,7 +114,7 @@ async function runJobs() {
   const runner = startJobRunner({
     db: api.db,
     autoStart: false,
-    handlers: notificationHandlers({ mail: testMailSettings(), publish: async () => {} }),
+    handlers: appJobHandlers({ mail: testMailSettings(), publish: async () => {} }),
   })
   await runner.drain()
   const failed = await api.db.select().from(jobs).where(eq(jobs.failed, true))

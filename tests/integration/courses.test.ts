@@ -20,10 +20,11 @@ import {
   users,
 } from '../../app/db/schema'
 import { startJobRunner } from '../../app/jobs/runner.server'
-import { notificationHandlers } from '../../app/notifications/handlers.server'
-import { setupApi, type TestApi } from './support/api'
+import { bookWith, setupApi, type TestApi } from './support/api'
 import { TEST_ISSUER } from './support/constants'
+import { appJobHandlers } from './support/jobs'
 import { testMailSettings } from './support/mail'
+import { insertPaidPurchase } from './support/payments'
 import { accessToken, SUBS } from './support/tokens'
 
 const HOUR = 3_600_000
@@ -236,12 +237,12 @@ describe('booking a course', () => {
     const run = TeacherSchedule.parse((await addRun(course.id, weekly(4, 3 * DAY))).body)
     const [a, b, c] = await newMembers('course-book', 3)
     for (const sub of [a!, b!]) {
-      const res = await api.as(sub, 'POST', '/v1/purchases', { schedule_id: run.id })
+      const res = await api.book(sub, { schedule_id: run.id })
       expect(res.status, JSON.stringify(res.body)).toBe(201)
       expect(res.body.price).toBe(8000)
       expect(res.body.schedule.lessons).toHaveLength(4)
     }
-    const full = await api.as(c!, 'POST', '/v1/purchases', { schedule_id: run.id })
+    const full = await api.book(c!, { schedule_id: run.id })
     expect([full.status, full.body.code]).toEqual([409, 'full'])
     const [row] = await api.db
       .select({ sold: classWorkSchedules.purchasedCount })
@@ -266,7 +267,7 @@ describe('booking a course', () => {
     const early = TeacherSchedule.parse((await addRun(course.id, weekly(4, 3 * DAY))).body)
     const soon = TeacherSchedule.parse((await addRun(course.id, weekly(4, 12 * HOUR + 2 * DAY + HOUR))).body)
     const [sub] = await newMembers('course-cancel', 1)
-    const p1 = (await api.as(sub!, 'POST', '/v1/purchases', { schedule_id: early.id })).body
+    const p1 = (await api.book(sub!, { schedule_id: early.id })).body
     const ok = await api.as(sub!, 'POST', `/v1/purchases/${p1.id}/cancel`)
     expect(ok.status, JSON.stringify(ok.body)).toBe(200)
     expect(ok.body.status).toBe('canceled_by_user')
@@ -282,7 +283,7 @@ describe('booking a course', () => {
         endedAt: new Date(api.now.getTime() + 13 * HOUR),
       })
       .where(and(eq(classWorkScheduleLessons.scheduleId, soon.id), eq(classWorkScheduleLessons.position, 1)))
-    const p2 = (await api.as(sub!, 'POST', '/v1/purchases', { schedule_id: soon.id })).body
+    const p2 = (await api.book(sub!, { schedule_id: soon.id })).body
     expect(p2.can_cancel).toBe(false)
     const late = await api.as(sub!, 'POST', `/v1/purchases/${p2.id}/cancel`)
     expect([late.status, late.body.code]).toEqual([409, 'cancel_deadline_passed'])
@@ -296,7 +297,7 @@ describe('booking a course', () => {
       .set({ startedAt: new Date(api.now.getTime() - HOUR) })
       .where(eq(classWorkSchedules.id, run.id))
     const [sub] = await newMembers('course-started', 1)
-    const res = await api.as(sub!, 'POST', '/v1/purchases', { schedule_id: run.id })
+    const res = await api.book(sub!, { schedule_id: run.id })
     expect([res.status, res.body.code]).toEqual([409, 'started'])
   })
 
@@ -346,7 +347,7 @@ describe('a course cancelled or ended', () => {
     const course = await createCourse()
     const run = TeacherSchedule.parse((await addRun(course.id, weekly(4, 4 * DAY))).body)
     const subs = await newMembers('course-teacher-cancel', 2)
-    for (const sub of subs) await api.as(sub, 'POST', '/v1/purchases', { schedule_id: run.id })
+    for (const sub of subs) await api.book(sub, { schedule_id: run.id })
     const res = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_work_schedules/${run.id}/cancel`)
     expect(res.status).toBe(200)
     expect([res.body.canceled_reservations, res.body.refunded_amount]).toEqual([2, 16000])
@@ -363,7 +364,7 @@ describe('a course cancelled or ended', () => {
     const course = await createCourse()
     const run = TeacherSchedule.parse((await addRun(course.id, weekly(4, 6 * DAY))).body)
     const [sub] = await newMembers('course-calendar', 1)
-    await api.as(sub!, 'POST', '/v1/purchases', { schedule_id: run.id })
+    await api.book(sub!, { schedule_id: run.id })
     const token = (await api.as(sub!, 'GET', '/v1/users/calendar')).body.token as string
     const feed = await calendarFeed(api.db, token, api.now)
     const events = feed.lessons.filter((l) => l.class_work_id === course.id)
@@ -440,7 +441,7 @@ describe('reminders', () => {
       const runner = startJobRunner({
         db: api.db,
         autoStart: false,
-        handlers: notificationHandlers({ mail: settings }),
+        handlers: appJobHandlers({ mail: settings }),
         recurring: [{ kind: 'reminders.sweep', everyMs: 1000 }],
       })
       await runner.drain()
@@ -469,9 +470,7 @@ describe(`the booking race on one run (${process.env.TEST_DATABASE_URL ? 'Postgr
     const subs = await newMembers('course-race', 30)
     const tokens = await Promise.all(subs.map((sub) => accessToken(sub, {}, { expiresIn: 600 })))
     const results = await Promise.all(
-      tokens.map((token) =>
-        api.call('POST', '/v1/purchases', { token, body: { schedule_id: run.id } }).then((r) => r.status),
-      ),
+      tokens.map((token) => bookWith(api.call, token, { schedule_id: run.id }).then((r) => r.status)),
     )
     expect(results.filter((s) => s === 201)).toHaveLength(5)
     expect(results.filter((s) => s !== 201 && s !== 409)).toEqual([])
@@ -517,10 +516,11 @@ describe('suspension', () => {
     await api.db
       .insert(classWorkScheduleLessons)
       .values(lessons.map((l, i) => ({ scheduleId: run!.id, position: i + 1, ...l })))
-    const [p] = await api.db
-      .insert(purchases)
-      .values({ scheduleId: run!.id, userId: await api.userId(memberSub!), price: 8000, commission: 1600 })
-      .returning({ id: purchases.id })
+    const purchaseId = await insertPaidPurchase(api.db, {
+      scheduleId: run!.id,
+      userId: await api.userId(memberSub!),
+      price: 8000,
+    })
     const teacherId = await api.userId(teacherSub!)
     const filed = await api.as(reporterSub!, 'POST', '/v1/reports', {
       target_type: 'teacher',
@@ -536,7 +536,7 @@ describe('suspension', () => {
     const [after] = await api.db
       .select({ status: purchases.status })
       .from(purchases)
-      .where(eq(purchases.id, p!.id))
+      .where(eq(purchases.id, purchaseId))
     expect(after!.status).toBe('canceled_by_teacher')
   })
 })

@@ -13,7 +13,7 @@ import { jobs, mails } from '../../app/db/schema'
 import { enqueue } from '../../app/jobs/queue.server'
 import { type Job, PermanentJobError, startJobRunner } from '../../app/jobs/runner.server'
 import { closeMailTransport } from '../../app/mail/mailer.server'
-import { notificationHandlers } from '../../app/notifications/handlers.server'
+import { appJobHandlers } from './support/jobs'
 import { testMailSettings } from './support/mail'
 import { databaseUrlFor, openTestDatabase, type TestDatabase } from './support/test-db'
 
@@ -302,7 +302,7 @@ describe.skipIf(!pgUrl)('a worker killed mid-job (kill -9)', () => {
       const next = startJobRunner({
         db: database.db,
         autoStart: false,
-        handlers: notificationHandlers({
+        handlers: appJobHandlers({
           mail: testMailSettings(smtpUrl),
         }),
       })

@@ -14,7 +14,6 @@ import {
   purchases,
 } from '../../app/db/schema'
 import { startJobRunner } from '../../app/jobs/runner.server'
-import { notificationHandlers } from '../../app/notifications/handlers.server'
 import {
   isNotificationEnabled,
   listNotificationPreferences,
@@ -22,6 +21,7 @@ import {
 } from '../../app/notifications/preferences.server'
 import type { LiveEventType } from '../../app/server/live-events.server'
 import { setupApi, type TestApi } from './support/api'
+import { appJobHandlers } from './support/jobs'
 import { testMailSettings } from './support/mail'
 import { SUBS } from './support/tokens'
 
@@ -41,7 +41,7 @@ async function runJobs() {
   const runner = startJobRunner({
     db: api.db,
     autoStart: false,
-    handlers: notificationHandlers({
+    handlers: appJobHandlers({
       mail: settings,
       publish: async (userIds, type) => void published.push({ userIds, type }),
     }),
@@ -103,48 +103,56 @@ beforeEach(async () => {
 describe('reservations', () => {
   it('a reservation mails the parent (confirmed) and the teacher (new reservation), and tells both pages', async () => {
     const s = await newSchedule()
-    const res = await api.as(SUBS.parent, 'POST', '/v1/purchases', { schedule_id: s.id })
+    const res = await api.book(SUBS.parent, { schedule_id: s.id })
     expect(res.status).toBe(201)
     expect(await mailbox()).toEqual([]) // nothing is sent in the request
     await runJobs()
     const box = await mailbox()
-    expect(box.map((m) => [m.to, m.kind, m.subject.split('：')[0]])).toEqual([
+    // A paid class: the confirmation and the receipt (issue 17) to the parent, the news to the teacher.
+    expect(box.map((m) => [m.to, m.kind, m.subject.split('：')[0]]).sort()).toEqual([
+      ['parent@manabi.example', 'refund', 'お支払いが完了しました（領収書）'],
       ['parent@manabi.example', 'reservation', '予約が確定しました'],
       ['teacher@manabi.example', 'teacher_reservation', '新しい予約がありました'],
     ])
-    expect(box[0]!.text).toContain('キャンセル期限')
-    expect(published).toEqual([{ userIds: [parentId, teacherId], type: 'reservation' }])
+    expect(box.find((m) => m.kind === 'reservation')!.text).toContain('キャンセル期限')
+    const receipt = box.find((m) => m.kind === 'refund')!.text
+    expect(receipt).toContain(`お支払い金額：¥${res.body.price.toLocaleString('ja-JP')}（税込）`)
+    expect(receipt).toContain(`/purchase_history/receipt/${res.body.payment.id}`)
+    expect(published).toContainEqual({ userIds: [parentId, teacherId], type: 'reservation' })
     // Running the jobs again sends nothing more.
     await runJobs()
-    expect(await mailbox()).toHaveLength(2)
+    expect(await mailbox()).toHaveLength(3)
   })
 
   it('a refused reservation (full) queues nothing', async () => {
     const s = await newSchedule()
     await api.db.update(classWorkSchedules).set({ capacity: 0 }).where(eq(classWorkSchedules.id, s.id))
-    const res = await api.as(SUBS.parent, 'POST', '/v1/purchases', { schedule_id: s.id })
+    const res = await api.book(SUBS.parent, { schedule_id: s.id })
     expect(res.status).toBe(409)
     expect(await api.db.select().from(jobs)).toEqual([])
   })
 
   it('a cancellation by the parent mails both sides with the refund amount', async () => {
     const s = await newSchedule()
-    const p = (await api.as(SUBS.parent, 'POST', '/v1/purchases', { schedule_id: s.id })).body
+    const p = (await api.book(SUBS.parent, { schedule_id: s.id })).body
     await runJobs()
     await api.db.delete(mails)
     expect((await api.as(SUBS.parent, 'POST', `/v1/purchases/${p.id}/cancel`)).status).toBe(200)
     await runJobs()
     const box = await mailbox()
-    expect(box.map((m) => [m.to, m.subject.split('：')[0]])).toEqual([
+    // The cancellation to both, and to the parent the refund once the provider made it.
+    expect(box.map((m) => [m.to, m.subject.split('：')[0]]).sort()).toEqual([
       ['parent@manabi.example', '予約をキャンセルしました'],
+      ['parent@manabi.example', '返金が完了しました'],
       ['teacher@manabi.example', '予約がキャンセルされました'],
     ])
-    expect(box[0]!.text).toContain(`¥${p.price.toLocaleString('ja-JP')}`)
+    for (const m of box.filter((m) => m.to === 'parent@manabi.example'))
+      expect(m.text).toContain(`¥${p.price.toLocaleString('ja-JP')}`)
   })
 
   it('a schedule cancelled by the teacher sends each member the refund mail, even with reservation mails off', async () => {
     const s = await newSchedule()
-    const p = (await api.as(SUBS.parent, 'POST', '/v1/purchases', { schedule_id: s.id })).body
+    const p = (await api.book(SUBS.parent, { schedule_id: s.id })).body
     await setNotificationPreference(api.db, parentId, 'reservation', false)
     await runJobs()
     await api.db.delete(mails)
@@ -153,10 +161,15 @@ describe('reservations', () => {
     expect(res.status).toBe(200)
     await runJobs()
     const box = await mailbox()
-    expect(box.map((m) => [m.to, m.kind])).toEqual([['parent@manabi.example', 'refund']])
-    expect(box[0]!.subject).toMatch(/^【開催中止】/)
-    expect(box[0]!.text).toContain(`返金額：¥${p.price.toLocaleString('ja-JP')}`)
-    expect(published.map((e) => e.type).sort()).toEqual(['announcement', 'reservation'])
+    expect(box.map((m) => [m.to, m.kind])).toEqual([
+      ['parent@manabi.example', 'refund'],
+      ['parent@manabi.example', 'refund'],
+    ])
+    expect(box.map((m) => m.subject.split('：')[0]).sort()).toEqual(
+      ['【開催中止】' + p.class_work.title, '返金が完了しました'].sort(),
+    )
+    for (const m of box) expect(m.text).toContain(`返金額：¥${p.price.toLocaleString('ja-JP')}`)
+    expect([...new Set(published.map((e) => e.type))].sort()).toEqual(['announcement', 'reservation'])
     await setNotificationPreference(api.db, parentId, 'reservation', true)
   })
 })
@@ -165,9 +178,12 @@ describe('preferences', () => {
   it('a member who switched a kind off gets no mail of it; mandatory kinds cannot be switched off', async () => {
     await setNotificationPreference(api.db, teacherId, 'teacher_reservation', false)
     const s = await newSchedule()
-    await api.as(SUBS.parent, 'POST', '/v1/purchases', { schedule_id: s.id })
+    await api.book(SUBS.parent, { schedule_id: s.id })
     await runJobs()
-    expect((await mailbox()).map((m) => m.to)).toEqual(['parent@manabi.example'])
+    expect((await mailbox()).map((m) => [m.to, m.kind])).toEqual([
+      ['parent@manabi.example', 'reservation'],
+      ['parent@manabi.example', 'refund'],
+    ])
     expect(await setNotificationPreference(api.db, teacherId, 'refund', false)).toBe(false)
     expect(await isNotificationEnabled(api.db, teacherId, 'refund')).toBe(true)
     const list = await listNotificationPreferences(api.db, teacherId)
@@ -312,7 +328,7 @@ describe('messages', () => {
 describe('announcements', () => {
   it('reach the members holding a reservation on the class', async () => {
     const s = await newSchedule()
-    await api.as(SUBS.parent, 'POST', '/v1/purchases', { schedule_id: s.id })
+    await api.book(SUBS.parent, { schedule_id: s.id })
     await runJobs()
     await api.db.delete(mails)
     published = []
@@ -341,7 +357,7 @@ describe('reminders', () => {
         .update(classWorkSchedules)
         .set({ startedAt: new Date(realNow + 10 * DAY), endedAt: new Date(realNow + 10 * DAY + HOUR) })
         .where(eq(classWorkSchedules.id, s.id))
-      const p = (await api.as(SUBS.parent, 'POST', '/v1/purchases', { schedule_id: s.id })).body
+      const p = (await api.book(SUBS.parent, { schedule_id: s.id })).body
       await api.db
         .update(classWorkSchedules)
         .set({ startedAt: new Date(realNow + ms), endedAt: new Date(realNow + ms + HOUR) })
@@ -373,7 +389,7 @@ describe('reminders', () => {
       const runner = startJobRunner({
         db: api.db,
         autoStart: false,
-        handlers: notificationHandlers({ mail: settings }),
+        handlers: appJobHandlers({ mail: settings }),
         recurring: [{ kind: 'reminders.sweep', everyMs: 1000 }],
       })
       await runner.drain()

@@ -25,9 +25,9 @@ import {
 } from '../../app/db/schema'
 import { retriedConflicts } from '../../app/db/transaction'
 import { startJobRunner } from '../../app/jobs/runner.server'
-import { notificationHandlers } from '../../app/notifications/handlers.server'
 import { type CallResult, setupApi, type TestApi } from './support/api'
 import { TEST_ISSUER } from './support/constants'
+import { appJobHandlers } from './support/jobs'
 import { testMailSettings } from './support/mail'
 import { testAuth, tokenFor } from './support/tokens'
 
@@ -252,7 +252,7 @@ async function runJobs() {
   const runner = startJobRunner({
     db: api.db,
     autoStart: false,
-    handlers: notificationHandlers({ mail: testMailSettings(), publish: async () => {} }),
+    handlers: appJobHandlers({ mail: testMailSettings(), publish: async () => {} }),
   })
   await runner.drain()
   const failed = await api.db.select().from(jobs).where(eq(jobs.failed, true))

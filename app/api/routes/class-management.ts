@@ -24,7 +24,6 @@ import {
   updateClassWork,
   updateSchedule,
 } from '../services/class-management'
-import type { PaymentProvider } from '../services/payment'
 
 const body = <T>(schema: T) => ({ content: { 'application/json': { schema } }, required: true })
 
@@ -32,11 +31,7 @@ const body = <T>(schema: T) => ({ content: { 'application/json': { schema } }, r
  * Class management for teachers (issue #7). Not a teacher → 403 `not_teacher`; another teacher's class or
  * schedule → 404. Registered before the teacher routes so that `/teachers/class_works` is never an id.
  */
-export function registerClassManagementRoutes(
-  app: ApiApp,
-  deps: RouteDeps,
-  options: { payment?: PaymentProvider } = {},
-) {
+export function registerClassManagementRoutes(app: ApiApp, deps: RouteDeps) {
   const member = requireUser(deps.auth, deps.getDb)
   const tags = ['class management']
 
@@ -186,16 +181,7 @@ export function registerClassManagementRoutes(
       },
     }),
     async (c) =>
-      c.json(
-        await cancelSchedule(
-          await deps.getDb(),
-          c.var.user,
-          c.req.valid('param').id,
-          deps.now(),
-          options.payment,
-        ),
-        200,
-      ),
+      c.json(await cancelSchedule(await deps.getDb(), c.var.user, c.req.valid('param').id, deps.now()), 200),
   )
 
   app.openapi(

@@ -1,20 +1,20 @@
 import { createRoute } from '@hono/zod-openapi'
 import { IdParams } from '../../contract/v1/common'
 import { CreatePurchaseBody, Purchase, PurchaseList, PurchaseListQuery } from '../../contract/v1/purchases'
+import type { PaymentProvider } from '../../payments/provider.server'
 import { requireUser } from '../auth'
 import { type ApiApp, bearer, errors, json, type RouteDeps } from '../openapi'
-import { embeddedPaymentProvider, type PaymentProvider } from '../services/payment'
 import { cancelPurchase, createPurchase, listPurchases } from '../services/purchases'
 
 export interface PurchaseRouteOptions {
-  payment?: PaymentProvider
+  /** The configured payment provider (read when a paid seat is held). */
+  payment: () => PaymentProvider
   /** COMMISSION_RATE; read when a purchase is made. */
   commissionRate: () => number
 }
 
 export function registerPurchaseRoutes(app: ApiApp, deps: RouteDeps, options: PurchaseRouteOptions) {
   const member = requireUser(deps.auth, deps.getDb)
-  const payment = options.payment ?? embeddedPaymentProvider
 
   app.openapi(
     createRoute({
@@ -22,7 +22,7 @@ export function registerPurchaseRoutes(app: ApiApp, deps: RouteDeps, options: Pu
       path: '/purchases',
       tags: ['purchases'],
       summary:
-        '予約する（learner_id を省くと本人）。満席 409 full、中止 409 canceled、開始済み 409 started、同じ人の二重予約 409 already_reserved',
+        '予約する（learner_id を省くと本人）。無料は reserved、有料は pending（10分間席を確保し、payment を支払う）。満席 409 full、中止 409 canceled、開始済み 409 started、同じ人の二重予約 409 already_reserved',
       security: bearer,
       middleware: [member] as const,
       request: { body: { content: { 'application/json': { schema: CreatePurchaseBody } }, required: true } },
@@ -32,7 +32,7 @@ export function registerPurchaseRoutes(app: ApiApp, deps: RouteDeps, options: Pu
       c.json(
         await createPurchase(await deps.getDb(), c.var.user, c.req.valid('json'), {
           now: deps.now(),
-          payment,
+          provider: options.payment(),
           commissionRate: options.commissionRate(),
         }),
         201,
@@ -62,7 +62,8 @@ export function registerPurchaseRoutes(app: ApiApp, deps: RouteDeps, options: Pu
       method: 'post',
       path: '/purchases/{id}/cancel',
       tags: ['purchases'],
-      summary: '自分の予約をキャンセル（開始24時間前まで、全額返金）',
+      summary:
+        '自分の予約をキャンセル（開始24時間前まで、支払い済みは全額返金）。支払い待ちの席はそのまま手放す',
       security: bearer,
       middleware: [member] as const,
       request: { params: IdParams },
@@ -70,10 +71,7 @@ export function registerPurchaseRoutes(app: ApiApp, deps: RouteDeps, options: Pu
     }),
     async (c) =>
       c.json(
-        await cancelPurchase(await deps.getDb(), c.var.user.id, c.req.valid('param').id, {
-          now: deps.now(),
-          payment,
-        }),
+        await cancelPurchase(await deps.getDb(), c.var.user.id, c.req.valid('param').id, { now: deps.now() }),
         200,
       ),
   )

@@ -18,7 +18,6 @@ import {
 } from '../../contract/v1/trust'
 import { requireOperator, requireUser } from '../auth'
 import { type ApiApp, bearer, errors, json, type RouteDeps } from '../openapi'
-import { embeddedPaymentProvider, type PaymentProvider } from '../services/payment'
 import { adminListReports, adminResolveReport, createReport } from '../services/reports'
 import {
   adminDecideVerification,
@@ -32,8 +31,7 @@ import {
  * Trust and safety (issue 15): a member's identity verification and reports, and the operator's side of both
  * under /admin (operators only: a visitor is 401, anyone else 404).
  */
-export function registerTrustRoutes(app: ApiApp, deps: RouteDeps, options: { payment?: PaymentProvider }) {
-  const payment = options.payment ?? embeddedPaymentProvider
+export function registerTrustRoutes(app: ApiApp, deps: RouteDeps) {
   const member = requireUser(deps.auth, deps.getDb)
   const operator = requireOperator(deps.auth, deps.getDb)
   const address = (raw: Request) => raw.headers.get('x-real-ip') ?? undefined
@@ -183,7 +181,6 @@ export function registerTrustRoutes(app: ApiApp, deps: RouteDeps, options: { pay
           Number(c.req.valid('param').id),
           c.req.valid('json'),
           deps.now(),
-          payment,
           address(c.req.raw),
         ),
         200,

@@ -34,7 +34,7 @@ import { ApiError, notFound } from '../errors'
 import { iso, scheduleColumns, selectClassRows, summaryJson, toCards, toPublicSchedule } from './class-cards'
 import { queueRequestNotices } from './class-requests'
 import { courseLessonsOf, type LessonPeriod, lessonsOr } from './lessons'
-import { embeddedPaymentProvider, type PaymentProvider } from './payment'
+import { givePaymentUp, requestRefund } from './payments'
 import { requireVerifiedTeacher } from './verifications'
 import { cancelWaitlistOf, offerFreedSeats } from './waitlist'
 
@@ -542,16 +542,15 @@ const CANCEL_REASONS = {
 
 /**
  * Cancels a schedule whose class and schedule rows the caller has locked (in that order): every live reservation
- * becomes canceled_by_teacher and is refunded in full, the seat counter empties, a class announcement tells those
- * members and their mails are queued — all in the caller's transaction. A refused refund throws and rolls it
- * all back: nobody is left canceled without their money.
+ * becomes canceled_by_teacher with the refund of its payment queued (paid out by a job, exactly once), seats still
+ * waiting for their payment are given back unpaid, the seat counter empties, a class announcement tells the
+ * members and their mails are queued — all in the caller's transaction.
  */
 export async function cancelHeldSchedule(
   tx: Tx,
   cls: { id: number; title: string; lessonCount: number },
   schedule: { id: number; startedAt: Date; endedAt: Date },
   now: Date,
-  payment: PaymentProvider,
   by: keyof typeof CANCEL_REASONS,
 ) {
   // Purchases last: class and schedule are held, so no member can cancel or book one of these meanwhile.
@@ -560,6 +559,12 @@ export async function cancelHeldSchedule(
     .set({ status: CANCEL_REASONS[by].status, canceledAt: now })
     .where(and(eq(purchases.scheduleId, schedule.id), eq(purchases.status, 'reserved')))
     .returning({ id: purchases.id, price: purchases.price, userId: purchases.userId })
+  const unpaid = await tx
+    .update(purchases)
+    .set({ status: 'expired', holdExpiresAt: null })
+    .where(and(eq(purchases.scheduleId, schedule.id), eq(purchases.status, 'pending')))
+    .returning({ id: purchases.id })
+  for (const p of unpaid) await givePaymentUp(tx, p.id)
   // Nobody waits for a cancelled lesson (issue 16): the waitlist ends and no seat stays held.
   await cancelWaitlistOf(tx, schedule.id)
   const [row] = await tx
@@ -567,8 +572,9 @@ export async function cancelHeldSchedule(
     .set({ isCanceled: true, purchasedCount: 0, heldCount: 0 })
     .where(eq(classWorkSchedules.id, schedule.id))
     .returning(scheduleReturning)
+  let refunded = 0
   for (const p of canceled)
-    if (p.price > 0) await payment.refund({ purchaseId: p.id, userId: p.userId, amount: p.price })
+    refunded += await requestRefund(tx, p.id, by === 'operator' ? 'operator' : 'teacher_cancel')
   if (canceled.length > 0) {
     const when = formatRunJa(schedule.startedAt, schedule.endedAt, cls.lessonCount)
     await tx.insert(classAnnouncements).values({
@@ -582,7 +588,7 @@ export async function cancelHeldSchedule(
       ...(by === 'operator' ? { by } : {}),
     })
   }
-  return { canceled, row: row! }
+  return { canceled, refunded, row: row! }
 }
 
 /**
@@ -595,7 +601,6 @@ export async function cancelSchedule(
   user: UserRow,
   scheduleId: number,
   now: Date,
-  payment: PaymentProvider = embeddedPaymentProvider,
 ): Promise<ScheduleCancelResult> {
   requireTeacher(user)
   return transaction(db, async (tx) => {
@@ -603,11 +608,11 @@ export async function cancelSchedule(
     if (schedule.isCanceled) throw new ApiError(409, 'already_canceled', 'このスケジュールはすでに休講です')
     if (schedule.endedAt <= now)
       throw new ApiError(409, 'schedule_ended', '終了したスケジュールは休講にできません')
-    const { canceled, row } = await cancelHeldSchedule(tx, cls, schedule, now, payment, 'teacher')
+    const { canceled, refunded, row } = await cancelHeldSchedule(tx, cls, schedule, now, 'teacher')
     return {
       schedule: toTeacherSchedule(row),
       canceled_reservations: canceled.length,
-      refunded_amount: canceled.reduce((sum, p) => sum + p.price, 0),
+      refunded_amount: refunded,
     }
   })
 }

@@ -105,7 +105,7 @@ export async function removeLearner(db: Db, userId: number, learnerId: number): 
     const [held] = await tx
       .select({ id: purchases.id })
       .from(purchases)
-      .where(and(eq(purchases.learnerId, learnerId), eq(purchases.status, 'reserved')))
+      .where(and(eq(purchases.learnerId, learnerId), inArray(purchases.status, ['reserved', 'pending'])))
       .limit(1)
     if (held) {
       throw new ApiError(409, 'has_reservations', '予約のあるお子さまのプロフィールは削除できません')

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, lte, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, inArray, lte, ne, or, type SQL, sql } from 'drizzle-orm'
 import type { CreatePurchaseBody, Purchase, PurchaseScope } from '../../contract/v1/purchases'
 import type { Db, Tx } from '../../db/client'
 import {
@@ -12,12 +12,14 @@ import {
 } from '../../db/schema'
 import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
+import { PAYMENT_HOLD_MS } from '../../lib/money'
 import { canCancel, cancelDeadline, commissionOf, isMeetingOpen } from '../../lib/reservation-rules'
+import type { PaymentProvider } from '../../payments/provider.server'
 import type { UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
 import { iso } from './class-cards'
 import { courseLessonsOf, lessonJson, lessonsOr } from './lessons'
-import { PaymentDeclinedError, type PaymentProvider } from './payment'
+import { createAtProvider, openPayment, paymentsOfPurchases, releaseHold, requestRefund } from './payments'
 import { activeOffer, offerFreedSeats } from './waitlist'
 
 const LIST_LIMIT = 200
@@ -35,7 +37,8 @@ function isUniqueViolation(err: unknown): boolean {
 
 export interface PurchaseDeps {
   now: Date
-  payment: PaymentProvider
+  /** Where paid seats are paid (the configured provider). */
+  provider: PaymentProvider
   commissionRate: number
 }
 
@@ -55,8 +58,9 @@ async function lockClassOf(tx: Tx, classWorkId: number) {
 /**
  * Reserves a seat (POST /v1/purchases). One transaction: the seat counter is bumped by a conditional UPDATE
  * (not full, not canceled, not started) whose row lock serializes concurrent buyers, so seats never oversell;
- * the partial unique index `purchases_live_unique` stops a second live seat for the same person. Price and
- * commission are copied onto the purchase; the payment is taken last, and a declined payment rolls it all back.
+ * the partial unique index `purchases_seat_unique` stops a second seat for the same person. Price and commission
+ * are copied onto the purchase. A free class is reserved at once; a paid one is held (`pending`) for
+ * PAYMENT_HOLD_MS with its payment opened, and the member pays on the checkout page (app/api/services/payments.ts).
  */
 export async function createPurchase(
   db: Db,
@@ -65,9 +69,9 @@ export async function createPurchase(
   deps: PurchaseDeps,
 ): Promise<Purchase> {
   const learnerId = body.learner_id ?? null
-  let purchaseId: number
+  let held: { id: number; paymentId: number | undefined; title: string }
   try {
-    purchaseId = await transaction(db, async (tx) => {
+    held = await transaction(db, async (tx) => {
       if (learnerId !== null) {
         const [own] = await tx
           .select({ id: learners.id })
@@ -100,7 +104,7 @@ export async function createPurchase(
           and(
             eq(purchases.scheduleId, schedule.id),
             eq(purchases.userId, user.id),
-            eq(purchases.status, 'reserved'),
+            inArray(purchases.status, ['reserved', 'pending']),
             sql`coalesce(${purchases.learnerId}, 0) = ${learnerId ?? 0}`,
           ),
         )
@@ -145,6 +149,8 @@ export async function createPurchase(
       }
 
       const price = schedule.price
+      const paid = price > 0
+      const holdExpiresAt = paid ? new Date(deps.now.getTime() + PAYMENT_HOLD_MS) : null
       const [purchase] = await tx
         .insert(purchases)
         .values({
@@ -153,18 +159,20 @@ export async function createPurchase(
           learnerId,
           price,
           commission: commissionOf(price, deps.commissionRate),
-          status: 'reserved',
+          status: paid ? 'pending' : 'reserved',
+          holdExpiresAt,
           createdAt: deps.now,
         })
         .returning({ id: purchases.id })
-      if (price > 0) {
-        await deps.payment.charge({
-          userId: user.id,
-          scheduleId: schedule.id,
-          amount: price,
-          description: schedule.title,
-        })
-      }
+      const paymentId = paid
+        ? await openPayment(tx, {
+            purchaseId: purchase!.id,
+            userId: user.id,
+            amount: price,
+            provider: deps.provider.name,
+            holdExpiresAt: holdExpiresAt!,
+          })
+        : undefined
       // Their place in this schedule's line ends with the booking: the offer they used, or a wait that a free
       // seat made unnecessary. An offer that ran out stays for the expiry job, which releases its hold.
       await tx
@@ -179,44 +187,51 @@ export async function createPurchase(
               : eq(waitlistEntries.status, 'waiting'),
           ),
         )
-      // Outbox: the mails and live updates go out once this commits, and never if it rolls back.
-      await enqueue(tx, 'notify.purchase_created', { purchaseId: purchase!.id })
-      return purchase!.id
+      // Outbox: the mails and live updates of a free reservation go out once this commits (a paid one's when it
+      // is paid), and never if it rolls back.
+      if (!paid) await enqueue(tx, 'notify.purchase_created', { purchaseId: purchase!.id })
+      return { id: purchase!.id, paymentId, title: schedule.title }
     })
   } catch (err) {
     if (err instanceof ApiError) throw err
-    if (err instanceof PaymentDeclinedError) throw new ApiError(402, 'payment_declined', err.message)
     if (isUniqueViolation(err)) throw alreadyReserved()
     throw err
   }
+  // The payment at the provider, after the hold is committed (no network call under the seat's locks).
+  if (held.paymentId !== undefined) await createAtProvider(db, held.paymentId, held.title, deps)
+  const purchaseId = held.id
   const [created] = await listPurchaseRows(db, user.id, eq(purchases.id, purchaseId), deps.now)
   return created!
 }
 
 /**
- * Cancels the member's own reservation (POST /v1/purchases/{id}/cancel) until 24 hours before the start,
- * refunding in full: status, canceled_at and the seat counter change in one transaction.
+ * Cancels the member's own reservation (POST /v1/purchases/{id}/cancel) until 24 hours before the start: status,
+ * canceled_at and the seat counter change in one transaction, with the refund of its payment queued (paid out by a
+ * job, exactly once). A seat still waiting for its payment is simply given back.
  */
 export async function cancelPurchase(
   db: Db,
   userId: number,
   purchaseId: number,
-  deps: Pick<PurchaseDeps, 'now' | 'payment'>,
+  deps: Pick<PurchaseDeps, 'now'>,
 ): Promise<Purchase> {
   await transaction(db, async (tx) => {
     const [row] = await tx
       .select({
         status: purchases.status,
-        price: purchases.price,
         scheduleId: purchases.scheduleId,
         classWorkId: classWorkSchedules.classWorkId,
         startedAt: classWorkSchedules.startedAt,
       })
       .from(purchases)
       .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
-      .where(and(eq(purchases.id, purchaseId), eq(purchases.userId, userId)))
+      .where(and(eq(purchases.id, purchaseId), eq(purchases.userId, userId), ne(purchases.status, 'expired')))
       .limit(1)
     if (!row) throw notFound('予約')
+    if (row.status === 'pending') {
+      await releaseHold(tx, purchaseId, deps.now)
+      return
+    }
     if (row.status !== 'reserved') throw conflict('not_reserved', 'この予約はすでにキャンセルされています')
     if (!canCancel(row.status, row.startedAt, deps.now)) {
       throw conflict('cancel_deadline_passed', 'キャンセルできるのは授業開始の24時間前までです')
@@ -238,13 +253,19 @@ export async function cancelPurchase(
       .update(classWorkSchedules)
       .set({ purchasedCount: sql`${classWorkSchedules.purchasedCount} - 1` })
       .where(eq(classWorkSchedules.id, row.scheduleId))
-    if (row.price > 0) await deps.payment.refund({ purchaseId, userId, amount: row.price })
+    await requestRefund(tx, purchaseId, 'member_cancel')
     await enqueue(tx, 'notify.purchase_canceled', { purchaseId })
     // The freed seat goes to the first in line, held for them (issue 16).
     await offerFreedSeats(tx, row.scheduleId, deps.now)
   })
-  const [updated] = await listPurchaseRows(db, userId, eq(purchases.id, purchaseId), deps.now)
+  const [updated] = await listPurchaseRows(db, userId, eq(purchases.id, purchaseId), deps.now, 'asc', true)
   return updated!
+}
+
+/** One of the member's purchases as the list shows it (an ended hold too); undefined when not theirs. */
+export async function purchaseById(db: Db, userId: number, purchaseId: number, now: Date) {
+  const [row] = await listPurchaseRows(db, userId, eq(purchases.id, purchaseId), now, 'asc', true)
+  return row
 }
 
 /** GET /v1/purchases?scope=upcoming (not ended yet, soonest first) | past (ended, latest first). */
@@ -254,18 +275,21 @@ export async function listPurchases(db: Db, userId: number, scope: PurchaseScope
     : listPurchaseRows(db, userId, lte(classWorkSchedules.endedAt, now), now, 'desc')
 }
 
+/** `withExpired`: also a hold that ended unpaid (the answer to giving one up); lists leave them out. */
 async function listPurchaseRows(
   db: Db,
   userId: number,
   filter: SQL,
   now: Date,
   order: 'asc' | 'desc' = 'asc',
+  withExpired = false,
 ): Promise<Purchase[]> {
   const rows = await db
     .select({
       id: purchases.id,
       status: purchases.status,
       price: purchases.price,
+      holdExpiresAt: purchases.holdExpiresAt,
       createdAt: purchases.createdAt,
       canceledAt: purchases.canceledAt,
       learnerId: purchases.learnerId,
@@ -292,22 +316,32 @@ async function listPurchaseRows(
     .innerJoin(users, eq(users.id, classWorks.teacherId))
     .leftJoin(learners, eq(learners.id, purchases.learnerId))
     .leftJoin(reviews, eq(reviews.purchaseId, purchases.id))
-    .where(and(eq(purchases.userId, userId), filter))
+    .where(
+      and(eq(purchases.userId, userId), filter, withExpired ? undefined : ne(purchases.status, 'expired')),
+    )
     .orderBy(
       order === 'asc' ? asc(classWorkSchedules.startedAt) : desc(classWorkSchedules.startedAt),
       asc(purchases.id),
     )
     .limit(LIST_LIMIT)
-  const courseLessons = await courseLessonsOf(
-    db,
-    rows.filter((r) => r.lessonCount > 1).map((r) => r.scheduleId),
-  )
+  const [courseLessons, paid] = await Promise.all([
+    courseLessonsOf(
+      db,
+      rows.filter((r) => r.lessonCount > 1).map((r) => r.scheduleId),
+    ),
+    paymentsOfPurchases(
+      db,
+      rows.filter((r) => r.price > 0).map((r) => r.id),
+    ),
+  ])
   return rows.map((r) => {
+    const payment = paid.get(r.id)
     const live = r.status === 'reserved' && !r.isCanceled
     const lessons = lessonsOr({ id: r.scheduleId, startedAt: r.startedAt, endedAt: r.endedAt }, courseLessons)
     return {
       id: r.id,
-      status: r.status as Purchase['status'],
+      // An ended hold is answered as given up: the member sees it as cancelled by them, never charged.
+      status: (r.status === 'expired' ? 'canceled_by_user' : r.status) as Purchase['status'],
       price: r.price,
       created_at: iso(r.createdAt),
       canceled_at: r.canceledAt ? iso(r.canceledAt) : null,
@@ -327,8 +361,18 @@ async function listPurchaseRows(
       // A course run's room opens for each of its lessons, not for the weeks between them.
       meeting_url:
         live && lessons.some((l) => isMeetingOpen(l.startedAt, l.endedAt, now)) ? r.meetingUrl : null,
-      can_cancel: live && canCancel(r.status, r.startedAt, now),
+      can_cancel:
+        (live && canCancel(r.status, r.startedAt, now)) || (r.status === 'pending' && !r.isCanceled),
       cancel_deadline: iso(cancelDeadline(r.startedAt)),
+      payment: payment
+        ? {
+            id: payment.id,
+            status: payment.status as 'requires_payment' | 'succeeded' | 'canceled',
+            amount: payment.amount,
+            refund_status: (payment.refundStatus as 'pending' | 'succeeded' | null) ?? null,
+          }
+        : null,
+      hold_expires_at: r.status === 'pending' && r.holdExpiresAt ? iso(r.holdExpiresAt) : null,
       review:
         r.reviewId !== null && r.reviewRating !== null ? { id: r.reviewId, rating: r.reviewRating } : null,
       // Attended (a live reservation) and ended, not reviewed yet (issue 16).

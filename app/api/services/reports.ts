@@ -27,7 +27,7 @@ import type { UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
 import { iso } from './class-cards'
 import { cancelHeldSchedule } from './class-management'
-import type { PaymentProvider } from './payment'
+import { releaseHold, requestRefund } from './payments'
 import { hideReview } from './reviews'
 import { offerFreedSeats } from './waitlist'
 
@@ -216,7 +216,6 @@ async function cancelFutureLessons(
   tx: Tx,
   input: { classIds: number[]; memberId?: number },
   now: Date,
-  payment: PaymentProvider,
 ): Promise<Cancellation> {
   const own = input.memberId
     ? await tx
@@ -230,7 +229,7 @@ async function cancelFutureLessons(
         .where(
           and(
             eq(purchases.userId, input.memberId),
-            eq(purchases.status, 'reserved'),
+            inArray(purchases.status, ['reserved', 'pending']),
             gt(classWorkSchedules.startedAt, now),
           ),
         )
@@ -282,20 +281,21 @@ async function cancelFutureLessons(
   const result: Cancellation = { canceled: 0, refunded: 0 }
   for (const schedule of schedules) {
     if (!stopped.has(schedule.classWorkId)) continue
-    const { canceled } = await cancelHeldSchedule(
+    const { canceled, refunded } = await cancelHeldSchedule(
       tx,
       classById.get(schedule.classWorkId)!,
       schedule,
       now,
-      payment,
       'operator',
     )
     result.canceled += canceled.length
-    result.refunded += canceled.reduce((sum, p) => sum + p.price, 0)
+    result.refunded += refunded
   }
   // The member's own seats on other teachers' classes: cancelled as if by them, refunded in full.
   for (const o of own) {
     if (stopped.has(o.classWorkId)) continue
+    // A seat still waiting for its payment is given back unpaid.
+    if (await releaseHold(tx, o.purchaseId, now)) continue
     const [p] = await tx
       .update(purchases)
       .set({ status: 'canceled_by_user', canceledAt: now })
@@ -306,12 +306,12 @@ async function cancelFutureLessons(
       .update(classWorkSchedules)
       .set({ purchasedCount: sql`greatest(${classWorkSchedules.purchasedCount} - 1, 0)` })
       .where(eq(classWorkSchedules.id, o.scheduleId))
-    if (p.price > 0) await payment.refund({ purchaseId: p.id, userId: p.userId, amount: p.price })
+    const refunded = await requestRefund(tx, p.id, 'operator')
     await enqueue(tx, 'notify.purchase_canceled', { purchaseId: p.id })
     // The freed seat goes to the waitlist first (issue 16); class and schedule are locked above.
     await offerFreedSeats(tx, o.scheduleId, now)
     result.canceled += 1
-    result.refunded += p.price
+    result.refunded += refunded
   }
   return result
 }
@@ -321,7 +321,7 @@ async function cancelFutureLessons(
  * classes leave search and their pages answer 410, and every future lesson it teaches or attends is cancelled and
  * refunded in full, with mails. All in the caller's transaction.
  */
-async function suspendAccount(tx: Tx, userId: number, now: Date, payment: PaymentProvider) {
+async function suspendAccount(tx: Tx, userId: number, now: Date) {
   const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('update')
   if (!user) throw notFound('アカウント')
   if (user.suspendedAt)
@@ -335,7 +335,7 @@ async function suspendAccount(tx: Tx, userId: number, now: Date, payment: Paymen
       .where(eq(classWorks.teacherId, userId))
       .orderBy(asc(classWorks.id))
   ).map((c) => c.id)
-  const cancellation = await cancelFutureLessons(tx, { classIds, memberId: userId }, now, payment)
+  const cancellation = await cancelFutureLessons(tx, { classIds, memberId: userId }, now)
   // Published classes are taken down (hidden: their pages answer 410); drafts stay drafts, never revealed.
   const unpublished = classIds.length
     ? await tx
@@ -362,14 +362,14 @@ async function suspendAccount(tx: Tx, userId: number, now: Date, payment: Paymen
 }
 
 /** Hides one class: out of search and pages (410), its future lessons cancelled and refunded. */
-async function hideClass(tx: Tx, classWorkId: number, now: Date, payment: PaymentProvider) {
+async function hideClass(tx: Tx, classWorkId: number, now: Date) {
   const [cls] = await tx
     .select({ id: classWorks.id, hiddenAt: classWorks.hiddenAt })
     .from(classWorks)
     .where(eq(classWorks.id, classWorkId))
   if (!cls) throw notFound('クラス')
   if (cls.hiddenAt) return { canceled: 0, refunded: 0 }
-  const cancellation = await cancelFutureLessons(tx, { classIds: [classWorkId] }, now, payment)
+  const cancellation = await cancelFutureLessons(tx, { classIds: [classWorkId] }, now)
   await tx
     .update(classWorks)
     .set({ hiddenAt: now, isPublished: false, updatedAt: now })
@@ -383,7 +383,6 @@ export async function adminResolveReport(
   id: number,
   body: ResolveReportBody,
   now: Date,
-  payment: PaymentProvider,
   address?: string,
 ): Promise<ResolveReportResult> {
   return transaction(db, async (tx) => {
@@ -398,7 +397,7 @@ export async function adminResolveReport(
     if (body.action === 'hide') {
       status = 'hidden'
       if (report.targetType === 'class') {
-        cancellation = await hideClass(tx, report.targetId, now, payment)
+        cancellation = await hideClass(tx, report.targetId, now)
         after = { class_hidden: report.targetId, ...cancellationJson(cancellation) }
       } else if (report.targetType === 'review') {
         await hideReview(tx, report.targetId)
@@ -418,7 +417,7 @@ export async function adminResolveReport(
       }
     } else if (body.action === 'suspend') {
       status = 'suspended'
-      const s = await suspendAccount(tx, report.targetUserId, now, payment)
+      const s = await suspendAccount(tx, report.targetUserId, now)
       cancellation = s.cancellation
       after = {
         suspended_user: report.targetUserId,

@@ -61,9 +61,17 @@ function figures(r: FigureRow | undefined): SalesFigures {
   }
 }
 
+/**
+ * Purchases of a Tokyo month that are sales or refunds: a seat held while paying (pending) or given back unpaid
+ * (expired) never moved money (issue 17).
+ */
 function inMonth(month: string): SQL {
   const { start, end } = tokyoMonthRange(month)
-  return and(gte(purchases.createdAt, start), lt(purchases.createdAt, end))!
+  return and(
+    gte(purchases.createdAt, start),
+    lt(purchases.createdAt, end),
+    sql`${purchases.status} not in ('pending', 'expired')`,
+  )!
 }
 
 const ownClass = (teacherId: number) => eq(classWorks.teacherId, teacherId)
@@ -160,7 +168,9 @@ export async function salesReport(
 export async function receipt(db: Db, user: UserRow, purchaseId: number): Promise<Receipt> {
   requireTeacher(user)
   const [row] = await selectLines(db)
-    .where(and(ownClass(user.id), eq(purchases.id, purchaseId)))
+    .where(
+      and(ownClass(user.id), eq(purchases.id, purchaseId), sql`${purchases.status} not in ('pending', 'expired')`),
+    )
     .limit(1)
   if (!row) throw notFound('購入履歴')
   const [org] = await db

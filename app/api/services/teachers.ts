@@ -111,7 +111,8 @@ export async function scheduleStudents(db: Db, userId: number, scheduleId: numbe
     .from(purchases)
     .innerJoin(users, eq(users.id, purchases.userId))
     .leftJoin(learners, eq(learners.id, purchases.learnerId))
-    .where(eq(purchases.scheduleId, scheduleId))
+    // A seat still being paid for, or given back unpaid, is not a student yet (issue 17).
+    .where(and(eq(purchases.scheduleId, scheduleId), sql`${purchases.status} not in ('pending', 'expired')`))
     .orderBy(
       sql`case when ${purchases.status} = 'reserved' then 0 else 1 end`,
       asc(purchases.createdAt),

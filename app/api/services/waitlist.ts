@@ -146,7 +146,7 @@ export async function joinWaitlist(
         and(
           eq(purchases.scheduleId, scheduleId),
           eq(purchases.userId, user.id),
-          eq(purchases.status, 'reserved'),
+          inArray(purchases.status, ['reserved', 'pending']),
         ),
       )
       .limit(1)

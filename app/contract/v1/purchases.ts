@@ -1,7 +1,11 @@
 import { z } from 'zod'
 import { DateTime, Id, Lesson, PersonRef } from './common'
 
-export const purchaseStatuses = ['reserved', 'canceled_by_user', 'canceled_by_teacher'] as const
+/**
+ * pending: a paid seat held while the member pays (issue 17); reserved: paid (or free); canceled_*: refunded.
+ * A hold that ended unpaid (expired) is not shown to the member.
+ */
+export const purchaseStatuses = ['pending', 'reserved', 'canceled_by_user', 'canceled_by_teacher'] as const
 export const PurchaseStatus = z.enum(purchaseStatuses)
 export type PurchaseStatus = z.infer<typeof PurchaseStatus>
 
@@ -49,6 +53,17 @@ export const Purchase = z.object({
   /** The member may still cancel (reserved, and more than 24 hours before the start). */
   can_cancel: z.boolean(),
   cancel_deadline: DateTime,
+  /** Its payment (paid classes, issue 17): null for a free class. */
+  payment: z
+    .object({
+      id: Id,
+      status: z.enum(['requires_payment', 'succeeded', 'canceled']),
+      amount: z.number().int().positive(),
+      refund_status: z.enum(['pending', 'succeeded']).nullable(),
+    })
+    .nullable(),
+  /** While pending: until when the seat is held for the payment. */
+  hold_expires_at: DateTime.nullable(),
   /** The member's review of this lesson (issue 16), and whether they may write one now. */
   review: z.object({ id: Id, rating: z.number().int().min(1).max(5) }).nullable(),
   can_review: z.boolean(),

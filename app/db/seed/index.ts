@@ -6,6 +6,7 @@ import type { Db, DbOrTx, Tx } from '../client'
 import * as s from '../schema'
 import { announcementTemplates, classDescription, classSeeds } from './classes'
 import { seedCourses } from './courses'
+import { recordDemoPayments } from './payments'
 import { articleSeeds } from './magazine'
 import { masterData, schoolTypeIndexOfGrade } from './masters'
 import { DEMO_SUBS, memberSeeds, operatorSeed, organizationSeeds, parentSeed, teacherSeeds } from './people'
@@ -519,6 +520,9 @@ async function seedAll(tx: Tx, { issuer, now, commissionRate = 0.2 }: SeedOption
       }),
     imageOf: (c) => `/images/classes/${String(c.category + 1).padStart(2, '0')}-a.svg`,
   })
+
+  // ── payments (issue 17): every paid demo reservation was paid, every cancelled one refunded ──
+  await recordDemoPayments(tx)
 }
 
 function insertDemoOperator(tx: DbOrTx, issuer: string, now: Date) {

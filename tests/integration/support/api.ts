@@ -26,6 +26,11 @@ export interface TestApi {
   ): Promise<CallResult>
   /** Calls with a fresh access token of `sub`. */
   as(sub: string, method: string, path: string, body?: unknown): Promise<CallResult>
+  /**
+   * Reserves as `sub` and, for a paid class, pays the held seat with the embedded provider's test card (issue 17):
+   * the answer of POST /v1/purchases, or after paying, the purchase as reserved.
+   */
+  book(sub: string, body: { schedule_id: number; learner_id?: number | null }): Promise<CallResult>
   userId(sub: string): Promise<number>
   count(table: string): Promise<number>
   close(): Promise<void>
@@ -60,6 +65,7 @@ export async function setupApi(): Promise<TestApi> {
     app,
     call,
     as: async (sub, method, path, body) => call(method, path, { token: await tokenFor(sub), body }),
+    book: async (sub, body) => bookWith(call, await tokenFor(sub), body),
     userId: async (sub) => {
       const [u] = await database.db
         .select({ id: users.id })
@@ -76,4 +82,23 @@ export async function setupApi(): Promise<TestApi> {
     },
     close: () => database.close(),
   }
+}
+
+/** The embedded provider's card that always pays. */
+export const TEST_CARD = { number: '4242 4242 4242 4242', exp_month: 12, exp_year: 2099, cvc: '123' }
+
+/** Reserves with `token` and pays a held seat with the test card; see TestApi.book. */
+export async function bookWith(
+  call: TestApi['call'],
+  token: string,
+  body: { schedule_id: number; learner_id?: number | null },
+): Promise<CallResult> {
+  const held = await call('POST', '/v1/purchases', { token, body })
+  if (held.status !== 201 || held.body.status !== 'pending') return held
+  const paid = await call('POST', `/v1/payments/${held.body.payment.id}/confirm`, {
+    token,
+    body: { card: TEST_CARD },
+  })
+  if (paid.status !== 200) return paid
+  return { ...paid, status: 201, body: paid.body.purchase }
 }

@@ -4,7 +4,7 @@
  */
 import { openDatabase } from '../../../app/db/client'
 import { startJobRunner } from '../../../app/jobs/runner.server'
-import { notificationHandlers } from '../../../app/notifications/handlers.server'
+import { appJobHandlers } from './jobs'
 import { testMailSettings } from './mail'
 
 const database = await openDatabase({ databaseUrl: process.env.WORKER_DATABASE_URL!, migrate: false })
@@ -13,7 +13,7 @@ startJobRunner({
   pollMs: 50,
   leaseMs: Number(process.env.WORKER_LEASE_MS ?? 1000),
   workerId: 'child',
-  handlers: notificationHandlers({
+  handlers: appJobHandlers({
     mail: testMailSettings(process.env.WORKER_SMTP_URL),
   }),
 })

@@ -1,0 +1,791 @@
+import { and, desc, eq, gte, inArray, isNotNull, isNull, lt, ne, sql } from 'drizzle-orm'
+import type { SelectedFields } from 'drizzle-orm/pg-core'
+import type {
+  Checkout,
+  ConfirmPaymentBody,
+  HistoryItem,
+  PaymentHistory,
+  PaymentReceipt,
+  PaymentSummary,
+} from '../../contract/v1/payments'
+import type { Db, DbOrTx, Tx } from '../../db/client'
+import {
+  classWorkSchedules,
+  classWorks,
+  learners,
+  payments,
+  purchases,
+  refunds,
+  users,
+  webhookEvents,
+} from '../../db/schema'
+import { transaction } from '../../db/transaction'
+import { enqueue } from '../../jobs/queue.server'
+import { includedTax, receiptNumber } from '../../lib/money'
+import { tokyoMonth, tokyoMonthRange } from '../../lib/month'
+import { embeddedPaymentProvider } from '../../payments/embedded.server'
+import {
+  PaymentDeclinedError,
+  type PaymentProvider,
+  PaymentProviderError,
+  type ProviderEvent,
+} from '../../payments/provider.server'
+import { ApiError, notFound } from '../errors'
+import { iso } from './class-cards'
+import { offerFreedSeats } from './waitlist'
+
+/**
+ * Checkout, settlement and refunds (issue 17; docs/decisions/0025).
+ *
+ * A paid reservation is made in two steps. First the seat is held: the purchase is `pending` (counted in the
+ * schedule's purchased_count, so nobody else takes it) with a payment `requires_payment` and a job that ends the
+ * hold after PAYMENT_HOLD_MS. Then the member pays; `settlePayment` turns the purchase `reserved`. Whatever the
+ * order in which the provider's answer, the hold's end, a webhook and a crash arrive, the rules are:
+ * - a seat is never taken without a payment: an unpaid hold ends (`expired`) and the seat goes back;
+ * - a payment never stays without a seat: money that arrives after the hold ended takes a seat if one is free,
+ *   else it is refunded in full (reason `no_seat`);
+ * - every refund is one `refunds` row per payment (unique), paid out by a job with an idempotency key derived from
+ *   that row, so a crash between the provider's refund and our record cannot refund twice.
+ * Locks follow docs/decisions/0015: class → schedule → purchase → payment.
+ */
+
+export interface PaymentDeps {
+  now: Date
+  /** The configured provider, for new payments; older payments are served by the provider that took them. */
+  provider: PaymentProvider
+}
+
+const holdEnded = () =>
+  new ApiError(
+    409,
+    'hold_expired',
+    'お支払いの期限（10分）が過ぎたため、席の確保を取り消しました。もう一度予約してください',
+  )
+const unavailable = () =>
+  new ApiError(
+    503,
+    'payment_unavailable',
+    '決済サービスに接続できませんでした。時間をおいてもう一度お試しください',
+  )
+
+/** The provider that took a payment: the configured one, or the embedded one for payments it made. */
+export function providerFor(db: Db, current: PaymentProvider, name: string): PaymentProvider {
+  if (name === current.name) return current
+  if (name === 'embedded') return embeddedPaymentProvider(async () => db)
+  throw new PaymentProviderError(`payments of ${name} cannot be reached with ${current.name} configured`)
+}
+
+async function lockSeatRows(tx: Tx, classWorkId: number, scheduleId: number, purchaseId: number) {
+  await tx
+    .select({ id: classWorks.id })
+    .from(classWorks)
+    .where(eq(classWorks.id, classWorkId))
+    .for('no key update')
+  await tx
+    .select({ id: classWorkSchedules.id })
+    .from(classWorkSchedules)
+    .where(eq(classWorkSchedules.id, scheduleId))
+    .for('no key update')
+  const [purchase] = await tx.select().from(purchases).where(eq(purchases.id, purchaseId)).for('update')
+  return purchase!
+}
+
+/** Where a purchase's seat is: its schedule and class (a plain read; they never change). */
+async function seatOf(db: DbOrTx, purchaseId: number) {
+  const [row] = await db
+    .select({ scheduleId: purchases.scheduleId, classWorkId: classWorkSchedules.classWorkId })
+    .from(purchases)
+    .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+    .where(eq(purchases.id, purchaseId))
+  return row
+}
+
+// ── holding a seat ───────────────────────────────────────────────────────────────────────────────
+
+/** In the purchase's transaction: its payment row, and the job that ends the hold. */
+export async function openPayment(
+  tx: Tx,
+  input: {
+    purchaseId: number
+    userId: number
+    amount: number
+    provider: PaymentProvider['name']
+    holdExpiresAt: Date
+  },
+): Promise<number> {
+  const [row] = await tx
+    .insert(payments)
+    .values({
+      purchaseId: input.purchaseId,
+      userId: input.userId,
+      provider: input.provider,
+      amount: input.amount,
+      taxAmount: includedTax(input.amount),
+    })
+    .returning({ id: payments.id })
+  await enqueue(
+    tx,
+    'payments.expire_hold',
+    { purchaseId: input.purchaseId },
+    { runAt: input.holdExpiresAt, dedupeKey: `hold:${input.purchaseId}`, maxAttempts: 20 },
+  )
+  return row!.id
+}
+
+/**
+ * After the hold committed: the payment at the provider (idempotent by our payment id, so a retry after a lost
+ * answer finds the same one). When the provider cannot be reached, the hold ends at once and the member is told.
+ */
+export async function createAtProvider(
+  db: Db,
+  paymentId: number,
+  description: string,
+  deps: PaymentDeps,
+): Promise<string | null> {
+  const [p] = await db
+    .select({ amount: payments.amount, purchaseId: payments.purchaseId, providerRef: payments.providerRef })
+    .from(payments)
+    .where(eq(payments.id, paymentId))
+  if (!p) throw notFound('お支払い')
+  try {
+    const created = await deps.provider.createPayment({
+      amount: p.amount,
+      description,
+      metadata: { payment_id: String(paymentId), purchase_id: String(p.purchaseId) },
+      idempotencyKey: `payment-${paymentId}`,
+    })
+    if (!p.providerRef)
+      await db
+        .update(payments)
+        .set({ providerRef: created.ref })
+        .where(and(eq(payments.id, paymentId), isNull(payments.providerRef)))
+    return created.clientSecret
+  } catch (err) {
+    if (!(err instanceof PaymentProviderError)) throw err
+    await endHold(db, p.purchaseId, deps.now)
+    throw unavailable()
+  }
+}
+
+/**
+ * Gives a held seat back (the caller may hold the class and schedule locks already): the purchase becomes
+ * `expired`, the counter drops, the payment is given up (at the provider too, by a job after commit) and the seat
+ * goes to the waitlist. False when the purchase was no longer pending.
+ */
+export async function releaseHold(tx: Tx, purchaseId: number, now: Date): Promise<boolean> {
+  const seat = await seatOf(tx, purchaseId)
+  if (!seat) return false
+  const purchase = await lockSeatRows(tx, seat.classWorkId, seat.scheduleId, purchaseId)
+  if (purchase.status !== 'pending') return false
+  await tx
+    .update(purchases)
+    .set({ status: 'expired', holdExpiresAt: null })
+    .where(eq(purchases.id, purchaseId))
+  await tx
+    .update(classWorkSchedules)
+    .set({ purchasedCount: sql`${classWorkSchedules.purchasedCount} - 1` })
+    .where(eq(classWorkSchedules.id, seat.scheduleId))
+  await givePaymentUp(tx, purchaseId)
+  await offerFreedSeats(tx, seat.scheduleId, now)
+  return true
+}
+
+/** The payment of a purchase that will not be paid: canceled here, and at the provider by a job after commit. */
+export async function givePaymentUp(tx: Tx, purchaseId: number) {
+  const given = await tx
+    .update(payments)
+    .set({ status: 'canceled' })
+    .where(and(eq(payments.purchaseId, purchaseId), eq(payments.status, 'requires_payment')))
+    .returning({ id: payments.id, providerRef: payments.providerRef })
+  for (const p of given)
+    if (p.providerRef)
+      await enqueue(tx, 'payments.cancel', { paymentId: p.id }, { dedupeKey: `payment-cancel:${p.id}` })
+}
+
+/** The end of a hold, now (the member gave up, or the provider is away). */
+async function endHold(db: Db, purchaseId: number, now: Date) {
+  return transaction(db, (tx) => releaseHold(tx, purchaseId, now))
+}
+
+/**
+ * Job `payments.expire_hold`, when the hold's time is up: a payment the provider took (its answer was lost) is
+ * settled; anything else gives the seat back.
+ */
+export async function expireHold(db: Db, purchaseId: number, deps: PaymentDeps): Promise<void> {
+  const [row] = await db
+    .select({
+      status: purchases.status,
+      holdExpiresAt: purchases.holdExpiresAt,
+      paymentId: payments.id,
+      provider: payments.provider,
+      providerRef: payments.providerRef,
+    })
+    .from(purchases)
+    .leftJoin(payments, eq(payments.purchaseId, purchases.id))
+    .where(eq(purchases.id, purchaseId))
+  if (row?.status !== 'pending' || !row.holdExpiresAt) return
+  if (row.holdExpiresAt > deps.now) return
+  if (row.paymentId && row.providerRef && row.provider) {
+    const state = await providerFor(db, deps.provider, row.provider)
+      .retrieve(row.providerRef)
+      .catch(() => undefined)
+    if (state?.status === 'succeeded') {
+      await settlePayment(db, row.paymentId, deps.now)
+      return
+    }
+  }
+  await endHold(db, purchaseId, deps.now)
+}
+
+/** Job `payments.cancel`: the provider forgets a payment that will not be paid (a paid one it keeps). */
+export async function cancelAtProvider(db: Db, paymentId: number, deps: PaymentDeps): Promise<void> {
+  const [p] = await db
+    .select({ provider: payments.provider, ref: payments.providerRef, status: payments.status })
+    .from(payments)
+    .where(eq(payments.id, paymentId))
+  if (!p?.ref || p.status !== 'canceled') return
+  await providerFor(db, deps.provider, p.provider).cancel(p.ref)
+}
+
+// ── paying ───────────────────────────────────────────────────────────────────────────────────────
+
+async function ownPayment(db: DbOrTx, userId: number, paymentId: number) {
+  const [row] = await db
+    .select({
+      id: payments.id,
+      status: payments.status,
+      provider: payments.provider,
+      providerRef: payments.providerRef,
+      purchaseId: payments.purchaseId,
+      purchaseStatus: purchases.status,
+      holdExpiresAt: purchases.holdExpiresAt,
+      title: classWorks.title,
+    })
+    .from(payments)
+    .innerJoin(purchases, eq(purchases.id, payments.purchaseId))
+    .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+    .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+    .where(and(eq(payments.id, paymentId), eq(payments.userId, userId)))
+  if (!row) throw notFound('お支払い')
+  return row
+}
+
+/**
+ * POST /v1/payments/{id}/confirm: pays the held seat. A refused card answers 402 with the refusal in Japanese and
+ * keeps the seat for another try until the hold ends; a payment already paid answers as paid and charges nothing.
+ */
+export async function confirmPayment(
+  db: Db,
+  userId: number,
+  paymentId: number,
+  body: ConfirmPaymentBody,
+  deps: PaymentDeps,
+): Promise<void> {
+  const p = await ownPayment(db, userId, paymentId)
+  if (p.status === 'succeeded') return
+  if (p.status === 'canceled' || p.purchaseStatus !== 'pending' || !p.holdExpiresAt) throw holdEnded()
+  if (p.holdExpiresAt <= deps.now) throw holdEnded()
+  const provider = providerFor(db, deps.provider, p.provider)
+  if (provider.name === 'embedded' && !body.card)
+    throw new ApiError(422, 'card_required', 'カード情報を入力してください')
+  let ref = p.providerRef
+  if (!ref) {
+    await createAtProvider(db, p.id, p.title, { ...deps, provider })
+    ;[{ ref }] = (await db
+      .select({ ref: payments.providerRef })
+      .from(payments)
+      .where(eq(payments.id, p.id))) as [{ ref: string | null }]
+    if (!ref) throw unavailable()
+  }
+  // Recorded before the provider is asked: if our answer is lost, the reconciliation sweep asks again.
+  await db
+    .update(payments)
+    .set({ attempts: sql`${payments.attempts} + 1`, lastAttemptAt: deps.now })
+    .where(eq(payments.id, p.id))
+  let state: Awaited<ReturnType<PaymentProvider['confirm']>>
+  try {
+    state = await provider.confirm(ref, { card: body.card, now: deps.now })
+  } catch (err) {
+    if (err instanceof PaymentDeclinedError) {
+      await db
+        .update(payments)
+        .set({ failureCode: err.code, failureMessage: err.message })
+        .where(and(eq(payments.id, p.id), eq(payments.status, 'requires_payment')))
+      if (err.code === 'payment_canceled') throw holdEnded()
+      throw new ApiError(402, err.code, err.message)
+    }
+    if (err instanceof PaymentProviderError) throw unavailable()
+    throw err
+  }
+  if (state.status === 'succeeded') await settlePayment(db, p.id, deps.now)
+}
+
+/**
+ * The provider took the money: the purchase becomes reserved (mails queued). Money that arrives after the hold
+ * ended takes a seat if one is still free, else it is refunded in full. Safe to run any number of times.
+ */
+export async function settlePayment(
+  db: Db,
+  paymentId: number,
+  now: Date,
+): Promise<'reserved' | 'refunded' | 'already'> {
+  const [ref] = await db
+    .select({ purchaseId: payments.purchaseId })
+    .from(payments)
+    .where(eq(payments.id, paymentId))
+  if (!ref) throw notFound('お支払い')
+  const seat = await seatOf(db, ref.purchaseId)
+  if (!seat) throw notFound('予約')
+  return transaction(db, async (tx) => {
+    const purchase = await lockSeatRows(tx, seat.classWorkId, seat.scheduleId, ref.purchaseId)
+    const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update')
+    if (payment!.status === 'succeeded') return 'already' as const
+    await tx
+      .update(payments)
+      .set({ status: 'succeeded', succeededAt: now, failureCode: null, failureMessage: null })
+      .where(eq(payments.id, paymentId))
+    const reserve = async () => {
+      await tx
+        .update(purchases)
+        .set({ status: 'reserved', holdExpiresAt: null })
+        .where(eq(purchases.id, purchase.id))
+      await enqueue(tx, 'notify.purchase_created', { purchaseId: purchase.id })
+      await enqueue(tx, 'notify.payment_receipt', { paymentId }, { dedupeKey: `receipt:${paymentId}` })
+      return 'reserved' as const
+    }
+    if (purchase.status === 'pending') return reserve()
+    if (purchase.status === 'expired') {
+      // Paid after the hold ended: the seat again if one is free and the person holds no other seat there.
+      const [other] = await tx
+        .select({ id: purchases.id })
+        .from(purchases)
+        .where(
+          and(
+            eq(purchases.scheduleId, purchase.scheduleId),
+            eq(purchases.userId, purchase.userId),
+            sql`coalesce(${purchases.learnerId}, 0) = ${purchase.learnerId ?? 0}`,
+            inArray(purchases.status, ['pending', 'reserved']),
+          ),
+        )
+      const taken = other
+        ? []
+        : await tx
+            .update(classWorkSchedules)
+            .set({ purchasedCount: sql`${classWorkSchedules.purchasedCount} + 1` })
+            .where(
+              and(
+                eq(classWorkSchedules.id, purchase.scheduleId),
+                sql`${classWorkSchedules.purchasedCount} + ${classWorkSchedules.heldCount} < ${classWorkSchedules.capacity}`,
+                eq(classWorkSchedules.isCanceled, false),
+                sql`${classWorkSchedules.startedAt} > ${now.toISOString()}::timestamptz`,
+              ),
+            )
+            .returning({ id: classWorkSchedules.id })
+      if (taken.length > 0) return reserve()
+    }
+    await requestRefund(tx, purchase.id, 'no_seat')
+    await enqueue(tx, 'notify.payment_receipt', { paymentId }, { dedupeKey: `receipt:${paymentId}` })
+    return 'refunded' as const
+  })
+}
+
+// ── refunds ──────────────────────────────────────────────────────────────────────────────────────
+
+export type RefundReason = 'member_cancel' | 'teacher_cancel' | 'operator' | 'no_seat'
+
+/**
+ * In a cancellation's transaction: the refund of the purchase's payment, if it was paid — one row per payment
+ * (a second request is a no-op), paid out by a job after commit. Returns the amount newly refunded.
+ */
+export async function requestRefund(tx: Tx, purchaseId: number, reason: RefundReason): Promise<number> {
+  const [paid] = await tx
+    .select({ id: payments.id, amount: payments.amount })
+    .from(payments)
+    .where(and(eq(payments.purchaseId, purchaseId), eq(payments.status, 'succeeded')))
+  if (!paid) return 0
+  const [refund] = await tx
+    .insert(refunds)
+    .values({ paymentId: paid.id, purchaseId, amount: paid.amount, reason })
+    .onConflictDoNothing({ target: refunds.paymentId })
+    .returning({ id: refunds.id })
+  if (!refund) return 0
+  await enqueue(
+    tx,
+    'payments.refund',
+    { refundId: refund.id },
+    { dedupeKey: `refund:${refund.id}`, maxAttempts: 20 },
+  )
+  return paid.amount
+}
+
+/**
+ * Job `payments.refund`: the provider refunds, keyed by our refund's id — a run repeated after a crash (the
+ * provider refunded, our record was lost) gets the same refund back instead of a second one.
+ */
+export async function runRefund(db: Db, refundId: number, deps: PaymentDeps): Promise<void> {
+  const [r] = await db
+    .select({
+      status: refunds.status,
+      amount: refunds.amount,
+      provider: payments.provider,
+      ref: payments.providerRef,
+    })
+    .from(refunds)
+    .innerJoin(payments, eq(payments.id, refunds.paymentId))
+    .where(eq(refunds.id, refundId))
+  if (!r || r.status === 'succeeded') return
+  if (!r.ref) throw new PaymentProviderError(`refund ${refundId}: its payment has no provider reference`)
+  try {
+    const done = await providerFor(db, deps.provider, r.provider).refund({
+      ref: r.ref,
+      amount: r.amount,
+      idempotencyKey: `refund-${refundId}`,
+    })
+    const [recorded] = await db
+      .update(refunds)
+      .set({ status: 'succeeded', providerRef: done.ref, succeededAt: deps.now, lastError: null })
+      .where(and(eq(refunds.id, refundId), eq(refunds.status, 'pending')))
+      .returning({ id: refunds.id })
+    if (recorded)
+      await enqueue(db, 'notify.refund_completed', { refundId }, { dedupeKey: `refund-mail:${refundId}` })
+  } catch (err) {
+    await db
+      .update(refunds)
+      .set({ lastError: err instanceof Error ? err.message.slice(0, 500) : String(err) })
+      .where(eq(refunds.id, refundId))
+    throw err
+  }
+}
+
+// ── reconciliation and webhooks ──────────────────────────────────────────────────────────────────
+
+/** How long after an attempt the sweep asks the provider what became of it. */
+export const RECONCILE_AFTER_MS = 60_000
+
+/**
+ * Job `payments.reconcile` (every minute, one instance): payments whose outcome at the provider is not known here —
+ * an attempt whose answer was lost (a crash between the charge and its record), or money taken after we gave the
+ * payment up — are settled from what the provider says.
+ */
+export async function reconcilePayments(db: Db, deps: PaymentDeps): Promise<number> {
+  const open = await db
+    .select({
+      id: payments.id,
+      status: payments.status,
+      provider: payments.provider,
+      ref: payments.providerRef,
+    })
+    .from(payments)
+    .where(
+      and(
+        ne(payments.status, 'succeeded'),
+        isNotNull(payments.providerRef),
+        lt(payments.lastAttemptAt, new Date(deps.now.getTime() - RECONCILE_AFTER_MS)),
+      ),
+    )
+    .orderBy(payments.lastAttemptAt)
+    .limit(100)
+  let settled = 0
+  for (const p of open) {
+    const state = await providerFor(db, deps.provider, p.provider)
+      .retrieve(p.ref!)
+      .catch(() => undefined)
+    if (!state) continue
+    if (state.status === 'succeeded') {
+      await settlePayment(db, p.id, deps.now)
+      settled++
+    } else if (p.status === 'canceled' || state.status === 'canceled') {
+      // Nothing more can happen to it: out of the sweep.
+      await db.update(payments).set({ lastAttemptAt: null }).where(eq(payments.id, p.id))
+    }
+  }
+  return settled
+}
+
+/** A verified webhook event, handled once by its id (a replay has no effect). */
+export async function handleProviderEvent(
+  db: Db,
+  provider: PaymentProvider,
+  event: ProviderEvent,
+  now: Date,
+): Promise<'handled' | 'duplicate' | 'ignored'> {
+  const [seen] = await db
+    .select({ id: webhookEvents.eventId })
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.provider, provider.name), eq(webhookEvents.eventId, event.id)))
+  if (seen) return 'duplicate'
+  let outcome: 'handled' | 'ignored' = 'ignored'
+  if (event.type !== 'other') {
+    const [p] = await db
+      .select({ id: payments.id })
+      .from(payments)
+      .where(and(eq(payments.provider, provider.name), eq(payments.providerRef, event.ref)))
+    if (p && event.type === 'payment_succeeded') {
+      await settlePayment(db, p.id, now)
+      outcome = 'handled'
+    } else if (p && event.type === 'payment_failed') {
+      const state = await provider.retrieve(event.ref)
+      if (state.failure)
+        await db
+          .update(payments)
+          .set({ failureCode: state.failure.code, failureMessage: state.failure.message })
+          .where(and(eq(payments.id, p.id), eq(payments.status, 'requires_payment')))
+      outcome = 'handled'
+    }
+  }
+  // Recorded after the work: a failure above lets the provider send it again; the work itself is idempotent.
+  await db
+    .insert(webhookEvents)
+    .values({
+      provider: provider.name,
+      eventId: event.id,
+      type: event.type === 'other' ? event.name : event.type,
+    })
+    .onConflictDoNothing()
+  return outcome
+}
+
+// ── what members see ─────────────────────────────────────────────────────────────────────────────
+
+/** The summaries of the given payments, with their refunds. */
+export async function paymentSummaries(
+  db: DbOrTx,
+  paymentIds: number[],
+): Promise<Map<number, PaymentSummary>> {
+  const map = new Map<number, PaymentSummary>()
+  if (paymentIds.length === 0) return map
+  const rows = await db
+    .select({
+      id: payments.id,
+      status: payments.status,
+      provider: payments.provider,
+      amount: payments.amount,
+      taxAmount: payments.taxAmount,
+      failureCode: payments.failureCode,
+      failureMessage: payments.failureMessage,
+      succeededAt: payments.succeededAt,
+      refundAmount: refunds.amount,
+      refundStatus: refunds.status,
+      refundAt: sql<Date | null>`coalesce(${refunds.succeededAt}, ${refunds.createdAt})`,
+    })
+    .from(payments)
+    .leftJoin(refunds, eq(refunds.paymentId, payments.id))
+    .where(inArray(payments.id, paymentIds))
+  for (const r of rows)
+    map.set(r.id, {
+      id: r.id,
+      status: r.status as PaymentSummary['status'],
+      provider: r.provider as PaymentSummary['provider'],
+      amount: r.amount,
+      tax_amount: r.taxAmount,
+      failure: r.failureCode ? { code: r.failureCode, message: r.failureMessage ?? '' } : null,
+      succeeded_at: r.succeededAt ? iso(r.succeededAt) : null,
+      refund:
+        r.refundAmount !== null && r.refundStatus !== null && r.refundAt
+          ? {
+              amount: r.refundAmount,
+              status: r.refundStatus as 'pending' | 'succeeded',
+              at: iso(new Date(r.refundAt)),
+            }
+          : null,
+    })
+  return map
+}
+
+/** GET /v1/payments/{id}: the checkout page's payment, its purchase and what the browser needs to pay. */
+export async function checkoutOf(
+  db: Db,
+  userId: number,
+  paymentId: number,
+  deps: PaymentDeps,
+  purchaseOf: (purchaseId: number) => Promise<Checkout['purchase'] | undefined>,
+): Promise<Checkout> {
+  const p = await ownPayment(db, userId, paymentId)
+  const [summary, purchase] = await Promise.all([
+    paymentSummaries(db, [p.id]).then((m) => m.get(p.id)!),
+    purchaseOf(p.purchaseId),
+  ])
+  if (!purchase) throw notFound('お支払い')
+  let clientSecret: string | null = null
+  if (
+    p.status === 'requires_payment' &&
+    p.purchaseStatus === 'pending' &&
+    p.providerRef &&
+    p.provider === 'stripe'
+  ) {
+    clientSecret = (await deps.provider.retrieve(p.providerRef).catch(() => undefined))?.clientSecret ?? null
+  }
+  return {
+    payment: summary,
+    purchase,
+    hold_expires_at: p.purchaseStatus === 'pending' && p.holdExpiresAt ? iso(p.holdExpiresAt) : null,
+    client_secret: clientSecret,
+  }
+}
+
+const historyColumns = {
+  paymentId: payments.id,
+  purchaseId: purchases.id,
+  classWorkId: classWorks.id,
+  title: classWorks.title,
+  lessonCount: classWorks.lessonCount,
+  startedAt: classWorkSchedules.startedAt,
+  learner: learners.nickname,
+  member: users.nickname,
+}
+
+/** Payments joined to what a history line or a receipt shows, with `extra` columns. */
+function selectHistory<E extends SelectedFields>(db: DbOrTx, extra: E) {
+  return db
+    .select({ ...historyColumns, ...extra })
+    .from(payments)
+    .innerJoin(purchases, eq(purchases.id, payments.purchaseId))
+    .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+    .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+    .innerJoin(users, eq(users.id, payments.userId))
+    .leftJoin(learners, eq(learners.id, purchases.learnerId))
+}
+
+const attendeeOf = (r: { learner: string | null; member: string }) => r.learner ?? `${r.member}（ご本人）`
+
+/** GET /v1/payments?month=: the member's payments and refunds of a Tokyo month, newest first. */
+export async function paymentHistory(
+  db: Db,
+  userId: number,
+  month: string | undefined,
+  now: Date,
+): Promise<PaymentHistory> {
+  const shown = month ?? tokyoMonth(now)
+  const { start, end } = tokyoMonthRange(shown)
+  const refundAt = sql<Date>`coalesce(${refunds.succeededAt}, ${refunds.createdAt})`
+  const [paid, refunded, paidMonths, refundMonths] = await Promise.all([
+    selectHistory(db, { at: payments.succeededAt, amount: payments.amount })
+      .where(
+        and(
+          eq(payments.userId, userId),
+          eq(payments.status, 'succeeded'),
+          gte(payments.succeededAt, start),
+          lt(payments.succeededAt, end),
+        ),
+      )
+      .orderBy(desc(payments.succeededAt)),
+    selectHistory(db, { at: refundAt, amount: refunds.amount, refundStatus: refunds.status })
+      .innerJoin(refunds, eq(refunds.paymentId, payments.id))
+      .where(and(eq(payments.userId, userId), gte(refundAt, start), lt(refundAt, end))),
+    db
+      .selectDistinct({
+        month: sql<string>`to_char(${payments.succeededAt} at time zone 'Asia/Tokyo', 'YYYY-MM')`,
+      })
+      .from(payments)
+      .where(and(eq(payments.userId, userId), eq(payments.status, 'succeeded'))),
+    db
+      .selectDistinct({ month: sql<string>`to_char(${refundAt} at time zone 'Asia/Tokyo', 'YYYY-MM')` })
+      .from(refunds)
+      .innerJoin(payments, eq(payments.id, refunds.paymentId))
+      .where(eq(payments.userId, userId)),
+  ])
+  const line = (
+    kind: HistoryItem['kind'],
+    r: (typeof paid)[number] & { at: Date | null; refundStatus?: string },
+  ): HistoryItem => ({
+    kind,
+    payment_id: r.paymentId,
+    purchase_id: r.purchaseId,
+    at: iso(new Date(r.at ?? 0)),
+    amount: r.amount,
+    status: kind === 'refund' && r.refundStatus === 'pending' ? 'pending' : 'succeeded',
+    class_work: { id: r.classWorkId, title: r.title },
+    schedule_started_at: iso(r.startedAt),
+    lesson_count: r.lessonCount,
+    attendee: attendeeOf(r),
+  })
+  const items = [...paid.map((r) => line('payment', r)), ...refunded.map((r) => line('refund', r))].sort(
+    (a, b) => b.at.localeCompare(a.at) || b.payment_id - a.payment_id,
+  )
+  return {
+    month: shown,
+    items,
+    totals: {
+      paid: items.filter((i) => i.kind === 'payment').reduce((sum, i) => sum + i.amount, 0),
+      refunded: items.filter((i) => i.kind === 'refund').reduce((sum, i) => sum + i.amount, 0),
+    },
+    months: [...new Set([...paidMonths, ...refundMonths].map((m) => m.month).concat(shown))].sort().reverse(),
+  }
+}
+
+/** GET /v1/payments/{id}/receipt: the 領収書 of a payment that succeeded. */
+export async function receiptOf(
+  db: Db,
+  userId: number,
+  paymentId: number,
+  platform: { name: string; registrationNumber: string | null },
+): Promise<PaymentReceipt> {
+  const [row] = await selectHistory(db, {
+    status: payments.status,
+    at: payments.succeededAt,
+    amount: payments.amount,
+    tax: payments.taxAmount,
+    name: payments.receiptName,
+    refunded: sql<number>`coalesce((select ${refunds.amount} from ${refunds} where ${refunds.paymentId} = ${payments.id} and ${refunds.status} = 'succeeded'), 0)::int`,
+  }).where(and(eq(payments.id, paymentId), eq(payments.userId, userId)))
+  if (row?.status !== 'succeeded' || !row.at) throw notFound('領収書')
+  return {
+    payment_id: paymentId,
+    number: receiptNumber(paymentId),
+    issued_at: iso(row.at),
+    name: row.name,
+    platform_name: platform.name,
+    registration_number: platform.registrationNumber,
+    item: {
+      class_title: row.title,
+      schedule_started_at: iso(row.startedAt),
+      lesson_count: row.lessonCount,
+      attendee: attendeeOf(row),
+    },
+    amount: row.amount,
+    tax_amount: row.tax,
+    tax_rate_percent: 10,
+    refunded_amount: Number(row.refunded),
+  }
+}
+
+/** PUT /v1/payments/{id}/receipt/name: the 宛名, once (a receipt is not rewritten). */
+export async function setReceiptName(db: Db, userId: number, paymentId: number, name: string): Promise<void> {
+  const [set] = await db
+    .update(payments)
+    .set({ receiptName: name })
+    .where(
+      and(
+        eq(payments.id, paymentId),
+        eq(payments.userId, userId),
+        eq(payments.status, 'succeeded'),
+        isNull(payments.receiptName),
+      ),
+    )
+    .returning({ id: payments.id })
+  if (set) return
+  const [exists] = await db
+    .select({ status: payments.status })
+    .from(payments)
+    .where(and(eq(payments.id, paymentId), eq(payments.userId, userId)))
+  if (exists?.status !== 'succeeded') throw notFound('領収書')
+  throw new ApiError(409, 'receipt_name_set', '領収書の宛名はすでに設定されています（変更できません）')
+}
+
+/** Members who paid or were refunded: ids for the purchase list's payment column. */
+export async function paymentsOfPurchases(db: DbOrTx, purchaseIds: number[]) {
+  if (purchaseIds.length === 0)
+    return new Map<number, { id: number; status: string; amount: number; refundStatus: string | null }>()
+  const rows = await db
+    .select({
+      purchaseId: payments.purchaseId,
+      id: payments.id,
+      status: payments.status,
+      amount: payments.amount,
+      refundStatus: refunds.status,
+    })
+    .from(payments)
+    .leftJoin(refunds, eq(refunds.paymentId, payments.id))
+    .where(inArray(payments.purchaseId, purchaseIds))
+  return new Map(rows.map((r) => [r.purchaseId, r]))
+}

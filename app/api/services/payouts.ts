@@ -1,0 +1,164 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto'
+import { and, asc, eq, gte, lt } from 'drizzle-orm'
+import type { BankAccount, BankAccountInput, PayoutLine, PayoutStatement } from '../../contract/v1/payments'
+import type { Db } from '../../db/client'
+import {
+  classWorkSchedules,
+  classWorks,
+  payments,
+  purchases,
+  refunds,
+  teacherBankAccounts,
+} from '../../db/schema'
+import { transferDateOf } from '../../lib/money'
+import { tokyoMonth, tokyoMonthRange } from '../../lib/month'
+import type { UserRow } from '../auth'
+import { iso } from './class-cards'
+import { requireTeacher } from './class-management'
+
+/**
+ * Payouts for teachers (issue 17; docs/decisions/0025). A month's statement counts what moved money in that Tokyo
+ * month: payments that succeeded for the teacher's classes, and refunds paid out (a refund returns the platform's
+ * commission too). It is transferred on the last day of the following month.
+ */
+
+export async function payoutStatement(
+  db: Db,
+  user: UserRow,
+  month: string | undefined,
+  now: Date,
+): Promise<PayoutStatement> {
+  requireTeacher(user)
+  const shown = month ?? tokyoMonth(now)
+  const { start, end } = tokyoMonthRange(shown)
+  const base = (at: typeof payments.succeededAt | typeof refunds.succeededAt) =>
+    db
+      .select({
+        at,
+        purchaseId: purchases.id,
+        title: classWorks.title,
+        amount: payments.amount,
+        commission: purchases.commission,
+      })
+      .from(payments)
+      .innerJoin(purchases, eq(purchases.id, payments.purchaseId))
+      .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+      .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+  const [paid, refunded] = await Promise.all([
+    base(payments.succeededAt)
+      .where(
+        and(
+          eq(classWorks.teacherId, user.id),
+          eq(payments.status, 'succeeded'),
+          gte(payments.succeededAt, start),
+          lt(payments.succeededAt, end),
+        ),
+      )
+      .orderBy(asc(payments.succeededAt), asc(payments.id)),
+    base(refunds.succeededAt)
+      .innerJoin(refunds, eq(refunds.paymentId, payments.id))
+      .where(
+        and(
+          eq(classWorks.teacherId, user.id),
+          eq(refunds.status, 'succeeded'),
+          gte(refunds.succeededAt, start),
+          lt(refunds.succeededAt, end),
+        ),
+      )
+      .orderBy(asc(refunds.succeededAt), asc(refunds.id)),
+  ])
+  const line =
+    (kind: PayoutLine['kind']) =>
+    (r: (typeof paid)[number]): PayoutLine => ({
+      kind,
+      at: iso(r.at!),
+      purchase_id: r.purchaseId,
+      class_title: r.title,
+      amount: r.amount,
+      commission: r.commission,
+    })
+  const sum = (rows: typeof paid, k: 'amount' | 'commission') => rows.reduce((s, r) => s + r[k], 0)
+  const gross = sum(paid, 'amount')
+  const commission = sum(paid, 'commission')
+  const refunds_ = sum(refunded, 'amount')
+  const refundedCommission = sum(refunded, 'commission')
+  return {
+    month: shown,
+    gross,
+    commission,
+    refunds: refunds_,
+    refunded_commission: refundedCommission,
+    net: gross - commission - (refunds_ - refundedCommission),
+    payment_count: paid.length,
+    refund_count: refunded.length,
+    transfer_date: transferDateOf(shown),
+    lines: [...paid.map(line('payment')), ...refunded.map(line('refund'))].sort(
+      (a, b) => a.at.localeCompare(b.at) || a.purchase_id - b.purchase_id,
+    ),
+  }
+}
+
+// ── the bank account ─────────────────────────────────────────────────────────────────────────────
+
+const keyOf = (secret: string) => createHash('sha256').update(`bank-account v1\0${secret}`).digest()
+
+/** AES-256-GCM; `iv.ciphertext.tag`, base64url. */
+export function sealAccount(secret: string, value: { number: string; holder: string }): string {
+  const iv = randomBytes(12)
+  const cipher = createCipheriv('aes-256-gcm', keyOf(secret), iv)
+  const body = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()])
+  return [iv, body, cipher.getAuthTag()].map((b) => b.toString('base64url')).join('.')
+}
+
+export function openAccount(secret: string, sealed: string): { number: string; holder: string } {
+  const [iv, body, tag] = sealed.split('.').map((p) => Buffer.from(p, 'base64url'))
+  const decipher = createDecipheriv('aes-256-gcm', keyOf(secret), iv!)
+  decipher.setAuthTag(tag!)
+  return JSON.parse(Buffer.concat([decipher.update(body!), decipher.final()]).toString('utf8'))
+}
+
+/** ﾀﾅｶ ﾀﾛｳ → タ＊＊ タ＊＊: enough to recognise one's own account, not enough to read it. */
+export function maskHolder(holder: string): string {
+  return holder
+    .split(/[\s　]+/)
+    .filter(Boolean)
+    .map((w) => `${[...w][0]}${'＊'.repeat(Math.max(1, [...w].length - 1))}`)
+    .join(' ')
+}
+
+export async function bankAccountOf(db: Db, user: UserRow, secret: string): Promise<BankAccount> {
+  requireTeacher(user)
+  const [row] = await db.select().from(teacherBankAccounts).where(eq(teacherBankAccounts.userId, user.id))
+  if (!row) return null
+  return {
+    bank_name: row.bankName,
+    branch_name: row.branchName,
+    account_type: row.accountType as 'futsu' | 'toza',
+    number_masked: `＊＊＊${row.numberLast4}`,
+    holder_masked: maskHolder(openAccount(secret, row.encrypted).holder),
+    updated_at: iso(row.updatedAt),
+  }
+}
+
+export async function saveBankAccount(
+  db: Db,
+  user: UserRow,
+  input: BankAccountInput,
+  secret: string,
+  now: Date,
+): Promise<BankAccount> {
+  requireTeacher(user)
+  const values = {
+    bankName: input.bank_name,
+    branchName: input.branch_name,
+    accountType: input.account_type,
+    numberLast4: input.account_number.slice(-4),
+    encrypted: sealAccount(secret, { number: input.account_number, holder: input.holder_kana }),
+    updatedAt: now,
+  }
+  await db
+    .insert(teacherBankAccounts)
+    .values({ userId: user.id, ...values })
+    .onConflictDoUpdate({ target: teacherBankAccounts.userId, set: values })
+  return bankAccountOf(db, user, secret)
+}

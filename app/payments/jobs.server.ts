@@ -1,0 +1,40 @@
+import '@tanstack/react-start/server-only'
+import { cancelAtProvider, expireHold, reconcilePayments, runRefund } from '../api/services/payments'
+import type { Db } from '../db/client'
+import type { JobHandler, RecurringJob } from '../jobs/runner.server'
+import { PermanentJobError } from '../jobs/runner.server'
+import type { PaymentProvider } from './provider.server'
+
+/** How often the reconciliation sweep asks the provider about payments whose outcome was not recorded. */
+export const RECONCILE_EVERY_MS = 60_000
+
+const positiveId = (v: unknown, name: string): number => {
+  if (typeof v === 'number' && Number.isInteger(v) && v > 0) return v
+  throw new PermanentJobError(`payload.${name} must be a positive integer`)
+}
+
+/**
+ * The payment jobs (issue 17; docs/decisions/0025): the end of a hold, giving a payment up at the provider, paying
+ * out a refund, and the reconciliation sweep. Each is safe to run again: what it does is keyed by our rows.
+ */
+export function paymentHandlers(deps: { provider: (db: Db) => PaymentProvider }): Record<string, JobHandler> {
+  const paymentDeps = (db: Db) => ({ now: new Date(), provider: deps.provider(db) })
+  return {
+    'payments.expire_hold': async (job, { db }) => {
+      await expireHold(db, positiveId(job.payload.purchaseId, 'purchaseId'), paymentDeps(db))
+    },
+    'payments.cancel': async (job, { db }) => {
+      await cancelAtProvider(db, positiveId(job.payload.paymentId, 'paymentId'), paymentDeps(db))
+    },
+    'payments.refund': async (job, { db }) => {
+      await runRefund(db, positiveId(job.payload.refundId, 'refundId'), paymentDeps(db))
+    },
+    'payments.reconcile': async (_job, { db }) => {
+      await reconcilePayments(db, paymentDeps(db))
+    },
+  }
+}
+
+export const paymentRecurringJobs: RecurringJob[] = [
+  { kind: 'payments.reconcile', everyMs: RECONCILE_EVERY_MS },
+]

@@ -1,0 +1,22 @@
+import '@tanstack/react-start/server-only'
+import { type Db, getDb } from '../db/client'
+import { getConfig } from '../server/config'
+import { embeddedPaymentProvider } from './embedded.server'
+import type { PaymentProvider } from './provider.server'
+import { stripePaymentProvider } from './stripe.server'
+
+/** Stripe when its keys are configured, else the embedded test provider keeping its books in `getDb`'s database. */
+export function configuredPaymentProvider(database: () => Promise<Db>): PaymentProvider {
+  const { stripe } = getConfig()
+  return stripe
+    ? stripePaymentProvider({ secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret })
+    : embeddedPaymentProvider(database)
+}
+
+let provider: PaymentProvider | undefined
+
+/** This process's payment provider, on the app's database. */
+export function getPaymentProvider(): PaymentProvider {
+  provider ??= configuredPaymentProvider(getDb)
+  return provider
+}
