@@ -153,14 +153,6 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
   registerClassWorkRoutes(app, routeDeps)
   registerClassManagementRoutes(app, routeDeps) // before the teacher routes: fixed paths first
   registerSalesRoutes(app, routeDeps) // before the teacher routes: fixed paths first
-  registerTeacherRoutes(app, routeDeps)
-  registerMagazineRoutes(app, routeDeps)
-  registerUserRoutes(app, routeDeps)
-  registerOrganizationRoutes(app, routeDeps)
-  registerOrgManagementRoutes(app, routeDeps)
-  registerMessageRoutes(app, routeDeps)
-  registerFollowRoutes(app, routeDeps)
-  registerSitemapRoutes(app, routeDeps)
   // The app's own provider, or one on the database given (tests, scripts).
   let ownProvider: PaymentProvider | undefined
   const payment = () => {
@@ -177,7 +169,15 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
     payment,
     registrationNumber: () => getConfig().invoiceRegistrationNumber ?? null,
     dataSecret: deps.dataSecret ?? defaultDataSecret,
-  })
+  }) // before the teacher routes: fixed paths first
+  registerTeacherRoutes(app, routeDeps)
+  registerMagazineRoutes(app, routeDeps)
+  registerUserRoutes(app, routeDeps)
+  registerOrganizationRoutes(app, routeDeps)
+  registerOrgManagementRoutes(app, routeDeps)
+  registerMessageRoutes(app, routeDeps)
+  registerFollowRoutes(app, routeDeps)
+  registerSitemapRoutes(app, routeDeps)
   registerNoticeRoutes(app, routeDeps)
   registerLearnerRoutes(app, routeDeps)
   registerAdminRoutes(app, routeDeps)

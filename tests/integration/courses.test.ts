@@ -25,6 +25,7 @@ import { TEST_ISSUER } from './support/constants'
 import { appJobHandlers } from './support/jobs'
 import { testMailSettings } from './support/mail'
 import { insertPaidPurchase } from './support/payments'
+import { emailOf, insertMembers } from './support/people'
 import { accessToken, SUBS } from './support/tokens'
 
 const HOUR = 3_600_000
@@ -77,23 +78,7 @@ async function addRun(classId: number, lessons: unknown, extra: Record<string, u
   return api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${classId}/schedules`, { lessons, ...extra })
 }
 
-async function newMembers(prefix: string, n: number) {
-  const subs = Array.from({ length: n }, (_, i) => `${prefix}|${i}-${Math.random().toString(36).slice(2, 6)}`)
-  await api.db.insert(users).values(
-    subs.map((sub, i) => ({
-      issuer: TEST_ISSUER,
-      sub,
-      email: `${sub.replace(/[^a-z0-9]/gi, '')}@manabi.example`,
-      emailVerified: true,
-      nickname: `受講者${i}`,
-      name: `受講者${i}`,
-      nameKana: 'ジュコウシャ',
-      role: 'parent' as const,
-      agreedToTermsAt: new Date(),
-    })),
-  )
-  return subs
-}
+const newMembers = (prefix: string, n: number) => insertMembers(api.db, prefix, n)
 
 describe('a course and its runs', () => {
   it('a run is the class’s N lessons: its start and end span them, everyone sees them, cards say 全N回', async () => {
@@ -436,7 +421,7 @@ describe('reminders', () => {
       .insert(purchases)
       .values({ scheduleId: s!.id, userId: memberId, price: 8000, commission: 1600 })
       .returning({ id: purchases.id })
-    const email = `${sub!.replace(/[^a-z0-9]/gi, '')}@manabi.example`
+    const email = emailOf(sub!)
     const sweep = async () => {
       const runner = startJobRunner({
         db: api.db,

@@ -1,0 +1,768 @@
+/**
+ * Checkout, receipts, refunds and payouts (issue 17; docs/decisions/0025), through /v1 on a real database: every
+ * test card, a hold that ends unpaid, a double submit, crashes between the provider and our records, the Stripe
+ * adapter against a local stub of its API with webhooks signed by the SDK's own helper.
+ */
+import { and, eq, sql } from 'drizzle-orm'
+import Stripe from 'stripe'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApiApp } from '../../app/api/app'
+import { expireHold, reconcilePayments, runRefund, settlePayment } from '../../app/api/services/payments'
+import { TeacherClassWork, TeacherSchedule } from '../../app/contract/v1/class-management'
+import { Checkout, PaymentHistory, PaymentReceipt, PayoutStatement } from '../../app/contract/v1/payments'
+import { Purchase } from '../../app/contract/v1/purchases'
+import {
+  classWorkSchedules,
+  embeddedPayments,
+  embeddedRefunds,
+  jobs,
+  payments,
+  purchases,
+  refunds,
+  teacherBankAccounts,
+  webhookEvents,
+} from '../../app/db/schema'
+import { startJobRunner } from '../../app/jobs/runner.server'
+import { embeddedPaymentProvider, TEST_CARDS } from '../../app/payments/embedded.server'
+import type { PaymentProvider } from '../../app/payments/provider.server'
+import { stripePaymentProvider } from '../../app/payments/stripe.server'
+import { type CallResult, setupApi, TEST_CARD, type TestApi } from './support/api'
+import { appJobHandlers } from './support/jobs'
+import { testMailSettings } from './support/mail'
+import { insertMembers } from './support/people'
+import { type StripeStub, startStripeStub } from './support/stripe-stub'
+import { SUBS, testAuth, tokenFor } from './support/tokens'
+
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+const DAY = 24 * HOUR
+
+let api: TestApi
+let masters: { category: number; style: number; grades: number[] }
+
+beforeAll(async () => {
+  api = await setupApi()
+  const [cats, styles, grades] = await Promise.all(
+    ['categories', 'class_styles', 'target_grades'].map(
+      async (k) => (await api.call('GET', `/v1/master/${k}`)).body,
+    ),
+  )
+  masters = { category: cats[0].id, style: styles[0].id, grades: [grades[0].id] }
+})
+afterAll(async () => {
+  await api?.close()
+})
+
+const ok = (r: Pick<CallResult, 'status' | 'body'>, status = 200) => {
+  expect(r.status, JSON.stringify(r.body)).toBe(status)
+  return r.body
+}
+
+/** A published class of the demo teacher at ¥3,300 (tax included) with one schedule of `capacity` seats. */
+async function paidSchedule(capacity = 3, price = 3300, startsIn = 3 * DAY) {
+  const cls = TeacherClassWork.parse(
+    ok(
+      await api.as(SUBS.teacher, 'POST', '/v1/teachers/class_works', {
+        title: `決済テスト ${Math.random().toString(36).slice(2, 8)}`,
+        description: 'お支払いのテストです',
+        category_id: masters.category,
+        class_style_id: masters.style,
+        target_grade_ids: masters.grades,
+        price,
+        capacity,
+        duration_minutes: 60,
+        is_published: true,
+      }),
+      201,
+    ),
+  )
+  const start = new Date(api.now.getTime() + startsIn)
+  const s = TeacherSchedule.parse(
+    ok(
+      await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${cls.id}/schedules`, {
+        started_at: start.toISOString(),
+        ended_at: new Date(start.getTime() + HOUR).toISOString(),
+      }),
+      201,
+    ),
+  )
+  return { cls, schedule: s }
+}
+
+const hold = async (sub: string, scheduleId: number) =>
+  Purchase.parse(ok(await api.as(sub, 'POST', '/v1/purchases', { schedule_id: scheduleId }), 201))
+
+const card = (number: string) => ({ number, exp_month: 12, exp_year: 2099, cvc: '123' })
+const confirm = (sub: string, paymentId: number, body: unknown) =>
+  api.as(sub, 'POST', `/v1/payments/${paymentId}/confirm`, body)
+
+const seatsOf = async (scheduleId: number) =>
+  (
+    await api.db
+      .select({ n: classWorkSchedules.purchasedCount })
+      .from(classWorkSchedules)
+      .where(eq(classWorkSchedules.id, scheduleId))
+  )[0]!.n
+
+const embedded = () => embeddedPaymentProvider(async () => api.db)
+
+async function drainJobs(provider?: PaymentProvider) {
+  const handlers = appJobHandlers({ mail: testMailSettings(), publish: async () => {} })
+  if (provider)
+    Object.assign(handlers, {
+      'payments.refund': async (job: { payload: Record<string, unknown> }) =>
+        runRefund(api.db, Number(job.payload.refundId), { now: new Date(), provider }),
+    })
+  await startJobRunner({ db: api.db, autoStart: false, handlers }).drain()
+}
+
+describe('checkout with the embedded test provider', () => {
+  it('a held seat, each test card: 4242 pays; 0002 and 9995 are refused in Japanese and keep the seat for a retry', async () => {
+    const { schedule } = await paidSchedule(2)
+    const [sub] = await insertMembers(api.db, 'pay-cards', 1)
+    const p = await hold(sub!, schedule.id)
+    expect(p.status).toBe('pending')
+    expect(await seatsOf(schedule.id)).toBe(1)
+    const checkout = Checkout.parse(ok(await api.as(sub!, 'GET', `/v1/payments/${p.payment!.id}`)))
+    expect(checkout.payment).toMatchObject({ status: 'requires_payment', amount: 3300, tax_amount: 300 })
+    expect(checkout.hold_expires_at).toBe(new Date(api.now.getTime() + 10 * MINUTE).toISOString())
+    expect(checkout.client_secret).toBeNull()
+
+    const declined = await confirm(sub!, p.payment!.id, { card: card(TEST_CARDS.declined) })
+    expect(declined.status).toBe(402)
+    expect(declined.body).toMatchObject({
+      code: 'card_declined',
+      message: 'カードが承認されませんでした。別のカードをお試しください',
+    })
+    const broke = await confirm(sub!, p.payment!.id, { card: card(TEST_CARDS.insufficientFunds) })
+    expect(broke.status).toBe(402)
+    expect(broke.body).toMatchObject({
+      code: 'insufficient_funds',
+      message: 'カードの残高が不足しています。別のカードをお試しください',
+    })
+    const expired = await confirm(sub!, p.payment!.id, {
+      card: { ...card(TEST_CARDS.success), exp_month: 1, exp_year: 2020 },
+    })
+    expect([expired.status, expired.body.code]).toEqual([402, 'expired_card'])
+    // Still held, the refusal shown on the checkout page.
+    const after = Checkout.parse(ok(await api.as(sub!, 'GET', `/v1/payments/${p.payment!.id}`)))
+    expect(after.purchase.status).toBe('pending')
+    expect(after.payment.failure?.code).toBe('expired_card')
+    expect(await seatsOf(schedule.id)).toBe(1)
+
+    const paid = Checkout.parse(ok(await confirm(sub!, p.payment!.id, { card: TEST_CARD })))
+    expect(paid.payment).toMatchObject({ status: 'succeeded', failure: null })
+    expect(paid.purchase).toMatchObject({ status: 'reserved', hold_expires_at: null })
+    expect(paid.hold_expires_at).toBeNull()
+    expect(await seatsOf(schedule.id)).toBe(1)
+    const [ledger] = await api.db
+      .select()
+      .from(embeddedPayments)
+      .innerJoin(payments, eq(payments.providerRef, embeddedPayments.ref))
+      .where(eq(payments.id, p.payment!.id))
+    expect(ledger!.embedded_payments).toMatchObject({ status: 'succeeded', amount: 3300, cardLast4: '4242' })
+    // Paying again charges nothing.
+    ok(await confirm(sub!, p.payment!.id, { card: TEST_CARD }))
+    const [{ attempts }] = (await api.db
+      .select({ attempts: payments.attempts })
+      .from(payments)
+      .where(eq(payments.id, p.payment!.id))) as [{ attempts: number }]
+    expect(attempts).toBe(4)
+  })
+
+  it('refuses bad cards and missing ones before anything is charged, and another member’s payment is 404', async () => {
+    const { schedule } = await paidSchedule()
+    const [sub, other] = await insertMembers(api.db, 'pay-bad', 2)
+    const p = await hold(sub!, schedule.id)
+    for (const body of [
+      { card: card('4242424242424241') },
+      { card: { ...card(TEST_CARDS.success), exp_month: 13 } },
+      { card: { ...card(TEST_CARDS.success), cvc: '12' } },
+      { card: card('abcd') },
+      { card: TEST_CARD, extra: 1 },
+    ]) {
+      const res = await confirm(sub!, p.payment!.id, body)
+      expect(res.status, JSON.stringify(body)).toBe(400)
+      expect(res.body.code).toBe('invalid_request')
+    }
+    const missing = await confirm(sub!, p.payment!.id, {})
+    expect([missing.status, missing.body.code]).toEqual([422, 'card_required'])
+    expect((await confirm(other!, p.payment!.id, { card: TEST_CARD })).status).toBe(404)
+    expect((await api.as(other!, 'GET', `/v1/payments/${p.payment!.id}`)).status).toBe(404)
+    expect((await api.call('GET', `/v1/payments/${p.payment!.id}`)).status).toBe(401)
+    const [row] = await api.db.select().from(payments).where(eq(payments.id, p.payment!.id))
+    expect(row!.status).toBe('requires_payment')
+  })
+
+  it('stops a card tester after 5 refusals in 10 minutes, whatever the payment', async () => {
+    const limited = createApiApp({
+      getDb: async () => api.db,
+      auth: testAuth,
+      now: () => api.now,
+      limits: { paymentDeclines: { points: 5, durationS: 600 } },
+    })
+    const call = async (sub: string, path: string, body?: unknown) => {
+      const res = await limited.fetch(
+        new Request(`http://api.test${path}`, {
+          method: body === undefined ? 'GET' : 'POST',
+          headers: { authorization: `Bearer ${await tokenFor(sub)}`, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
+      )
+      return { status: res.status, body: await res.json() }
+    }
+    const { schedule } = await paidSchedule(5)
+    const [sub] = await insertMembers(api.db, 'pay-tester', 1)
+    const p = (await call(sub!, '/v1/purchases', { schedule_id: schedule.id })).body
+    const statuses: number[] = []
+    for (let i = 0; i < 6; i++)
+      statuses.push(
+        (await call(sub!, `/v1/payments/${p.payment.id}/confirm`, { card: card(TEST_CARDS.declined) }))
+          .status,
+      )
+    expect(statuses).toEqual([402, 402, 402, 402, 402, 429])
+    // Even the good card waits: no card is tried while limited.
+    expect((await call(sub!, `/v1/payments/${p.payment.id}/confirm`, { card: TEST_CARD })).status).toBe(429)
+  })
+
+  it('a free class skips payment', async () => {
+    const { schedule } = await paidSchedule(3, 0)
+    const [sub] = await insertMembers(api.db, 'pay-free', 1)
+    const p = await hold(sub!, schedule.id)
+    expect(p).toMatchObject({ status: 'reserved', payment: null, hold_expires_at: null })
+  })
+})
+
+describe('a hold that ends unpaid', () => {
+  it('gives the seat back after 10 minutes; paying then is refused; nobody is charged', async () => {
+    const { schedule } = await paidSchedule(1)
+    const [a, b] = await insertMembers(api.db, 'pay-abandon', 2)
+    const p = await hold(a!, schedule.id)
+    // The seat is taken while held.
+    expect((await api.as(b!, 'POST', '/v1/purchases', { schedule_id: schedule.id })).body.code).toBe('full')
+    // The job is queued for the end of the hold.
+    const [job] = await api.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.kind, 'payments.expire_hold'), eq(jobs.dedupeKey, `hold:${p.id}`)))
+    expect(job!.runAt.toISOString()).toBe(p.hold_expires_at)
+    // Too early: nothing happens.
+    await expireHold(api.db, p.id, { now: new Date(api.now.getTime() + 9 * MINUTE), provider: embedded() })
+    expect(await seatsOf(schedule.id)).toBe(1)
+    await expireHold(api.db, p.id, { now: new Date(api.now.getTime() + 11 * MINUTE), provider: embedded() })
+    expect(await seatsOf(schedule.id)).toBe(0)
+    const [row] = await api.db.select().from(purchases).where(eq(purchases.id, p.id))
+    expect(row).toMatchObject({ status: 'expired', holdExpiresAt: null })
+    const [pay] = await api.db.select().from(payments).where(eq(payments.id, p.payment!.id))
+    expect(pay!.status).toBe('canceled')
+    // The provider forgets it too (a job after commit).
+    await drainJobs()
+    const [ledger] = await api.db
+      .select()
+      .from(embeddedPayments)
+      .where(eq(embeddedPayments.ref, pay!.providerRef!))
+    expect(ledger!.status).toBe('canceled')
+    const late = await confirm(a!, p.payment!.id, { card: TEST_CARD })
+    expect([late.status, late.body.code]).toEqual([409, 'hold_expired'])
+    expect(
+      (
+        await api.db
+          .select()
+          .from(embeddedPayments)
+          .where(and(eq(embeddedPayments.status, 'succeeded'), eq(embeddedPayments.ref, pay!.providerRef!)))
+      ).length,
+    ).toBe(0)
+    // The seat is free again, and the member's list does not show the abandoned hold.
+    ok(await api.as(b!, 'POST', '/v1/purchases', { schedule_id: schedule.id }), 201)
+    const mine = ok(await api.as(a!, 'GET', '/v1/purchases?scope=upcoming')) as { id: number }[]
+    expect(mine.map((x) => x.id)).not.toContain(p.id)
+  })
+
+  it('a member gives the held seat up at once (支払いをやめる)', async () => {
+    const { schedule } = await paidSchedule(1)
+    const [a] = await insertMembers(api.db, 'pay-giveup', 1)
+    const p = await hold(a!, schedule.id)
+    const res = Purchase.parse(ok(await api.as(a!, 'POST', `/v1/purchases/${p.id}/cancel`)))
+    expect(res.status).toBe('canceled_by_user')
+    expect(await seatsOf(schedule.id)).toBe(0)
+    expect((await confirm(a!, p.payment!.id, { card: TEST_CARD })).body.code).toBe('hold_expired')
+  })
+
+  it('money that arrives after the hold ended takes a free seat, or is refunded in full when none is left', async () => {
+    const { schedule } = await paidSchedule(1)
+    const [a, b] = await insertMembers(api.db, 'pay-late', 2)
+    const provider = embedded()
+    // a: released, then the provider's success arrives (a lost answer): the seat is still free → reserved.
+    const p1 = await hold(a!, schedule.id)
+    await expireHold(api.db, p1.id, { now: new Date(api.now.getTime() + 11 * MINUTE), provider })
+    const [pay1] = await api.db.select().from(payments).where(eq(payments.id, p1.payment!.id))
+    await api.db
+      .update(embeddedPayments)
+      .set({ status: 'succeeded' })
+      .where(eq(embeddedPayments.ref, pay1!.providerRef!))
+    expect(await settlePayment(api.db, p1.payment!.id, api.now)).toBe('reserved')
+    expect(await seatsOf(schedule.id)).toBe(1)
+    // b: the same, but a took the only seat → refunded (no_seat), nothing oversold.
+    ok(await api.as(a!, 'POST', `/v1/purchases/${p1.id}/cancel`)) // frees it for b's hold
+    const p2 = await hold(b!, schedule.id)
+    await expireHold(api.db, p2.id, { now: new Date(api.now.getTime() + 11 * MINUTE), provider })
+    ok(await api.book(a!, { schedule_id: schedule.id }), 201)
+    const [pay2] = await api.db.select().from(payments).where(eq(payments.id, p2.payment!.id))
+    await api.db
+      .update(embeddedPayments)
+      .set({ status: 'succeeded' })
+      .where(eq(embeddedPayments.ref, pay2!.providerRef!))
+    expect(await settlePayment(api.db, p2.payment!.id, api.now)).toBe('refunded')
+    expect(await seatsOf(schedule.id)).toBe(1)
+    const [refund] = await api.db.select().from(refunds).where(eq(refunds.purchaseId, p2.id))
+    expect(refund).toMatchObject({ amount: 3300, reason: 'no_seat', status: 'pending' })
+    await drainJobs()
+    const [done] = await api.db.select().from(refunds).where(eq(refunds.purchaseId, p2.id))
+    expect(done!.status).toBe('succeeded')
+    // Settling again changes nothing.
+    expect(await settlePayment(api.db, p2.payment!.id, api.now)).toBe('already')
+  })
+})
+
+describe('idempotency and crashes', () => {
+  it('a double submit with one Idempotency-Key charges once and answers the same', async () => {
+    const { schedule } = await paidSchedule()
+    const [sub] = await insertMembers(api.db, 'pay-double', 1)
+    const p = await hold(sub!, schedule.id)
+    const token = await tokenFor(sub!)
+    const send = () =>
+      api.call('POST', `/v1/payments/${p.payment!.id}/confirm`, {
+        token,
+        body: { card: TEST_CARD },
+        headers: { 'idempotency-key': `pay-${p.payment!.id}` },
+      })
+    const [one, two] = await Promise.all([send(), send()])
+    expect([one.status, two.status]).toEqual([200, 200])
+    expect(two.body.payment.status).toBe('succeeded')
+    const [{ attempts }] = (await api.db
+      .select({ attempts: payments.attempts })
+      .from(payments)
+      .where(eq(payments.id, p.payment!.id))) as [{ attempts: number }]
+    expect(attempts).toBe(1)
+    // One purchase mail job and one receipt: settled once.
+    const queued = await api.db
+      .select()
+      .from(jobs)
+      .where(
+        sql`${jobs.kind} = 'notify.payment_receipt' and ${jobs.payload}->>'paymentId' = ${String(p.payment!.id)}`,
+      )
+    expect(queued).toHaveLength(1)
+  })
+
+  it('a crash between the charge and its record is reconciled: the seat is reserved, charged once', async () => {
+    const { schedule } = await paidSchedule()
+    const [sub] = await insertMembers(api.db, 'pay-crash', 1)
+    const base = embedded()
+    // The provider charges, then the process "dies" before we record it.
+    const crashing: PaymentProvider = {
+      ...base,
+      confirm: async (ref, input) => {
+        await base.confirm(ref, input)
+        throw new Error('process killed after the charge')
+      },
+    }
+    const app = createApiApp({
+      getDb: async () => api.db,
+      auth: testAuth,
+      now: () => api.now,
+      payment: crashing,
+    })
+    const token = await tokenFor(sub!)
+    const held = await (
+      await app.fetch(
+        new Request('http://api.test/v1/purchases', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ schedule_id: schedule.id }),
+        }),
+      )
+    ).json()
+    const quiet = console.error
+    console.error = () => {}
+    const res = await app.fetch(
+      new Request(`http://api.test/v1/payments/${held.payment.id}/confirm`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ card: TEST_CARD }),
+      }),
+    )
+    console.error = quiet
+    expect(res.status).toBe(500)
+    const [before] = await api.db.select().from(purchases).where(eq(purchases.id, held.id))
+    expect(before!.status).toBe('pending')
+    // The sweep, a minute later, asks the provider and settles.
+    expect(
+      await reconcilePayments(api.db, { now: new Date(api.now.getTime() + 2 * MINUTE), provider: base }),
+    ).toBeGreaterThanOrEqual(1)
+    const [after] = await api.db.select().from(purchases).where(eq(purchases.id, held.id))
+    expect(after!.status).toBe('reserved')
+    const ledger = await api.db
+      .select()
+      .from(embeddedPayments)
+      .innerJoin(payments, eq(payments.providerRef, embeddedPayments.ref))
+      .where(eq(payments.id, held.payment.id))
+    expect(ledger.map((l) => l.embedded_payments.status)).toEqual(['succeeded'])
+    // Had the hold's end come first, it would have settled too instead of giving the seat away.
+    await expireHold(api.db, held.id, { now: new Date(api.now.getTime() + HOUR), provider: base })
+    expect((await api.db.select().from(purchases).where(eq(purchases.id, held.id)))[0]!.status).toBe(
+      'reserved',
+    )
+  })
+
+  it('a crash between the provider’s refund and its record refunds once when the job runs again', async () => {
+    const { schedule } = await paidSchedule()
+    const [sub] = await insertMembers(api.db, 'pay-refund-crash', 1)
+    const p = Purchase.parse(ok(await api.book(sub!, { schedule_id: schedule.id }), 201))
+    ok(await api.as(sub!, 'POST', `/v1/purchases/${p.id}/cancel`))
+    const [refund] = await api.db.select().from(refunds).where(eq(refunds.purchaseId, p.id))
+    expect(refund).toMatchObject({ amount: 3300, reason: 'member_cancel', status: 'pending' })
+    const base = embedded()
+    const crashing: PaymentProvider = {
+      ...base,
+      refund: async (input) => {
+        await base.refund(input)
+        throw new Error('process killed after the refund')
+      },
+    }
+    await expect(runRefund(api.db, refund!.id, { now: api.now, provider: crashing })).rejects.toThrow()
+    await runRefund(api.db, refund!.id, { now: api.now, provider: base })
+    await runRefund(api.db, refund!.id, { now: api.now, provider: base })
+    const [done] = await api.db.select().from(refunds).where(eq(refunds.id, refund!.id))
+    expect(done).toMatchObject({ status: 'succeeded', lastError: null })
+    const ledger = await api.db
+      .select()
+      .from(embeddedRefunds)
+      .where(eq(embeddedRefunds.idempotencyKey, `refund-${refund!.id}`))
+    expect(ledger).toHaveLength(1)
+    expect(done!.providerRef).toBe(ledger[0]!.ref)
+    // A second cancellation path (the teacher cancelling now) does not refund it again.
+    ok(await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_work_schedules/${schedule.id}/cancel`))
+    expect(await api.db.select().from(refunds).where(eq(refunds.purchaseId, p.id))).toHaveLength(1)
+  })
+
+  it('refunds sum to what was paid, one per payment, across member, teacher and course cancellations', async () => {
+    const { schedule } = await paidSchedule(6)
+    const subs = await insertMembers(api.db, 'pay-sum', 5)
+    const bought: number[] = []
+    for (const sub of subs)
+      bought.push(Purchase.parse(ok(await api.book(sub, { schedule_id: schedule.id }), 201)).id)
+    ok(await api.as(subs[0]!, 'POST', `/v1/purchases/${bought[0]}/cancel`))
+    ok(await api.as(subs[1]!, 'POST', `/v1/purchases/${bought[1]}/cancel`))
+    const teacherCancel = ok(
+      await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_work_schedules/${schedule.id}/cancel`),
+    )
+    expect(teacherCancel.refunded_amount).toBe(3 * 3300)
+    await drainJobs()
+    const rows = await api.db
+      .select({ purchaseId: refunds.purchaseId, amount: refunds.amount, status: refunds.status })
+      .from(refunds)
+      .where(sql`${refunds.purchaseId} in ${bought}`)
+    expect(rows.map((r) => r.purchaseId).sort()).toEqual([...bought].sort())
+    expect(rows.every((r) => r.status === 'succeeded')).toBe(true)
+    expect(rows.reduce((s, r) => s + r.amount, 0)).toBe(5 * 3300)
+    const paid = await api.db
+      .select({ total: sql<number>`sum(${payments.amount})::int` })
+      .from(payments)
+      .where(and(sql`${payments.purchaseId} in ${bought}`, eq(payments.status, 'succeeded')))
+    expect(Number(paid[0]!.total)).toBe(5 * 3300)
+  })
+})
+
+describe('receipts and history', () => {
+  it('the member’s receipt: the platform, the registration number, tax, 宛名 set once; history per month', async () => {
+    const { cls, schedule } = await paidSchedule()
+    const [sub, other] = await insertMembers(api.db, 'pay-receipt', 2)
+    const p = Purchase.parse(ok(await api.book(sub!, { schedule_id: schedule.id }), 201))
+    const receipt = PaymentReceipt.parse(
+      ok(await api.as(sub!, 'GET', `/v1/payments/${p.payment!.id}/receipt`)),
+    )
+    expect(receipt).toMatchObject({
+      number: `R-${String(p.payment!.id).padStart(6, '0')}`,
+      name: null,
+      platform_name: 'まなびのたね',
+      amount: 3300,
+      tax_amount: 300,
+      tax_rate_percent: 10,
+      refunded_amount: 0,
+      item: { class_title: cls.title, lesson_count: 1 },
+    })
+    expect((await api.as(other!, 'GET', `/v1/payments/${p.payment!.id}/receipt`)).status).toBe(404)
+    const named = PaymentReceipt.parse(
+      ok(await api.as(sub!, 'PUT', `/v1/payments/${p.payment!.id}/receipt/name`, { name: '山田 花子' })),
+    )
+    expect(named.name).toBe('山田 花子')
+    const again = await api.as(sub!, 'PUT', `/v1/payments/${p.payment!.id}/receipt/name`, {
+      name: '別の名前',
+    })
+    expect([again.status, again.body.code]).toEqual([409, 'receipt_name_set'])
+    expect(
+      (await api.as(sub!, 'PUT', `/v1/payments/${p.payment!.id}/receipt/name`, { name: '' })).status,
+    ).toBe(400)
+    // An unpaid hold has no receipt.
+    const { schedule: other2 } = await paidSchedule()
+    const pending = await hold(sub!, other2.id)
+    expect((await api.as(sub!, 'GET', `/v1/payments/${pending.payment!.id}/receipt`)).status).toBe(404)
+
+    ok(await api.as(sub!, 'POST', `/v1/purchases/${p.id}/cancel`))
+    await drainJobs()
+    const month = new Date(api.now.getTime() + 9 * HOUR).toISOString().slice(0, 7)
+    const history = PaymentHistory.parse(ok(await api.as(sub!, 'GET', `/v1/payments?month=${month}`)))
+    expect(history.items.map((i) => [i.kind, i.amount, i.status])).toEqual(
+      [
+        ['refund', 3300, 'succeeded'],
+        ['payment', 3300, 'succeeded'],
+      ].sort((a, b) => (a[0]! < b[0]! ? 1 : -1)),
+    )
+    expect(history.totals).toEqual({ paid: 3300, refunded: 3300 })
+    expect(history.months).toContain(month)
+    expect(
+      PaymentReceipt.parse(ok(await api.as(sub!, 'GET', `/v1/payments/${p.payment!.id}/receipt`)))
+        .refunded_amount,
+    ).toBe(3300)
+    expect((await api.as(sub!, 'GET', '/v1/payments?month=2026-13')).status).toBe(400)
+    expect(PaymentHistory.parse(ok(await api.as(sub!, 'GET', '/v1/payments?month=2020-01'))).items).toEqual(
+      [],
+    )
+  })
+})
+
+describe('payouts for teachers', () => {
+  it('the month’s statement: gross, commission, refunds (commission returned), net, paid at the end of the next month', async () => {
+    const [teacherSub] = await insertMembers(api.db, 'pay-teacher', 1)
+    const { users } = await import('../../app/db/schema')
+    await api.db
+      .update(users)
+      .set({ isTeacher: true, role: 'teacher', teacherVerifiedAt: api.now })
+      .where(eq(users.sub, teacherSub!))
+    const cls = ok(
+      await api.as(teacherSub!, 'POST', '/v1/teachers/class_works', {
+        title: '振込テスト',
+        description: '説明',
+        category_id: masters.category,
+        class_style_id: masters.style,
+        target_grade_ids: masters.grades,
+        price: 5000,
+        capacity: 5,
+        duration_minutes: 60,
+        is_published: true,
+      }),
+      201,
+    )
+    const start = new Date(api.now.getTime() + 4 * DAY)
+    const s = ok(
+      await api.as(teacherSub!, 'POST', `/v1/teachers/class_works/${cls.id}/schedules`, {
+        started_at: start.toISOString(),
+        ended_at: new Date(start.getTime() + HOUR).toISOString(),
+      }),
+      201,
+    )
+    const buyers = await insertMembers(api.db, 'pay-buyer', 3)
+    const bought: Purchase[] = []
+    for (const b of buyers) bought.push(Purchase.parse(ok(await api.book(b, { schedule_id: s.id }), 201)))
+    ok(await api.as(buyers[0]!, 'POST', `/v1/purchases/${bought[0]!.id}/cancel`))
+    await drainJobs()
+    const month = new Date(api.now.getTime() + 9 * HOUR).toISOString().slice(0, 7)
+    const statement = PayoutStatement.parse(
+      ok(await api.as(teacherSub!, 'GET', `/v1/teachers/payouts?month=${month}`)),
+    )
+    expect(statement).toMatchObject({
+      gross: 15000,
+      commission: 3000,
+      refunds: 5000,
+      refunded_commission: 1000,
+      net: 15000 - 3000 - (5000 - 1000),
+      payment_count: 3,
+      refund_count: 1,
+    })
+    const [y, m] = month.split('-').map(Number)
+    expect(statement.transfer_date).toBe(new Date(Date.UTC(y!, m! + 1, 0)).toISOString().slice(0, 10))
+    expect(statement.lines).toHaveLength(4)
+    // Another teacher sees none of it; a member who does not teach is refused.
+    const own = PayoutStatement.parse(
+      ok(await api.as(SUBS.teacher, 'GET', `/v1/teachers/payouts?month=${month}`)),
+    )
+    expect(own.lines.some((l) => bought.some((b) => b.id === l.purchase_id))).toBe(false)
+    expect((await api.as(buyers[1]!, 'GET', '/v1/teachers/payouts')).status).toBe(403)
+  })
+
+  it('the bank account: stored encrypted, shown masked, validated in Japanese, only for teachers', async () => {
+    expect(ok(await api.as(SUBS.owner, 'GET', '/v1/teachers/bank_account'))).toBeNull()
+    const saved = ok(
+      await api.as(SUBS.owner, 'PUT', '/v1/teachers/bank_account', {
+        bank_name: 'みらい銀行',
+        branch_name: '本店',
+        account_type: 'futsu',
+        account_number: '1234567',
+        holder_kana: 'スズキ ミサキ',
+      }),
+    )
+    expect(saved).toMatchObject({
+      bank_name: 'みらい銀行',
+      account_type: 'futsu',
+      number_masked: '＊＊＊4567',
+      holder_masked: 'ス＊＊ ミ＊＊',
+    })
+    const [row] = await api.db.select().from(teacherBankAccounts)
+    expect(row!.encrypted).not.toContain('1234567')
+    expect(JSON.stringify(row)).not.toContain('スズキ')
+    const bad = await api.as(SUBS.owner, 'PUT', '/v1/teachers/bank_account', {
+      bank_name: 'みらい銀行',
+      branch_name: '本店',
+      account_type: 'savings',
+      account_number: '12345',
+      holder_kana: 'suzuki',
+    })
+    expect(bad.status).toBe(400)
+    const messages = bad.body.issues.map((i: { message: string }) => i.message)
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        '口座の種類を選んでください',
+        '口座番号は7桁の数字で入力してください',
+        '口座名義はカタカナで入力してください',
+      ]),
+    )
+    expect((await api.as(SUBS.parent, 'GET', '/v1/teachers/bank_account')).status).toBe(403)
+    expect((await api.call('GET', '/v1/teachers/bank_account')).status).toBe(401)
+  })
+})
+
+describe('the Stripe adapter (a local stub of its API, webhooks signed by the SDK)', () => {
+  let stub: StripeStub
+  let stripeApp: ReturnType<typeof createApiApp>
+  let provider: PaymentProvider
+  const webhookSecret = 'whsec_testsecret123'
+  const signer = new Stripe('sk_test_signer')
+
+  beforeAll(async () => {
+    stub = await startStripeStub()
+    provider = stripePaymentProvider({
+      secretKey: 'sk_test_123',
+      webhookSecret,
+      api: { host: '127.0.0.1', port: stub.port, protocol: 'http' },
+    })
+    stripeApp = createApiApp({
+      getDb: async () => api.db,
+      auth: testAuth,
+      now: () => api.now,
+      payment: provider,
+    })
+  })
+  afterAll(async () => {
+    await stub?.close()
+  })
+
+  const call = async (sub: string | null, method: string, path: string, body?: unknown, headers = {}) => {
+    const h = new Headers(headers)
+    if (sub) h.set('authorization', `Bearer ${await tokenFor(sub)}`)
+    if (body !== undefined && typeof body !== 'string') h.set('content-type', 'application/json')
+    const res = await stripeApp.fetch(
+      new Request(`http://api.test${path}`, {
+        method,
+        headers: h,
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    )
+    return { status: res.status, body: await res.json().catch(() => undefined) }
+  }
+
+  const event = (type: string, object: unknown, id = `evt_${Math.random().toString(36).slice(2)}`) =>
+    JSON.stringify({ id, object: 'event', type, data: { object }, api_version: '2026-10-28.endive' })
+  const sign = (payload: string) =>
+    signer.webhooks.generateTestHeaderString({ payload, secret: webhookSecret })
+
+  it('a PaymentIntent per held seat; Stripe.js pays; the signed webhook settles it once; a replay or a bad signature changes nothing', async () => {
+    const { schedule } = await paidSchedule()
+    const [sub] = await insertMembers(api.db, 'stripe-pay', 1)
+    const held = await call(sub!, 'POST', '/v1/purchases', { schedule_id: schedule.id })
+    expect(held.status, JSON.stringify(held.body)).toBe(201)
+    const [pay] = await api.db.select().from(payments).where(eq(payments.id, held.body.payment.id))
+    expect(pay).toMatchObject({ provider: 'stripe', amount: 3300 })
+    const intent = stub.intents.get(pay!.providerRef!)!
+    expect(intent).toMatchObject({ amount: 3300, currency: 'jpy' })
+    expect(intent.metadata).toMatchObject({ payment_id: String(pay!.id), purchase_id: String(held.body.id) })
+    expect(stub.requests.find((r) => r.path === '/v1/payment_intents')?.idempotencyKey).toBe(
+      `payment-${pay!.id}`,
+    )
+    const checkout = Checkout.parse((await call(sub!, 'GET', `/v1/payments/${pay!.id}`)).body)
+    expect(checkout.client_secret).toBe(intent.client_secret)
+
+    // A refusal in the browser: confirm reads it and answers 402 in Japanese; the seat stays held.
+    stub.pay(intent.id, { decline_code: 'insufficient_funds' })
+    const refused = await call(sub!, 'POST', `/v1/payments/${pay!.id}/confirm`, {})
+    expect([refused.status, refused.body.code]).toEqual([402, 'insufficient_funds'])
+
+    // Stripe.js pays; the webhook arrives first.
+    stub.pay(intent.id)
+    const payload = event('payment_intent.succeeded', { ...intent, status: 'succeeded' })
+    const bad = await call(null, 'POST', '/v1/webhooks/stripe', payload, {
+      'stripe-signature': sign(payload).replace(/v1=[0-9a-f]+/, `v1=${'0'.repeat(64)}`),
+    })
+    expect([bad.status, bad.body.code]).toEqual([400, 'invalid_signature'])
+    expect((await call(null, 'POST', '/v1/webhooks/stripe', payload, {})).status).toBe(400)
+    expect((await api.db.select().from(purchases).where(eq(purchases.id, held.body.id)))[0]!.status).toBe(
+      'pending',
+    )
+    expect(await api.db.select().from(webhookEvents)).toEqual([])
+
+    const first = await call(null, 'POST', '/v1/webhooks/stripe', payload, {
+      'stripe-signature': sign(payload),
+    })
+    expect(first.body).toEqual({ received: true, outcome: 'handled' })
+    expect((await api.db.select().from(purchases).where(eq(purchases.id, held.body.id)))[0]!.status).toBe(
+      'reserved',
+    )
+    const replay = await call(null, 'POST', '/v1/webhooks/stripe', payload, {
+      'stripe-signature': sign(payload),
+    })
+    expect(replay.body).toEqual({ received: true, outcome: 'duplicate' })
+    const receipts = await api.db
+      .select()
+      .from(jobs)
+      .where(
+        sql`${jobs.kind} = 'notify.payment_receipt' and ${jobs.payload}->>'paymentId' = ${String(pay!.id)}`,
+      )
+    expect(receipts).toHaveLength(1)
+    // The browser's own confirm after the webhook: already paid, nothing more.
+    expect((await call(sub!, 'POST', `/v1/payments/${pay!.id}/confirm`, {})).status).toBe(200)
+    // Events it does not use are acknowledged.
+    const other = event('customer.created', { id: 'cus_1', object: 'customer' })
+    expect(
+      (await call(null, 'POST', '/v1/webhooks/stripe', other, { 'stripe-signature': sign(other) })).body,
+    ).toEqual({
+      received: true,
+      outcome: 'ignored',
+    })
+
+    // A cancellation refunds through Stripe once, keyed by our refund.
+    ok(await call(sub!, 'POST', `/v1/purchases/${held.body.id}/cancel`))
+    stub.failNext(3) // the provider is having trouble: the job fails and is tried again
+    await drainJobs(provider).catch(() => {})
+    const [refund] = await api.db.select().from(refunds).where(eq(refunds.purchaseId, held.body.id))
+    await runRefund(api.db, refund!.id, { now: api.now, provider })
+    await runRefund(api.db, refund!.id, { now: api.now, provider })
+    const made = stub.refunds.filter((r) => r.payment_intent === intent.id)
+    expect(made).toHaveLength(1)
+    expect(made[0]).toMatchObject({ amount: 3300, idempotencyKey: `refund-${refund!.id}` })
+    const [done] = await api.db.select().from(refunds).where(eq(refunds.id, refund!.id))
+    expect(done).toMatchObject({ status: 'succeeded', providerRef: made[0]!.id })
+  })
+
+  it('when Stripe cannot be reached, the seat is not kept: 503 in Japanese and the hold ends at once', async () => {
+    const { schedule } = await paidSchedule(1)
+    const [sub] = await insertMembers(api.db, 'stripe-down', 1)
+    stub.failNext(10)
+    const res = await call(sub!, 'POST', '/v1/purchases', { schedule_id: schedule.id })
+    stub.failNext(0)
+    expect([res.status, res.body.code]).toEqual([503, 'payment_unavailable'])
+    expect(await seatsOf(schedule.id)).toBe(0)
+  })
+
+  it('the embedded provider has no webhook endpoint', async () => {
+    expect((await api.call('POST', '/v1/webhooks/stripe', { rawBody: '{}' })).status).toBe(404)
+  })
+})
