@@ -30,10 +30,12 @@ import { Route as AuthCallbackRouteImport } from './routes/auth/callback'
 import { Route as AuthLoginRouteImport } from './routes/auth/login'
 import { Route as AuthLogoutRouteImport } from './routes/auth/logout'
 import { Route as CalendarFileRouteImport } from './routes/calendar/$file'
+import { Route as DownloadsPayoutsDotcsvRouteImport } from './routes/downloads/payouts[.]csv'
 import { Route as DownloadsSalesDotcsvRouteImport } from './routes/downloads/sales[.]csv'
 import { Route as MailUnsubscribeRouteImport } from './routes/mail/unsubscribe'
 import { Route as UploadsSplatRouteImport } from './routes/uploads/$'
 import { Route as V1SplatRouteImport } from './routes/v1/$'
+import { Route as WebhooksStripeRouteImport } from './routes/webhooks/stripe'
 import { Route as DefaultAuthAdminRouteRouteImport } from './routes/_default/_auth/admin/route'
 import { Route as DefaultAuthClass_attendanceRouteImport } from './routes/_default/_auth/class_attendance'
 import { Route as DefaultAuthFollowRouteImport } from './routes/_default/_auth/follow'
@@ -58,6 +60,7 @@ import { Route as DefaultAuthAdminMessagesRouteImport } from './routes/_default/
 import { Route as DefaultAuthAdminNoticesRouteImport } from './routes/_default/_auth/admin/notices'
 import { Route as DefaultAuthAdminReportsRouteImport } from './routes/_default/_auth/admin/reports'
 import { Route as DefaultAuthAdminVerificationsRouteImport } from './routes/_default/_auth/admin/verifications'
+import { Route as DefaultAuthCheckoutIdRouteImport } from './routes/_default/_auth/checkout/$id'
 import { Route as DefaultAuthClass_managementIndexRouteImport } from './routes/_default/_auth/class_management/index'
 import { Route as DefaultAuthClass_managementCreateRouteImport } from './routes/_default/_auth/class_management/create'
 import { Route as DefaultAuthInformationIndexRouteImport } from './routes/_default/_auth/information/index'
@@ -66,6 +69,7 @@ import { Route as DefaultAuthProfileEdit_organizationRouteImport } from './route
 import { Route as DefaultAuthProfileEdit_userRouteImport } from './routes/_default/_auth/profile_.edit_user'
 import { Route as DefaultAuthProfileSessionsRouteImport } from './routes/_default/_auth/profile_.sessions'
 import { Route as DefaultAuthProfileTeacherRouteImport } from './routes/_default/_auth/profile_.teacher'
+import { Route as DefaultAuthPurchase_historyIndexRouteImport } from './routes/_default/_auth/purchase_history/index'
 import { Route as DefaultAuthSales_managementIndexRouteImport } from './routes/_default/_auth/sales_management/index'
 import { Route as DefaultClass_searchDetailIdRouteImport } from './routes/_default/class_search/detail/$id'
 import { Route as DefaultTeacherDetailIdRouteImport } from './routes/_default/teacher/detail/$id'
@@ -75,6 +79,7 @@ import { Route as MagazineMagazineDetailIdRouteImport } from './routes/_magazine
 import { Route as DownloadsVerificationIdKindRouteImport } from './routes/downloads/verification.$id.$kind'
 import { Route as DefaultAuthClass_managementEditIdRouteImport } from './routes/_default/_auth/class_management/edit/$id'
 import { Route as DefaultAuthInformationDetailIdRouteImport } from './routes/_default/_auth/information/detail/$id'
+import { Route as DefaultAuthPurchase_historyReceiptIdRouteImport } from './routes/_default/_auth/purchase_history/receipt/$id'
 import { Route as DefaultAuthSales_managementReceiptIdRouteImport } from './routes/_default/_auth/sales_management/receipt/$id'
 
 const DefaultRoute = DefaultRouteImport.update({
@@ -179,6 +184,11 @@ const CalendarFileRoute = CalendarFileRouteImport.update({
   path: '/calendar/$file',
   getParentRoute: () => rootRouteImport,
 } as any)
+const DownloadsPayoutsDotcsvRoute = DownloadsPayoutsDotcsvRouteImport.update({
+  id: '/downloads/payouts.csv',
+  path: '/downloads/payouts.csv',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const DownloadsSalesDotcsvRoute = DownloadsSalesDotcsvRouteImport.update({
   id: '/downloads/sales.csv',
   path: '/downloads/sales.csv',
@@ -197,6 +207,11 @@ const UploadsSplatRoute = UploadsSplatRouteImport.update({
 const V1SplatRoute = V1SplatRouteImport.update({
   id: '/v1/$',
   path: '/v1/$',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const WebhooksStripeRoute = WebhooksStripeRouteImport.update({
+  id: '/webhooks/stripe',
+  path: '/webhooks/stripe',
   getParentRoute: () => rootRouteImport,
 } as any)
 const DefaultAuthAdminRouteRoute = DefaultAuthAdminRouteRouteImport.update({
@@ -325,6 +340,11 @@ const DefaultAuthAdminVerificationsRoute =
     path: '/verifications',
     getParentRoute: () => DefaultAuthAdminRouteRoute,
   } as any)
+const DefaultAuthCheckoutIdRoute = DefaultAuthCheckoutIdRouteImport.update({
+  id: '/checkout/$id',
+  path: '/checkout/$id',
+  getParentRoute: () => DefaultAuthRoute,
+} as any)
 const DefaultAuthClass_managementIndexRoute =
   DefaultAuthClass_managementIndexRouteImport.update({
     id: '/class_management/',
@@ -371,6 +391,12 @@ const DefaultAuthProfileTeacherRoute =
   DefaultAuthProfileTeacherRouteImport.update({
     id: '/profile_/teacher',
     path: '/profile/teacher',
+    getParentRoute: () => DefaultAuthRoute,
+  } as any)
+const DefaultAuthPurchase_historyIndexRoute =
+  DefaultAuthPurchase_historyIndexRouteImport.update({
+    id: '/purchase_history/',
+    path: '/purchase_history/',
     getParentRoute: () => DefaultAuthRoute,
   } as any)
 const DefaultAuthSales_managementIndexRoute =
@@ -424,6 +450,12 @@ const DefaultAuthInformationDetailIdRoute =
     path: '/information/detail/$id',
     getParentRoute: () => DefaultAuthRoute,
   } as any)
+const DefaultAuthPurchase_historyReceiptIdRoute =
+  DefaultAuthPurchase_historyReceiptIdRouteImport.update({
+    id: '/purchase_history/receipt/$id',
+    path: '/purchase_history/receipt/$id',
+    getParentRoute: () => DefaultAuthRoute,
+  } as any)
 const DefaultAuthSales_managementReceiptIdRoute =
   DefaultAuthSales_managementReceiptIdRouteImport.update({
     id: '/sales_management/receipt/$id',
@@ -449,10 +481,12 @@ export interface FileRoutesByFullPath {
   '/auth/login': typeof AuthLoginRoute
   '/auth/logout': typeof AuthLogoutRoute
   '/calendar/$file': typeof CalendarFileRoute
+  '/downloads/payouts.csv': typeof DownloadsPayoutsDotcsvRoute
   '/downloads/sales.csv': typeof DownloadsSalesDotcsvRoute
   '/mail/unsubscribe': typeof MailUnsubscribeRoute
   '/uploads/$': typeof UploadsSplatRoute
   '/v1/$': typeof V1SplatRoute
+  '/webhooks/stripe': typeof WebhooksStripeRoute
   '/admin': typeof DefaultAuthAdminRouteRouteWithChildren
   '/class_attendance': typeof DefaultAuthClass_attendanceRoute
   '/follow': typeof DefaultAuthFollowRoute
@@ -476,6 +510,7 @@ export interface FileRoutesByFullPath {
   '/admin/notices': typeof DefaultAuthAdminNoticesRoute
   '/admin/reports': typeof DefaultAuthAdminReportsRoute
   '/admin/verifications': typeof DefaultAuthAdminVerificationsRoute
+  '/checkout/$id': typeof DefaultAuthCheckoutIdRoute
   '/class_management/create': typeof DefaultAuthClass_managementCreateRoute
   '/profile/edit_organization': typeof DefaultAuthProfileEdit_organizationRoute
   '/profile/edit_user': typeof DefaultAuthProfileEdit_userRoute
@@ -490,10 +525,12 @@ export interface FileRoutesByFullPath {
   '/class_management/': typeof DefaultAuthClass_managementIndexRoute
   '/information/': typeof DefaultAuthInformationIndexRoute
   '/organization_management/': typeof DefaultAuthOrganization_managementIndexRoute
+  '/purchase_history/': typeof DefaultAuthPurchase_historyIndexRoute
   '/sales_management/': typeof DefaultAuthSales_managementIndexRoute
   '/test/mailbox/': typeof DefaultTestMailboxIndexRoute
   '/class_management/edit/$id': typeof DefaultAuthClass_managementEditIdRoute
   '/information/detail/$id': typeof DefaultAuthInformationDetailIdRoute
+  '/purchase_history/receipt/$id': typeof DefaultAuthPurchase_historyReceiptIdRoute
   '/sales_management/receipt/$id': typeof DefaultAuthSales_managementReceiptIdRoute
 }
 export interface FileRoutesByTo {
@@ -514,10 +551,12 @@ export interface FileRoutesByTo {
   '/auth/login': typeof AuthLoginRoute
   '/auth/logout': typeof AuthLogoutRoute
   '/calendar/$file': typeof CalendarFileRoute
+  '/downloads/payouts.csv': typeof DownloadsPayoutsDotcsvRoute
   '/downloads/sales.csv': typeof DownloadsSalesDotcsvRoute
   '/mail/unsubscribe': typeof MailUnsubscribeRoute
   '/uploads/$': typeof UploadsSplatRoute
   '/v1/$': typeof V1SplatRoute
+  '/webhooks/stripe': typeof WebhooksStripeRoute
   '/class_attendance': typeof DefaultAuthClass_attendanceRoute
   '/follow': typeof DefaultAuthFollowRoute
   '/message': typeof DefaultAuthMessageRoute
@@ -540,6 +579,7 @@ export interface FileRoutesByTo {
   '/admin/notices': typeof DefaultAuthAdminNoticesRoute
   '/admin/reports': typeof DefaultAuthAdminReportsRoute
   '/admin/verifications': typeof DefaultAuthAdminVerificationsRoute
+  '/checkout/$id': typeof DefaultAuthCheckoutIdRoute
   '/class_management/create': typeof DefaultAuthClass_managementCreateRoute
   '/profile/edit_organization': typeof DefaultAuthProfileEdit_organizationRoute
   '/profile/edit_user': typeof DefaultAuthProfileEdit_userRoute
@@ -554,10 +594,12 @@ export interface FileRoutesByTo {
   '/class_management': typeof DefaultAuthClass_managementIndexRoute
   '/information': typeof DefaultAuthInformationIndexRoute
   '/organization_management': typeof DefaultAuthOrganization_managementIndexRoute
+  '/purchase_history': typeof DefaultAuthPurchase_historyIndexRoute
   '/sales_management': typeof DefaultAuthSales_managementIndexRoute
   '/test/mailbox': typeof DefaultTestMailboxIndexRoute
   '/class_management/edit/$id': typeof DefaultAuthClass_managementEditIdRoute
   '/information/detail/$id': typeof DefaultAuthInformationDetailIdRoute
+  '/purchase_history/receipt/$id': typeof DefaultAuthPurchase_historyReceiptIdRoute
   '/sales_management/receipt/$id': typeof DefaultAuthSales_managementReceiptIdRoute
 }
 export interface FileRoutesById {
@@ -582,10 +624,12 @@ export interface FileRoutesById {
   '/auth/login': typeof AuthLoginRoute
   '/auth/logout': typeof AuthLogoutRoute
   '/calendar/$file': typeof CalendarFileRoute
+  '/downloads/payouts.csv': typeof DownloadsPayoutsDotcsvRoute
   '/downloads/sales.csv': typeof DownloadsSalesDotcsvRoute
   '/mail/unsubscribe': typeof MailUnsubscribeRoute
   '/uploads/$': typeof UploadsSplatRoute
   '/v1/$': typeof V1SplatRoute
+  '/webhooks/stripe': typeof WebhooksStripeRoute
   '/_default/': typeof DefaultIndexRoute
   '/_default/_auth/admin': typeof DefaultAuthAdminRouteRouteWithChildren
   '/_default/_auth/class_attendance': typeof DefaultAuthClass_attendanceRoute
@@ -610,6 +654,7 @@ export interface FileRoutesById {
   '/_default/_auth/admin/notices': typeof DefaultAuthAdminNoticesRoute
   '/_default/_auth/admin/reports': typeof DefaultAuthAdminReportsRoute
   '/_default/_auth/admin/verifications': typeof DefaultAuthAdminVerificationsRoute
+  '/_default/_auth/checkout/$id': typeof DefaultAuthCheckoutIdRoute
   '/_default/_auth/class_management/create': typeof DefaultAuthClass_managementCreateRoute
   '/_default/_auth/profile_/edit_organization': typeof DefaultAuthProfileEdit_organizationRoute
   '/_default/_auth/profile_/edit_user': typeof DefaultAuthProfileEdit_userRoute
@@ -624,10 +669,12 @@ export interface FileRoutesById {
   '/_default/_auth/class_management/': typeof DefaultAuthClass_managementIndexRoute
   '/_default/_auth/information/': typeof DefaultAuthInformationIndexRoute
   '/_default/_auth/organization_management/': typeof DefaultAuthOrganization_managementIndexRoute
+  '/_default/_auth/purchase_history/': typeof DefaultAuthPurchase_historyIndexRoute
   '/_default/_auth/sales_management/': typeof DefaultAuthSales_managementIndexRoute
   '/_default/test/mailbox/': typeof DefaultTestMailboxIndexRoute
   '/_default/_auth/class_management/edit/$id': typeof DefaultAuthClass_managementEditIdRoute
   '/_default/_auth/information/detail/$id': typeof DefaultAuthInformationDetailIdRoute
+  '/_default/_auth/purchase_history/receipt/$id': typeof DefaultAuthPurchase_historyReceiptIdRoute
   '/_default/_auth/sales_management/receipt/$id': typeof DefaultAuthSales_managementReceiptIdRoute
 }
 export interface FileRouteTypes {
@@ -650,10 +697,12 @@ export interface FileRouteTypes {
     | '/auth/login'
     | '/auth/logout'
     | '/calendar/$file'
+    | '/downloads/payouts.csv'
     | '/downloads/sales.csv'
     | '/mail/unsubscribe'
     | '/uploads/$'
     | '/v1/$'
+    | '/webhooks/stripe'
     | '/admin'
     | '/class_attendance'
     | '/follow'
@@ -677,6 +726,7 @@ export interface FileRouteTypes {
     | '/admin/notices'
     | '/admin/reports'
     | '/admin/verifications'
+    | '/checkout/$id'
     | '/class_management/create'
     | '/profile/edit_organization'
     | '/profile/edit_user'
@@ -691,10 +741,12 @@ export interface FileRouteTypes {
     | '/class_management/'
     | '/information/'
     | '/organization_management/'
+    | '/purchase_history/'
     | '/sales_management/'
     | '/test/mailbox/'
     | '/class_management/edit/$id'
     | '/information/detail/$id'
+    | '/purchase_history/receipt/$id'
     | '/sales_management/receipt/$id'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -715,10 +767,12 @@ export interface FileRouteTypes {
     | '/auth/login'
     | '/auth/logout'
     | '/calendar/$file'
+    | '/downloads/payouts.csv'
     | '/downloads/sales.csv'
     | '/mail/unsubscribe'
     | '/uploads/$'
     | '/v1/$'
+    | '/webhooks/stripe'
     | '/class_attendance'
     | '/follow'
     | '/message'
@@ -741,6 +795,7 @@ export interface FileRouteTypes {
     | '/admin/notices'
     | '/admin/reports'
     | '/admin/verifications'
+    | '/checkout/$id'
     | '/class_management/create'
     | '/profile/edit_organization'
     | '/profile/edit_user'
@@ -755,10 +810,12 @@ export interface FileRouteTypes {
     | '/class_management'
     | '/information'
     | '/organization_management'
+    | '/purchase_history'
     | '/sales_management'
     | '/test/mailbox'
     | '/class_management/edit/$id'
     | '/information/detail/$id'
+    | '/purchase_history/receipt/$id'
     | '/sales_management/receipt/$id'
   id:
     | '__root__'
@@ -782,10 +839,12 @@ export interface FileRouteTypes {
     | '/auth/login'
     | '/auth/logout'
     | '/calendar/$file'
+    | '/downloads/payouts.csv'
     | '/downloads/sales.csv'
     | '/mail/unsubscribe'
     | '/uploads/$'
     | '/v1/$'
+    | '/webhooks/stripe'
     | '/_default/'
     | '/_default/_auth/admin'
     | '/_default/_auth/class_attendance'
@@ -810,6 +869,7 @@ export interface FileRouteTypes {
     | '/_default/_auth/admin/notices'
     | '/_default/_auth/admin/reports'
     | '/_default/_auth/admin/verifications'
+    | '/_default/_auth/checkout/$id'
     | '/_default/_auth/class_management/create'
     | '/_default/_auth/profile_/edit_organization'
     | '/_default/_auth/profile_/edit_user'
@@ -824,10 +884,12 @@ export interface FileRouteTypes {
     | '/_default/_auth/class_management/'
     | '/_default/_auth/information/'
     | '/_default/_auth/organization_management/'
+    | '/_default/_auth/purchase_history/'
     | '/_default/_auth/sales_management/'
     | '/_default/test/mailbox/'
     | '/_default/_auth/class_management/edit/$id'
     | '/_default/_auth/information/detail/$id'
+    | '/_default/_auth/purchase_history/receipt/$id'
     | '/_default/_auth/sales_management/receipt/$id'
   fileRoutesById: FileRoutesById
 }
@@ -844,10 +906,12 @@ export interface RootRouteChildren {
   AuthLoginRoute: typeof AuthLoginRoute
   AuthLogoutRoute: typeof AuthLogoutRoute
   CalendarFileRoute: typeof CalendarFileRoute
+  DownloadsPayoutsDotcsvRoute: typeof DownloadsPayoutsDotcsvRoute
   DownloadsSalesDotcsvRoute: typeof DownloadsSalesDotcsvRoute
   MailUnsubscribeRoute: typeof MailUnsubscribeRoute
   UploadsSplatRoute: typeof UploadsSplatRoute
   V1SplatRoute: typeof V1SplatRoute
+  WebhooksStripeRoute: typeof WebhooksStripeRoute
   DownloadsLessonIdRoute: typeof DownloadsLessonIdRoute
   OgClassFileRoute: typeof OgClassFileRoute
   DownloadsVerificationIdKindRoute: typeof DownloadsVerificationIdKindRoute
@@ -1002,6 +1066,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof CalendarFileRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/downloads/payouts.csv': {
+      id: '/downloads/payouts.csv'
+      path: '/downloads/payouts.csv'
+      fullPath: '/downloads/payouts.csv'
+      preLoaderRoute: typeof DownloadsPayoutsDotcsvRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/downloads/sales.csv': {
       id: '/downloads/sales.csv'
       path: '/downloads/sales.csv'
@@ -1028,6 +1099,13 @@ declare module '@tanstack/react-router' {
       path: '/v1/$'
       fullPath: '/v1/$'
       preLoaderRoute: typeof V1SplatRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/webhooks/stripe': {
+      id: '/webhooks/stripe'
+      path: '/webhooks/stripe'
+      fullPath: '/webhooks/stripe'
+      preLoaderRoute: typeof WebhooksStripeRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/_default/_auth/admin': {
@@ -1198,6 +1276,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DefaultAuthAdminVerificationsRouteImport
       parentRoute: typeof DefaultAuthAdminRouteRoute
     }
+    '/_default/_auth/checkout/$id': {
+      id: '/_default/_auth/checkout/$id'
+      path: '/checkout/$id'
+      fullPath: '/checkout/$id'
+      preLoaderRoute: typeof DefaultAuthCheckoutIdRouteImport
+      parentRoute: typeof DefaultAuthRoute
+    }
     '/_default/_auth/class_management/': {
       id: '/_default/_auth/class_management/'
       path: '/class_management'
@@ -1252,6 +1337,13 @@ declare module '@tanstack/react-router' {
       path: '/profile/teacher'
       fullPath: '/profile/teacher'
       preLoaderRoute: typeof DefaultAuthProfileTeacherRouteImport
+      parentRoute: typeof DefaultAuthRoute
+    }
+    '/_default/_auth/purchase_history/': {
+      id: '/_default/_auth/purchase_history/'
+      path: '/purchase_history'
+      fullPath: '/purchase_history/'
+      preLoaderRoute: typeof DefaultAuthPurchase_historyIndexRouteImport
       parentRoute: typeof DefaultAuthRoute
     }
     '/_default/_auth/sales_management/': {
@@ -1317,6 +1409,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DefaultAuthInformationDetailIdRouteImport
       parentRoute: typeof DefaultAuthRoute
     }
+    '/_default/_auth/purchase_history/receipt/$id': {
+      id: '/_default/_auth/purchase_history/receipt/$id'
+      path: '/purchase_history/receipt/$id'
+      fullPath: '/purchase_history/receipt/$id'
+      preLoaderRoute: typeof DefaultAuthPurchase_historyReceiptIdRouteImport
+      parentRoute: typeof DefaultAuthRoute
+    }
     '/_default/_auth/sales_management/receipt/$id': {
       id: '/_default/_auth/sales_management/receipt/$id'
       path: '/sales_management/receipt/$id'
@@ -1379,6 +1478,7 @@ interface DefaultAuthRouteChildren {
   DefaultAuthMypageRoute: typeof DefaultAuthMypageRoute
   DefaultAuthNotification_settingsRoute: typeof DefaultAuthNotification_settingsRoute
   DefaultAuthProfileRoute: typeof DefaultAuthProfileRoute
+  DefaultAuthCheckoutIdRoute: typeof DefaultAuthCheckoutIdRoute
   DefaultAuthClass_managementCreateRoute: typeof DefaultAuthClass_managementCreateRoute
   DefaultAuthProfileEdit_organizationRoute: typeof DefaultAuthProfileEdit_organizationRoute
   DefaultAuthProfileEdit_userRoute: typeof DefaultAuthProfileEdit_userRoute
@@ -1387,9 +1487,11 @@ interface DefaultAuthRouteChildren {
   DefaultAuthClass_managementIndexRoute: typeof DefaultAuthClass_managementIndexRoute
   DefaultAuthInformationIndexRoute: typeof DefaultAuthInformationIndexRoute
   DefaultAuthOrganization_managementIndexRoute: typeof DefaultAuthOrganization_managementIndexRoute
+  DefaultAuthPurchase_historyIndexRoute: typeof DefaultAuthPurchase_historyIndexRoute
   DefaultAuthSales_managementIndexRoute: typeof DefaultAuthSales_managementIndexRoute
   DefaultAuthClass_managementEditIdRoute: typeof DefaultAuthClass_managementEditIdRoute
   DefaultAuthInformationDetailIdRoute: typeof DefaultAuthInformationDetailIdRoute
+  DefaultAuthPurchase_historyReceiptIdRoute: typeof DefaultAuthPurchase_historyReceiptIdRoute
   DefaultAuthSales_managementReceiptIdRoute: typeof DefaultAuthSales_managementReceiptIdRoute
 }
 
@@ -1401,6 +1503,7 @@ const DefaultAuthRouteChildren: DefaultAuthRouteChildren = {
   DefaultAuthMypageRoute: DefaultAuthMypageRoute,
   DefaultAuthNotification_settingsRoute: DefaultAuthNotification_settingsRoute,
   DefaultAuthProfileRoute: DefaultAuthProfileRoute,
+  DefaultAuthCheckoutIdRoute: DefaultAuthCheckoutIdRoute,
   DefaultAuthClass_managementCreateRoute:
     DefaultAuthClass_managementCreateRoute,
   DefaultAuthProfileEdit_organizationRoute:
@@ -1412,10 +1515,13 @@ const DefaultAuthRouteChildren: DefaultAuthRouteChildren = {
   DefaultAuthInformationIndexRoute: DefaultAuthInformationIndexRoute,
   DefaultAuthOrganization_managementIndexRoute:
     DefaultAuthOrganization_managementIndexRoute,
+  DefaultAuthPurchase_historyIndexRoute: DefaultAuthPurchase_historyIndexRoute,
   DefaultAuthSales_managementIndexRoute: DefaultAuthSales_managementIndexRoute,
   DefaultAuthClass_managementEditIdRoute:
     DefaultAuthClass_managementEditIdRoute,
   DefaultAuthInformationDetailIdRoute: DefaultAuthInformationDetailIdRoute,
+  DefaultAuthPurchase_historyReceiptIdRoute:
+    DefaultAuthPurchase_historyReceiptIdRoute,
   DefaultAuthSales_managementReceiptIdRoute:
     DefaultAuthSales_managementReceiptIdRoute,
 }
@@ -1508,10 +1614,12 @@ const rootRouteChildren: RootRouteChildren = {
   AuthLoginRoute: AuthLoginRoute,
   AuthLogoutRoute: AuthLogoutRoute,
   CalendarFileRoute: CalendarFileRoute,
+  DownloadsPayoutsDotcsvRoute: DownloadsPayoutsDotcsvRoute,
   DownloadsSalesDotcsvRoute: DownloadsSalesDotcsvRoute,
   MailUnsubscribeRoute: MailUnsubscribeRoute,
   UploadsSplatRoute: UploadsSplatRoute,
   V1SplatRoute: V1SplatRoute,
+  WebhooksStripeRoute: WebhooksStripeRoute,
   DownloadsLessonIdRoute: DownloadsLessonIdRoute,
   OgClassFileRoute: OgClassFileRoute,
   DownloadsVerificationIdKindRoute: DownloadsVerificationIdKindRoute,

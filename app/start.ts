@@ -17,11 +17,13 @@ const redirects = createMiddleware().server(({ request, next }) => {
 /**
  * Every cookie-authenticated write (server functions, /auth routes) must come from our own pages.
  * The /v1 API is bearer-token only (no ambient cookies), so it is exempt; so is the one-click unsubscribe that mail
- * programs POST (RFC 8058), which reads no cookie and acts only on its signed token.
+ * programs POST (RFC 8058), which reads no cookie and acts only on its signed token, and Stripe's webhook, which
+ * reads no cookie and is accepted only with a valid signature.
  */
+const NO_COOKIE_WRITES = new Set(['/mail/unsubscribe', '/webhooks/stripe'])
 const csrf = createCsrfMiddleware({
   filter: ({ request, pathname }) =>
-    !SAFE_METHODS.has(request.method) && !pathname.startsWith('/v1/') && pathname !== '/mail/unsubscribe',
+    !SAFE_METHODS.has(request.method) && !pathname.startsWith('/v1/') && !NO_COOKIE_WRITES.has(pathname),
   failureResponse: () =>
     Response.json(
       { code: 'csrf', message: '不正なリクエストです。ページを再読み込みしてください。' },

@@ -165,6 +165,8 @@ describe('mail templates', () => {
       const optional = ![
         'verify_email',
         'schedule_canceled',
+        'payment_receipt',
+        'refund_completed',
         'verification_approved',
         'verification_rejected',
         'account_suspended',
@@ -173,6 +175,25 @@ describe('mail templates', () => {
       expect('List-Unsubscribe' in mail.headers).toBe(optional)
     })
   }
+
+  it('payment_receipt paid after the hold ended, with no seat left, says the money goes back', async () => {
+    const mail = await renderMail(settings, {
+      messageId: '<x@manabi.example>',
+      to: 'parent@manabi.example',
+      userId: 7,
+      template: 'payment_receipt',
+      props: {
+        ...lesson,
+        amount: 3300,
+        taxAmount: 300,
+        receiptNumber: 'R-000012',
+        receiptUrl: 'https://manabi.example/purchase_history',
+        refundedNoSeat: true,
+      },
+    })
+    expect(mail.subject).toBe('お支払いを返金します（満席のため）：はじめての将棋')
+    expect(mail.text).toContain('お支払いは全額返金します')
+  })
 
   it('escapes what members typed (no HTML from a nickname or a title)', async () => {
     const mail = await renderMail(settings, {

@@ -60,3 +60,14 @@ describe('cacheControlFor', () => {
     )
   })
 })
+
+describe('contentSecurityPolicy with Stripe', () => {
+  it('lets Stripe.js, its frames and its API in only when Stripe is the provider', () => {
+    const plain = contentSecurityPolicy({ nonce: 'n' })
+    expect(plain).not.toContain('stripe')
+    const stripe = contentSecurityPolicy({ nonce: 'n', stripe: true })
+    expect(stripe).toContain("script-src 'self' 'nonce-n' 'strict-dynamic' https://js.stripe.com")
+    expect(stripe).toContain("frame-src 'self' https://js.stripe.com https://hooks.stripe.com")
+    expect(stripe).toContain("connect-src 'self' https://api.stripe.com")
+  })
+})

@@ -10,6 +10,8 @@ export interface CspOptions {
   formActions?: string[]
   /** https sites: upgrade any stray http sub-resource. */
   secure?: boolean
+  /** Stripe is the payment provider: its Stripe.js, frames and API (only then; issue 17). */
+  stripe?: boolean
 }
 
 /**
@@ -17,17 +19,23 @@ export interface CspOptions {
  * lets those load the code-split chunks they import); no plugins, no <base>, never framed.
  * React's `style={…}` attributes need style-src-attr 'unsafe-inline'; style elements need the nonce.
  */
-export function contentSecurityPolicy({ nonce, formActions = [], secure = false }: CspOptions): string {
+export function contentSecurityPolicy({
+  nonce,
+  formActions = [],
+  secure = false,
+  stripe = false,
+}: CspOptions): string {
   const n = `'nonce-${nonce}'`
   const directives = [
     "default-src 'self'",
-    `script-src 'self' ${n} 'strict-dynamic'`,
+    `script-src 'self' ${n} 'strict-dynamic'${stripe ? ' https://js.stripe.com' : ''}`,
     `style-src 'self' ${n}`,
     `style-src-elem 'self' ${n}`,
     "style-src-attr 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    `img-src 'self' data: blob:${stripe ? ' https://*.stripe.com' : ''}`,
     "font-src 'self' data:",
-    "connect-src 'self'",
+    `connect-src 'self'${stripe ? ' https://api.stripe.com' : ''}`,
+    ...(stripe ? ["frame-src 'self' https://js.stripe.com https://hooks.stripe.com"] : []),
     "media-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
@@ -42,7 +50,7 @@ export function contentSecurityPolicy({ nonce, formActions = [], secure = false 
 
 /** Paths whose pages are private to a member (the spec's sign-in-required and registration routes). */
 const PRIVATE_PATH =
-  /^\/(class_attendance|class_management|follow|information|message|mypage|organization_management|profile|sales_management|register|downloads|auth|test)(\/|$)/
+  /^\/(class_attendance|class_management|checkout|follow|information|message|mypage|organization_management|profile|purchase_history|sales_management|register|downloads|auth|test)(\/|$)/
 
 export interface CacheInput {
   method: string

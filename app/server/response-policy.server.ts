@@ -27,7 +27,12 @@ export function applyResponsePolicy(request: Request, pathname: string, response
     if (!target.headers.has('content-security-policy'))
       target.headers.set(
         'content-security-policy',
-        contentSecurityPolicy({ nonce, formActions, secure: config.secureCookies }),
+        contentSecurityPolicy({
+          nonce,
+          formActions,
+          secure: config.secureCookies,
+          stripe: Boolean(config.stripe),
+        }),
       )
     target.headers.set(
       'cache-control',

@@ -21,7 +21,6 @@ import {
 } from '../../app/db/schema'
 import { startJobRunner } from '../../app/jobs/runner.server'
 import { bookWith, setupApi, type TestApi } from './support/api'
-import { TEST_ISSUER } from './support/constants'
 import { appJobHandlers } from './support/jobs'
 import { testMailSettings } from './support/mail'
 import { insertPaidPurchase } from './support/payments'

@@ -67,6 +67,8 @@ const EXPECTED_REFUSALS = new Set([
   'schedule_canceled',
   // A seat held for its payment whose schedule the teacher cancelled meanwhile (issue 17).
   'hold_expired',
+  // …or cancelled while it was being paid: the money goes back (issue 17).
+  'refunded_no_seat',
 ])
 const isExpected = (r: CallResult) =>
   r.status < 300 || (r.status === 409 && EXPECTED_REFUSALS.has(r.body?.code))

@@ -166,7 +166,7 @@ describe('reservations', () => {
       ['parent@manabi.example', 'refund'],
     ])
     expect(box.map((m) => m.subject.split('：')[0]).sort()).toEqual(
-      ['【開催中止】' + p.class_work.title, '返金が完了しました'].sort(),
+      [`【開催中止】${p.class_work.title}`, '返金が完了しました'].sort(),
     )
     for (const m of box) expect(m.text).toContain(`返金額：¥${p.price.toLocaleString('ja-JP')}`)
     expect([...new Set(published.map((e) => e.type))].sort()).toEqual(['announcement', 'reservation'])
@@ -180,9 +180,9 @@ describe('preferences', () => {
     const s = await newSchedule()
     await api.book(SUBS.parent, { schedule_id: s.id })
     await runJobs()
-    expect((await mailbox()).map((m) => [m.to, m.kind])).toEqual([
-      ['parent@manabi.example', 'reservation'],
+    expect((await mailbox()).map((m) => [m.to, m.kind]).sort()).toEqual([
       ['parent@manabi.example', 'refund'],
+      ['parent@manabi.example', 'reservation'],
     ])
     expect(await setNotificationPreference(api.db, teacherId, 'refund', false)).toBe(false)
     expect(await isNotificationEnabled(api.db, teacherId, 'refund')).toBe(true)

@@ -103,7 +103,8 @@ export function registerPaymentRoutes(app: ApiApp, deps: RouteDeps, options: Pay
         await confirmPayment(await deps.getDb(), c.var.user.id, paymentId, c.req.valid('json'), paymentDeps())
       } catch (err) {
         // Only refused cards count: paying many lessons never reaches the limit.
-        if (err instanceof ApiError && err.status === 402) await deps.rateLimit('paymentDeclines', key).catch(() => {})
+        if (err instanceof ApiError && err.status === 402)
+          await deps.rateLimit('paymentDeclines', key).catch(() => {})
         throw err
       }
       return c.json(await checkout(c.var.user.id, paymentId), 200)

@@ -317,7 +317,12 @@ export async function confirmPayment(
     if (err instanceof PaymentProviderError) throw unavailable()
     throw err
   }
-  if (state.status === 'succeeded') await settlePayment(db, p.id, deps.now)
+  if (state.status === 'succeeded' && (await settlePayment(db, p.id, deps.now)) === 'refunded')
+    throw new ApiError(
+      409,
+      'refunded_no_seat',
+      'お支払いの間に席がなくなったため、予約できませんでした。お支払いは全額返金します',
+    )
 }
 
 /**
@@ -671,7 +676,13 @@ export async function paymentHistory(
       .orderBy(desc(payments.succeededAt)),
     selectHistory(db, { at: refundAt, amount: refunds.amount, refundStatus: refunds.status })
       .innerJoin(refunds, eq(refunds.paymentId, payments.id))
-      .where(and(eq(payments.userId, userId), gte(refundAt, start), lt(refundAt, end))),
+      .where(
+        and(
+          eq(payments.userId, userId),
+          sql`${refundAt} >= ${start.toISOString()}::timestamptz`,
+          sql`${refundAt} < ${end.toISOString()}::timestamptz`,
+        ),
+      ),
     db
       .selectDistinct({
         month: sql<string>`to_char(${payments.succeededAt} at time zone 'Asia/Tokyo', 'YYYY-MM')`,

@@ -200,7 +200,8 @@ export async function createPurchase(
   // The payment at the provider, after the hold is committed (no network call under the seat's locks).
   if (held.paymentId !== undefined) await createAtProvider(db, held.paymentId, held.title, deps)
   const purchaseId = held.id
-  const [created] = await listPurchaseRows(db, user.id, eq(purchases.id, purchaseId), deps.now)
+  // With an ended hold too: an operator or the teacher may have cancelled it in the meantime.
+  const [created] = await listPurchaseRows(db, user.id, eq(purchases.id, purchaseId), deps.now, 'asc', true)
   return created!
 }
 

@@ -169,7 +169,11 @@ export async function receipt(db: Db, user: UserRow, purchaseId: number): Promis
   requireTeacher(user)
   const [row] = await selectLines(db)
     .where(
-      and(ownClass(user.id), eq(purchases.id, purchaseId), sql`${purchases.status} not in ('pending', 'expired')`),
+      and(
+        ownClass(user.id),
+        eq(purchases.id, purchaseId),
+        sql`${purchases.status} not in ('pending', 'expired')`,
+      ),
     )
     .limit(1)
   if (!row) throw notFound('購入履歴')

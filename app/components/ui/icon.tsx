@@ -25,6 +25,7 @@ export type IconName =
   | 'tune'
   | 'event'
   | 'group'
+  | 'receipt'
 
 export function Icon({ name, className, title }: { name: IconName; className?: string; title?: string }) {
   return (

@@ -18,6 +18,7 @@ export function statusLabel(p: Purchase): { text: string; tone: string } {
   if (p.status === 'canceled_by_teacher' || (p.status === 'reserved' && p.schedule.is_canceled))
     return { text: '先生により中止', tone: 'bg-red-dark text-white' }
   if (p.status === 'canceled_by_user') return { text: 'キャンセル済み', tone: 'bg-slate-200 text-slate-800' }
+  if (p.status === 'pending') return { text: 'お支払い待ち', tone: 'bg-amber-100 text-amber-900' }
   return { text: '予約中', tone: 'bg-base-light text-base-ink' }
 }
 
@@ -190,10 +191,45 @@ function PurchaseRow({ p, upcoming, onCancel }: { p: Purchase; upcoming: boolean
               {p.attendee.kind === 'member' ? '（ご本人）' : ''}
             </dd>
             <dt>料金</dt>
-            <dd>{formatPrice(p.price)}</dd>
+            <dd>
+              {formatPrice(p.price)}
+              {p.payment?.status === 'succeeded' ? (
+                <>
+                  {p.payment.refund_status ? (
+                    <span className="ml-2 text-red-dark" data-testid="attendance-refund">
+                      {p.payment.refund_status === 'succeeded' ? '返金済み' : '返金手続き中'}
+                    </span>
+                  ) : null}
+                  <Link
+                    to="/purchase_history/receipt/$id"
+                    params={{ id: String(p.payment.id) }}
+                    className="ml-2 underline"
+                  >
+                    領収書
+                  </Link>
+                </>
+              ) : null}
+            </dd>
           </dl>
         </div>
       </div>
+      {p.status === 'pending' && p.payment ? (
+        <div className="mt-3 flex flex-wrap items-center gap-3 border-t border-slate-100 pt-3">
+          <Link
+            to="/checkout/$id"
+            params={{ id: String(p.payment.id) }}
+            className="btn-primary"
+            data-testid="attendance-pay"
+          >
+            お支払いへ進む
+          </Link>
+          {p.hold_expires_at ? (
+            <p className="text-xs text-slate-600">
+              {formatTimeJa(p.hold_expires_at)}までにお支払いがないと、予約は取り消されます。
+            </p>
+          ) : null}
+        </div>
+      ) : null}
       {upcoming && live ? (
         <div className="mt-3 flex flex-wrap items-center gap-3 border-t border-slate-100 pt-3">
           {p.meeting_url ? (

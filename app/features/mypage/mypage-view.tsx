@@ -76,12 +76,13 @@ export function MyPageView({ teacherLinks }: { teacherLinks: { to: LinkProps['to
         </div>
       </div>
 
-      <nav aria-label="ショートカット" className="mt-6 grid grid-cols-3 gap-2 sm:grid-cols-6">
+      <nav aria-label="ショートカット" className="mt-6 grid grid-cols-3 gap-2 sm:grid-cols-4 lg:grid-cols-7">
         <Shortcut to="/class_attendance" icon="event" label="受講クラス" testId="shortcut-attendance" />
         <Shortcut to="/information" icon="info" label="お知らせ" />
         <Shortcut to="/message" icon="article" label="メッセージ" />
         <Shortcut to="/follow" icon="heart" label="フォロー・お気に入り" />
         <Shortcut to="/profile" icon="person-check" label="基本情報" />
+        <Shortcut to="/purchase_history" icon="receipt" label="購入履歴" testId="shortcut-history" />
         <Shortcut to="/class_search" icon="search" label="クラスを探す" />
       </nav>
 

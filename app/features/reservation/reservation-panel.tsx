@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { Link, useLocation } from '@tanstack/react-router'
+import { Link, useLocation, useNavigate } from '@tanstack/react-router'
 import { useId, useState } from 'react'
 import { openLoginModal, showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { useViewer } from '~/components/shell/use-viewer'
@@ -14,6 +14,7 @@ import {
   formatTimeJa,
   seatsLeft,
 } from '~/lib/format'
+import { includedTax } from '~/lib/money'
 import { reservationOptionsQuery } from './queries'
 import { joinWaitlist, leaveWaitlist, reserveSchedule } from './reservation.functions'
 
@@ -31,9 +32,11 @@ function reservable(s: PublicSchedule, now: number, offered = false) {
 export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetail; now: string }) {
   const viewer = useViewer()
   const location = useLocation()
+  const navigate = useNavigate()
   const queryClient = useQueryClient()
   const uid = useId()
   const nowMs = new Date(now).getTime()
+  const paid = classWork.price > 0
   const upcoming = classWork.schedules.filter((s) => new Date(s.started_at).getTime() > nowMs)
   const options = useQuery({ ...reservationOptionsQuery(), enabled: viewer === 'member' })
   const waitlist = options.data?.waitlist ?? []
@@ -47,8 +50,9 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
 
   const learners = options.data?.learners ?? []
   const attendeeId = attendee === SELF ? null : Number(attendee)
-  const isHeld = (s: PublicSchedule) =>
-    (options.data?.held ?? []).some((h) => h.schedule_id === s.id && h.learner_id === attendeeId)
+  const heldOf = (s: PublicSchedule) =>
+    (options.data?.held ?? []).find((h) => h.schedule_id === s.id && h.learner_id === attendeeId)
+  const isHeld = (s: PublicSchedule) => heldOf(s) !== undefined
   // The member's pick, or the first schedule this attendee can still reserve.
   const chosen =
     scheduleId === undefined
@@ -77,6 +81,11 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
       if (!result.ok) {
         if (result.status === 401) return openLoginModal(location.href)
         return showErrorSnackbar(result.message || '予約できませんでした')
+      }
+      // A paid class: the seat is held while the member pays on the checkout page (issue 17).
+      if (result.data.status === 'pending' && result.data.payment) {
+        await navigate({ to: '/checkout/$id', params: { id: String(result.data.payment.id) } })
+        return
       }
       const s = result.data.schedule
       setDone({ when: formatRunJa(s.started_at, s.ended_at, s.lessons.length), who })
@@ -128,6 +137,7 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
             <ul className="mt-2 flex flex-col gap-2">
               {upcoming.map((s) => {
                 const held = isHeld(s)
+                const paying = heldOf(s)?.pending_payment_id ?? null
                 const entry = entryOf(s)
                 const ok = reservable(s, nowMs, entry?.status === 'offered') && !held
                 const left = seatsLeft(s)
@@ -151,17 +161,29 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
                         <ScheduleWhen schedule={s} list="none" />
                       </span>
                       <span className="text-sm font-bold" data-testid="schedule-seats">
-                        {held
-                          ? '予約済み'
-                          : s.is_canceled
-                            ? '中止'
-                            : entry?.status === 'offered' && entry.offer_expires_at
-                              ? `席を確保中（${formatDateJa(entry.offer_expires_at)} ${formatTimeJa(entry.offer_expires_at)}まで）`
-                              : left === 0
-                                ? '満席'
-                                : `残り${left}席`}
+                        {paying !== null
+                          ? 'お支払い待ち'
+                          : held
+                            ? '予約済み'
+                            : s.is_canceled
+                              ? '中止'
+                              : entry?.status === 'offered' && entry.offer_expires_at
+                                ? `席を確保中（${formatDateJa(entry.offer_expires_at)} ${formatTimeJa(entry.offer_expires_at)}まで）`
+                                : left === 0
+                                  ? '満席'
+                                  : `残り${left}席`}
                       </span>
                     </label>
+                    {paying !== null ? (
+                      <Link
+                        to="/checkout/$id"
+                        params={{ id: String(paying) }}
+                        className="mt-1 inline-block px-3 text-sm font-bold text-purple-dark underline"
+                        data-testid="continue-payment"
+                      >
+                        お支払いを続ける
+                      </Link>
+                    ) : null}
                     {!held && !s.is_canceled && left === 0 && entry?.status !== 'offered' ? (
                       <WaitlistAction
                         scheduleId={s.id}
@@ -250,7 +272,15 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
                 </span>
               )}
               <span className="block">受講する人：{who}</span>
-              <span className="block">料金：{formatPrice(classWork.price)}</span>
+              <span className="block">
+                料金：{formatPrice(classWork.price)}
+                {paid ? `（税込、うち消費税 ${formatPrice(includedTax(classWork.price))}）` : ''}
+              </span>
+              {paid ? (
+                <span className="mt-2 block text-xs text-slate-600">
+                  次の画面でお支払いください。お支払いが終わるまで10分間、席を確保します。
+                </span>
+              ) : null}
               <span className="mt-2 block text-xs text-slate-600">
                 {chosen.lessons.length > 1
                   ? 'キャンセルは第1回の授業開始の24時間前まで、コース全体でできます（全額返金）。'
@@ -267,7 +297,7 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
             disable: mutation.isPending,
           },
           {
-            text: mutation.isPending ? '予約しています…' : '予約を確定する',
+            text: mutation.isPending ? '予約しています…' : paid ? 'お支払いへ進む' : '予約を確定する',
             color: 'primary',
             disable: mutation.isPending,
             onClick: () => mutation.mutate(),

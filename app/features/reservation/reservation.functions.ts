@@ -20,10 +20,17 @@ export const getReservationOptions = createServerFn({ method: 'GET' }).handler(a
     return {
       nickname: me.nickname,
       learners: me.learners.map((l) => ({ id: l.id, nickname: l.nickname })),
-      /** Seats the member already holds: schedule id and who (null = the member themself). */
+      /**
+       * Seats the member already holds: schedule id and who (null = the member themself); a seat still being paid
+       * for carries its payment (issue 17).
+       */
       held: upcoming
-        .filter((p) => p.status === 'reserved')
-        .map((p) => ({ schedule_id: p.schedule.id, learner_id: p.attendee.learner_id })),
+        .filter((p) => p.status === 'reserved' || p.status === 'pending')
+        .map((p) => ({
+          schedule_id: p.schedule.id,
+          learner_id: p.attendee.learner_id,
+          pending_payment_id: p.status === 'pending' ? (p.payment?.id ?? null) : null,
+        })),
       /** The member's キャンセル待ち: waiting (with their place in line) or offered (a seat held until then). */
       waitlist: waitlist.map((w) => ({
         id: w.id,

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query'
-import { getCustomers, getReceipt, getSales } from './sales.functions'
+import { getBankAccount, getCustomers, getPayouts, getReceipt, getSales } from './sales.functions'
 
 export const salesQuery = (month: string | undefined) =>
   queryOptions({
@@ -12,3 +12,12 @@ export const customersQuery = () =>
 
 export const receiptQuery = (id: number) =>
   queryOptions({ queryKey: ['sales', 'receipt', id], queryFn: () => getReceipt({ data: { id } }) })
+
+export const payoutsQuery = (month: string | undefined) =>
+  queryOptions({
+    queryKey: ['sales', 'payouts', month ?? 'current'],
+    queryFn: () => getPayouts({ data: { month } }),
+  })
+
+export const bankAccountQuery = () =>
+  queryOptions({ queryKey: ['sales', 'bank-account'], queryFn: () => getBankAccount() })

@@ -4,9 +4,10 @@ import { ScrollRegion } from '~/components/ui/scroll-region'
 import type { SalesFigures, SalesReport } from '~/contract/v1/sales'
 import { formatDateJa } from '~/lib/format'
 import { formatMonthJa, shiftMonth } from '~/lib/month'
+import { Payouts } from './payouts'
 import { customersQuery, salesQuery } from './queries'
 
-export type SalesTab = 'sales' | 'customers'
+export type SalesTab = 'sales' | 'payouts' | 'customers'
 
 const yen = (n: number) => `¥${n.toLocaleString('ja-JP')}`
 const statusLabels = {
@@ -21,6 +22,7 @@ export function SalesPage({ tab, month }: { tab: SalesTab; month?: string }) {
   if (!isTeacher || !report) return <NotTeacher />
   const tabs: { value: SalesTab; label: string }[] = [
     { value: 'sales', label: '売上' },
+    { value: 'payouts', label: '振込明細' },
     { value: 'customers', label: '顧客管理' },
   ]
   return (
@@ -42,7 +44,13 @@ export function SalesPage({ tab, month }: { tab: SalesTab; month?: string }) {
           </Link>
         ))}
       </nav>
-      {tab === 'customers' ? <Customers /> : <Sales report={report} />}
+      {tab === 'customers' ? (
+        <Customers />
+      ) : tab === 'payouts' ? (
+        <Payouts month={month} />
+      ) : (
+        <Sales report={report} />
+      )}
     </div>
   )
 }

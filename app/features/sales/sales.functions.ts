@@ -1,7 +1,9 @@
 import { createServerFn } from '@tanstack/react-start'
 import { z } from 'zod'
 import { Id } from '~/contract/v1/common'
+import { BankAccountInput } from '~/contract/v1/payments'
 import { Month } from '~/contract/v1/sales'
+import { toActionResult } from '~/server/action-result.server'
 import { ApiError, api } from '~/server/api-client'
 import { requireAccessToken } from '~/server/session-token.server'
 
@@ -36,4 +38,27 @@ export const getReceipt = createServerFn({ method: 'GET' })
       if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return null
       throw error
     }
+  })
+
+/** The month's payout statement (issue 17); null for a member who does not teach. */
+export const getPayouts = createServerFn({ method: 'GET' })
+  .validator(z.object({ month: Month.optional() }))
+  .handler(async ({ data }) => {
+    const { token, isTeacher } = await teacherToken()
+    if (!isTeacher) return null
+    return (await api.getPayouts(token, data.month)) ?? null
+  })
+
+/** The payout account, masked; null until set or for a non-teacher. */
+export const getBankAccount = createServerFn({ method: 'GET' }).handler(async () => {
+  const { token, isTeacher } = await teacherToken()
+  if (!isTeacher) return null
+  return (await api.getBankAccount(token)) ?? null
+})
+
+export const saveBankAccount = createServerFn({ method: 'POST' })
+  .validator(BankAccountInput)
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    return toActionResult(() => api.saveBankAccount(token, data))
   })

@@ -50,6 +50,16 @@ import type {
 } from '../../contract/v1/org-management'
 import { InvitationCode, OrganizationDeepMe, OrgUserList } from '../../contract/v1/organizations'
 import {
+  BankAccount,
+  type BankAccountInput,
+  Checkout,
+  type ConfirmPaymentBody,
+  PaymentHistory,
+  PaymentReceipt,
+  PayoutStatement,
+  type ReceiptNameBody,
+} from '../../contract/v1/payments'
+import {
   type CreatePurchaseBody,
   Purchase,
   PurchaseList,
@@ -556,6 +566,29 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     cancelPurchase: authedCall(Purchase, (purchaseId: number) => ({
       method: 'POST',
       path: `/v1/purchases/${id(purchaseId)}/cancel`,
+    })),
+    // ── checkout, receipts, refunds (issue 17) ──
+    getCheckout: authedCall(Checkout, (paymentId: number) => get(`/v1/payments/${id(paymentId)}`)),
+    confirmPayment: authedCall(Checkout, (paymentId: number, body: ConfirmPaymentBody) => ({
+      method: 'POST',
+      path: `/v1/payments/${id(paymentId)}/confirm`,
+      body,
+    })),
+    getPaymentHistory: authedCall(PaymentHistory, (month?: string) => get('/v1/payments', { month })),
+    getPaymentReceipt: authedCall(PaymentReceipt, (paymentId: number) =>
+      get(`/v1/payments/${id(paymentId)}/receipt`),
+    ),
+    setReceiptName: authedCall(PaymentReceipt, (paymentId: number, body: ReceiptNameBody) => ({
+      method: 'PUT',
+      path: `/v1/payments/${id(paymentId)}/receipt/name`,
+      body,
+    })),
+    getPayouts: authedCall(PayoutStatement, (month?: string) => get('/v1/teachers/payouts', { month })),
+    getBankAccount: authedCall(BankAccount, () => get('/v1/teachers/bank_account')),
+    saveBankAccount: authedCall(BankAccount, (body: BankAccountInput) => ({
+      method: 'PUT',
+      path: '/v1/teachers/bank_account',
+      body,
     })),
     listNotices: authedCall(NoticeList, () => get('/v1/notices')),
     getNotice: authedCall(Notice, (noticeId: number) => get(`/v1/notices/${id(noticeId)}`)),

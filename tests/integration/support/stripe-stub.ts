@@ -70,7 +70,8 @@ export async function startStripeStub(): Promise<StripeStub> {
         return
       }
       const params = form(raw)
-      let m: RegExpMatchArray | null
+      const intentPath = /^\/v1\/payment_intents\/([^/]+)$/.exec(path)
+      const cancelPath = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path)
       if (req.method === 'POST' && path === '/v1/payment_intents') {
         const id = `pi_${randomBytes(8).toString('hex')}`
         const metadata: Record<string, string> = {}
@@ -91,12 +92,12 @@ export async function startStripeStub(): Promise<StripeStub> {
         intents.set(id, intent)
         return send(200, intent)
       }
-      if ((m = /^\/v1\/payment_intents\/([^/]+)$/.exec(path)) && req.method === 'GET') {
-        const intent = intents.get(m[1]!)
+      if (intentPath && req.method === 'GET') {
+        const intent = intents.get(intentPath[1]!)
         return intent ? send(200, intent) : send(404, { error: { type: 'invalid_request_error' } })
       }
-      if ((m = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path)) && req.method === 'POST') {
-        const intent = intents.get(m[1]!)
+      if (cancelPath && req.method === 'POST') {
+        const intent = intents.get(cancelPath[1]!)
         if (!intent) return send(404, { error: { type: 'invalid_request_error' } })
         if (intent.status === 'succeeded')
           return send(400, { error: { type: 'invalid_request_error', message: 'already succeeded' } })
@@ -105,7 +106,7 @@ export async function startStripeStub(): Promise<StripeStub> {
       }
       if (req.method === 'POST' && path === '/v1/refunds') {
         const intent = intents.get(params.payment_intent ?? '')
-        if (!intent || intent.status !== 'succeeded')
+        if (intent?.status !== 'succeeded')
           return send(400, { error: { type: 'invalid_request_error', message: 'not paid' } })
         const refund = {
           id: `re_${randomBytes(8).toString('hex')}`,

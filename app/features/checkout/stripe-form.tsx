@@ -1,0 +1,89 @@
+import type { Stripe, StripeElements } from '@stripe/stripe-js'
+import { useEffect, useRef, useState } from 'react'
+import { showSnackbar } from '~/components/shell/ui-store'
+import type { Checkout } from '~/contract/v1/payments'
+import { formatPrice } from '~/lib/format'
+import { confirmStripePayment } from './checkout.functions'
+
+/**
+ * Pays with Stripe's Payment Element (only when Stripe is configured; loaded on this page alone). The card goes from
+ * the browser to Stripe, never to our server; we then read the outcome on the server, and the signed webhook settles
+ * it too if this page is closed first.
+ */
+export default function StripeForm({
+  checkout,
+  publishableKey,
+  onDone,
+}: {
+  checkout: Checkout
+  publishableKey: string
+  onDone: () => Promise<void>
+}) {
+  const mount = useRef<HTMLDivElement>(null)
+  const [stripe, setStripe] = useState<{ stripe: Stripe; elements: StripeElements } | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [pending, setPending] = useState(false)
+
+  useEffect(() => {
+    let cancelled = false
+    const secret = checkout.client_secret
+    if (!secret) return
+    void import('@stripe/stripe-js').then(async ({ loadStripe }) => {
+      const s = await loadStripe(publishableKey, { locale: 'ja' })
+      if (!s || cancelled || !mount.current) return
+      const elements = s.elements({ clientSecret: secret })
+      elements.create('payment').mount(mount.current)
+      setStripe({ stripe: s, elements })
+    })
+    return () => {
+      cancelled = true
+    }
+  }, [checkout.client_secret, publishableKey])
+
+  async function onSubmit(e: React.FormEvent) {
+    e.preventDefault()
+    if (!stripe) return
+    setPending(true)
+    setError(null)
+    try {
+      const { error: refused } = await stripe.stripe.confirmPayment({
+        elements: stripe.elements,
+        redirect: 'if_required',
+        confirmParams: { return_url: window.location.href },
+      })
+      if (refused) {
+        setError(refused.message ?? 'お支払いができませんでした。別のカードをお試しください')
+        return
+      }
+      const result = await confirmStripePayment({ data: { id: checkout.payment.id } })
+      if (!result.ok) {
+        setError(result.message)
+        return
+      }
+      showSnackbar({ message: 'お支払いが完了しました' })
+      await onDone()
+    } finally {
+      setPending(false)
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="mt-4 grid gap-4" data-testid="stripe-form">
+      {checkout.client_secret ? (
+        <div ref={mount} />
+      ) : (
+        <p className="text-sm text-red-dark">
+          決済サービスに接続できませんでした。ページを再読み込みしてください。
+        </p>
+      )}
+      {error ? (
+        <p className="rounded-xl bg-red-dark/10 p-3 text-sm font-bold text-red-dark" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <button type="submit" className="btn-primary w-full" disabled={!stripe || pending}>
+        {pending ? 'お支払い中…' : `${formatPrice(checkout.payment.amount)}を支払う`}
+      </button>
+    </form>
+  )
+}
