@@ -37,6 +37,8 @@ export default defineConfig({
     },
     {
       name: 'pc',
+      // Journeys that are about the phone (tagged in the spec) run on the phone project only.
+      grepInvert: /@phone-only/,
       use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions },
     },
   ],

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { expectAccessible, gotoReady, login, registerNewParent, tokyoLocal } from './helpers'
+import { expectAccessible, gotoReady, login, payOnCheckout, registerNewParent, tokyoLocal } from './helpers'
 
 const TEACHER = 'teacher@manabi.example'
 
@@ -71,8 +71,13 @@ test('a teacher creates a 全3回 course with weekly lessons; a parent books all
   const confirm = parent.getByTestId('reservation-confirm')
   await expect(confirm).toContainText('日時：全3回')
   await expect(confirm).toContainText('第1回の授業開始の24時間前まで、コース全体でできます')
-  await confirm.getByRole('button', { name: '予約を確定する' }).click()
-  await expect(parent.getByTestId('reservation-done')).toContainText('全3回')
+  // A paid course: the checkout lists the three lessons and charges once.
+  await confirm.getByRole('button', { name: 'お支払いへ進む' }).click()
+  await expect(
+    parent.getByTestId('checkout-summary').getByTestId('course-lessons').locator('li'),
+  ).toHaveCount(3)
+  await expect(parent.getByTestId('cancel-policy')).toContainText('全3回まとめて')
+  await payOnCheckout(parent)
 
   // 受講クラス: one reservation with its three lessons; the .ics has three events.
   await gotoReady(parent, '/class_attendance')

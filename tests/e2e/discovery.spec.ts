@@ -170,7 +170,10 @@ test('a class detail has its facts, page meta and structured data', async ({ pag
   await expect(page).toHaveTitle(
     new RegExp(`${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\| まなびのたね$`),
   )
-  await expect(page.locator('meta[property="og:image"]')).toHaveAttribute('content', /^http.*\/images\//)
+  await expect(page.locator('meta[property="og:image"]')).toHaveAttribute(
+    'content',
+    new RegExp(`^http.*/og/class/${id}\\.png$`),
+  )
   await expect(page.locator('link[rel=canonical]')).toHaveAttribute(
     'href',
     new RegExp(`/class_search/detail/${id}$`),

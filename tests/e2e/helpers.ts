@@ -109,3 +109,39 @@ export async function otherPerson(browser: Browser, page: Page, email: string, p
   await login(other, email, path)
   return other
 }
+
+/** The embedded test provider's cards (issue 17). */
+export const CARDS = {
+  success: '4242 4242 4242 4242',
+  declined: '4000 0000 0000 0002',
+  insufficientFunds: '4000 0000 0000 9995',
+} as const
+
+/**
+ * On the checkout page a paid reservation leads to: pays with a test card and waits for the outcome (the done
+ * panel, or the refusal shown on the form).
+ */
+export async function payOnCheckout(page: Page, number: string = CARDS.success) {
+  await expect(page).toHaveURL(/\/checkout\/\d+$/)
+  const form = page.getByTestId('card-form')
+  await form.getByTestId('card-number').fill(number)
+  await form.getByTestId('card-expiry').fill('12/30')
+  await form.getByTestId('card-cvc').fill('123')
+  await form.getByTestId('pay-button').click()
+  if (number === CARDS.success) await expect(page.getByTestId('checkout-done')).toBeVisible()
+  else await expect(form.getByTestId('card-error')).toBeVisible()
+}
+
+/**
+ * Confirms the reservation dialog of a class page: a free class is reserved there (the done panel), a paid one goes
+ * to the checkout page and is paid with the test card (issue 17).
+ */
+export async function confirmReservation(page: Page) {
+  const confirm = page.getByTestId('reservation-confirm')
+  const button = confirm.getByRole('button', { name: /^(予約を確定する|お支払いへ進む)$/ })
+  const paid = (await button.textContent())?.includes('お支払い') ?? false
+  await button.click()
+  if (paid) await payOnCheckout(page)
+  else await expect(page.getByTestId('reservation-done')).toBeVisible()
+  return paid ? ('paid' as const) : ('free' as const)
+}

@@ -1,5 +1,13 @@
 import { expect, type Page, test } from '@playwright/test'
-import { expectAccessible, gotoReady, otherPerson, readMail, registerNewParent, tokyoLocal } from './helpers'
+import {
+  confirmReservation,
+  expectAccessible,
+  gotoReady,
+  otherPerson,
+  readMail,
+  registerNewParent,
+  tokyoLocal,
+} from './helpers'
 
 /** Reserves the furthest open schedule of the first class that has one; returns the class title. */
 async function reserveSomething(page: Page) {
@@ -12,10 +20,10 @@ async function reserveSomething(page: Page) {
     if ((await panel.getByTestId('reservation-attendee').count()) === 0 || (await open.count()) === 0)
       continue
     await open.last().check()
+    const title = ((await page.getByRole('heading', { level: 1 }).textContent()) ?? '').trim()
     await panel.getByTestId('reserve-button').click()
-    await page.getByTestId('reservation-confirm').getByRole('button', { name: '予約を確定する' }).click()
-    await expect(page.getByTestId('reservation-done')).toBeVisible()
-    return ((await page.getByRole('heading', { level: 1 }).textContent()) ?? '').trim()
+    await confirmReservation(page)
+    return title
   }
   throw new Error('no class with an open schedule')
 }
@@ -32,7 +40,7 @@ test('a parent gets the reservation mail, stops that kind from its footer link, 
   // The mailbox itself (a test page, and the demo's inbox).
   await gotoReady(page, `/test/mailbox?${new URLSearchParams({ to: email })}`)
   await expect(page.getByRole('heading', { level: 1, name: 'メールボックス' })).toBeVisible()
-  await expect(page.getByTestId('mailbox-item').first()).toContainText('予約が確定しました')
+  await expect(page.getByTestId('mailbox-item').filter({ hasText: '予約が確定しました' })).toHaveCount(1)
   await expectAccessible(page)
   expect(mail.subject).toBe(`予約が確定しました：${title}`)
   expect(mail.text).toContain('キャンセル期限')
@@ -106,8 +114,7 @@ test('a teacher cancels a lesson: the parent’s open My Page changes without a 
   await gotoReady(page, `/class_search/detail/${classId}`)
   await page.getByTestId('reservation-schedule').first().check()
   await page.getByTestId('reserve-button').click()
-  await page.getByTestId('reservation-confirm').getByRole('button', { name: '予約を確定する' }).click()
-  await expect(page.getByTestId('reservation-done')).toBeVisible()
+  await confirmReservation(page)
   await gotoReady(page, '/mypage')
   const lesson = page.getByTestId('mypage-next-lessons').getByText(title)
   await expect(lesson).toBeVisible()

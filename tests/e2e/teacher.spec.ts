@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
-import { expectAccessible, gotoReady, login, otherPerson, tokyoLocal } from './helpers'
+import { confirmReservation, expectAccessible, gotoReady, login, otherPerson, tokyoLocal } from './helpers'
 
 const TEACHER = 'teacher@manabi.example'
 const PARENT = 'parent@manabi.example'
@@ -79,8 +79,7 @@ test('a teacher creates and publishes a class with two schedules, then cancels a
   const parent = await otherPerson(browser, page, PARENT, `/class_search/detail/${classId}`)
   await parent.getByTestId('reservation-schedule').first().check()
   await parent.getByTestId('reserve-button').click()
-  await parent.getByTestId('reservation-confirm').getByRole('button', { name: '予約を確定する' }).click()
-  await expect(parent.getByTestId('reservation-done')).toBeVisible()
+  await confirmReservation(parent)
 
   // The teacher sees the student, writes to the class's members, then cancels that schedule.
   await gotoReady(page, `/class_management/edit/${classId}`)

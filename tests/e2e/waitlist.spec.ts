@@ -1,5 +1,12 @@
 import { expect, test } from '@playwright/test'
-import { gotoReady, otherPerson, readMail, registerNewParent, tokyoLocal } from './helpers'
+import {
+  confirmReservation,
+  gotoReady,
+  otherPerson,
+  readMail,
+  registerNewParent,
+  tokyoLocal,
+} from './helpers'
 
 /** キャンセル待ち (issue 16): a seat freed by a cancellation is held for the first in line, live on their page. */
 
@@ -36,8 +43,7 @@ test('a parent joins the waitlist of a full lesson; another cancels; the first g
   const first = await otherPerson(browser, page, 'parent@manabi.example', `/class_search/detail/${classId}`)
   await first.getByTestId('reservation-schedule').first().check()
   await first.getByTestId('reserve-button').click()
-  await first.getByTestId('reservation-confirm').getByRole('button', { name: '予約を確定する' }).click()
-  await expect(first.getByTestId('reservation-done')).toBeVisible()
+  await confirmReservation(first)
 
   // A new parent finds it full and joins the waitlist.
   const email = await registerNewParent(page, context, 'まつ')
@@ -62,6 +68,5 @@ test('a parent joins the waitlist of a full lesson; another cancels; the first g
   expect(mail.text).toContain(title)
   await page.getByTestId('reservation-schedule').first().check()
   await page.getByTestId('reserve-button').click()
-  await page.getByTestId('reservation-confirm').getByRole('button', { name: '予約を確定する' }).click()
-  await expect(page.getByTestId('reservation-done')).toBeVisible()
+  await confirmReservation(page)
 })

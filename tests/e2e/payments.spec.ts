@@ -1,0 +1,125 @@
+import { expect, test } from '@playwright/test'
+import {
+  CARDS,
+  expectAccessible,
+  gotoReady,
+  login,
+  payOnCheckout,
+  readMail,
+  registerNewParent,
+  tokyoLocal,
+} from './helpers'
+
+const TEACHER = 'teacher@manabi.example'
+
+/**
+ * Checkout on a phone (issue 17): a parent books a paid class, a refused card keeps the seat for another try, the
+ * test card pays, the receipt and its mail follow; the teacher cancels and the parent sees the refund.
+ */
+test('a parent pays for a class on a phone, gets the receipt, and sees the refund when the teacher cancels @phone-only', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(150_000)
+  const title = `E2E 決済のクラス ${Date.now().toString(36)}`
+
+  // The teacher (on a PC) offers a paid class with one lesson.
+  const teacherContext = await browser.newContext({
+    baseURL,
+    viewport: { width: 1280, height: 800 },
+    locale: 'ja-JP',
+    timezoneId: 'Asia/Tokyo',
+  })
+  const teacher = await teacherContext.newPage()
+  await login(teacher, TEACHER, '/class_management/create')
+  const form = teacher.getByTestId('class-form')
+  await form.getByLabel('タイトル').fill(title)
+  await form.getByLabel('説明').fill('お支払いの流れを確かめるクラスです。')
+  await form.getByLabel('カテゴリー').selectOption({ index: 1 })
+  await form.getByLabel('クラスの形式').selectOption({ index: 1 })
+  await form.getByRole('checkbox').first().check()
+  await form.getByLabel('料金（円）').fill('3300')
+  await form.getByLabel('定員（人）').fill('2')
+  await teacher.getByTestId('publish-toggle').check()
+  await teacher.getByTestId('save-class').click()
+  await expect(teacher).toHaveURL(/\/class_management\/edit\/\d+$/)
+  const classId = Number(teacher.url().split('/').pop())
+  const scheduleForm = teacher.getByTestId('schedule-form').last()
+  await scheduleForm.getByLabel('開始日時').fill(tokyoLocal(3, 10))
+  await scheduleForm.getByTestId('save-schedule').click()
+  await expect(teacher.getByTestId('schedule-row')).toHaveCount(1)
+
+  // A new parent on the phone: the confirmation shows the tax, then the checkout page.
+  const email = await registerNewParent(page, page.context(), 'けっさい')
+  await gotoReady(page, `/class_search/detail/${classId}`)
+  await page.getByTestId('reservation-schedule').first().check()
+  await page.getByTestId('reserve-button').click()
+  const confirm = page.getByTestId('reservation-confirm')
+  await expect(confirm).toContainText('¥3,300（税込、うち消費税 ¥300）')
+  await confirm.getByRole('button', { name: 'お支払いへ進む' }).click()
+  await expect(page).toHaveURL(/\/checkout\/\d+$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'お支払い' })).toBeVisible()
+  await expect(page.getByTestId('checkout-price')).toContainText('¥3,300（税込）')
+  await expect(page.getByTestId('checkout-price')).toContainText('うち消費税（10%） ¥300')
+  await expect(page.getByTestId('cancel-policy')).toContainText('24時間前まで')
+  await expect(page.getByTestId('hold-notice')).toContainText('まで確保しています')
+  await expectAccessible(page)
+  const checkoutUrl = page.url()
+
+  // A refused card: a clear Japanese error, and the seat stays held for another try.
+  await payOnCheckout(page, CARDS.declined)
+  await expect(page.getByTestId('card-error')).toHaveText(
+    'カードが承認されませんでした。別のカードをお試しください',
+  )
+  await gotoReady(page, checkoutUrl)
+  await expect(page.getByTestId('payment-failure')).toContainText('カードが承認されませんでした')
+  await expect(page.getByTestId('card-form')).toBeVisible()
+  // Nobody else can take the held seat meanwhile: the class page says 1 left of 2 for anyone.
+  await gotoReady(teacher, `/class_search/detail/${classId}`)
+  await expect(teacher.getByTestId('schedule-status').first()).toHaveText('残り1席')
+
+  // The test card pays: done, with the receipt.
+  await gotoReady(page, checkoutUrl)
+  await payOnCheckout(page, CARDS.success)
+  await expect(page.getByRole('heading', { level: 1, name: 'お支払いが完了しました' })).toBeVisible()
+  await page.getByTestId('to-receipt').click()
+  await expect(page).toHaveURL(/\/purchase_history\/receipt\/\d+$/)
+  const receipt = page.getByTestId('payment-receipt')
+  await expect(receipt).toContainText('領収書')
+  await expect(page.getByTestId('receipt-amount')).toContainText('¥3,300（税込）')
+  await expect(receipt).toContainText('うち消費税 ¥300')
+  await expect(receipt).toContainText(title)
+  await expect(page.getByTestId('receipt-issuer')).toContainText('まなびのたね')
+  await expect(page.getByTestId('receipt-issuer')).toContainText('登録番号')
+  await expectAccessible(page)
+  // 宛名, once.
+  await page.getByTestId('receipt-name-form').getByLabel('宛名（一度だけ設定できます）').fill('けっさい 花子')
+  await page.getByTestId('receipt-name-form').getByRole('button', { name: '宛名を設定' }).click()
+  await page.getByTestId('receipt-name-confirm').getByRole('button', { name: '設定する' }).click()
+  await expect(page.getByTestId('receipt-name')).toHaveText('けっさい 花子 様')
+  await expect(page.getByTestId('receipt-name-form')).toHaveCount(0)
+  // The receipt mail.
+  const mail = await readMail(page.context(), email, 'お支払いが完了しました（領収書）')
+  expect(mail.text).toContain('お支払い金額：¥3,300（税込）')
+  expect(mail.text).toContain('/purchase_history/receipt/')
+
+  // The teacher cancels the lesson; the parent sees it cancelled and refunded.
+  await gotoReady(teacher, `/class_management/edit/${classId}`)
+  await teacher.getByTestId('cancel-schedule').click()
+  await teacher.getByTestId('cancel-schedule-dialog').getByRole('button', { name: '休講にする' }).click()
+  await expect(teacher.getByTestId('schedule-status').filter({ hasText: '休講' })).toHaveCount(1)
+  await teacherContext.close()
+
+  await gotoReady(page, '/class_attendance')
+  const item = page.getByTestId('attendance-item').filter({ hasText: title })
+  await expect(item.getByTestId('attendance-status')).toHaveText('先生により中止')
+  await expect(async () => {
+    await gotoReady(page, '/purchase_history')
+    await expect(page.getByTestId('history-item').filter({ hasText: '返金済み' })).toContainText(title)
+  }).toPass({ timeout: 15_000 })
+  await expect(page.getByTestId('history-totals')).toContainText('¥3,300')
+  await expectAccessible(page)
+  const refundMail = await readMail(page.context(), email, '返金が完了しました')
+  expect(refundMail.text).toContain('返金額：¥3,300')
+})
