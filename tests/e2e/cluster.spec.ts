@@ -210,10 +210,11 @@ test.describe('three instances on one PostgreSQL @pc-only', () => {
     })
     expect(schedule.status).toBe(201)
     const scheduleId = schedule.body.id as number
+    const run = Date.now().toString(36)
     const members = await Promise.all(
       Array.from({ length: 30 }, async (_, i) => {
-        const token = await mint(`cluster|m${i}`, {
-          email: `cluster${i}@manabi.example`,
+        const token = await mint(`cluster|m${i}-${run}`, {
+          email: `cluster${i}-${run}@manabi.example`,
           email_verified: true,
         })
         const reg = await api('POST', '/v1/users', token, {
@@ -237,6 +238,19 @@ test.describe('three instances on one PostgreSQL @pc-only', () => {
     expect(statuses.filter((s) => s === '409 full')).toHaveLength(25)
     const served = hops.filter((h) => h.method === 'POST' && h.path === '/v1/purchases')
     expect(new Set(served.map((h) => h.instance))).toEqual(new Set([1, 2, 3]))
+    // The held seats are paid (issue 17), each payment through whichever instance the proxy picks.
+    const paid = await Promise.all(
+      results.flatMap((r, i) =>
+        r.status === 201
+          ? [
+              api('POST', `/v1/payments/${r.body.payment.id}/confirm`, members[i]!, {
+                card: { number: '4242424242424242', exp_month: 12, exp_year: 2099, cvc: '123' },
+              }),
+            ]
+          : [],
+      ),
+    )
+    expect(paid.map((r) => r.status)).toEqual([200, 200, 200, 200, 200])
 
     // The database agrees: the counter equals the live reservations, and nothing is oversold.
     const [row] = await db!`
