@@ -201,7 +201,10 @@ test.describe('three instances on one PostgreSQL @pc-only', () => {
     const teacher = await mint('demo|teacher')
     const mine = await api('GET', '/v1/teachers/my_class_works?is_published=true', teacher)
     expect(mine.status).toBe(200)
-    const classId = mine.body[0].id as number
+    // A paid single-lesson class (a course takes its schedules as runs of lessons; a free class has no payment).
+    const classId = (mine.body as { id: number; lesson_count: number; price: number }[]).find(
+      (c) => c.lesson_count === 1 && c.price > 0,
+    )!.id
     const start = new Date(Date.now() + 20 * 86_400_000)
     const schedule = await api('POST', `/v1/teachers/class_works/${classId}/schedules`, teacher, {
       started_at: start.toISOString(),
