@@ -131,6 +131,8 @@ function Paying({ checkout, stripeKey }: { checkout: Checkout; stripeKey: string
     }
   }
 
+  // Time is up on this open page: no card form any more (the server gives the seat back on its own).
+  if (expired) return <Ended checkout={checkout} />
   return (
     <section
       aria-labelledby="pay-heading"
