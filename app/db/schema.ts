@@ -189,6 +189,13 @@ export const classWorks = pgTable(
      * (refreshNextStarts in app/api/services/class-works.ts).
      */
     nextStartAt: ts('next_start_at'),
+    /**
+     * The weekday × time-of-day slots (class_work_schedules.slot) of its upcoming live schedules, kept with
+     * next_start_at by the same trigger and refresh (migration 0018): it can only lose a slot when a schedule
+     * starts, and the earliest one starts first, so it is current whenever next_start_at is. The weekday/time
+     * search filters on it (`&&`, GIN) instead of looking into schedules per class (docs/decisions/0022).
+     */
+    upcomingSlots: smallint('upcoming_slots').array().notNull().default(sql`'{}'`),
     /** The class's target grades (class_work_target_grades), kept by a trigger there: the grade filter reads the row. */
     targetGradeIds: integer('target_grade_ids').array().notNull().default(sql`'{}'`),
     /** Hidden by an operator after a report: out of search, its page answers 410, the teacher cannot republish it. */
@@ -225,6 +232,7 @@ export const classWorks = pgTable(
       .using('gin', sql`class_search_bigrams(${t.searchTitle})`)
       .with({ fastupdate: false }),
     index('class_works_style_idx').on(t.classStyleId),
+    index('class_works_upcoming_slots_idx').using('gin', t.upcomingSlots).with({ fastupdate: false }),
     // price desc, id desc (read backwards) and price asc, id desc.
     index('class_works_published_price_idx').on(t.isPublished, t.price, t.id),
     index('class_works_published_price_id_desc_idx').on(t.isPublished, t.price, t.id.desc().nullsFirst()),
@@ -283,10 +291,6 @@ export const classWorkSchedules = pgTable(
   },
   (t) => [
     index('class_work_schedules_class_start_idx').on(t.classWorkId, t.startedAt),
-    // Search by weekday and time: the upcoming schedules in the asked slots, and their classes, from the index.
-    index('class_work_schedules_open_slot_idx')
-      .on(t.slot, t.startedAt, t.classWorkId)
-      .where(sql`${t.isCanceled} = false`),
     index('class_work_schedules_start_idx').on(t.startedAt),
     // Search: the next start, the date range and popularity of a class, from this index alone (not canceled).
     index('class_work_schedules_open_class_start_idx')

@@ -6,8 +6,9 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiApp } from '../../app/api/app'
 import type { ApiApp } from '../../app/api/openapi'
+import { type SearchParams, searchClassWorkIds } from '../../app/api/services/class-works'
 import { ClassWorkSearchResult } from '../../app/contract/v1/class-works'
-import { classWorkSchedules, users } from '../../app/db/schema'
+import { classWorkSchedules, classWorks, users } from '../../app/db/schema'
 import { type CallResult, setupApi, type TestApi } from './support/api'
 import { TEST_ISSUER } from './support/constants'
 import { testAuth, tokenFor } from './support/tokens'
@@ -145,6 +146,29 @@ describe('search by weekday and time', () => {
       .from(classWorkSchedules)
       .where(eq(classWorkSchedules.id, evening))
     expect(row!.slot % 3).toBe(2)
+  })
+
+  it('forgets a lesson once it has started, without any write (the slots are refreshed with next_start_at)', async () => {
+    const teacher = await person(true)
+    const classId = await classWithoutDates(teacher)
+    const title = `いつ始まる教室 ${classId}`
+    await call(teacher.sub, 'PATCH', `/v1/teachers/class_works/${classId}`, { title })
+    const day = tokyoDay(2)
+    await scheduleAt(teacher, classId, `${day.date}T10:00`)
+    const later = tokyoDay(6)
+    await scheduleAt(teacher, classId, `${later.date}T19:00`)
+    const ids = async (body: SearchParams, now: Date) =>
+      (await searchClassWorkIds(api.db, { q: title, ...body }, now)).ids
+    expect(await ids({ weekday: [day.key], time: ['morning'] }, api.now)).toEqual([classId])
+    const [row] = await api.db
+      .select({ slots: classWorks.upcomingSlots })
+      .from(classWorks)
+      .where(eq(classWorks.id, classId))
+    expect(row!.slots).toHaveLength(2)
+    // Three days on, the first lesson is over: only the evening one still counts.
+    const threeDaysOn = new Date(api.now.getTime() + 3 * DAY)
+    expect(await ids({ weekday: [day.key], time: ['morning'] }, threeDaysOn)).toEqual([])
+    expect(await ids({ weekday: [later.key], time: ['evening'] }, threeDaysOn)).toEqual([classId])
   })
 
   it('refuses unknown weekdays and times with 400', async () => {

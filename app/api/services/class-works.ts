@@ -167,12 +167,13 @@ function classWorkSearchClauses(p: SearchParams): {
     )
   const slots = searchSlots(p)
   if (slots) {
-    // An upcoming, live lesson in one of the slots (class_work_schedules_open_slot_idx).
+    // An upcoming, live lesson in one of the slots: the class's own slot list (kept with next_start_at, refreshed
+    // before such a search), from its GIN index or checked per candidate row.
     where.push(
-      sql`exists (select 1 from ${classWorkSchedules} where ${classWorkSchedules.classWorkId} = ${classWorks.id} and ${classWorkSchedules.isCanceled} = false and ${classWorkSchedules.startedAt} > ${(p.now ?? new Date()).toISOString()}::timestamptz and ${classWorkSchedules.slot} in (${sql.join(
+      sql`${classWorks.upcomingSlots} && array[${sql.join(
         slots.map((n) => sql`${n}`),
         sql`, `,
-      )}))`,
+      )}]::smallint[]`,
     )
   }
   if (p.from !== undefined || p.to !== undefined) {
@@ -231,7 +232,8 @@ export function classWorkSearchQueries(db: Db, p: SearchParams) {
   return {
     page: p.page ?? 1,
     tiers: tiers.length,
-    refreshesNextStart: p.sort === 'start',
+    // next_start_at and upcoming_slots go stale together when a lesson starts: refreshed before they are read.
+    refreshesNextStart: p.sort === 'start' || searchSlots(p) !== undefined,
     count: capped(condition, SEARCH_COUNT_CAP + 1),
     ranked: (offset: number) =>
       db
@@ -272,12 +274,15 @@ export async function refreshNextStarts(db: Db, now: Date): Promise<void> {
 export async function recomputeSearchSortKeys(db: Db, now: Date): Promise<void> {
   await db.execute(sql`
     update ${classWorks} c set seats_sold = coalesce(k.seats, 0), next_start_at = k.next,
+      upcoming_slots = coalesce(k.slots, '{}'),
       target_grade_ids = coalesce((select array_agg(g.target_grade_id order by g.target_grade_id)
         from ${classWorkTargetGrades} g where g.class_work_id = c.id), '{}')
     from ${classWorks} c2 left join (
       select class_work_id,
         sum(purchased_count) filter (where not is_canceled) as seats,
-        min(started_at) filter (where not is_canceled and started_at >= ${now.toISOString()}::timestamptz) as next
+        min(started_at) filter (where not is_canceled and started_at >= ${now.toISOString()}::timestamptz) as next,
+        array_agg(distinct slot order by slot)
+          filter (where not is_canceled and started_at >= ${now.toISOString()}::timestamptz) as slots
       from ${classWorkSchedules} group by class_work_id
     ) k on k.class_work_id = c2.id
     where c2.id = c.id`)
