@@ -168,13 +168,14 @@ function classWorkSearchClauses(p: SearchParams): {
   const slots = searchSlots(p)
   if (slots) {
     // An upcoming, live lesson in one of the slots: the class's own slot list (kept with next_start_at, refreshed
-    // before such a search), from its GIN index or checked per candidate row.
-    where.push(
-      sql`${classWorks.upcomingSlots} && array[${sql.join(
-        slots.map((n) => sql`${n}`),
-        sql`, `,
-      )}]::smallint[]`,
-    )
+    // before such a search). Without a keyword its GIN index finds the classes; with one, the keyword's index finds
+    // fewer candidates and the list is checked per row — written so that the planner cannot AND the two indexes,
+    // which reads tens of thousands of slot entries to drop most of them (measured: 10 ms → 6 ms at 100k classes).
+    const overlaps = sql`${classWorks.upcomingSlots} && array[${sql.join(
+      slots.map((n) => sql`${n}`),
+      sql`, `,
+    )}]::smallint[]`
+    where.push(terms.length > 0 ? sql`(${overlaps}) is true` : overlaps)
   }
   if (p.from !== undefined || p.to !== undefined) {
     const range: SQL[] = [eq(classWorkSchedules.isCanceled, false)]
