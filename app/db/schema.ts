@@ -207,6 +207,13 @@ export const classWorks = pgTable(
      * Bayesian average for sort=rating (docs/decisions/0021): (C·m + sum) / (C + count) with C = 5 reviews at
      * m = ★3.5, so one ★5 (3.75) does not beat a hundred ★4.8 (4.74).
      */
+    /**
+     * The plain average in half stars, rounded down (4.5★ → 9), null without reviews: what rating_min compares, as
+     * an indexed column, so that a rare "★4.5以上" is found from its index next to the keyword's.
+     */
+    ratingHalves: smallint('rating_halves').generatedAlwaysAs(
+      sql`case when rating_count > 0 then (rating_sum * 2 / rating_count)::smallint end`,
+    ),
     ratingScore: doublePrecision('rating_score')
       .notNull()
       .generatedAlwaysAs(sql`(17.5 + rating_sum) / (5.0 + rating_count)`),
@@ -238,6 +245,7 @@ export const classWorks = pgTable(
     index('class_works_published_price_id_desc_idx').on(t.isPublished, t.price, t.id.desc().nullsFirst()),
     index('class_works_published_seats_idx').on(t.isPublished, t.seatsSold, t.id),
     index('class_works_published_rating_idx').on(t.isPublished, t.ratingScore, t.id),
+    index('class_works_rating_halves_idx').on(t.ratingHalves).where(sql`${t.ratingHalves} is not null`),
     // next_start_at asc nulls last, id desc; also finds the stale next starts (next_start_at < now).
     index('class_works_next_start_idx').on(t.nextStartAt.asc().nullsLast(), t.id.desc().nullsFirst()),
     check('class_works_price_check', sql`${t.price} >= 0`),

@@ -159,12 +159,10 @@ function classWorkSearchClauses(p: SearchParams): {
   if (p.price_max !== undefined) where.push(lte(classWorks.price, p.price_max))
   // target_grade_ids mirrors class_work_target_grades (trigger, migration 0004): no join per matching row.
   if (p.grade !== undefined) where.push(sql`${classWorks.targetGradeIds} @> array[${p.grade}::int]`)
-  // The plain average (not the Bayesian score) against the stars asked for; classes without reviews drop out.
-  // In half stars, so that the parameter stays an integer (4.5 bound into an int expression is a type error).
+  // The plain average (not the Bayesian score) against the stars asked for, in half stars rounded down (an indexed
+  // generated column); classes without reviews (null) drop out.
   if (p.rating_min !== undefined)
-    where.push(
-      sql`${classWorks.ratingCount} > 0 and ${classWorks.ratingSum} * 2 >= ${Math.round(p.rating_min * 2)} * ${classWorks.ratingCount}`,
-    )
+    where.push(gte(classWorks.ratingHalves, Math.round(p.rating_min * 2)))
   const slots = searchSlots(p)
   if (slots) {
     // An upcoming, live lesson in one of the slots: the class's own slot list (kept with next_start_at, refreshed

@@ -1,0 +1,2 @@
+ALTER TABLE "class_works" ADD COLUMN "rating_halves" smallint GENERATED ALWAYS AS (case when rating_count > 0 then (rating_sum * 2 / rating_count)::smallint end) STORED;--> statement-breakpoint
+CREATE INDEX "class_works_rating_halves_idx" ON "class_works" USING btree ("rating_halves") WHERE "class_works"."rating_halves" is not null;
