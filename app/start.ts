@@ -44,7 +44,7 @@ const responseHeaders = createMiddleware().server(async ({ request, pathname, ne
   const refused = serverFn ? await policy.precheckServerFnRequest(request) : undefined
   if (refused) return policy.applyResponsePolicy(request, pathname, refused, nonce)
   try {
-    const result = await next({ context: { nonce } })
+    const result = await policy.withQueryCount(() => next({ context: { nonce } }))
     result.response = policy.applyResponsePolicy(request, pathname, result.response, nonce)
     return result
   } catch (error) {

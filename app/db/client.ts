@@ -6,6 +6,7 @@ import type { PGlite } from '@electric-sql/pglite'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { DataDirError, type DataDirLock, lockDataDir, prepareDataDir } from './data-dir'
 import { cacheStatements } from './pglite-statements'
+import { queryCountLogger } from './query-count'
 import * as schema from './schema'
 
 export type Schema = typeof schema
@@ -131,7 +132,7 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
   }
   // Named prepared statements: PostgreSQL plans each of the app's statements once, not on every call (0013).
   cacheStatements(client)
-  const db = drizzle({ client, schema }) as unknown as Db
+  const db = drizzle({ client, schema, logger: queryCountLogger }) as unknown as Db
   const database: Database = {
     db,
     kind: 'pglite',
@@ -222,7 +223,7 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
     },
   })
   const database: Database = {
-    db: drizzle({ client, schema }) as unknown as Db,
+    db: drizzle({ client, schema, logger: queryCountLogger }) as unknown as Db,
     kind: 'postgres',
     exec: async (sql) => {
       await client.unsafe(sql).simple()

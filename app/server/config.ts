@@ -128,6 +128,8 @@ const envSchema = z
         .regex(/^whsec_[A-Za-z0-9]+$/, 'must be a Stripe webhook signing secret (whsec_…)')
         .optional(),
     ),
+    /** Benchmarks and tests: every response says how many database statements it took (X-DB-Queries). */
+    QUERY_COUNT_HEADER: flag,
     /** 適格請求書発行事業者登録番号, printed on receipts: T and 13 digits. */
     INVOICE_REGISTRATION_NUMBER: optionalString.pipe(
       z
@@ -245,6 +247,7 @@ function buildConfig(env: z.infer<typeof envSchema>) {
         }
       : undefined,
     invoiceRegistrationNumber: env.INVOICE_REGISTRATION_NUMBER,
+    queryCountHeader: env.QUERY_COUNT_HEADER,
     /**
      * The database mailbox (/test/mailbox): only while mails are kept in the database (no SMTP_URL), in development,
      * tests and the demo (embedded provider); never in production with Auth0.

@@ -2,11 +2,25 @@ import '@tanstack/react-start/server-only'
 import { randomBytes } from 'node:crypto'
 import { getCookie } from './auth/cookies.server'
 import { authCookieNames } from './auth/session.server'
+import { countQueries } from '../db/query-count'
 import { getConfig } from './config'
 import { cacheControlFor, contentSecurityPolicy } from './http-policy'
 import { normalizeServerFnFailure } from './server-fn-errors.server'
 
 export { precheckServerFnRequest, serverFnCallFailed } from './server-fn-errors.server'
+
+/**
+ * With QUERY_COUNT_HEADER=1 (benchmarks and tests), runs the request counting its database statements and answers
+ * them in `X-DB-Queries`; otherwise just runs it.
+ */
+export async function withQueryCount<R extends { response: Response }>(run: () => R | Promise<R>): Promise<R> {
+  if (!getConfig().queryCountHeader) return run()
+  const { result, counter } = countQueries(run)
+  const done = await result
+  done.response = new Response(done.response.body, done.response)
+  done.response.headers.set('x-db-queries', String(counter.queries))
+  return done
+}
 
 export function newNonce(): string {
   return randomBytes(18).toString('base64')

@@ -1,0 +1,213 @@
+// `npm run bench:pages` (and part of `npm run bench`): server rendering of every public page a visitor lands on,
+// side by side in one run, as requests per second relative to `/company` (the closest thing to a static page), with
+// p50/p99 latency, HTML bytes and database statements per request (X-DB-Queries, QUERY_COUNT_HEADER=1). Issue 18.
+//
+// For each database — the embedded one and, with BENCH_DATABASE_URL (or TEST_DATABASE_URL), PostgreSQL — and each
+// size — the demo data and, with BENCH_SCALE (default 100000; 0 skips it), that many more synthetic classes — a
+// production server is started on its own data, warmed up, and every page is measured for BENCH_PAGE_SECONDS (5)
+// at BENCH_CONNECTIONS (10) concurrent connections without cookies. The search page is measured with a different
+// keyword and price cap on every request, so that no cache answers it.
+// BENCH_PAGE_SETUPS=embedded-demo,pg-demo,… picks setups; BENCH_KEEP_DATA=1 keeps the data folders for the next run.
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, rmSync } from 'node:fs'
+import postgres from 'postgres'
+
+const SECONDS = Number(process.env.BENCH_PAGE_SECONDS ?? 5)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
+const SCALE = Number(process.env.BENCH_SCALE ?? 100_000)
+const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL
+const KEEP = process.env.BENCH_KEEP_DATA === '1'
+
+const WORDS = ['英語', 'ピアノ', '将棋', '陶芸', '算数', 'プログラミング', '理科', '作文', 'ダンス', '絵']
+
+async function waitFor(url, ms = 600_000) {
+  const until = Date.now() + ms
+  while (Date.now() < until) {
+    try {
+      const r = await fetch(url)
+      if (r.ok) return
+    } catch {}
+    await new Promise((r) => setTimeout(r, 500))
+  }
+  throw new Error(`server did not answer: ${url}`)
+}
+
+/** Real ids of the server under test: a class with upcoming lessons, its teacher, an article. */
+async function targets(origin) {
+  const [classes, articles] = await Promise.all([
+    fetch(`${origin}/v1/class_works/new_arrivals_by_class?limit=1`).then((r) => r.json()),
+    fetch(`${origin}/v1/magazine_articles`).then((r) => r.json()),
+  ])
+  const cls = classes[0]
+  return {
+    classPath: `/class_search/detail/${cls.id}`,
+    teacherPath: `/teacher/detail/${cls.teacher.id}`,
+    articlePath: `/magazine/detail/${articles.items[0].id}`,
+  }
+}
+
+/** CONNECTIONS loops sending one request after another for SECONDS; `pathOf(n)` names the n-th request. */
+async function measure(origin, label, pathOf) {
+  let n = 0
+  let errors = 0
+  const latencies = []
+  let bytes = 0
+  let queries = 0
+  const loop = async (until, record) => {
+    while (Date.now() < until) {
+      const started = performance.now()
+      try {
+        const res = await fetch(`${origin}${pathOf(n++)}`, { headers: { 'accept-encoding': 'identity' } })
+        const body = await res.arrayBuffer()
+        if (!res.ok) {
+          errors++
+          continue
+        }
+        if (record) {
+          latencies.push(performance.now() - started)
+          bytes = body.byteLength
+          queries += Number(res.headers.get('x-db-queries') ?? Number.NaN)
+        }
+      } catch {
+        errors++
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: CONNECTIONS }, () => loop(Date.now() + 1500, false)))
+  const started = performance.now()
+  const until = Date.now() + SECONDS * 1000
+  await Promise.all(Array.from({ length: CONNECTIONS }, () => loop(until, true)))
+  const elapsed = (performance.now() - started) / 1000
+  latencies.sort((a, b) => a - b)
+  const pct = (p) => +(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0).toFixed(1)
+  return {
+    page: label,
+    rps: +(latencies.length / elapsed).toFixed(1),
+    p50ms: pct(0.5),
+    p99ms: pct(0.99),
+    htmlKB: +(bytes / 1024).toFixed(1),
+    queries: +(queries / Math.max(1, latencies.length)).toFixed(1),
+    errors,
+  }
+}
+
+async function measureServer(origin) {
+  const t = await targets(origin)
+  const pages = [
+    ['/company', () => '/company'],
+    ['/ (home)', () => '/'],
+    ['teacher page', () => t.teacherPath],
+    ['/magazine', () => '/magazine'],
+    ['class page', () => t.classPath],
+    [
+      'search (distinct)',
+      (n) => `/class_search?q=${encodeURIComponent(WORDS[n % WORDS.length])}&price_max=${5_000_000 + n}`,
+    ],
+    ['magazine article', () => t.articlePath],
+  ]
+  const rows = []
+  for (const [label, pathOf] of pages) rows.push(await measure(origin, label, pathOf))
+  const company = rows[0].rps
+  return rows.map((r) => ({ ...r, ratio: +(r.rps / company).toFixed(2) }))
+}
+
+function startServer({ port, dataDir, databaseUrl }) {
+  return spawn(process.execPath, ['scripts/start.mjs'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      SITE_ORIGIN: `http://localhost:${port}`,
+      DATA_DIR: dataDir,
+      QUERY_COUNT_HEADER: '1',
+      LOG_LEVEL: 'warn',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '' }),
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
+}
+
+/** `npm run db:seed:scale -- N` against the setup's database (the server must be stopped for the embedded one). */
+function seedScale(setup) {
+  const r = spawnSync('npx', ['tsx', 'scripts/db-seed-scale.ts', String(SCALE)], {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      DATA_DIR: setup.dataDir,
+      ...(setup.databaseUrl ? { DATABASE_URL: setup.databaseUrl } : { DATABASE_URL: '' }),
+    },
+  })
+  if (r.status !== 0) throw new Error(`db:seed:scale failed for ${setup.name}`)
+}
+
+function pgUrlOf(name) {
+  const url = new URL(PG_URL)
+  url.pathname = `/${name}`
+  return url.toString()
+}
+
+async function pgDatabase(name) {
+  const admin = postgres(PG_URL, { max: 1, onnotice: () => {} })
+  try {
+    await admin.unsafe(`drop database if exists ${name}`)
+    await admin.unsafe(`create database ${name} encoding 'UTF8' template template0`)
+  } finally {
+    await admin.end()
+  }
+  return pgUrlOf(name)
+}
+
+const wanted = process.env.BENCH_PAGE_SETUPS?.split(',')
+const setups = [
+  { name: 'embedded-demo', dataDir: '.data/bench-pages-embedded', scale: false },
+  ...(SCALE > 0 ? [{ name: 'embedded-scale', dataDir: '.data/bench-pages-embedded-scale', scale: true }] : []),
+  ...(PG_URL
+    ? [
+        { name: 'pg-demo', dataDir: '.data/bench-pages-pg', scale: false, pg: 'manabi_bench_pages' },
+        ...(SCALE > 0
+          ? [{ name: 'pg-scale', dataDir: '.data/bench-pages-pg-scale', scale: true, pg: 'manabi_bench_pages_scale' }]
+          : []),
+      ]
+    : []),
+].filter((s) => !wanted || wanted.includes(s.name))
+
+const results = []
+let port = 3400
+for (const setup of setups) {
+  const fresh = !KEEP || !existsSync(setup.dataDir)
+  if (fresh) rmSync(setup.dataDir, { recursive: true, force: true })
+  if (setup.pg) setup.databaseUrl = fresh ? await pgDatabase(setup.pg) : pgUrlOf(setup.pg)
+  const origin = `http://localhost:${port}`
+  // First start: migrations and the demo seed; then, for the scale setups, the synthetic classes.
+  let server = startServer({ port, ...setup })
+  try {
+    await waitFor(`${origin}/healthz`)
+    await waitFor(`${origin}/`)
+    if (setup.scale && fresh) {
+      server.kill('SIGTERM')
+      await new Promise((r) => server.once('exit', r))
+      seedScale(setup)
+      server = startServer({ port, ...setup })
+      await waitFor(`${origin}/`)
+    }
+    console.log(`\n## ${setup.name}: ${SECONDS} s per page, ${CONNECTIONS} connections, no cookies`)
+    const rows = await measureServer(origin)
+    console.table(rows)
+    results.push({ setup: setup.name, rows })
+  } finally {
+    server.kill('SIGTERM')
+    await new Promise((r) => server.once('exit', r))
+    port++
+  }
+}
+
+console.log('\n## Ratio to /company (goal: ≥ 0.6 every page, ≥ 0.5 distinct searches; p99 < 100 ms)')
+const labels = results[0]?.rows.map((r) => r.page) ?? []
+console.log(`| page | ${results.map((r) => r.setup).join(' | ')} |`)
+console.log(`|---|${results.map(() => '---').join('|')}|`)
+for (const label of labels) {
+  const cells = results.map((r) => {
+    const row = r.rows.find((x) => x.page === label)
+    return `${row.ratio} (${row.rps}/s, p50 ${row.p50ms}, p99 ${row.p99ms} ms, ${row.htmlKB} KB, ${row.queries} q)`
+  })
+  console.log(`| ${label} | ${cells.join(' | ')} |`)
+}
