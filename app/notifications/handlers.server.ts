@@ -55,6 +55,11 @@ const KEEP_MAILS_MS = 90 * 24 * 3600_000
 
 export interface NotificationDeps {
   mail: MailSettings
+  /**
+   * Tells every instance that public pages may have changed (seats freed by a job): their caches of public reads
+   * empty (`search_invalidate`, docs/decisions/0026). Optional so that jobs run without the bus.
+   */
+  publicContentChanged?: (why: string) => Promise<void>
   /** Tells the recipients' open pages (GET /events); optional so that jobs run without the stream. */
   publish?: (userIds: number[], type: LiveEventType) => Promise<void>
 }
@@ -487,7 +492,7 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
 
     /** Every minute: offers nobody answered pass to the next in line. */
     'waitlist.expire': async (_job: Job, { db }) => {
-      await expireOffers(db, new Date())
+      if ((await expireOffers(db, new Date())) > 0) await deps.publicContentChanged?.('job:waitlist.expire')
     },
 
     /** An operator decided a 本人確認: the member hears the result (a mail that cannot be switched off). */

@@ -1,4 +1,5 @@
 import { appConfig } from '../../app.config'
+import { SEARCH_INVALIDATE_CHANNEL } from '../api/search-invalidation'
 import { getDb } from '../db/client'
 import { getEventBus } from '../db/events'
 import { type JobRunner, startJobRunner } from '../jobs/runner.server'
@@ -28,6 +29,11 @@ export function mailSettings(): MailSettings {
   }
 }
 
+/** Seats moved by a job: every instance's cache of public reads empties (docs/decisions/0026). */
+async function publicContentChanged(why: string) {
+  await (await getEventBus()).publish(SEARCH_INVALIDATE_CHANNEL, why)
+}
+
 let runner: Promise<JobRunner | undefined> | undefined
 
 /**
@@ -46,8 +52,12 @@ export function startBackgroundWork(): void {
           bus: bus?.kind === 'postgres' ? bus : undefined,
           pollMs: config.databaseUrl ? 1000 : 250,
           handlers: {
-            ...notificationHandlers({ mail: mailSettings(), publish: publishMemberEvent }),
-            ...paymentHandlers({ provider: () => getPaymentProvider() }),
+            ...notificationHandlers({
+              mail: mailSettings(),
+              publish: publishMemberEvent,
+              publicContentChanged,
+            }),
+            ...paymentHandlers({ provider: () => getPaymentProvider(), publicContentChanged }),
             'verifications.purge': async (_job, ctx) => {
               await purgeVerificationDocuments(ctx.db, new Date())
             },

@@ -17,11 +17,16 @@ const positiveId = (v: unknown, name: string): number => {
  * The payment jobs (issue 17; docs/decisions/0025): the end of a hold, giving a payment up at the provider, paying
  * out a refund, and the reconciliation sweep. Each is safe to run again: what it does is keyed by our rows.
  */
-export function paymentHandlers(deps: { provider: (db: Db) => PaymentProvider }): Record<string, JobHandler> {
+export function paymentHandlers(deps: {
+  provider: (db: Db) => PaymentProvider
+  /** Seats moved: public pages may have changed (see NotificationDeps.publicContentChanged). */
+  publicContentChanged?: (why: string) => Promise<void>
+}): Record<string, JobHandler> {
   const paymentDeps = (db: Db) => ({ now: new Date(), provider: deps.provider(db) })
   return {
     'payments.expire_hold': async (job, { db }) => {
-      await expireHold(db, positiveId(job.payload.purchaseId, 'purchaseId'), paymentDeps(db))
+      if (await expireHold(db, positiveId(job.payload.purchaseId, 'purchaseId'), paymentDeps(db)))
+        await deps.publicContentChanged?.('job:payments.expire_hold')
     },
     'payments.cancel': async (job, { db }) => {
       await cancelAtProvider(db, positiveId(job.payload.paymentId, 'paymentId'), paymentDeps(db))
@@ -30,7 +35,8 @@ export function paymentHandlers(deps: { provider: (db: Db) => PaymentProvider })
       await runRefund(db, positiveId(job.payload.refundId, 'refundId'), paymentDeps(db))
     },
     'payments.reconcile': async (_job, { db }) => {
-      await reconcilePayments(db, paymentDeps(db))
+      if ((await reconcilePayments(db, paymentDeps(db))) > 0)
+        await deps.publicContentChanged?.('job:payments.reconcile')
     },
   }
 }

@@ -1,8 +1,8 @@
 import '@tanstack/react-start/server-only'
 import { randomBytes } from 'node:crypto'
+import { countQueries } from '../db/query-count'
 import { getCookie } from './auth/cookies.server'
 import { authCookieNames } from './auth/session.server'
-import { countQueries } from '../db/query-count'
 import { getConfig } from './config'
 import { cacheControlFor, contentSecurityPolicy } from './http-policy'
 import { normalizeServerFnFailure } from './server-fn-errors.server'
@@ -13,7 +13,9 @@ export { precheckServerFnRequest, serverFnCallFailed } from './server-fn-errors.
  * With QUERY_COUNT_HEADER=1 (benchmarks and tests), runs the request counting its database statements and answers
  * them in `X-DB-Queries`; otherwise just runs it.
  */
-export async function withQueryCount<R extends { response: Response }>(run: () => R | Promise<R>): Promise<R> {
+export async function withQueryCount<R extends { response: Response }>(
+  run: () => R | Promise<R>,
+): Promise<R> {
   if (!getConfig().queryCountHeader) return run()
   const { result, counter } = countQueries(run)
   const done = await result

@@ -375,6 +375,112 @@ describe('class search results', () => {
   })
 })
 
+describe('public pages and lists (docs/decisions/0026)', () => {
+  /** The real API in this process, counting the GETs that reach it by path. */
+  function counting(options: { publicResultsTtlMs?: number } = {}) {
+    const calls = new Map<string, number>()
+    const real = inProcessTransport(async () => api.app)
+    const transport: ApiTransport = async (request) => {
+      if (request.method === 'GET') calls.set(request.path, (calls.get(request.path) ?? 0) + 1)
+      return real(request)
+    }
+    const c = createApiClient(() => transport, { logger: recorder().logger, events: null, ...options })
+    return { count: (path: string) => calls.get(path) ?? 0, c }
+  }
+
+  it('a class page, a teacher page and the home lists are answered from memory until a write empties them', async () => {
+    const { count, c } = counting()
+    const [card] = (await c.listNewArrivalsByClass(1))!
+    const path = `/v1/class_works/${card!.id}`
+    const first = await c.getClassWork(card!.id)
+    expect(await c.getClassWork(card!.id)).toBe(first)
+    await c.listNewArrivalsByClass(1)
+    await c.getTeacher(card!.teacher.id)
+    await c.getTeacher(card!.teacher.id)
+    expect([
+      count(path),
+      count('/v1/class_works/new_arrivals_by_class'),
+      count(`/v1/teachers/${card!.teacher.id}`),
+    ]).toEqual([1, 1, 1])
+    // A profile edit (any write that can change public pages) empties every entry.
+    await c.updateMe(parent, { nickname: 'ママ' })
+    await c.getClassWork(card!.id)
+    await c.listNewArrivalsByClass(1)
+    expect([count(path), count('/v1/class_works/new_arrivals_by_class')]).toEqual([2, 2])
+    // Unknown ids are not kept.
+    expect(await c.getClassWork(999_999)).toBeUndefined()
+    expect(await c.getClassWork(999_999)).toBeUndefined()
+    expect(count('/v1/class_works/999999')).toBe(2)
+  })
+
+  it('a list stops being answered from memory when the first lesson it shows starts', async () => {
+    const real = inProcessTransport(async () => api.app)
+    const cards = (await createApiClient(() => real, { events: null }).listNewArrivalsByClass(1))!
+    let calls = 0
+    let startsIn = 80
+    const c = createApiClient(
+      () => async () => {
+        calls++
+        const now = Date.now()
+        return {
+          status: 200,
+          data: cards.map((card) => ({
+            ...card,
+            next_schedule: card.next_schedule && {
+              ...card.next_schedule,
+              started_at: new Date(now + startsIn).toISOString(),
+              ended_at: new Date(now + startsIn + 3_600_000).toISOString(),
+            },
+          })),
+        }
+      },
+      { logger: recorder().logger, events: null },
+    )
+    await c.listNewArrivalsByClass(1)
+    await c.listNewArrivalsByClass(1)
+    expect(calls).toBe(1)
+    await new Promise((resolve) => setTimeout(resolve, 120))
+    startsIn = 3_600_000
+    await c.listNewArrivalsByClass(1)
+    await c.listNewArrivalsByClass(1)
+    expect(calls).toBe(2)
+  })
+
+  it('a message from another instance (a job freed a seat) empties it too; 0 turns it off', async () => {
+    let deliver: ((payload: string) => void) | undefined
+    const bus: EventBus = {
+      kind: 'postgres',
+      publish: async () => {},
+      subscribe: async (_channel, handler, hooks = {}) => {
+        deliver = handler
+        hooks.onReady?.()
+        return async () => {}
+      },
+      close: async () => {},
+    }
+    let calls = 0
+    const real = inProcessTransport(async () => api.app)
+    const c = createApiClient(
+      () => async (request) => {
+        if (request.path === '/v1/magazine_articles/facets') calls++
+        return real(request)
+      },
+      { logger: recorder().logger, events: async () => bus },
+    )
+    await c.getMagazineFacets()
+    await c.getMagazineFacets()
+    expect(calls).toBe(1)
+    deliver!('job:payments.expire_hold')
+    await c.getMagazineFacets()
+    expect(calls).toBe(2)
+
+    const off = counting({ publicResultsTtlMs: 0 })
+    await off.c.getMagazineFacets()
+    await off.c.getMagazineFacets()
+    expect(off.count('/v1/magazine_articles/facets')).toBe(2)
+  })
+})
+
 describe('HTTP transport', () => {
   let server: ReturnType<typeof serve>
   let baseUrl: string

@@ -24,6 +24,7 @@ import {
 } from '../../app/db/schema'
 import { startJobRunner } from '../../app/jobs/runner.server'
 import { embeddedPaymentProvider, TEST_CARDS } from '../../app/payments/embedded.server'
+import { paymentHandlers } from '../../app/payments/jobs.server'
 import type { PaymentProvider } from '../../app/payments/provider.server'
 import { stripePaymentProvider } from '../../app/payments/stripe.server'
 import { type CallResult, setupApi, TEST_CARD, type TestApi } from './support/api'
@@ -276,6 +277,28 @@ describe('a hold that ends unpaid', () => {
     ok(await api.as(b!, 'POST', '/v1/purchases', { schedule_id: schedule.id }), 201)
     const mine = ok(await api.as(a!, 'GET', '/v1/purchases?scope=upcoming')) as { id: number }[]
     expect(mine.map((x) => x.id)).not.toContain(p.id)
+  })
+
+  it('the job that ends a hold tells every instance that public pages changed (their caches empty)', async () => {
+    const { schedule } = await paidSchedule(1)
+    const [a] = await insertMembers(api.db, 'pay-job', 1)
+    const p = await hold(a!, schedule.id)
+    await api.db
+      .update(purchases)
+      .set({ holdExpiresAt: new Date(Date.now() - MINUTE) })
+      .where(eq(purchases.id, p.id))
+    const told: string[] = []
+    const handlers = paymentHandlers({
+      provider: (db) => embeddedPaymentProvider(async () => db),
+      publicContentChanged: async (why) => void told.push(why),
+    })
+    const job = { id: 1, kind: 'payments.expire_hold', payload: { purchaseId: p.id }, attempts: 1 }
+    await handlers['payments.expire_hold']!(job, { db: api.db })
+    expect(told).toEqual(['job:payments.expire_hold'])
+    expect(await seatsOf(schedule.id)).toBe(0)
+    // Nothing left to do: nothing to tell.
+    await handlers['payments.expire_hold']!(job, { db: api.db })
+    expect(told).toHaveLength(1)
   })
 
   it('a member gives the held seat up at once (支払いをやめる)', async () => {

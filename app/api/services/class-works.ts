@@ -161,8 +161,7 @@ function classWorkSearchClauses(p: SearchParams): {
   if (p.grade !== undefined) where.push(sql`${classWorks.targetGradeIds} @> array[${p.grade}::int]`)
   // The plain average (not the Bayesian score) against the stars asked for, in half stars rounded down (an indexed
   // generated column); classes without reviews (null) drop out.
-  if (p.rating_min !== undefined)
-    where.push(gte(classWorks.ratingHalves, Math.round(p.rating_min * 2)))
+  if (p.rating_min !== undefined) where.push(gte(classWorks.ratingHalves, Math.round(p.rating_min * 2)))
   const slots = searchSlots(p)
   if (slots) {
     // An upcoming, live lesson in one of the slots: the class's own slot list (kept with next_start_at, refreshed

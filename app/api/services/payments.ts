@@ -211,7 +211,8 @@ async function endHold(db: Db, purchaseId: number, now: Date) {
  * Job `payments.expire_hold`, when the hold's time is up: a payment the provider took (its answer was lost) is
  * settled; anything else gives the seat back.
  */
-export async function expireHold(db: Db, purchaseId: number, deps: PaymentDeps): Promise<void> {
+/** True when it changed a seat (given back, or settled after all). */
+export async function expireHold(db: Db, purchaseId: number, deps: PaymentDeps): Promise<boolean> {
   const [row] = await db
     .select({
       status: purchases.status,
@@ -223,18 +224,18 @@ export async function expireHold(db: Db, purchaseId: number, deps: PaymentDeps):
     .from(purchases)
     .leftJoin(payments, eq(payments.purchaseId, purchases.id))
     .where(eq(purchases.id, purchaseId))
-  if (row?.status !== 'pending' || !row.holdExpiresAt) return
-  if (row.holdExpiresAt > deps.now) return
+  if (row?.status !== 'pending' || !row.holdExpiresAt) return false
+  if (row.holdExpiresAt > deps.now) return false
   if (row.paymentId && row.providerRef && row.provider) {
     const state = await providerFor(db, deps.provider, row.provider)
       .retrieve(row.providerRef)
       .catch(() => undefined)
     if (state?.status === 'succeeded') {
       await settlePayment(db, row.paymentId, deps.now)
-      return
+      return true
     }
   }
-  await endHold(db, purchaseId, deps.now)
+  return endHold(db, purchaseId, deps.now)
 }
 
 /** Job `payments.cancel`: the provider forgets a payment that will not be paid (a paid one it keeps). */

@@ -136,6 +136,8 @@ export interface ApiClientOptions {
   logger?: Pick<Console, 'error' | 'warn'>
   /** How long an identical class search is answered from memory (default SEARCH_RESULTS_TTL_MS); 0: never. */
   searchResultsTtlMs?: number
+  /** How long other identical public reads are (default PUBLIC_RESULTS_TTL_MS); 0: never. */
+  publicResultsTtlMs?: number
   /**
    * The bus that tells every instance to empty its search cache (default: the app's, app/db/events.ts).
    * null: this process only (a client whose API has no other instances).
@@ -155,6 +157,19 @@ function errorOf(res: ApiResponse): { code: string; message: string; issues?: un
 
 /** How long an identical class search is answered from memory (see searchClassWorks). */
 export const SEARCH_RESULTS_TTL_MS = 10_000
+
+/** How long other public reads (class and teacher pages, lists, the magazine) are answered from memory. */
+export const PUBLIC_RESULTS_TTL_MS = 60_000
+
+/** The earliest start of the next lessons in these cards: when such a list stops being right by itself. */
+function firstStart(cards: { next_schedule: { started_at: string } | null }[]): number | undefined {
+  let first: number | undefined
+  for (const c of cards) {
+    const at = c.next_schedule ? Date.parse(c.next_schedule.started_at) : Number.NaN
+    if (!Number.isNaN(at) && (first === undefined || at < first)) first = at
+  }
+  return first
+}
 
 /** After a failed subscription, searches skip the cache for this long before the bus is tried again. */
 const SEARCH_BUS_RETRY_MS = 5_000
@@ -179,18 +194,21 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     })
   }
 
-  // Class search is the most requested public call, and a few searches make most of it: the home page's
-  // categories, the header's popular terms, shared and indexed links. Identical searches are answered from memory
-  // for SEARCH_RESULTS_TTL_MS and concurrent ones share one API call. Any write that can change results (a
-  // reservation, a class or profile edit) empties it on every instance: this client clears its own at once and
-  // publishes `search_invalidate` (so does the API for every write, whoever sends it); every instance clears on
-  // receipt. The cache is used only while subscribed: without the bus, searches go to the API. The call
-  // carries no token: every caller gets the same result. Failures are not kept. Cached results are shared:
-  // treat them as read-only. (docs/decisions/0013)
+  // Public reads — the class search, the home page's lists, class and teacher pages, the magazine — are the most
+  // requested calls, and a few of each make most of them (docs/decisions/0013, 0026). Identical reads are answered
+  // from memory and concurrent ones share one API call. Any write that can change what they show (a reservation,
+  // a seat freed by a job, a class or profile edit, a review) empties the cache on every instance: this client
+  // clears its own at once and publishes `search_invalidate` (so does the API for every write, whoever sends it,
+  // and so do the jobs that move seats); every instance clears on receipt. The cache is used only while
+  // subscribed: without the bus, reads go to the API. Entries also expire — searches after
+  // SEARCH_RESULTS_TTL_MS, the rest after PUBLIC_RESULTS_TTL_MS or when the first lesson they list starts,
+  // whichever comes first, so a list never shows a lesson as upcoming past its start. The calls carry no token:
+  // every caller gets the same result. Failures are not kept. Cached results are shared: treat them as read-only.
   const searchTtlMs = options.searchResultsTtlMs ?? SEARCH_RESULTS_TTL_MS
-  const searchCache =
-    searchTtlMs > 0
-      ? new LRUCache<string, Promise<ClassWorkSearchResult | undefined>>({ max: 200, ttl: searchTtlMs })
+  const publicTtlMs = options.publicResultsTtlMs ?? PUBLIC_RESULTS_TTL_MS
+  const publicCache =
+    searchTtlMs > 0 || publicTtlMs > 0
+      ? new LRUCache<string, Promise<unknown>>({ max: 500, ttl: Math.max(searchTtlMs, publicTtlMs, 1) })
       : undefined
   const events = options.events === undefined ? getEventBus : options.events
 
@@ -205,14 +223,14 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     if (subscribed || Date.now() - failedAt < SEARCH_BUS_RETRY_MS) return Promise.resolve(false)
     subscribing ??= events()
       .then((bus) =>
-        bus.subscribe(SEARCH_INVALIDATE_CHANNEL, () => searchCache?.clear(), {
+        bus.subscribe(SEARCH_INVALIDATE_CHANNEL, () => publicCache?.clear(), {
           onReady: () => {
-            searchCache?.clear()
+            publicCache?.clear()
             listening = true
           },
           onLost: () => {
             listening = false
-            searchCache?.clear()
+            publicCache?.clear()
           },
         }),
       )
@@ -237,7 +255,7 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
   }
 
   function searchInvalidated(path: string) {
-    searchCache?.clear()
+    publicCache?.clear()
     if (!events) return
     void events()
       .then((bus) => bus.publish(SEARCH_INVALIDATE_CHANNEL, path.slice(0, 200)))
@@ -249,27 +267,36 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       })
   }
 
-  function searchClassWorks(body: ClassWorkSearchBody): Promise<ClassWorkSearchResult | undefined> {
-    const call = () =>
-      publicCall(ClassWorkSearchResult, () => ({ method: 'POST', path: '/v1/class_works/search', body }))
-    if (!searchCache) return call()
-    if (!listening) return ensureListening().then((ok) => (ok && listening ? cachedSearch() : call()))
-    return cachedSearch()
+  /**
+   * A public read through the shared cache: `ttlMs` at most, less when `expiresAt` (read from the result) is
+   * sooner. Off (straight to the API) when the TTL is 0 or no invalidation can reach this instance.
+   */
+  function cachedPublic<T>(
+    key: string,
+    ttlMs: number,
+    call: () => Promise<T | undefined>,
+    expiresAt?: (value: T) => number | undefined,
+  ): Promise<T | undefined> {
+    if (!publicCache || ttlMs <= 0) return call()
+    if (!listening) return ensureListening().then((ok) => (ok && listening ? fromCache() : call()))
+    return fromCache()
 
-    function cachedSearch(): Promise<ClassWorkSearchResult | undefined> {
-      const cache = searchCache!
-      const key = JSON.stringify(
-        Object.entries(body)
-          .filter(([, value]) => value !== undefined)
-          .sort(([a], [b]) => a.localeCompare(b)),
-      )
-      const hit = cache.get(key)
+    function fromCache(): Promise<T | undefined> {
+      const cache = publicCache!
+      const hit = cache.get(key) as Promise<T | undefined> | undefined
       if (hit) return hit
       const result = call()
-      cache.set(key, result)
+      cache.set(key, result, { ttl: ttlMs })
       void result.then(
         (value) => {
-          if (value === undefined && cache.get(key) === result) cache.delete(key)
+          if (cache.get(key) !== result) return
+          if (value === undefined) return void cache.delete(key)
+          const until = expiresAt?.(value)
+          if (until !== undefined) {
+            const left = until - Date.now()
+            if (left <= 0) cache.delete(key)
+            else if (left < ttlMs) cache.set(key, result, { ttl: left })
+          }
         },
         () => {
           if (cache.get(key) === result) cache.delete(key)
@@ -277,6 +304,41 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       )
       return result
     }
+  }
+
+  function searchClassWorks(body: ClassWorkSearchBody): Promise<ClassWorkSearchResult | undefined> {
+    const key = `search ${JSON.stringify(
+      Object.entries(body)
+        .filter(([, value]) => value !== undefined)
+        .sort(([a], [b]) => a.localeCompare(b)),
+    )}`
+    return cachedPublic(
+      key,
+      searchTtlMs,
+      () =>
+        publicCall(ClassWorkSearchResult, () => ({ method: 'POST', path: '/v1/class_works/search', body })),
+      (r) => firstStart(r.items),
+    )
+  }
+
+  /** A public GET through the cache (class pages, teacher pages, lists, the magazine). */
+  function publicGet<S extends z.ZodType>(
+    schema: S,
+    build: () => ApiRequest,
+    expiresAt?: (value: z.output<S>) => number | undefined,
+  ): Promise<z.output<S> | undefined> {
+    let request: ApiRequest
+    try {
+      request = build()
+    } catch {
+      return publicCall(schema, build) // a bad argument: publicCall logs it and answers nothing
+    }
+    return cachedPublic(
+      `get ${request.path} ${JSON.stringify(request.query ?? {})}`,
+      publicTtlMs,
+      () => publicCall(schema, () => request),
+      expiresAt,
+    )
   }
 
   async function authed<S extends z.ZodType>(schema: S, request: ApiRequest): Promise<z.output<S>> {
@@ -639,22 +701,40 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     /** GET /v1/master/{categories,school_types,professions,class_styles,target_grades,video_content_statuses} */
     getMaster,
     listNewArrivalsByClass: (limit?: number) =>
-      publicCall(ClassWorkCardList, () => get('/v1/class_works/new_arrivals_by_class', { limit })),
+      publicGet(ClassWorkCardList, () => get('/v1/class_works/new_arrivals_by_class', { limit }), firstStart),
     listCloseToStarts: (limit?: number) =>
-      publicCall(CloseToStartList, () => get('/v1/class_works/close_to_starts', { limit })),
+      publicGet(
+        CloseToStartList,
+        () => get('/v1/class_works/close_to_starts', { limit }),
+        (rows) => firstStart(rows.map((r) => ({ next_schedule: r.schedule }))),
+      ),
     listCloseToStartsByClass: (limit?: number) =>
-      publicCall(ClassWorkCardList, () => get('/v1/class_works/close_to_starts_by_class', { limit })),
+      publicGet(
+        ClassWorkCardList,
+        () => get('/v1/class_works/close_to_starts_by_class', { limit }),
+        firstStart,
+      ),
     searchClassWorks,
     getClassWork: (classWorkId: number) =>
-      publicCall(ClassWorkDetail, () => get(`/v1/class_works/${id(classWorkId)}`)),
-    getTeacher: (teacherId: number) => publicCall(TeacherProfile, () => get(`/v1/teachers/${id(teacherId)}`)),
+      publicGet(
+        ClassWorkDetail,
+        () => get(`/v1/class_works/${id(classWorkId)}`),
+        (c) =>
+          firstStart([
+            c,
+            ...c.schedules
+              .filter((s) => !s.is_canceled && Date.parse(s.started_at) > Date.now())
+              .map((s) => ({ next_schedule: s })),
+          ]),
+      ),
+    getTeacher: (teacherId: number) => publicGet(TeacherProfile, () => get(`/v1/teachers/${id(teacherId)}`)),
     listTeacherClassWorks: (teacherId: number) =>
-      publicCall(ClassWorkCardList, () => get(`/v1/teachers/${id(teacherId)}/class_works`)),
+      publicGet(ClassWorkCardList, () => get(`/v1/teachers/${id(teacherId)}/class_works`), firstStart),
     listMagazineArticles: (query: MagazineQuery = {}) =>
-      publicCall(ArticlePage, () => get('/v1/magazine_articles', { ...query })),
+      publicGet(ArticlePage, () => get('/v1/magazine_articles', { ...query })),
     getMagazineArticle: (articleId: number) =>
-      publicCall(Article, () => get(`/v1/magazine_articles/${id(articleId)}`)),
-    getMagazineFacets: () => publicCall(MagazineFacets, () => get('/v1/magazine_articles/facets')),
+      publicGet(Article, () => get(`/v1/magazine_articles/${id(articleId)}`)),
+    getMagazineFacets: () => publicGet(MagazineFacets, () => get('/v1/magazine_articles/facets')),
     getSitemapEntries: () => publicCall(SitemapEntries, () => get('/v1/sitemap_entries')),
 
     // ── teacher and organisation tools (issue #7) ──

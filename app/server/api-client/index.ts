@@ -32,8 +32,10 @@ export function defaultTransport(): ApiTransport {
 /**
  * The /v1 client for server functions: one typed function per endpoint, every response checked. A website that
  * calls a separate API (API_BASE_URL) without sharing its PostgreSQL cannot hear other instances' writes, so it
- * keeps no search cache.
+ * keeps no cache of public reads.
  */
+const unsharedApi = Boolean(process.env.API_BASE_URL?.trim() && !process.env.DATABASE_URL?.trim())
 export const api: ApiClient = createApiClient(defaultTransport, {
-  searchResultsTtlMs: process.env.API_BASE_URL?.trim() && !process.env.DATABASE_URL?.trim() ? 0 : undefined,
+  searchResultsTtlMs: unsharedApi ? 0 : undefined,
+  publicResultsTtlMs: unsharedApi ? 0 : undefined,
 })
