@@ -504,8 +504,15 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
         get('/v1/admin/audit', query),
     ),
     /** Public, with the member's token when there is one (it adds can_reply / can_report). */
-    getClassReviews: (token: string | undefined, classWorkId: number, page: number) =>
-      authed(ReviewPage, { ...get(`/v1/class_works/${id(classWorkId)}/reviews`, { page }), token }),
+    getClassReviews: (token: string | undefined, classWorkId: number, page: number) => {
+      const request = { ...get(`/v1/class_works/${id(classWorkId)}/reviews`, { page }), token }
+      // A visitor's page of reviews is the same for every visitor: through the cache of public reads.
+      return token
+        ? authed(ReviewPage, request)
+        : (cachedPublic(`get ${request.path} ${page}`, publicTtlMs, () =>
+            authed(ReviewPage, request),
+          ) as Promise<z.output<typeof ReviewPage>>)
+    },
     createReview: authedCall(CreatedReview, (purchaseId: number, body: CreateReviewBody) => ({
       method: 'POST',
       path: `/v1/purchases/${id(purchaseId)}/review`,
