@@ -79,7 +79,8 @@ async function measure(origin, label, pathOf) {
   await Promise.all(Array.from({ length: CONNECTIONS }, () => loop(until, true)))
   const elapsed = (performance.now() - started) / 1000
   latencies.sort((a, b) => a - b)
-  const pct = (p) => +(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0).toFixed(1)
+  const pct = (p) =>
+    +(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0).toFixed(1)
   return {
     page: label,
     rps: +(latencies.length / elapsed).toFixed(1),
@@ -159,12 +160,21 @@ async function pgDatabase(name) {
 const wanted = process.env.BENCH_PAGE_SETUPS?.split(',')
 const setups = [
   { name: 'embedded-demo', dataDir: '.data/bench-pages-embedded', scale: false },
-  ...(SCALE > 0 ? [{ name: 'embedded-scale', dataDir: '.data/bench-pages-embedded-scale', scale: true }] : []),
+  ...(SCALE > 0
+    ? [{ name: 'embedded-scale', dataDir: '.data/bench-pages-embedded-scale', scale: true }]
+    : []),
   ...(PG_URL
     ? [
         { name: 'pg-demo', dataDir: '.data/bench-pages-pg', scale: false, pg: 'manabi_bench_pages' },
         ...(SCALE > 0
-          ? [{ name: 'pg-scale', dataDir: '.data/bench-pages-pg-scale', scale: true, pg: 'manabi_bench_pages_scale' }]
+          ? [
+              {
+                name: 'pg-scale',
+                dataDir: '.data/bench-pages-pg-scale',
+                scale: true,
+                pg: 'manabi_bench_pages_scale',
+              },
+            ]
           : []),
       ]
     : []),
