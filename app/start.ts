@@ -45,7 +45,8 @@ const responseHeaders = createMiddleware().server(async ({ request, pathname, ne
   if (refused) return policy.applyResponsePolicy(request, pathname, refused, nonce)
   try {
     const result = await policy.withQueryCount(() => next({ context: { nonce } }))
-    result.response = policy.applyResponsePolicy(request, pathname, result.response, nonce)
+    const response = policy.applyResponsePolicy(request, pathname, result.response, nonce)
+    result.response = await policy.shareVisitorPage(request, response, nonce)
     return result
   } catch (error) {
     // Start throws out of a server-function request it cannot route (unknown id): the caller's mistake.

@@ -12,13 +12,14 @@ const setup = `
     ('英語', 1000, '{a,b}', '2026-11-22T01:00:00Z', '{"k":1}'),
     ('陶芸', 0, '{}', null, null);`
 
+// Two PGlite instances start (WASM compile and initdb each): seconds on a busy machine, beyond the 10 s default.
 beforeAll(async () => {
   plain = await PGlite.create()
   cached = await PGlite.create()
   await plain.exec(setup)
   await cached.exec(setup)
   cacheStatements(cached)
-})
+}, 60_000)
 afterAll(async () => {
   await plain.close()
   await cached.close()

@@ -1,5 +1,6 @@
+import { createHash, createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { cacheControlFor, contentSecurityPolicy } from './http-policy'
+import { cacheControlFor, contentSecurityPolicy, etagMatches, stabilizePage } from './http-policy'
 
 describe('contentSecurityPolicy', () => {
   it('allows scripts only from the origin or with the nonce, never inline without it', () => {
@@ -69,5 +70,45 @@ describe('contentSecurityPolicy with Stripe', () => {
     expect(stripe).toContain("script-src 'self' 'nonce-n' 'strict-dynamic' https://js.stripe.com")
     expect(stripe).toContain("frame-src 'self' https://js.stripe.com https://hooks.stripe.com")
     expect(stripe).toContain("connect-src 'self' https://api.stripe.com")
+  })
+})
+
+describe('stabilizePage and etagMatches (visitor pages a CDN can share)', () => {
+  const crypto = {
+    hmac: (data: string) => createHmac('sha256', 'k').update(data).digest('base64url'),
+    hash: (data: string) => createHash('sha256').update(data).digest('base64url'),
+  }
+  const render = (nonce: string, at: number, title = '英語') =>
+    `<script nonce="${nonce}">x</script><h1>${title}</h1><script nonce="${nonce}">$R={i:"#",u:${at},s:"success"},{dehydratedAt:${at},state:{data:{now:"${new Date(at).toISOString()}"},dataUpdatedAt:${at},errorUpdatedAt:0}}</script>`
+
+  it('gives two renders of the same content one nonce and one digest, whatever their render times', () => {
+    const a = stabilizePage(render('RANDOMNONCE1', 1795627368675), 'RANDOMNONCE1', crypto)
+    const b = stabilizePage(render('OTHERNONCE22', 1795627399999), 'OTHERNONCE22', crypto)
+    expect(a.nonce).toBe(b.nonce)
+    expect(a.digest).toBe(b.digest)
+    expect(a.body).not.toContain('RANDOMNONCE1')
+    expect(a.body.split(`nonce="${a.nonce}"`)).toHaveLength(3)
+    expect(a.nonce).toMatch(/^[A-Za-z0-9_-]{24}$/)
+    // The ETag names the bytes (render times included): shareVisitorPage answers the first render again.
+    expect(a.etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/)
+    expect(a.etag).not.toBe(b.etag)
+    expect(stabilizePage(render('N3', 1795627368675), 'N3', crypto).etag).toBe(a.etag)
+  })
+
+  it('gives different content another nonce, digest and ETag', () => {
+    const a = stabilizePage(render('N1', 1795627368675), 'N1', crypto)
+    const b = stabilizePage(render('N1', 1795627368675, 'ピアノ'), 'N1', crypto)
+    expect([b.nonce, b.digest, b.etag]).not.toContain(a.nonce)
+    expect(b.digest).not.toBe(a.digest)
+    expect(b.etag).not.toBe(a.etag)
+  })
+
+  it('matches If-None-Match weakly, in lists and with *', () => {
+    expect(etagMatches('"abc"', '"abc"')).toBe(true)
+    expect(etagMatches('W/"abc"', '"abc"')).toBe(true)
+    expect(etagMatches('"x", "abc"', '"abc"')).toBe(true)
+    expect(etagMatches('*', '"abc"')).toBe(true)
+    expect(etagMatches('"abcd"', '"abc"')).toBe(false)
+    expect(etagMatches(null, '"abc"')).toBe(false)
   })
 })

@@ -77,5 +77,60 @@ export function cacheControlFor(input: CacheInput): string {
   if (method !== 'GET' && method !== 'HEAD') return 'no-store'
   if (existing) return existing
   if (status >= 400) return 'no-store'
-  return 'public, max-age=0, must-revalidate'
+  return PUBLIC_REVALIDATE
+}
+
+/**
+ * Cache-Control of a public page rendered for a visitor (no cookie, no token): a shared cache (CDN, reverse proxy)
+ * may answer it for 30 s and serve it stale for 60 s more while it revalidates with If-None-Match; browsers always
+ * ask again (max-age=0). Seat counts on it are then at most 30 s old for a visitor, who cannot book without signing
+ * in, and a signed-in member's pages are never shared (docs/decisions/0026).
+ */
+export const VISITOR_PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=30, stale-while-revalidate=60'
+
+/** What cacheControlFor answers for a public page with no choice of its own. */
+export const PUBLIC_REVALIDATE = 'public, max-age=0, must-revalidate'
+
+export interface StablePage {
+  /** Identifies the content: the same for two renders that differ only in nonce and render time. */
+  digest: string
+  body: string
+  nonce: string
+  etag: string
+}
+
+/**
+ * The render times written into a page's dehydrated state: TanStack Router's and Query's (a match's `u`, a query's
+ * `dehydratedAt` / `dataUpdatedAt` / `errorUpdatedAt`, epoch milliseconds) and the server clock a loader hands the
+ * page (`now`, ISO 8601; the class page splits past and upcoming lessons by it). Two renders of the same content
+ * differ only in these and in the nonce. Unquoted keys: content strings are always quoted in the serialized state.
+ */
+const RENDER_TIMES =
+  /\b(u|dehydratedAt|dataUpdatedAt|errorUpdatedAt):\d{13}\b|\bnow:"\d{4}-\d\d-\d\dT[\d:.]+Z"/g
+
+/**
+ * Makes a visitor's page the same for every visitor while its content is the same: the per-request nonce is
+ * replaced by one derived from the content (an HMAC under a server secret, so an injected script could only carry
+ * it by predicting the HMAC of a page that contains itself), and the strong ETag is the hash of the resulting
+ * bytes. `digest` names the content without render times, for the caller to serve the first render's exact bytes
+ * again (shareVisitorPage). `hmac(data)` and `hash(data)` are keyed HMAC-SHA-256 and SHA-256, both as base64url.
+ */
+export function stabilizePage(
+  html: string,
+  requestNonce: string,
+  crypto: { hmac: (data: string) => string; hash: (data: string) => string },
+): StablePage {
+  const parts = html.split(requestNonce)
+  const digest = crypto.hmac(parts.join('').replace(RENDER_TIMES, '<time>'))
+  // base64url has no '/' or '+', so the nonce is valid in a CSP source and an HTML attribute as it is.
+  const nonce = digest.slice(0, 24)
+  const body = parts.join(nonce)
+  return { digest, body, nonce, etag: `"${crypto.hash(body).slice(0, 32)}"` }
+}
+
+/** RFC 9110 §13.1.2: If-None-Match compares weakly; `*` matches any current representation. */
+export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
+  if (!ifNoneMatch) return false
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '')
+  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag))
 }

@@ -1,10 +1,20 @@
 import '@tanstack/react-start/server-only'
-import { randomBytes } from 'node:crypto'
+import { createHash, createHmac, randomBytes } from 'node:crypto'
+import { LRUCache } from 'lru-cache'
 import { countQueries } from '../db/query-count'
 import { getCookie } from './auth/cookies.server'
+import { deriveSecret, resolveSessionSecret } from './auth/secret.server'
 import { authCookieNames } from './auth/session.server'
 import { getConfig } from './config'
-import { cacheControlFor, contentSecurityPolicy } from './http-policy'
+import {
+  cacheControlFor,
+  contentSecurityPolicy,
+  etagMatches,
+  PUBLIC_REVALIDATE,
+  type StablePage,
+  stabilizePage,
+  VISITOR_PAGE_CACHE_CONTROL,
+} from './http-policy'
 import { normalizeServerFnFailure } from './server-fn-errors.server'
 
 export { precheckServerFnRequest, serverFnCallFailed } from './server-fn-errors.server'
@@ -37,19 +47,9 @@ function isPersonal(request: Request): boolean {
 
 /** Sets CSP (unless the handler wrote its own, e.g. the /v1 docs page) and Cache-Control on a response. */
 export function applyResponsePolicy(request: Request, pathname: string, response: Response, nonce: string) {
-  const config = getConfig()
-  const formActions = config.auth0 ? [`https://${config.auth0.domain}`] : []
   const set = (target: Response) => {
     if (!target.headers.has('content-security-policy'))
-      target.headers.set(
-        'content-security-policy',
-        contentSecurityPolicy({
-          nonce,
-          formActions,
-          secure: config.secureCookies,
-          stripe: Boolean(config.stripe),
-        }),
-      )
+      target.headers.set('content-security-policy', cspFor(nonce))
     target.headers.set(
       'cache-control',
       cacheControlFor({
@@ -72,4 +72,73 @@ export function applyResponsePolicy(request: Request, pathname: string, response
     set(copy)
     return copy
   }
+}
+
+function cspFor(nonce: string): string {
+  const config = getConfig()
+  return contentSecurityPolicy({
+    nonce,
+    formActions: config.auth0 ? [`https://${config.auth0.domain}`] : [],
+    secure: config.secureCookies,
+    stripe: Boolean(config.stripe),
+  })
+}
+
+/**
+ * Visitor pages recently answered, by content. Their render times (the dehydrated state's, and the server clock the
+ * class page splits lessons by) age with them, so an entry lives only as long as a shared cache may keep the page
+ * fresh (s-maxage): what a visitor gets is never older than what a CDN in front would give them.
+ */
+const servedPages = new LRUCache<string, StablePage>({
+  maxSize: 32 * 1024 * 1024,
+  sizeCalculation: (page) => page.body.length || 1,
+  ttl: 30_000,
+})
+
+let pageKey: string | undefined
+function pageNonceKey(): string {
+  pageKey ??= deriveSecret(resolveSessionSecret(getConfig()), 'page-nonce')
+  return pageKey
+}
+
+/**
+ * A public page answered to a visitor (after applyResponsePolicy): made shareable by a CDN or reverse proxy —
+ * the same bytes for every visitor while the content is the same (content-derived nonce), a strong ETag, s-maxage
+ * with stale-while-revalidate, and 304 to a matching If-None-Match. Anything else is returned as it is: personal
+ * or private responses, errors, non-HTML, responses that set a cookie (docs/decisions/0026).
+ */
+export async function shareVisitorPage(
+  request: Request,
+  response: Response,
+  nonce: string,
+): Promise<Response> {
+  if (
+    request.method !== 'GET' ||
+    response.status !== 200 ||
+    response.headers.get('cache-control') !== PUBLIC_REVALIDATE ||
+    // A handler with a policy of its own (the /v1 docs page) keeps it.
+    response.headers.get('content-security-policy') !== cspFor(nonce) ||
+    !response.headers.get('content-type')?.startsWith('text/html') ||
+    response.headers.has('set-cookie') ||
+    !response.body
+  )
+    return response
+  const key = pageNonceKey()
+  const rendered = stabilizePage(await response.text(), nonce, {
+    hmac: (data) => createHmac('sha256', key).update(data).digest('base64url'),
+    hash: (data) => createHash('sha256').update(data).digest('base64url'),
+  })
+  // The first render of this content is answered again, byte for byte, so that its ETag holds.
+  const page = servedPages.get(rendered.digest) ?? rendered
+  if (page === rendered) servedPages.set(page.digest, page)
+  const headers = new Headers(response.headers)
+  headers.delete('content-length')
+  headers.set('content-security-policy', cspFor(page.nonce))
+  headers.set('cache-control', VISITOR_PAGE_CACHE_CONTROL)
+  headers.set('etag', page.etag)
+  if (etagMatches(request.headers.get('if-none-match'), page.etag)) {
+    for (const name of ['content-type', 'content-security-policy']) headers.delete(name)
+    return new Response(null, { status: 304, headers })
+  }
+  return new Response(page.body, { status: 200, headers })
 }

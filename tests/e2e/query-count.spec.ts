@@ -1,0 +1,98 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { expect, test } from '@playwright/test'
+
+// Issue 18: no public page's work may grow with the catalogue. A production server on its own embedded database
+// answers every public page a visitor lands on with its statement count (QUERY_COUNT_HEADER=1 → X-DB-Queries);
+// then 300 more published classes are added (npm run db:seed:scale) and the counts must be the same.
+
+const PORT = 3950 + Math.floor(Math.random() * 40)
+
+function start(dataDir: string): { child: ChildProcess; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['scripts/serve.mjs'], {
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      SITE_ORIGIN: `http://localhost:${PORT}`,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      QUERY_COUNT_HEADER: '1',
+    },
+    stdio: 'ignore',
+  })
+  return { child, exited: new Promise((resolve) => child.once('exit', resolve)) }
+}
+
+async function waitReady(ms = 120_000) {
+  const until = Date.now() + ms
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${PORT}/readyz`)).ok) return
+    } catch {}
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  throw new Error('server did not become ready')
+}
+
+/**
+ * Statements per public page, each page asked once right after the start (so no cache of public reads answers it,
+ * and in the same order at both sizes). The search asks a keyword and a price cap no earlier request asked.
+ */
+async function countPages(round: number): Promise<Record<string, number>> {
+  const origin = `http://127.0.0.1:${PORT}`
+  const [cls] = await (await fetch(`${origin}/v1/class_works/new_arrivals_by_class?limit=1`)).json()
+  const articles = await (await fetch(`${origin}/v1/magazine_articles`)).json()
+  const pages: Record<string, string> = {
+    home: '/',
+    company: '/company',
+    search: `/class_search?q=${encodeURIComponent('英語')}&price_max=${9000 + round}`,
+    class: `/class_search/detail/${cls.id}`,
+    teacher: `/teacher/detail/${cls.teacher.id}`,
+    magazine: '/magazine',
+    article: `/magazine/detail/${articles.items[0].id}`,
+  }
+  const counts: Record<string, number> = {}
+  for (const [name, p] of Object.entries(pages)) {
+    const res = await fetch(`${origin}${p}`)
+    expect(res.status, p).toBe(200)
+    await res.arrayBuffer()
+    counts[name] = Number(res.headers.get('x-db-queries'))
+  }
+  return counts
+}
+
+test.describe('database statements per public page @pc-only', () => {
+  test.describe.configure({ timeout: 300_000 })
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'manabi-query-count-'))
+  let server: ReturnType<typeof start> | undefined
+  test.afterAll(() => {
+    server?.child.kill('SIGKILL')
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  test('do not grow when the catalogue grows by 300 classes', async () => {
+    server = start(dataDir)
+    await waitReady()
+    const demo = await countPages(1)
+    server.child.kill('SIGTERM')
+    await server.exited
+
+    const seeded = spawnSync('npx', ['tsx', 'scripts/db-seed-scale.ts', '300'], {
+      env: { ...process.env, DATA_DIR: dataDir },
+      encoding: 'utf8',
+    })
+    expect(seeded.status, seeded.stderr).toBe(0)
+    expect(seeded.stdout).toContain('Added 300 classes')
+
+    server = start(dataDir)
+    await waitReady()
+    const larger = await countPages(2)
+    console.log(`statements per page, demo → +300 classes: ${JSON.stringify({ demo, larger })}`)
+    for (const name of ['home', 'search', 'class', 'teacher', 'magazine', 'article'])
+      expect(demo[name], name).toBeGreaterThan(0)
+    expect(larger).toEqual(demo)
+  })
+})
