@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import { timeout } from 'hono/timeout'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { z } from 'zod'
 import { DATABASE_RETRY_AFTER_S, type Db, getDb as defaultGetDb, isDatabaseUnavailable } from '../db/client'
 import type { EventBus } from '../db/events'
 import { consume, isLimited, limitKey, RateLimitedError } from '../db/rate-limit'
@@ -13,7 +14,7 @@ import type { PaymentProvider } from '../payments/provider.server'
 import { configuredPaymentProvider, getPaymentProvider } from '../payments/runtime.server'
 import { deriveSecret, resolveSessionSecret } from '../server/auth/secret.server'
 import { getConfig } from '../server/config'
-import { type AuthConfigSource, defaultAuthSource } from './auth'
+import { type AuthConfigSource, bearerToken, defaultAuthSource } from './auth'
 import { DOCS_CSP, renderDocsPage } from './docs'
 import { ApiError, sqlState } from './errors'
 import { idempotency } from './idempotency'
@@ -43,6 +44,10 @@ import { registerTrustRoutes } from './routes/trust'
 import { registerUserRoutes } from './routes/users'
 import { registerWaitlistRoutes } from './routes/waitlist'
 import { searchInvalidation } from './search-invalidation'
+
+// Field errors in /v1 400 bodies speak Japanese like the rest of the answer (a schema's own message still wins):
+// zod's Japanese locale, for every schema this process validates.
+z.config(z.locales.ja())
 
 export interface ApiDeps {
   getDb?: () => Promise<Db>
@@ -130,9 +135,10 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
   // Authenticated calls per access token from API clients (the token itself is checked by each route; a forged
   // one only spends its own counter). The BFF's own in-process calls are not counted (app/api/in-process.ts).
   app.use('*', async (c, next) => {
-    const authorization = c.req.header('authorization')
-    if (authorization?.startsWith('Bearer ') && !isInProcess(c.req.raw))
-      await routeDeps.rateLimit('apiPerToken', limitKey(authorization))
+    // One counter per token, however the scheme is spelt.
+    const token = bearerToken(c.req.header('authorization'))
+    if (token && !isInProcess(c.req.raw))
+      await routeDeps.rateLimit('apiPerToken', limitKey(`Bearer ${token}`))
     await next()
   })
 

@@ -57,9 +57,8 @@ export async function verifyAccessToken(
   if (!options) {
     throw new ApiError(503, 'auth_unconfigured', '認証の設定が完了していないため、ただいま利用できません')
   }
-  const match = authorization?.match(/^Bearer ([A-Za-z0-9\-_.~+/]+=*)$/)
-  if (!match?.[1]) throw unauthorized('ログインが必要です', false)
-  const token = match[1]
+  const token = bearerToken(authorization)
+  if (!token) throw unauthorized('ログインが必要です', false)
   if (token.length > MAX_TOKEN_LENGTH) throw unauthorized('アクセストークンが正しくありません', true)
   try {
     // `typ` is deliberately not pinned: the embedded provider issues `at+jwt`, Auth0 `JWT`.
@@ -148,4 +147,12 @@ export function requireOperator(source: AuthConfigSource, getDb: () => Promise<D
       if (!c.var.user.isOperator) throw new ApiError(404, 'not_found', 'お探しの情報が見つかりませんでした')
       await next()
     })
+}
+
+/**
+ * The token of an `Authorization: Bearer <token>` header (RFC 6750 §2.1), or undefined. The scheme name is
+ * case-insensitive (RFC 9110 §11.1): `bearer` and `BEARER` work like `Bearer`.
+ */
+export function bearerToken(authorization: string | undefined | null): string | undefined {
+  return authorization?.match(/^Bearer +([A-Za-z0-9\-_.~+/]+=*)$/i)?.[1]
 }

@@ -64,6 +64,15 @@ describe('bearer access token', () => {
     }
   })
 
+  it('takes the scheme name in any case (RFC 9110 §11.1): bearer, BEARER and Bearer alike', async () => {
+    const token = await tokenFor(SUBS.parent)
+    for (const scheme of ['bearer', 'BEARER', 'Bearer', 'bEaReR']) {
+      const res = await api.call('GET', '/v1/users/me', { headers: { authorization: `${scheme} ${token}` } })
+      expect(res.status, scheme).toBe(200)
+      expect(User.parse(res.body).sub).toBe(SUBS.parent)
+    }
+  })
+
   it('accepts typ at+jwt (embedded provider) and JWT (Auth0), and a token expired within the leeway', async () => {
     for (const typ of ['at+jwt', 'JWT']) {
       const res = await api.call('GET', '/v1/users/me', { token: await tokenFor(SUBS.parent, { typ }) })

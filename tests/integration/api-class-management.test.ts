@@ -138,6 +138,22 @@ describe('class works: create, read, update, delete', () => {
     expect(messages).toContain('入力してください')
   })
 
+  it('gives every field error a Japanese text, also where the schema names none (wrong types, unknown choices)', async () => {
+    const res = await api.as(SUBS.teacher, 'POST', '/v1/teachers/class_works', {
+      ...classBody(),
+      price: 'たくさん',
+      capacity: 2.5,
+      title: 42,
+    })
+    expect(res.status).toBe(400)
+    const messages: string[] = res.body.issues.map((i: { message: string }) => i.message)
+    expect(messages.length).toBeGreaterThanOrEqual(3)
+    for (const message of messages) {
+      expect(message).toMatch(/[ぁ-んァ-ン一-龥]/)
+      expect(message).not.toMatch(/^(Invalid|Expected|Too (big|small))/)
+    }
+  })
+
   it('a member who is not a teacher gets 403 not_teacher', async () => {
     const before = await api.count('class_works')
     const res = await api.as(SUBS.parent, 'POST', '/v1/teachers/class_works', classBody())

@@ -497,6 +497,22 @@ describe('callback failures', () => {
     expect(flashOf(browser)).toMatchObject({ detail: 'Invalid state', error: 'missing_transaction' })
   })
 
+  it("answers a callback with no query parameters with spec §9's text, with or without a transaction", async () => {
+    for (const withTransaction of [true, false]) {
+      const browser = h.newBrowser()
+      await reachCallback(browser)
+      if (!withTransaction) browser.cookies.delete('manabi_auth_tx')
+      const result = await browser.navigate('/auth/callback')
+      expect(result.url.pathname).toBe('/')
+      expect(browser.cookies.has('manabi_session')).toBe(false)
+      expect(flashOf(browser)).toMatchObject({
+        message: 'ログインできませんでした',
+        detail: 'There are no query params available for parsing.',
+        error: 'invalid_request',
+      })
+    }
+  })
+
   it('fails a replayed authorization code', async () => {
     const browser = h.newBrowser()
     const callback = await reachCallback(browser)

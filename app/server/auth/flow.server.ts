@@ -225,6 +225,14 @@ export function createAuthFlow(options: AuthFlowOptions) {
     const headers = new Headers()
     headers.append('Set-Cookie', store.clearTransactionCookie())
 
+    // Spec §9: a callback with no query at all says so, before anything is looked up (auth0-spa-js's wording).
+    if (params.size === 0) {
+      return failure(headers, tx?.errorPath ?? '/', {
+        detail: 'There are no query params available for parsing.',
+        error: 'invalid_request',
+        returnTo: tx?.returnTo,
+      })
+    }
     if (!tx) return failure(headers, '/', { detail: 'Invalid state', error: 'missing_transaction' })
     if (params.get('state') !== tx.state) {
       return failure(headers, tx.errorPath, {
