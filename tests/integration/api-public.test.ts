@@ -189,6 +189,27 @@ describe('POST /v1/class_works/search', () => {
     expect(res.body).toMatchObject({ code: 'invalid_request', message: '入力内容に誤りがあります' })
   })
 
+  it('refuses a reversed price or date range with a message on the field, instead of answering nothing', async () => {
+    const cases = [
+      [{ price_min: 5000, price_max: 1000 }, 'price_max', '料金の上限は下限以上で指定してください'],
+      [
+        { from: '2026-12-10', to: '2026-12-01' },
+        'to',
+        '終了日は開始日と同じか、それより後の日付を指定してください',
+      ],
+    ] as const
+    for (const [body, field, message] of cases) {
+      const res = await api.call('POST', '/v1/class_works/search', { body })
+      expect(res.status).toBe(400)
+      expect(res.body.issues).toEqual([expect.objectContaining({ path: [field], message })])
+    }
+    // Equal ends are one day or one price.
+    const oneDay = await api.call('POST', '/v1/class_works/search', {
+      body: { from: '2026-12-01', to: '2026-12-01' },
+    })
+    expect(oneDay.status).toBe(200)
+  })
+
   it('rejects malformed JSON and other media types with 4xx', async () => {
     const bad = await api.call('POST', '/v1/class_works/search', {
       rawBody: '{"q":',

@@ -110,6 +110,15 @@ export const ClassWorkSearchBody = z
     page: z.number().int().min(1).max(1000).optional(),
   })
   .strict()
+  // A reversed range would match nothing: say so instead (the search page swaps it before it asks).
+  .refine((b) => b.price_min === undefined || b.price_max === undefined || b.price_min <= b.price_max, {
+    path: ['price_max'],
+    message: '料金の上限は下限以上で指定してください',
+  })
+  .refine((b) => !b.from || !b.to || b.from <= b.to, {
+    path: ['to'],
+    message: '終了日は開始日と同じか、それより後の日付を指定してください',
+  })
 export type ClassWorkSearchBody = z.input<typeof ClassWorkSearchBody>
 
 /**
