@@ -125,8 +125,14 @@ test('a new user signs up, confirms the e-mail, registers and is thanked', async
   await expect(page).toHaveURL(/\/$/)
 })
 
-test('an unverified user is sent to register/confirm_email', async ({ page }) => {
-  await login(page, 'unverified@manabi.example', '/')
+test('an unverified user is sent to register/confirm_email, wherever the sign-in began, and cannot open the form', async ({
+  page,
+}) => {
+  // Signing in from a search page ends in registration too (spec §4's sort applies wherever sign-in ends).
+  await login(page, 'unverified@manabi.example', '/class_search')
+  await expect(page).toHaveURL(/\/register\/confirm_email$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'メールアドレスの確認' })).toBeVisible()
+  await page.goto('/register/input')
   await expect(page).toHaveURL(/\/register\/confirm_email$/)
   await expect(page.getByRole('heading', { level: 1, name: 'メールアドレスの確認' })).toBeVisible()
 })

@@ -1,5 +1,6 @@
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { AccountState } from '../../app/server/auth/flow.server'
 import { OidcRequestError } from '../../app/server/auth/oidc.server'
 import { FLASH_COOKIE, type FlashMessage } from '../../app/server/auth/session.server'
 import {
@@ -19,9 +20,11 @@ import {
  */
 
 let h: AuthHarness
+/** Who has a profile or is suspended, as the app's database would say; anyone else is registered. */
+const accounts = new Map<string, AccountState>()
 
 beforeAll(async () => {
-  h = await startAuthHarness({ testLogin: true })
+  h = await startAuthHarness({ testLogin: true, accountOf: async (sub) => accounts.get(sub) ?? 'registered' })
 })
 afterAll(async () => {
   await h?.close()
@@ -186,6 +189,47 @@ describe('sign-in through the provider page (demo-account button, cookie jar)', 
     expect(silent.url.pathname).toBe('/message')
     expect(flashOf(browser)).toBeUndefined()
     expect((await h.flow.getSessionAccessToken(browser.sessionRequest()))!.claims.sub).toBe('demo|new')
+  })
+
+  it('ends the sign-in of someone without a profile on the top page (spec §4 sorts them from there), from any page', async () => {
+    accounts.set('demo|new', 'unregistered')
+    try {
+      const browser = h.newBrowser()
+      const page = await browser.navigate('/auth/login?returnTo=%2Fclass_search%3Fq%3D%E8%8B%B1%E8%AA%9E')
+      const result = await browser.navigate(demoButtonAction(page.body, 'demo|new'), {
+        method: 'POST',
+        body: 'account=demo%7Cnew',
+      })
+      expect(result.url.pathname).toBe('/')
+      expect((await h.flow.getSessionAccessToken(browser.sessionRequest()))!.claims.sub).toBe('demo|new')
+      // A silent renewal stays where it was.
+      const silent = await browser.navigate('/auth/login?prompt=none&returnTo=%2Fmagazine')
+      expect(silent.url.pathname).toBe('/magazine')
+      // Once registered, the sign-in returns to where it began.
+      accounts.set('demo|new', 'registered')
+      browser.cookies.delete('manabi_session')
+      const again = await browser.navigate('/auth/login?returnTo=%2Fmagazine')
+      expect(again.url.pathname).toBe('/magazine')
+    } finally {
+      accounts.delete('demo|new')
+    }
+  })
+
+  it('refuses a suspended account: no session, the top page with the message', async () => {
+    accounts.set('demo|new', 'suspended')
+    try {
+      const browser = h.newBrowser()
+      const page = await browser.navigate('/auth/login?returnTo=%2Fmypage')
+      const result = await browser.navigate(demoButtonAction(page.body, 'demo|new'), {
+        method: 'POST',
+        body: 'account=demo%7Cnew',
+      })
+      expect(result.url.pathname).toBe('/')
+      expect(browser.cookies.has('manabi_session')).toBe(false)
+      expect(flashOf(browser)).toMatchObject({ error: 'account_suspended' })
+    } finally {
+      accounts.delete('demo|new')
+    }
   })
 
   it('prompt=none without a provider session logs out locally and returns quietly', async () => {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createIdentityProvider, type IdentityProvider, type IdpTtl } from '../../app/idp/provider'
-import { type AuthFlow, createAuthFlow } from '../../app/server/auth/flow.server'
+import { type AuthFlow, type AuthFlowOptions, createAuthFlow } from '../../app/server/auth/flow.server'
 import {
   createOidcClient,
   type OidcClient,
@@ -36,7 +36,12 @@ export interface AuthHarness {
 }
 
 export async function startAuthHarness(
-  options: { testLogin?: boolean; ttl?: Partial<IdpTtl>; quiet?: boolean } = {},
+  options: {
+    testLogin?: boolean
+    ttl?: Partial<IdpTtl>
+    quiet?: boolean
+    accountOf?: AuthFlowOptions['accountOf']
+  } = {},
 ): Promise<AuthHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'manabi-auth-'))
   let handler: Parameters<typeof createServer>[1] = (_req, res) => {
@@ -79,6 +84,7 @@ export async function startAuthHarness(
     client: async () => client,
     quiet: options.quiet ?? true,
     onSecurityEvent: async (e) => void securityEvents.push(e),
+    accountOf: options.accountOf,
   })
 
   return {

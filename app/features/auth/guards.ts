@@ -26,11 +26,17 @@ export function requireOperator(args: GuardArgs) {
   if (auth.status !== 'authenticated' || !auth.user?.is_operator) throw notFound()
 }
 
-/** beforeLoad of the register routes: signed in; a registered person on input/confirm_email goes to the top. */
+/**
+ * beforeLoad of the register routes: signed in; a registered person on input/confirm_email goes to the top; someone
+ * without a profile is on the step that fits them (an unverified e-mail cannot open the form: the API would refuse
+ * the registration after it was filled in).
+ */
 export function requireRegistering({ context, location }: GuardArgs) {
   const { auth } = context
   if (auth.status !== 'authenticated') throw redirect({ to: '/', search: { login: location.href } })
-  if (auth.user && (location.pathname === REGISTER_INPUT || location.pathname === REGISTER_CONFIRM_EMAIL)) {
-    throw redirect({ to: '/' })
-  }
+  const step = location.pathname === REGISTER_INPUT || location.pathname === REGISTER_CONFIRM_EMAIL
+  if (!step) return
+  if (auth.user) throw redirect({ to: '/' })
+  const target = registrationTarget(auth)
+  if (target && target !== location.pathname) throw redirect({ href: target })
 }

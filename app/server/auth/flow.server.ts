@@ -89,9 +89,15 @@ export interface AuthFlowOptions {
   quiet?: boolean
   /** Security events for the audit log (sign-in, logout, logout elsewhere); a failure here never blocks them. */
   onSecurityEvent?: (event: SecurityEvent) => Promise<void>
-  /** An operator suspended this account (issue 15): the sign-in is refused and no session is made. */
-  isSuspended?: (sub: string) => Promise<boolean>
+  /**
+   * The member behind a subject: `suspended` by an operator (issue 15: the sign-in is refused and no session is
+   * made), `unregistered` (no profile yet: the sign-in ends on the top page, which sorts them into registration,
+   * spec §4) or `registered`. Without it every sign-in goes back to its returnTo.
+   */
+  accountOf?: (sub: string) => Promise<AccountState>
 }
+
+export type AccountState = 'registered' | 'unregistered' | 'suspended'
 
 export interface SecurityEvent {
   action: 'sign_in' | 'sign_in_refused' | 'logout' | 'logout_others'
@@ -295,7 +301,8 @@ export function createAuthFlow(options: AuthFlowOptions) {
         maxAge: tx.maxAge,
         now: clock(),
       })
-      if (await options.isSuspended?.(claims.sub)) {
+      const account = await options.accountOf?.(claims.sub)
+      if (account === 'suspended') {
         await securityEvent(request, {
           action: 'sign_in_refused',
           sub: claims.sub,
@@ -335,7 +342,10 @@ export function createAuthFlow(options: AuthFlowOptions) {
         email: session.claims.email,
         nickname: session.claims.nickname,
       })
-      return redirect(tx.returnTo, headers)
+      // Spec §4's sort applies wherever a sign-in ends: someone without a profile goes through the top page, which
+      // sends them on to the registration step that fits (not for a silent renewal, which must stay invisible).
+      const landing = account === 'unregistered' && tx.prompt !== 'none' ? '/' : tx.returnTo
+      return redirect(landing, headers)
     } catch (error) {
       if (!options.quiet) console.warn(`[auth] login failed: ${describeError(error)}`)
       const oauthError = error instanceof OidcRequestError ? error : undefined
@@ -514,7 +524,7 @@ export function getAuthFlow(): AuthFlow {
     store: getSessionStore(),
     client: getOidcClient,
     onSecurityEvent: recordSecurityEvent,
-    isSuspended: isAccountSuspended,
+    accountOf,
   })
   return defaultFlow
 }
@@ -527,20 +537,21 @@ export const getSessionAccessToken = (request: Request, opts?: GetSessionAccessT
   getAuthFlow().getSessionAccessToken(request, opts)
 export const getSessionClaims = (request: Request) => getAuthFlow().getSessionClaims(request)
 
-/** Whether the member with this subject (at this site's provider) is suspended. */
-async function isAccountSuspended(sub: string): Promise<boolean> {
-  const [{ getDb }, { users }, { and, eq, isNotNull }] = await Promise.all([
+/** Whether the subject (at this site's provider) has a profile, and whether an operator suspended it. */
+async function accountOf(sub: string): Promise<AccountState> {
+  const [{ getDb }, { users }, { and, eq }] = await Promise.all([
     import('../../db/client'),
     import('../../db/schema'),
     import('drizzle-orm'),
   ])
   const db = await getDb()
-  const rows = await db
-    .select({ id: users.id })
+  const [row] = await db
+    .select({ suspendedAt: users.suspendedAt })
     .from(users)
-    .where(and(eq(users.issuer, getSessionStore().issuer), eq(users.sub, sub), isNotNull(users.suspendedAt)))
+    .where(and(eq(users.issuer, getSessionStore().issuer), eq(users.sub, sub)))
     .limit(1)
-  return rows.length > 0
+  if (!row) return 'unregistered'
+  return row.suspendedAt ? 'suspended' : 'registered'
 }
 
 /** The app's audit log for the flow's security events (the member's users.id when they have registered). */
