@@ -43,6 +43,34 @@ function compressor(encoding) {
     : zlib.createGzip({ level: 6 })
 }
 
+function decodable(pathname) {
+  try {
+    decodeURIComponent(pathname)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * A path that is not valid percent-encoding (`/%`, `/%E3%81`): no route can match it, and the app would answer an
+ * empty 400. A short page in Japanese instead (no script, no style: it needs no nonce).
+ */
+function badAddress(req, res) {
+  const html =
+    '<!DOCTYPE html><html lang="ja"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+    '<meta name="robots" content="noindex"><title>ページのアドレスが正しくありません | まなびのたね</title></head>' +
+    '<body><main><h1>ページのアドレスが正しくありません</h1><p>URLに使えない文字が含まれています。アドレスをご確認ください。</p>' +
+    '<p><a href="/">トップページへ戻る</a></p></main></body></html>'
+  res.writeHead(400, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy':
+      "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    'cache-control': 'no-store',
+  })
+  res.end(req.method === 'HEAD' ? undefined : html)
+}
+
 /** Serve a file from the client build, or return false. */
 async function serveStatic(req, res, pathname) {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false
@@ -282,6 +310,7 @@ export async function startServer({ host = process.env.HOST ?? '0.0.0.0' } = {})
         return await h.handle(req, res)
       }
       if (await serveStatic(req, res, pathname)) return
+      if (!decodable(pathname)) return badAddress(req, res)
       let body
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         try {

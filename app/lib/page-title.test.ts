@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatTitle, routeBodyClass, titlePrefixFor } from './page-title'
+import { canonicalPath, formatTitle, routeBodyClass, titlePrefixFor } from './page-title'
 
 describe('titlePrefixFor', () => {
   it('marks local and swagger hosts', () => {
@@ -34,5 +34,15 @@ describe('routeBodyClass', () => {
     expect(routeBodyClass('__root__')).toBe('page-index')
     expect(routeBodyClass('/_default/class_search/detail/$id')).toBe('page-class_search-detail-id')
     expect(routeBodyClass('/_simple/register/input')).toBe('page-register-input')
+  })
+})
+
+describe('canonicalPath', () => {
+  it('drops the trailing slash of an index route, keeps the root', () => {
+    expect(canonicalPath('/class_search/')).toBe('/class_search')
+    expect(canonicalPath('/magazine/')).toBe('/magazine')
+    expect(canonicalPath('/class_search/detail/1')).toBe('/class_search/detail/1')
+    expect(canonicalPath('/')).toBe('/')
+    expect(canonicalPath(undefined)).toBe('/')
   })
 })

@@ -34,3 +34,8 @@ export function routeBodyClass(routeId: string): string {
     .filter(Boolean)
   return `page-${parts.length ? parts.join('-') : 'index'}`
 }
+
+/** The path a page's canonical link and og:url name: without the trailing slash an index route's pathname has. */
+export function canonicalPath(pathname: string | undefined): string {
+  return (pathname ?? '/').replace(/\/+$/, '') || '/'
+}

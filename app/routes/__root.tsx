@@ -19,7 +19,7 @@ import { AuthEffects } from '~/features/auth/auth-effects'
 import { authStateQuery } from '~/features/auth/queries'
 import { siteConfigQuery } from '~/features/site/queries'
 import { isTabletUserAgent } from '~/lib/breakpoints'
-import { routeBodyClass } from '~/lib/page-title'
+import { canonicalPath, routeBodyClass } from '~/lib/page-title'
 import { plainTitle, seo } from '~/lib/seo'
 import { appConfig } from '../../app.config'
 import appCss from '../styles.css?url'
@@ -58,8 +58,11 @@ export const Route = createRootRouteWithContext<RouterContext>()({
       { name: 'viewport', content: viewportContent() },
       { name: 'theme-color', content: appConfig.theme.base },
       ...seo({ siteOrigin: origin, titlePrefix: site?.titlePrefix ?? '' }),
-      { property: 'og:url', content: `${origin}${leaf?.pathname ?? '/'}` },
     ]
+    // Canonical and og:url name the page's own address: no trailing slash (an index route's pathname has one, and
+    // that address redirects), and none at all on a 404 or error page, which is not indexed.
+    const canonical = notFound || errored ? undefined : `${origin}${canonicalPath(leaf?.pathname)}`
+    if (canonical) meta.push({ property: 'og:url', content: canonical })
     if (notFound || errored) {
       meta.push(
         { title: plainTitle(site, notFound ? NOT_FOUND_TITLE : ERROR_TITLE) },
@@ -70,7 +73,7 @@ export const Route = createRootRouteWithContext<RouterContext>()({
       meta,
       links: [
         { rel: 'stylesheet', href: appCss },
-        { rel: 'canonical', href: `${origin}${leaf?.pathname ?? '/'}` },
+        ...(canonical ? [{ rel: 'canonical', href: canonical }] : []),
         { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
         { rel: 'apple-touch-icon', href: '/apple-touch-icon.png' },
       ],
@@ -92,13 +95,19 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 })
 
 function RootDocument({ children }: { children: ReactNode }) {
-  const routeId = useRouterState({ select: (s) => s.matches[s.matches.length - 1]?.routeId ?? '__root__' })
+  // The body is named after the route (spec §2), and a 404 after itself: not after the home page it falls back to.
+  const bodyClass = useRouterState({
+    select: (s) =>
+      s.matches.some((m) => m.status === 'notFound' || m._notFound)
+        ? 'page-not-found'
+        : routeBodyClass(s.matches[s.matches.length - 1]?.routeId ?? '__root__'),
+  })
   return (
     <html lang="ja">
       <head>
         <HeadContent />
       </head>
-      <body className={routeBodyClass(routeId)}>
+      <body className={bodyClass}>
         <a
           href="#main"
           className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-[80] focus:rounded focus:bg-white focus:px-3 focus:py-2"

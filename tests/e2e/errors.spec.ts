@@ -11,6 +11,38 @@ test('an unknown path answers 404 with the page-not-found message', async ({ pag
   await expect(page.getByRole('link', { name: 'トップページへ' })).toHaveAttribute('href', '/')
   await expect(page.locator('[data-layout="simple"]')).toBeVisible()
   await expect(page.locator('meta[name=robots]')).toHaveAttribute('content', /noindex/)
+  // Named after itself, not after the home page it falls back to; not indexed, so no canonical address.
+  await expect(page.locator('body')).toHaveClass('page-not-found')
+  await expect(page.locator('link[rel=canonical]')).toHaveCount(0)
+  await expect(page.locator('meta[property="og:url"]')).toHaveCount(0)
+})
+
+test('a path that is not valid percent-encoding answers a Japanese 400 page, not a blank one', async ({
+  page,
+  request,
+}) => {
+  const raw = await request.get('/%')
+  expect(raw.status()).toBe(400)
+  expect(raw.headers()['content-type']).toContain('text/html')
+  const response = await page.goto('/%E3%81')
+  expect(response?.status()).toBe(400)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('ページのアドレスが正しくありません')
+  await expect(page.getByRole('link', { name: 'トップページへ戻る' })).toHaveAttribute('href', '/')
+})
+
+test('/favicon.ico is an icon, and list pages name their address without a trailing slash', async ({
+  page,
+  request,
+}) => {
+  const icon = await request.get('/favicon.ico')
+  expect(icon.status()).toBe(200)
+  expect(icon.headers()['content-type']).toBe('image/x-icon')
+  expect([...(await icon.body()).subarray(0, 4)]).toEqual([0, 0, 1, 0])
+  for (const path of ['/class_search', '/magazine']) {
+    await gotoReady(page, path)
+    await expect(page.locator('link[rel=canonical]')).toHaveAttribute('href', new RegExp(`${path}$`))
+    await expect(page.locator('meta[property="og:url"]')).toHaveAttribute('content', new RegExp(`${path}$`))
+  }
 })
 
 test('a class detail 404 links to class search', async ({ page }) => {
