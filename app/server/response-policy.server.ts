@@ -136,9 +136,9 @@ export async function shareVisitorPage(
   headers.set('content-security-policy', cspFor(page.nonce))
   headers.set('cache-control', VISITOR_PAGE_CACHE_CONTROL)
   headers.set('etag', page.etag)
-  if (etagMatches(request.headers.get('if-none-match'), page.etag)) {
-    for (const name of ['content-type', 'content-security-policy']) headers.delete(name)
+  // The 304 carries the page's own headers, CSP included: a browser updates the stored response's headers from it
+  // (one without a CSP would get the server's nonce-less default and block the stored page's scripts).
+  if (etagMatches(request.headers.get('if-none-match'), page.etag))
     return new Response(null, { status: 304, headers })
-  }
   return new Response(page.body, { status: 200, headers })
 }

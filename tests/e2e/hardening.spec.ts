@@ -82,6 +82,8 @@ test.describe('security headers @pc-only', () => {
       const revalidated = await page.request.get(path, { headers: { 'if-none-match': h.etag! } })
       expect(revalidated.status(), path).toBe(304)
       expect(await revalidated.body(), path).toHaveLength(0)
+      // The browser updates the stored page's headers from the 304: its CSP must still carry the page's nonce.
+      expect(revalidated.headers()['content-security-policy'], path).toBe(h['content-security-policy'])
     }
     // Not for errors, and not when the content differs.
     expect((await page.request.get('/no-such-page')).headers()['cache-control']).toBe('no-store')
@@ -101,6 +103,17 @@ test.describe('security headers @pc-only', () => {
 
 test.describe('content security policy @pc-only', () => {
   test.describe.configure({ timeout: 240_000 })
+
+  test('a page the browser revalidates (304) runs its scripts again under its own nonce', async ({
+    page,
+  }) => {
+    const violations = await watchCsp(page)
+    for (let i = 0; i < 3; i++) await gotoReady(page, '/company')
+    // A redirect to a page already in the cache (spec §2: /private/… → …) is the same case.
+    await page.goto('/private/company')
+    await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
+    expect(violations).toEqual([])
+  })
 
   test('no page of the site map, signed out, breaks the policy', async ({ page }) => {
     const violations = await watchCsp(page)
