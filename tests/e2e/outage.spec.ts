@@ -103,6 +103,14 @@ test.describe('the database goes away and comes back @pc-only', () => {
     for (const p of pages) expect((await fetch(`${origin}${p}`)).status, p).toBe(200)
 
     await relay.down()
+    // A request that reaches the server in the instant before it has noticed the cut may still be answered from
+    // the public read cache (valid data: nothing can be written meanwhile). The loss empties that cache and turns
+    // it off, so within 5 s every page answers 503.
+    const cut = Date.now()
+    await expect
+      .poll(async () => (await fetch(`${origin}${pages[0]}`)).status, { timeout: 5_000, intervals: [50] })
+      .toBe(503)
+    expect(Date.now() - cut).toBeLessThan(5_000)
     for (const p of pages) {
       const began = Date.now()
       const res = await fetch(`${origin}${p}`)
