@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  addressName,
   formatDateJa,
   formatPrice,
   formatScheduleJa,
@@ -28,5 +29,18 @@ describe('format', () => {
   it('counts seats left, never below zero', () => {
     expect(seatsLeft({ capacity: 5, purchased_count: 2 })).toBe(3)
     expect(seatsLeft({ capacity: 5, purchased_count: 7 })).toBe(0)
+  })
+})
+
+describe('addressName', () => {
+  it.each([
+    ['けんた', true, 'けんた 先生'],
+    ['けんた先生', true, 'けんた先生'],
+    ['エミリー先生 ', true, 'エミリー先生 '],
+    ['みか せんせい', true, 'みか せんせい'],
+    ['はなこ', false, 'はなこ'],
+    ['先生が好き', true, '先生が好き 先生'],
+  ])('%s (teacher: %s) → %s', (nickname, isTeacher, expected) => {
+    expect(addressName(nickname, isTeacher)).toBe(expected)
   })
 })

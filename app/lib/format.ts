@@ -78,3 +78,12 @@ export function seatsLeft(schedule: {
 }): number {
   return Math.max(0, schedule.capacity - schedule.purchased_count - (schedule.held_count ?? 0))
 }
+
+/**
+ * A member's name as a learner addresses them: a teacher gets 「先生」 unless their nickname already ends with it
+ * (「けんた先生」 must not read 「けんた先生 先生」).
+ */
+export function addressName(nickname: string, isTeacher: boolean): string {
+  if (!isTeacher || /(先生|せんせい|センセイ)$/.test(nickname.trim())) return nickname
+  return `${nickname} 先生`
+}

@@ -50,6 +50,8 @@ test('a parent requests a date for a class with none coming, asks the teacher a 
   await expect(parent).toHaveURL(/\/message\?room=\d+/)
   const room = parent.getByTestId('room-view')
   await expect(room).toContainText('けんた先生')
+  // The nickname already ends with 先生: no second honorific (「けんた先生 先生」).
+  await expect(room.locator('header h2')).toHaveText('けんた先生')
   await room.getByTestId('message-input').fill('小学2年生でも参加できますか？')
   await room.getByTestId('message-send').click()
   await expect(parent.getByTestId('snackbar')).toContainText('送信しました')

@@ -30,7 +30,7 @@ export function SchedulesPanel({ cls, now }: { cls: TeacherClassWork; now: numbe
       {cls.schedules.length === 0 ? (
         <p className="mt-3 text-slate-700">スケジュールはまだありません。</p>
       ) : (
-        <ul className="mt-3 grid gap-3" data-testid="schedule-list">
+        <ul className="mt-3 grid grid-cols-1 gap-3" data-testid="schedule-list">
           {[...cls.schedules].reverse().map((s) => (
             <ScheduleRow key={s.id} cls={cls} schedule={s} now={now} />
           ))}

@@ -4,7 +4,7 @@ import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import type { Room } from '~/contract/v1/rooms'
 import { contactKindsLabel, detectContactInfo } from '~/lib/contact-detector'
-import { formatDateJa, formatTimeJa } from '~/lib/format'
+import { addressName, formatDateJa, formatTimeJa } from '~/lib/format'
 import { relativeTimeJa } from '~/lib/relative-time'
 import { markRoomRead, sendRoomMessage, startRoom } from './messages.functions'
 import { roomMessagesQuery, roomsQuery } from './queries'
@@ -53,7 +53,7 @@ export function MessagePage({
       <p className="mt-2 text-xs text-slate-700">
         安全のため、電話番号・メールアドレス・LINE IDなどの連絡先や外部サイトのURLは送らないでください。
       </p>
-      <div className="mt-4 grid gap-4 md:grid-cols-[18rem_1fr]">
+      <div className="mt-4 grid grid-cols-1 gap-4 md:grid-cols-[18rem_minmax(0,1fr)]">
         <div className={current ? 'hidden md:block' : ''}>
           <RoomList rooms={rooms} currentId={current?.id} />
           <NewRoom key={preselect} destinations={destinations} initialPartner={preselect} />
@@ -94,8 +94,7 @@ function RoomList({ rooms, currentId }: { rooms: Room[]; currentId?: number }) {
             <span className="min-w-0 flex-1">
               <span className="flex items-center justify-between gap-2">
                 <span className="truncate font-bold">
-                  {r.partner.nickname}
-                  {r.partner.is_teacher ? <span className="ml-1 text-xs font-normal">先生</span> : null}
+                  {addressName(r.partner.nickname, r.partner.is_teacher)}
                 </span>
                 {r.unread_count > 0 ? (
                   <span
@@ -165,8 +164,7 @@ function NewRoom({
           <option value="">選択してください</option>
           {destinations.map((d) => (
             <option key={d.id} value={d.id}>
-              {d.nickname}
-              {d.is_teacher ? ' 先生' : ''}
+              {addressName(d.nickname, d.is_teacher)}
             </option>
           ))}
         </select>
@@ -257,8 +255,7 @@ function RoomView({ room, reportMessage }: { room: Room; reportMessage?: (messag
         </Link>
         <Avatar url={room.partner.avatar_url} size={32} />
         <h2 id={`${uid}-heading`} className="font-bold">
-          {room.partner.nickname}
-          {room.partner.is_teacher ? ' 先生' : ''}
+          {addressName(room.partner.nickname, room.partner.is_teacher)}
         </h2>
       </header>
       <section

@@ -86,7 +86,7 @@ export function MyPageView({ teacherLinks }: { teacherLinks: { to: LinkProps['to
         <Shortcut to="/class_search" icon="search" label="クラスを探す" />
       </nav>
 
-      <div className="mt-6 grid gap-4 md:grid-cols-2">
+      <div className="mt-6 grid grid-cols-1 gap-4 md:grid-cols-2">
         <Card
           title="次の授業"
           id="mypage-next"

@@ -1,4 +1,4 @@
-import { createFileRoute } from '@tanstack/react-router'
+import { ClientOnly, createFileRoute } from '@tanstack/react-router'
 import { useSelector } from '@tanstack/react-store'
 import { uiStore } from '~/components/shell/ui-store'
 import { pageHead } from '~/lib/seo'
@@ -10,10 +10,22 @@ export const Route = createFileRoute('/_default/test/pinia')({
 })
 
 function TestStatePage() {
-  const state = useSelector(uiStore)
   return (
     <>
       <h1 className="text-xl font-bold">クライアントの状態</h1>
+      {/* The state is the browser's (the loading keys change while the page hydrates): rendering it on the server
+          would not match the first client render (React #418). */}
+      <ClientOnly fallback={<p className="mt-4 text-sm">読み込み中…</p>}>
+        <ClientState />
+      </ClientOnly>
+    </>
+  )
+}
+
+function ClientState() {
+  const state = useSelector(uiStore)
+  return (
+    <>
       <dl className="mt-4 grid grid-cols-[10rem_1fr] gap-2 text-sm">
         <dt className="font-bold">loading.keys</dt>
         <dd data-testid="state-loading-keys">{JSON.stringify(state.loading.keys)}</dd>
