@@ -69,9 +69,18 @@ test('live updates: the teacher’s message updates the parent’s header badge 
     await follow.click()
     await expect(follow).toHaveAttribute('aria-pressed', 'true')
     await gotoReady(page, '/message')
+    const roomsBefore = await page.getByTestId('room-item').count()
     await page.getByTestId('new-room-partner').selectOption({ index: 1 })
     await page.getByTestId('new-room-start').click()
+    // No room yet (none listed, none made): it is created with the first message.
+    await expect(page).toHaveURL(/\/message\?to=\d+$/)
+    await expect(page.getByTestId('room-view')).toContainText('最初のメッセージを送ってみましょう。')
+    await gotoReady(page, page.url())
+    await expect(page.getByTestId('room-item')).toHaveCount(roomsBefore)
+    await page.getByTestId('room-view').getByTestId('message-input').fill('はじめまして。よろしくお願いします。')
+    await page.getByTestId('room-view').getByTestId('message-send').click()
     await expect(page).toHaveURL(/\/message\?room=\d+$/)
+    await expect(page.getByTestId('room-item')).toHaveCount(roomsBefore + 1)
     const roomId = new URL(page.url()).searchParams.get('room')
 
     // 1. The parent is on My Page; the teacher writes: the header badge counts it, without a reload.

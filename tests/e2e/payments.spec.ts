@@ -113,7 +113,7 @@ test('a parent pays for a class on a phone, gets the receipt, and sees the refun
 
   await gotoReady(page, '/class_attendance')
   const item = page.getByTestId('attendance-item').filter({ hasText: title })
-  await expect(item.getByTestId('attendance-status')).toHaveText('先生により中止')
+  await expect(item.getByTestId('attendance-status')).toHaveText('開催中止')
   await expect(async () => {
     await gotoReady(page, '/purchase_history')
     await expect(page.getByTestId('history-item').filter({ hasText: '返金済み' })).toContainText(title)

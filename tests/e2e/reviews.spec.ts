@@ -15,6 +15,8 @@ test('a parent reviews an attended lesson, the teacher replies once, and the cla
   await login(page, PARENT, '/class_attendance')
   await page.getByTestId('tab-past').click()
   const item = page.getByTestId('attendance-item').filter({ hasText: CLASS_TITLE }).first()
+  // An attended lesson is labelled by what it is now, not 予約中.
+  await expect(item.getByTestId('attendance-status')).toHaveText('受講済み')
   await item.getByTestId('review-open').click()
   const form = item.getByTestId('review-form')
   await form.getByTestId('review-submit').click()

@@ -105,7 +105,7 @@ test('a teacher creates and publishes a class with two schedules, then cancels a
   // The parent sees the reservation canceled by the teacher.
   await gotoReady(parent, '/class_attendance')
   const item = parent.getByTestId('attendance-item').filter({ hasText: title })
-  await expect(item.getByTestId('attendance-status')).toHaveText('先生により中止')
+  await expect(item.getByTestId('attendance-status')).toHaveText('開催中止')
   await parent.context().close()
 
   // The student's message link opens the room with them (or preselects them to start one).

@@ -86,6 +86,50 @@ describe('sending messages', () => {
     expect(Room.parse(res.body).partner.id).toBe(students[0]!.id)
   })
 
+  it('with a body, POST /v1/rooms opens the room and its first message together; a bad body makes neither', async () => {
+    // A teacher with a published class whom the parent has never written to (「先生に質問する」).
+    const mine = new Set((await roomsOf(SUBS.parent)).map((r) => r.partner.id))
+    let target: number | undefined
+    for (let page = 1; target === undefined && page <= 5; page++) {
+      const found = (await api.call('POST', '/v1/class_works/search', { body: { page } })).body as {
+        items: { teacher: { id: number } }[]
+      }
+      target = found.items.map((c) => c.teacher.id).find((id) => !mine.has(id) && id !== parentId)
+    }
+    expect(target).toBeDefined()
+
+    const [roomsBefore, messagesBefore] = [await api.count('rooms'), await api.count('messages')]
+    for (const body of ['', '   ', 'あ'.repeat(2001), 42]) {
+      const res = await api.as(SUBS.parent, 'POST', '/v1/rooms', { partner_id: target, body })
+      expect(res.status, JSON.stringify(body)).toBe(400)
+    }
+    expect(await api.count('rooms')).toBe(roomsBefore)
+    expect(await api.count('messages')).toBe(messagesBefore)
+
+    const res = await api.as(SUBS.parent, 'POST', '/v1/rooms', {
+      partner_id: target,
+      body: '小学2年生でも参加できますか？',
+    })
+    expect(res.status).toBe(201)
+    const room = Room.parse(res.body)
+    const sent = MessageList.parse((await api.as(SUBS.parent, 'GET', `/v1/rooms/${room.id}/messages`)).body)
+    expect(sent.map((m) => [m.body, m.is_mine, m.status])).toEqual([
+      ['小学2年生でも参加できますか？', true, 'visible'],
+    ])
+    // The teacher sees the room with the message, unread.
+    const theirs = (await roomsOf(SUBS.teacher)).find((r) => r.id === room.id)
+    if (target === teacherId) expect(theirs?.unread_count).toBe(1)
+    // Again with a body: the same room, one more message.
+    const again = await api.as(SUBS.parent, 'POST', '/v1/rooms', {
+      partner_id: target,
+      body: 'よろしくお願いします',
+    })
+    expect(again.status).toBe(200)
+    expect(Room.parse(again.body).id).toBe(room.id)
+    expect(await api.count('rooms')).toBe(roomsBefore + 1)
+    expect(await api.count('messages')).toBe(messagesBefore + 2)
+  })
+
   it('someone outside the destinations is 404 and no room is made', async () => {
     const before = await api.count('rooms')
     const member01 = await api.userId(SUBS.member01)

@@ -81,23 +81,22 @@ export function registerMessageRoutes(app: ApiApp, deps: RouteDeps) {
       method: 'post',
       path: '/rooms',
       tags: ['messages'],
-      summary: 'ルームを開く（送信先の相手のみ。既存のルームがあればそれを 200 で返す）',
+      summary:
+        'ルームを開く（送信先の相手のみ。既存のルームがあればそれを 200 で返す）。body を添えると最初のメッセージと一緒に作る',
       security: bearer,
       middleware: [member] as const,
       request: { body: { content: { 'application/json': { schema: CreateRoomBody } }, required: true } },
       responses: {
         200: json(Room, '既存のルーム'),
         201: json(Room, '新しいルーム'),
-        ...errors(400, 401, 404, 413, 503),
+        ...errors(400, 401, 404, 413, 429, 503),
       },
     }),
     async (c) => {
-      const { room, created } = await openRoom(
-        await deps.getDb(),
-        c.var.user,
-        c.req.valid('json').partner_id,
-        deps.now(),
-      )
+      const { partner_id, body } = c.req.valid('json')
+      // With a first message, the message limit applies as to any other.
+      if (body !== undefined) await deps.rateLimit('messagesPerMember', String(c.var.user.id))
+      const { room, created } = await openRoom(await deps.getDb(), c.var.user, partner_id, deps.now(), body)
       return created ? c.json(room, 201) : c.json(room, 200)
     },
   )

@@ -209,6 +209,7 @@ export async function openRoom(
   user: UserRow,
   partnerId: number,
   now: Date,
+  firstMessage?: string,
 ): Promise<{ room: Room; created: boolean }> {
   let teacherId: number
   let memberId: number
@@ -229,24 +230,27 @@ export async function openRoom(
   } else {
     throw notFound('メッセージの送信先')
   }
-  const created = await db.transaction(async (tx) => {
+  const { roomId, created } = await db.transaction(async (tx) => {
     const [room] = await tx
       .insert(rooms)
       .values({ teacherId, memberId, createdAt: now })
       .onConflictDoNothing()
       .returning({ id: rooms.id })
-    if (!room) return false
-    await tx.insert(roomMembers).values([
-      { roomId: room.id, userId: teacherId },
-      { roomId: room.id, userId: memberId },
-    ])
-    return true
+    if (room)
+      await tx.insert(roomMembers).values([
+        { roomId: room.id, userId: teacherId },
+        { roomId: room.id, userId: memberId },
+      ])
+    const [existing] = room
+      ? [room]
+      : await tx
+          .select({ id: rooms.id })
+          .from(rooms)
+          .where(and(eq(rooms.teacherId, teacherId), eq(rooms.memberId, memberId)))
+    if (firstMessage !== undefined) await insertMessage(tx, user.id, existing!.id, firstMessage, now)
+    return { roomId: existing!.id, created: Boolean(room) }
   })
-  const [existing] = await db
-    .select({ id: rooms.id })
-    .from(rooms)
-    .where(and(eq(rooms.teacherId, teacherId), eq(rooms.memberId, memberId)))
-  const room = (await listRooms(db, user.id)).find((r) => r.id === existing!.id)!
+  const room = (await listRooms(db, user.id)).find((r) => r.id === roomId)!
   return { room, created }
 }
 
@@ -263,38 +267,49 @@ export async function sendMessage(
 ): Promise<Message> {
   return db.transaction(async (tx) => {
     await requireRoomMember(tx, userId, roomId)
-    // Contact details sent after the composer's warning: held for an operator; the recipient sees nothing yet.
-    const flagged = containsContactInfo(body)
-    const [m] = await tx
-      .insert(messages)
-      .values({
-        roomId,
-        senderId: userId,
-        body,
-        containsContactInfo: flagged,
-        status: flagged ? 'held' : 'visible',
-        createdAt: now,
-      })
-      .returning()
-    if (!flagged) {
-      await tx.update(rooms).set({ lastMessageAt: now }).where(eq(rooms.id, roomId))
-      await enqueue(tx, 'notify.message', { messageId: m!.id })
-    }
-    await tx
-      .update(roomMembers)
-      .set({ lastReadAt: now })
-      .where(and(eq(roomMembers.roomId, roomId), eq(roomMembers.userId, userId)))
-    return {
-      id: m!.id,
-      room_id: roomId,
-      sender_id: userId,
-      body: m!.body,
-      created_at: iso(m!.createdAt),
-      is_mine: true,
-      contains_contact_info: m!.containsContactInfo,
-      status: m!.status as Message['status'],
-    }
+    return insertMessage(tx, userId, roomId, body, now)
   })
+}
+
+/** One message into a room the caller is in; the caller's transaction. */
+async function insertMessage(
+  tx: Tx,
+  userId: number,
+  roomId: number,
+  body: string,
+  now: Date,
+): Promise<Message> {
+  // Contact details sent after the composer's warning: held for an operator; the recipient sees nothing yet.
+  const flagged = containsContactInfo(body)
+  const [m] = await tx
+    .insert(messages)
+    .values({
+      roomId,
+      senderId: userId,
+      body,
+      containsContactInfo: flagged,
+      status: flagged ? 'held' : 'visible',
+      createdAt: now,
+    })
+    .returning()
+  if (!flagged) {
+    await tx.update(rooms).set({ lastMessageAt: now }).where(eq(rooms.id, roomId))
+    await enqueue(tx, 'notify.message', { messageId: m!.id })
+  }
+  await tx
+    .update(roomMembers)
+    .set({ lastReadAt: now })
+    .where(and(eq(roomMembers.roomId, roomId), eq(roomMembers.userId, userId)))
+  return {
+    id: m!.id,
+    room_id: roomId,
+    sender_id: userId,
+    body: m!.body,
+    created_at: iso(m!.createdAt),
+    is_mine: true,
+    contains_contact_info: m!.containsContactInfo,
+    status: m!.status as Message['status'],
+  }
 }
 
 /** Marks every message in the room read for the caller (POST /v1/rooms/{id}/read). */

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { DateTime, Id, PersonRef, paragraph } from './common'
 
 export const RoomPartner = PersonRef.extend({ is_teacher: z.boolean() })
+export type RoomPartner = z.infer<typeof RoomPartner>
 
 export const Room = z.object({
   id: Id,
@@ -41,15 +42,17 @@ export type Destination = z.infer<typeof Destination>
 export const DestinationList = z.array(Destination)
 
 /** POST /v1/rooms: open (or find) the room with someone from GET /v1/destinations. */
-export const CreateRoomBody = z.object({ partner_id: Id }).strict()
+const messageText = paragraph(2000).refine((v) => v.trim().length > 0, 'メッセージを入力してください')
+
+/**
+ * POST /v1/rooms. With `body`, the room is opened together with its first message (one transaction): the app
+ * opens a conversation only when something is sent, so no one is listed an empty room.
+ */
+export const CreateRoomBody = z.object({ partner_id: Id, body: messageText.optional() }).strict()
 export type CreateRoomBody = z.input<typeof CreateRoomBody>
 
 /** POST /v1/rooms/{id}/messages */
-export const SendMessageBody = z
-  .object({
-    body: paragraph(2000).refine((v) => v.trim().length > 0, 'メッセージを入力してください'),
-  })
-  .strict()
+export const SendMessageBody = z.object({ body: messageText }).strict()
 export type SendMessageBody = z.input<typeof SendMessageBody>
 
 /** POST /v1/rooms/{id}/read */

@@ -8,19 +8,12 @@ import { ScheduleWhen } from '~/components/ui/schedule-when'
 import type { Purchase } from '~/contract/v1/purchases'
 import { googleCalendarUrl } from '~/lib/calendar-links'
 import { formatDateJa, formatPrice, formatRunJa, formatTimeJa } from '~/lib/format'
+import { reservationStatusLabel } from '~/lib/reservation-status'
 import { cancelReservation } from './attendance.functions'
 import { attendanceQuery } from './queries'
 import { ReviewForm } from './review-form'
 
 const DEFAULT_CLASS_IMAGE = '/images/classes/default.svg'
-
-export function statusLabel(p: Purchase): { text: string; tone: string } {
-  if (p.status === 'canceled_by_teacher' || (p.status === 'reserved' && p.schedule.is_canceled))
-    return { text: '先生により中止', tone: 'bg-red-dark text-white' }
-  if (p.status === 'canceled_by_user') return { text: 'キャンセル済み', tone: 'bg-slate-200 text-slate-800' }
-  if (p.status === 'pending') return { text: 'お支払い待ち', tone: 'bg-amber-100 text-amber-900' }
-  return { text: '予約中', tone: 'bg-base-light text-base-ink' }
-}
 
 /** /class_attendance: the member's upcoming and past reservations, with the meeting link and cancellation. */
 export function AttendancePage() {
@@ -140,7 +133,7 @@ export function AttendancePage() {
 
 function PurchaseRow({ p, upcoming, onCancel }: { p: Purchase; upcoming: boolean; onCancel: () => void }) {
   const live = p.status === 'reserved' && !p.schedule.is_canceled
-  const status = statusLabel(p)
+  const status = reservationStatusLabel(p, !upcoming)
   return (
     <li className="rounded-2xl border border-slate-200 bg-white p-4" data-testid="attendance-item">
       <div className="flex gap-4">

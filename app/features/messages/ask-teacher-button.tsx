@@ -1,12 +1,11 @@
-import { useMutation } from '@tanstack/react-query'
 import { useLocation, useNavigate, useRouteContext } from '@tanstack/react-router'
 import { openLoginModal, showErrorSnackbar } from '~/components/shell/ui-store'
 import { useViewer } from '~/components/shell/use-viewer'
-import { startRoom } from './messages.functions'
 
 /**
- * 「先生に質問する」 (issue 16): opens the message room with the class's teacher before any booking, then goes
- * there. The usual contact-details check and rate limits apply to what is written.
+ * 「先生に質問する」 (issue 16): opens a conversation with the class's teacher before any booking. Nothing is
+ * created until the first message is sent (the room comes with it); the usual contact-details check and rate
+ * limits apply to what is written.
  */
 export function AskTeacherButton({ teacherId, teacherName }: { teacherId: number; teacherName: string }) {
   const viewer = useViewer()
@@ -16,18 +15,10 @@ export function AskTeacherButton({ teacherId, teacherName }: { teacherId: number
   })
   const location = useLocation()
   const navigate = useNavigate()
-  const open = useMutation({
-    mutationFn: () => startRoom({ data: { partner_id: teacherId } }),
-    onSuccess: async (result) => {
-      if (!result.ok) return showErrorSnackbar(result.message)
-      await navigate({ to: '/message', search: { room: result.data.id } })
-    },
-    onError: () => showErrorSnackbar('メッセージを開けませんでした。時間をおいてもう一度お試しください'),
-  })
   const onClick = () => {
     if (viewer === 'visitor') return openLoginModal(location.href)
     if (viewer === 'unregistered') return showErrorSnackbar('プロフィールを登録すると先生に質問できます')
-    open.mutate()
+    void navigate({ to: '/message', search: { to: teacherId } })
   }
   // A teacher does not ask themselves.
   if (myId === teacherId) return null
@@ -36,7 +27,6 @@ export function AskTeacherButton({ teacherId, teacherName }: { teacherId: number
       type="button"
       className="btn-outline"
       onClick={onClick}
-      disabled={open.isPending}
       aria-label={`${teacherName}に質問する`}
       data-testid="ask-teacher"
     >

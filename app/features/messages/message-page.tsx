@@ -2,12 +2,12 @@ import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tansta
 import { Link, useNavigate } from '@tanstack/react-router'
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
-import type { Room } from '~/contract/v1/rooms'
+import type { Room, RoomPartner } from '~/contract/v1/rooms'
 import { contactKindsLabel, detectContactInfo } from '~/lib/contact-detector'
 import { addressName, formatDateJa, formatTimeJa } from '~/lib/format'
 import { relativeTimeJa } from '~/lib/relative-time'
 import { markRoomRead, sendRoomMessage, startRoom } from './messages.functions'
-import { roomMessagesQuery, roomsQuery } from './queries'
+import { messagePartnerQuery, roomMessagesQuery, roomsQuery } from './queries'
 
 const DEFAULT_AVATAR = '/images/avatars/default.svg'
 
@@ -47,6 +47,8 @@ export function MessagePage({
         ? rooms.find((r) => r.partner.id === to)
         : undefined
   const preselect = !current && to !== undefined && destinations.some((d) => d.id === to) ? to : undefined
+  // A conversation that does not exist yet: its room is created with the first message sent.
+  const draftWith = !current && to !== undefined ? to : undefined
   return (
     <div className="mx-auto max-w-5xl px-4 py-8">
       <h1 className="text-2xl font-black">メッセージ</h1>
@@ -54,12 +56,14 @@ export function MessagePage({
         安全のため、電話番号・メールアドレス・LINE IDなどの連絡先や外部サイトのURLは送らないでください。
       </p>
       <div className="mt-4 grid grid-cols-1 gap-4 md:grid-cols-[18rem_minmax(0,1fr)]">
-        <div className={current ? 'hidden md:block' : ''}>
+        <div className={current || draftWith !== undefined ? 'hidden md:block' : ''}>
           <RoomList rooms={rooms} currentId={current?.id} />
           <NewRoom key={preselect} destinations={destinations} initialPartner={preselect} />
         </div>
         {current ? (
-          <RoomView key={current.id} room={current} reportMessage={reportMessage} />
+          <RoomView key={current.id} room={current} partner={current.partner} reportMessage={reportMessage} />
+        ) : draftWith !== undefined ? (
+          <DraftRoom key={draftWith} partnerId={draftWith} />
         ) : (
           <p className="hidden rounded-2xl bg-light-grey p-6 text-center text-sm text-slate-700 md:block">
             左の一覧からメッセージを選んでください。
@@ -128,17 +132,6 @@ function NewRoom({
   const uid = useId()
   const [partner, setPartner] = useState(initialPartner === undefined ? '' : String(initialPartner))
   const navigate = useNavigate()
-  const queryClient = useQueryClient()
-  const start = useMutation({
-    mutationFn: (partnerId: number) => startRoom({ data: { partner_id: partnerId } }),
-    onSuccess: async (result) => {
-      if (!result.ok) return showErrorSnackbar(result.message || 'メッセージを始められませんでした')
-      await queryClient.invalidateQueries({ queryKey: ['rooms'] })
-      await navigate({ to: '/message', search: { room: result.data.id } })
-    },
-    onError: (error) =>
-      showErrorSnackbar(`メッセージを始められませんでした ${(error as Error).message ?? ''}`),
-  })
   if (destinations.length === 0) return null
   return (
     <form
@@ -146,7 +139,7 @@ function NewRoom({
       onSubmit={(e) => {
         e.preventDefault()
         if (!partner) return showErrorSnackbar('相手を選んでください')
-        start.mutate(Number(partner))
+        void navigate({ to: '/message', search: { to: Number(partner) } })
       }}
     >
       <label htmlFor={`${uid}-partner`} className="text-sm font-bold">
@@ -168,12 +161,7 @@ function NewRoom({
             </option>
           ))}
         </select>
-        <button
-          type="submit"
-          className="btn-outline px-3"
-          disabled={start.isPending}
-          data-testid="new-room-start"
-        >
+        <button type="submit" className="btn-outline px-3" data-testid="new-room-start">
           開く
         </button>
       </div>
@@ -181,17 +169,42 @@ function NewRoom({
   )
 }
 
-function RoomView({ room, reportMessage }: { room: Room; reportMessage?: (messageId: number) => ReactNode }) {
+/** A new conversation with `partnerId`: the composer alone, until the first message creates the room. */
+function DraftRoom({ partnerId }: { partnerId: number }) {
+  const { data: partner } = useSuspenseQuery(messagePartnerQuery(partnerId))
+  if (!partner)
+    return (
+      <p
+        className="rounded-2xl bg-light-grey p-6 text-center text-sm text-slate-700"
+        data-testid="draft-unavailable"
+      >
+        この相手にはメッセージを送れません。
+      </p>
+    )
+  return <RoomView partner={partner} />
+}
+
+function RoomView({
+  room,
+  partner,
+  reportMessage,
+}: {
+  /** Absent for a conversation not started yet (DraftRoom). */
+  room?: Room
+  partner: RoomPartner
+  reportMessage?: (messageId: number) => ReactNode
+}) {
   const uid = useId()
   const queryClient = useQueryClient()
-  const { data: messages } = useQuery(roomMessagesQuery(room.id))
+  const navigate = useNavigate()
+  const { data: messages } = useQuery({ ...roomMessagesQuery(room?.id ?? 0), enabled: room !== undefined })
   const [text, setText] = useState('')
   const [warning, setWarning] = useState<string | null>(null)
   const bottom = useRef<HTMLDivElement>(null)
   const textarea = useRef<HTMLTextAreaElement>(null)
 
   const read = useMutation({
-    mutationFn: () => markRoomRead({ data: room.id }),
+    mutationFn: () => markRoomRead({ data: room!.id }),
     onSuccess: async (result) => {
       if (!result.ok) return
       await Promise.all([
@@ -204,9 +217,10 @@ function RoomView({ room, reportMessage }: { room: Room; reportMessage?: (messag
   // Opening the room, and every new message from the partner while it is open, marks it read.
   const lastPartnerMessage = messages?.filter((m) => !m.is_mine).at(-1)?.id
   const { mutate: markRead } = read
+  const unread = room?.unread_count ?? 0
   useEffect(() => {
-    if (room.unread_count > 0 || lastPartnerMessage !== undefined) markRead()
-  }, [lastPartnerMessage, room.unread_count, markRead])
+    if (room && (unread > 0 || lastPartnerMessage !== undefined)) markRead()
+  }, [room, lastPartnerMessage, unread, markRead])
 
   const lastId = messages?.at(-1)?.id
   useEffect(() => {
@@ -214,19 +228,31 @@ function RoomView({ room, reportMessage }: { room: Room; reportMessage?: (messag
   }, [lastId])
 
   const send = useMutation({
-    mutationFn: (body: string) => sendRoomMessage({ data: { room_id: room.id, body } }),
+    mutationFn: async (body: string) => {
+      if (room) {
+        const result = await sendRoomMessage({ data: { room_id: room.id, body } })
+        return result.ok
+          ? { ...result, data: { roomId: room.id, held: result.data.status === 'held' } }
+          : result
+      }
+      // The first message of a new conversation creates its room (the server decides the hold the same way).
+      const result = await startRoom({ data: { partner_id: partner.id, body } })
+      return result.ok
+        ? { ...result, data: { roomId: result.data.id, held: detectContactInfo(body).flagged } }
+        : result
+    },
     onSuccess: async (result) => {
       if (!result.ok) return showErrorSnackbar(result.message || '送信できませんでした')
       setText('')
       setWarning(null)
       showSnackbar({
-        message:
-          result.data.status === 'held' ? '送信しました。運営が確認してから相手に届きます' : '送信しました',
+        message: result.data.held ? '送信しました。運営が確認してから相手に届きます' : '送信しました',
       })
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['rooms', room.id, 'messages'] }),
+        queryClient.invalidateQueries({ queryKey: ['rooms', result.data.roomId, 'messages'] }),
         queryClient.invalidateQueries({ queryKey: ['rooms'], exact: true }),
       ])
+      if (!room) await navigate({ to: '/message', search: { room: result.data.roomId } })
     },
     onError: (error) => showErrorSnackbar(`送信できませんでした ${(error as Error).message ?? ''}`),
   })
@@ -253,9 +279,9 @@ function RoomView({ room, reportMessage }: { room: Room; reportMessage?: (messag
         <Link to="/message" className="btn-ghost px-2 py-1 text-sm md:hidden">
           一覧へ
         </Link>
-        <Avatar url={room.partner.avatar_url} size={32} />
+        <Avatar url={partner.avatar_url} size={32} />
         <h2 id={`${uid}-heading`} className="font-bold">
-          {addressName(room.partner.nickname, room.partner.is_teacher)}
+          {addressName(partner.nickname, partner.is_teacher)}
         </h2>
       </header>
       <section
@@ -300,7 +326,7 @@ function RoomView({ room, reportMessage }: { room: Room; reportMessage?: (messag
               </p>
             </li>
           ))}
-          {messages && messages.length === 0 ? (
+          {!room || (messages && messages.length === 0) ? (
             <li className="text-center text-sm text-slate-700">最初のメッセージを送ってみましょう。</li>
           ) : null}
         </ol>

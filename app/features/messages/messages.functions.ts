@@ -1,6 +1,6 @@
 import { createServerFn } from '@tanstack/react-start'
 import { z } from 'zod'
-import { SendMessageBody } from '~/contract/v1/rooms'
+import { type RoomPartner, SendMessageBody } from '~/contract/v1/rooms'
 import { idInput } from '~/lib/ids'
 import { toActionResult } from '~/server/action-result.server'
 import { ApiError, api } from '~/server/api-client'
@@ -44,12 +44,42 @@ export const sendRoomMessage = createServerFn({ method: 'POST' })
     return toActionResult(() => api.sendMessage(token, data.room_id, data.body))
   })
 
-/** Opens (or finds) the room with a destination (POST /v1/rooms). */
+/**
+ * Starts the conversation with a destination: the room and its first message together (POST /v1/rooms with a
+ * body), so that opening a new conversation and leaving it creates nothing.
+ */
 export const startRoom = createServerFn({ method: 'POST' })
-  .validator(z.object({ partner_id: z.number().int().positive() }))
+  .validator(SendMessageBody.extend({ partner_id: z.number().int().positive() }))
   .handler(async ({ data }) => {
     const token = await requireAccessToken()
-    return toActionResult(() => api.openRoom(token, data.partner_id))
+    return toActionResult(() => api.openRoom(token, data.partner_id, data.body))
+  })
+
+/**
+ * Whom a new conversation (`/message?to=`) would be with: one of the member's destinations, or a teacher with a
+ * published class (「先生に質問する」); null for anyone else (the API would refuse the room too).
+ */
+export const getMessagePartner = createServerFn({ method: 'GET' })
+  .validator(idInput)
+  .handler(async ({ data }): Promise<RoomPartner | null> => {
+    const token = await requireAccessToken()
+    const me = await api.getMe(token)
+    const [teachers, students] = await Promise.all([
+      api.listDestinations(token, 'teachers'),
+      me.data?.is_teacher ? api.listDestinations(token, 'students') : Promise.resolve([]),
+    ])
+    const known = [...teachers, ...students].find((d) => d.id === data)
+    if (known)
+      return {
+        id: known.id,
+        nickname: known.nickname,
+        avatar_url: known.avatar_url,
+        is_teacher: known.is_teacher,
+      }
+    if (me.data?.id === data) return null
+    const teacher = await api.getTeacher(data)
+    if (!teacher || teacher.class_work_count === 0) return null
+    return { id: teacher.id, nickname: teacher.nickname, avatar_url: teacher.avatar_url, is_teacher: true }
   })
 
 export const markRoomRead = createServerFn({ method: 'POST' })

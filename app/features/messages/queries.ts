@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query'
-import { getRoomMessages, getRooms } from './messages.functions'
+import { getMessagePartner, getRoomMessages, getRooms } from './messages.functions'
 
 /** How often an open room (and the room list) looks for new messages. */
 export const MESSAGE_POLL_MS = 5_000
@@ -13,3 +13,7 @@ export const roomMessagesQuery = (roomId: number) =>
     queryFn: () => getRoomMessages({ data: roomId }),
     refetchInterval: MESSAGE_POLL_MS,
   })
+
+/** The person a new conversation (`/message?to=`) would be with; null when they cannot be written to. */
+export const messagePartnerQuery = (userId: number) =>
+  queryOptions({ queryKey: ['rooms', 'partner', userId], queryFn: () => getMessagePartner({ data: userId }) })

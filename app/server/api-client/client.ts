@@ -672,10 +672,11 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       method: 'POST',
       path: `/v1/class_announcements/${id(announcementId)}/read`,
     })),
-    openRoom: authedCall(Room, (partnerId: number) => ({
+    /** Opens (or finds) the room with a partner; with `body`, together with its first message. */
+    openRoom: authedCall(Room, (partnerId: number, body?: string) => ({
       method: 'POST',
       path: '/v1/rooms',
-      body: { partner_id: id(partnerId) },
+      body: { partner_id: id(partnerId), ...(body === undefined ? {} : { body }) },
     })),
     sendMessage: authedCall(Message, (roomId: number, body: string) => ({
       method: 'POST',

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { MessagePage } from '~/features/messages/message-page'
-import { roomsQuery } from '~/features/messages/queries'
+import { messagePartnerQuery, roomsQuery } from '~/features/messages/queries'
 import { ReportButton } from '~/features/report/report-button'
 import { parseId } from '~/lib/ids'
 import { pageHead } from '~/lib/seo'
@@ -11,7 +11,13 @@ export const Route = createFileRoute('/_default/_auth/message')({
     const to = parseId(search.to)
     return { ...(room === undefined ? {} : { room }), ...(to === undefined ? {} : { to }) }
   },
-  loader: ({ context }) => context.queryClient.ensureQueryData(roomsQuery()),
+  loaderDeps: ({ search }) => ({ to: search.to }),
+  loader: async ({ context, deps }) => {
+    const { rooms } = await context.queryClient.ensureQueryData(roomsQuery())
+    // A new conversation: whom it would be with (no room exists until the first message is sent).
+    if (deps.to !== undefined && !rooms.some((r) => r.partner.id === deps.to))
+      await context.queryClient.ensureQueryData(messagePartnerQuery(deps.to))
+  },
   head: ({ match }) => pageHead(match, { title: 'メッセージ', noindex: true }),
   component: MessageRoute,
 })
