@@ -77,7 +77,10 @@ test('live updates: the teacher’s message updates the parent’s header badge 
     await expect(page.getByTestId('room-view')).toContainText('最初のメッセージを送ってみましょう。')
     await gotoReady(page, page.url())
     await expect(page.getByTestId('room-item')).toHaveCount(roomsBefore)
-    await page.getByTestId('room-view').getByTestId('message-input').fill('はじめまして。よろしくお願いします。')
+    await page
+      .getByTestId('room-view')
+      .getByTestId('message-input')
+      .fill('はじめまして。よろしくお願いします。')
     await page.getByTestId('room-view').getByTestId('message-send').click()
     await expect(page).toHaveURL(/\/message\?room=\d+$/)
     await expect(page.getByTestId('room-item')).toHaveCount(roomsBefore + 1)

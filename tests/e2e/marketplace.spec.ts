@@ -57,7 +57,9 @@ test('a parent requests a date for a class with none coming, asks the teacher a 
   await room.getByTestId('message-input').fill('小学2年生でも参加できますか？')
   await room.getByTestId('message-send').click()
   await expect(parent.getByTestId('snackbar')).toContainText('送信しました')
-  await expect(parent.getByTestId('room-view').getByTestId('message')).toContainText(['小学2年生でも参加できますか？'])
+  await expect(parent.getByTestId('room-view').getByTestId('message')).toContainText([
+    '小学2年生でも参加できますか？',
+  ])
   await parent.context().close()
 
   // The teacher sees the request on the class's page in class management, and not the ask button on their own class.
