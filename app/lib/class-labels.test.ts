@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { durationLabel, gradesLabel, seatsLabel } from './class-labels'
+import { durationLabel, gradeMismatch, gradesLabel, seatsLabel } from './class-labels'
 
 const g = (id: number, name: string) => ({ id, name })
 
@@ -28,5 +28,19 @@ describe('seatsLabel and durationLabel', () => {
     expect(durationLabel(45)).toBe('45分')
     expect(durationLabel(60)).toBe('1時間')
     expect(durationLabel(90)).toBe('1時間30分')
+  })
+})
+
+describe('gradeMismatch', () => {
+  const targets = [g(2, '小学1年'), g(3, '小学2年'), g(4, '小学3年')]
+  it('warns when the attendee is in none of the target grades', () => {
+    expect(gradeMismatch(targets, g(8, '中学1年'))).toBe(
+      'このクラスの対象学年は「小学1年〜小学3年」です（受講する人：中学1年）。',
+    )
+  })
+  it('says nothing for a target grade, an unknown grade or a class for every grade', () => {
+    expect(gradeMismatch(targets, g(3, '小学2年'))).toBeNull()
+    expect(gradeMismatch(targets, null)).toBeNull()
+    expect(gradeMismatch([], g(8, '中学1年'))).toBeNull()
   })
 })

@@ -22,3 +22,15 @@ export function durationLabel(minutes: number): string {
   const m = minutes % 60
   return m ? `${h}時間${m}分` : `${h}時間`
 }
+
+/**
+ * The warning before booking someone into a class for other grades, or null when the class has no target grades,
+ * the attendee's grade is unknown, or it is one of them. The booking stays possible once the member confirms.
+ */
+export function gradeMismatch(
+  targets: readonly { id: number; name: string }[],
+  attendeeGrade: { id: number; name: string } | null,
+): string | null {
+  if (targets.length === 0 || !attendeeGrade || targets.some((g) => g.id === attendeeGrade.id)) return null
+  return `このクラスの対象学年は「${gradesLabel(targets)}」です（受講する人：${attendeeGrade.name}）。`
+}

@@ -132,6 +132,13 @@ export async function payOnCheckout(page: Page, number: string = CARDS.success) 
   else await expect(form.getByTestId('card-error')).toBeVisible()
 }
 
+/** A child booked into a class for other grades: the dialog asks to confirm it (issue 19). */
+export async function acknowledgeGrade(page: Page) {
+  const confirm = page.getByTestId('reservation-confirm')
+  if (await confirm.getByTestId('grade-warning').isVisible())
+    await confirm.getByTestId('grade-confirm').check()
+}
+
 /**
  * Confirms the reservation dialog of a class page: a free class is reserved there (the done panel), a paid one goes
  * to the checkout page and is paid with the test card (issue 17).
@@ -140,6 +147,7 @@ export async function confirmReservation(page: Page) {
   const confirm = page.getByTestId('reservation-confirm')
   const button = confirm.getByRole('button', { name: /^(予約を確定する|お支払いへ進む)$/ })
   const paid = (await button.textContent())?.includes('お支払い') ?? false
+  await acknowledgeGrade(page)
   await button.click()
   if (paid) await payOnCheckout(page)
   else await expect(page.getByTestId('reservation-done')).toBeVisible()

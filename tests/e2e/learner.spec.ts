@@ -1,5 +1,13 @@
 import { expect, type Page, test } from '@playwright/test'
-import { expectAccessible, gotoReady, isPhone, login, payOnCheckout, registerNewParent } from './helpers'
+import {
+  acknowledgeGrade,
+  expectAccessible,
+  gotoReady,
+  isPhone,
+  login,
+  payOnCheckout,
+  registerNewParent,
+} from './helpers'
 
 const PARENT = 'parent@manabi.example'
 const PNG_1PX =
@@ -70,6 +78,7 @@ test('the parent reserves a class for a child, sees it in 受講クラス and ca
     await expect(confirm).toContainText(child)
     const button = confirm.getByRole('button', { name: /^(予約を確定する|お支払いへ進む)$/ })
     const paid = ((await button.textContent()) ?? '').includes('お支払い')
+    await acknowledgeGrade(page)
     await button.click()
     const done = page.getByTestId('reservation-done')
     const snackbar = page.getByTestId('snackbar')
@@ -308,4 +317,34 @@ test('a visitor pressing reserve gets the login modal and comes back to the clas
   await page.getByRole('button', { name: /山田 花子（はなこ）でログイン/ }).click()
   await expect(page).toHaveURL(new RegExp(`${path}$`))
   await expect(page.getByTestId('reservation-attendee')).toBeVisible()
+})
+
+test('booking a child into a class for other grades warns and asks to confirm', async ({ page }) => {
+  // Python入門 is for 小学5年〜中学3年; the demo parent's たろう is in 小学3年 and さくら not yet at school.
+  await login(page, PARENT, '/class_search?q=Python入門')
+  await page.getByTestId('class-card').first().getByRole('link').first().click()
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
+  const panel = page.getByTestId('reservation-panel')
+  const attendee = panel.getByTestId('reservation-attendee')
+  await attendee.selectOption({ label: 'たろう' })
+  await expect(panel.getByTestId('reservation-grade-note')).toHaveText(
+    'このクラスの対象学年は「小学5年〜中学3年」です（受講する人：小学3年）。',
+  )
+  const open = page.getByTestId('reservation-schedule').and(page.locator(':enabled'))
+  test.skip((await open.count()) === 0, 'no open date to try (every seat taken by other journeys)')
+  await open.first().check()
+  await panel.getByTestId('reserve-button').click()
+  const confirm = page.getByTestId('reservation-confirm')
+  await expect(confirm.getByTestId('grade-warning')).toContainText('小学5年〜中学3年')
+  const button = confirm.getByRole('button', { name: /^(予約を確定する|お支払いへ進む)$/ })
+  await expect(button).toBeDisabled()
+  await confirm.getByTestId('grade-confirm').check()
+  await expect(button).toBeEnabled()
+  // Not booked here: the dialog closes and nothing changed.
+  await confirm.getByRole('button', { name: 'やめる' }).click()
+  await expect(confirm).toBeHidden()
+
+  // The parent themself (no grade) gets no warning.
+  await attendee.selectOption({ index: 0 })
+  await expect(panel.getByTestId('reservation-grade-note')).toHaveCount(0)
 })

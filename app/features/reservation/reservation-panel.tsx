@@ -6,6 +6,7 @@ import { useViewer } from '~/components/shell/use-viewer'
 import { Modal } from '~/components/ui/modal'
 import { LessonList, ScheduleWhen } from '~/components/ui/schedule-when'
 import type { ClassWorkDetail, PublicSchedule } from '~/contract/v1/class-works'
+import { gradeMismatch } from '~/lib/class-labels'
 import {
   formatDateJa,
   formatPrice,
@@ -58,6 +59,13 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
     scheduleId === undefined
       ? open.find((s) => !isHeld(s))
       : open.find((s) => s.id === scheduleId && !isHeld(s))
+  const attendeeGrade =
+    attendee === SELF
+      ? (options.data?.grade ?? null)
+      : (learners.find((l) => String(l.id) === attendee)?.grade ?? null)
+  // Booking for a grade the class is not for is allowed, once the member has confirmed it (issue 19).
+  const gradeWarning = gradeMismatch(classWork.target_grades, attendeeGrade)
+  const [gradeConfirmed, setGradeConfirmed] = useState(false)
   const who =
     attendee === SELF
       ? `${options.data?.nickname ?? 'ご本人'}（ご本人）`
@@ -101,6 +109,7 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
     if (viewer === 'visitor') return openLoginModal(location.href)
     if (viewer === 'unregistered') return showErrorSnackbar('プロフィールを登録すると予約できます')
     if (!chosen) return showErrorSnackbar('日程を選択してください')
+    setGradeConfirmed(false)
     setConfirming(true)
   }
 
@@ -225,6 +234,11 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
                   </option>
                 ))}
               </select>
+              {gradeWarning ? (
+                <p className="mt-1 text-sm text-amber-900" data-testid="reservation-grade-note">
+                  {gradeWarning}
+                </p>
+              ) : null}
             </div>
           ) : null}
 
@@ -272,6 +286,28 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
                 </span>
               )}
               <span className="block">受講する人：{who}</span>
+              {gradeWarning ? (
+                <span
+                  role="alert"
+                  className="mt-2 block rounded-lg border-2 border-amber-500 bg-amber-50 p-3 text-sm"
+                  data-testid="grade-warning"
+                >
+                  <span className="block font-bold">{gradeWarning}</span>
+                  <span className="block">
+                    内容や難しさが合うか、クラスの説明を確かめてから予約してください。
+                  </span>
+                  <label className="mt-2 flex items-center gap-2 font-bold">
+                    <input
+                      type="checkbox"
+                      className="size-5"
+                      checked={gradeConfirmed}
+                      onChange={(e) => setGradeConfirmed(e.target.checked)}
+                      data-testid="grade-confirm"
+                    />
+                    対象学年外であることを確認しました
+                  </label>
+                </span>
+              ) : null}
               <span className="block">
                 料金：{formatPrice(classWork.price)}
                 {paid ? `（税込、うち消費税 ${formatPrice(includedTax(classWork.price))}）` : ''}
@@ -299,7 +335,7 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
           {
             text: mutation.isPending ? '予約しています…' : paid ? 'お支払いへ進む' : '予約を確定する',
             color: 'primary',
-            disable: mutation.isPending,
+            disable: mutation.isPending || (gradeWarning !== null && !gradeConfirmed),
             onClick: () => mutation.mutate(),
           },
         ]}

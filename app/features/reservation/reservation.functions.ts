@@ -12,14 +12,21 @@ export const getReservationOptions = createServerFn({ method: 'GET' }).handler(a
   const token = await currentAccessToken()
   if (!token) return null
   try {
-    const [me, upcoming, waitlist] = await Promise.all([
+    const [me, upcoming, waitlist, grades] = await Promise.all([
       api.getDeepMe(token),
       api.listPurchases(token, 'upcoming'),
       api.listWaitlist(token),
+      api.getMaster('target_grades'),
     ])
+    const grade = (id: number | null) => {
+      const found = id === null ? undefined : grades?.find((g) => g.id === id)
+      return found ? { id: found.id, name: found.name } : null
+    }
     return {
       nickname: me.nickname,
-      learners: me.learners.map((l) => ({ id: l.id, nickname: l.nickname })),
+      /** The grade of whoever attends (to warn about a class for other grades): a learner's own, not a parent's. */
+      grade: me.role === 'learner' ? grade(me.target_grade_id) : null,
+      learners: me.learners.map((l) => ({ id: l.id, nickname: l.nickname, grade: grade(l.target_grade_id) })),
       /**
        * Seats the member already holds: schedule id and who (null = the member themself); a seat still being paid
        * for carries its payment (issue 17).
