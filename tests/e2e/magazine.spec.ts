@@ -19,6 +19,10 @@ test('the magazine list leads to an article with its body, tags and related clas
   await expect(body.locator('p').first()).toBeVisible()
   await expect(body.locator('script, iframe, [onclick]')).toHaveCount(0)
   await expect(page.getByTestId('related-classes').getByTestId('class-card').first()).toBeVisible()
+  // Articles to read next: others sharing a tag or the category, each leading to its page.
+  const next = page.getByTestId('related-articles').getByTestId('article-card')
+  await expect(next.first()).toBeVisible()
+  await expect(next.getByRole('heading', { name: title, exact: true })).toHaveCount(0)
 
   // A tag leads back to the list, filtered by it.
   const tag = page.getByTestId('article-tags').getByRole('link').first()

@@ -6,7 +6,7 @@ import {
   ClassWorkSearchResult,
   CloseToStartList,
 } from '../../app/contract/v1/class-works'
-import { Article, ArticlePage } from '../../app/contract/v1/magazine'
+import { Article, ArticlePage, RelatedArticles } from '../../app/contract/v1/magazine'
 import { MasterList, masterKinds } from '../../app/contract/v1/master'
 import { TeacherProfile } from '../../app/contract/v1/teachers'
 import { classWorkSchedules, classWorks, magazineArticles, users } from '../../app/db/schema'
@@ -364,6 +364,45 @@ describe('magazine', () => {
     expect((await api.call('GET', `/v1/magazine_articles/${future!.id}`)).status).toBe(404)
     expect((await api.call('GET', '/v1/magazine_articles/999999')).status).toBe(404)
     expect((await api.call('GET', '/v1/magazine_articles?page=abc')).status).toBe(400)
+  })
+})
+
+describe('related articles', () => {
+  it('ranks other published articles by shared tags, then the same category, never itself or a scheduled one', async () => {
+    const all = ArticlePage.parse((await api.call('GET', '/v1/magazine_articles?page=1')).body).items
+    const more = ArticlePage.parse((await api.call('GET', '/v1/magazine_articles?page=2')).body).items
+    const published = [...all, ...more]
+    const score = (a: { tags: string[]; category: string }, b: { tags: string[]; category: string }) =>
+      a.tags.filter((t) => b.tags.includes(t)).length * 2 + (a.category === b.category ? 1 : 0)
+    let checked = 0
+    for (const article of published) {
+      const res = await api.call('GET', `/v1/magazine_articles/${article.id}/related`)
+      expect(res.status).toBe(200)
+      const related = RelatedArticles.parse(res.body)
+      expect(related.length).toBeLessThanOrEqual(3)
+      expect(related.map((r) => r.id)).not.toContain(article.id)
+      for (const r of related) {
+        expect(score(r, article), `${r.title} for ${article.title}`).toBeGreaterThan(0)
+        expect(new Date(r.published_at).getTime()).toBeLessThanOrEqual(api.now.getTime())
+      }
+      const scores = related.map((r) => score(r, article))
+      expect(scores).toEqual([...scores].sort((x, y) => y - x))
+      // Nothing better was left out.
+      const best = Math.max(0, ...published.filter((o) => o.id !== article.id).map((o) => score(o, article)))
+      if (best > 0) expect(scores[0]).toBe(best)
+      checked += related.length > 0 ? 1 : 0
+    }
+    expect(checked).toBeGreaterThan(0)
+  })
+
+  it('is 404 for an unknown or scheduled article and 400 for a malformed id', async () => {
+    const [future] = await api.db
+      .select({ id: magazineArticles.id })
+      .from(magazineArticles)
+      .where(gt(magazineArticles.publishedAt, api.now))
+    expect((await api.call('GET', `/v1/magazine_articles/${future!.id}/related`)).status).toBe(404)
+    expect((await api.call('GET', '/v1/magazine_articles/999999/related')).status).toBe(404)
+    expect((await api.call('GET', '/v1/magazine_articles/abc/related')).status).toBe(400)
   })
 })
 

@@ -1,8 +1,14 @@
 import { createRoute } from '@hono/zod-openapi'
 import { IdParams } from '../../contract/v1/common'
-import { Article, ArticlePage, MagazineFacets, MagazineQuery } from '../../contract/v1/magazine'
+import {
+  Article,
+  ArticlePage,
+  MagazineFacets,
+  MagazineQuery,
+  RelatedArticles,
+} from '../../contract/v1/magazine'
 import { type ApiApp, errors, json, type RouteDeps } from '../openapi'
-import { articleFacets, getArticle, listArticles } from '../services/magazine'
+import { articleFacets, getArticle, listArticles, relatedArticles } from '../services/magazine'
 
 export function registerMagazineRoutes(app: ApiApp, deps: RouteDeps) {
   app.openapi(
@@ -39,5 +45,17 @@ export function registerMagazineRoutes(app: ApiApp, deps: RouteDeps) {
       responses: { 200: json(Article, '記事'), ...errors(400, 404, 503) },
     }),
     async (c) => c.json(await getArticle(await deps.getDb(), c.req.valid('param').id, deps.now()), 200),
+  )
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/magazine_articles/{id}/related',
+      tags: ['magazine'],
+      summary: 'あわせて読みたい記事（同じタグの多い順、同じカテゴリ）',
+      request: { params: IdParams },
+      responses: { 200: json(RelatedArticles, '記事'), ...errors(400, 404, 503) },
+    }),
+    async (c) => c.json(await relatedArticles(await deps.getDb(), c.req.valid('param').id, deps.now()), 200),
   )
 }

@@ -84,6 +84,41 @@ export async function getArticle(db: Db, id: number, now: Date): Promise<Article
   return { ...toSummary(row), body: row.body }
 }
 
+export const RELATED_ARTICLES_LIMIT = 3
+
+/**
+ * Articles to read next (GET /v1/magazine_articles/{id}/related): published ones sharing a tag or the category,
+ * two points per shared tag and one for the category, newest first among equals. 404 like the article itself.
+ */
+export async function relatedArticles(db: Db, id: number, now: Date): Promise<ArticleSummary[]> {
+  const published = lte(magazineArticles.publishedAt, now)
+  const [self] = await db
+    .select({ category: magazineArticles.category, tags: magazineArticles.tags })
+    .from(magazineArticles)
+    .where(and(eq(magazineArticles.id, id), published))
+    .limit(1)
+  if (!self) throw notFound('記事')
+  const tags = sql`array[${sql.join(
+    self.tags.map((t) => sql`${t}`),
+    sql`, `,
+  )}]::text[]`
+  const score = sql<number>`(cardinality(array(select unnest(${magazineArticles.tags}) intersect select unnest(${tags}))) * 2
+    + (${magazineArticles.category} = ${self.category})::int)`
+  const rows = await db
+    .select(summaryColumns)
+    .from(magazineArticles)
+    .where(
+      and(
+        published,
+        sql`${magazineArticles.id} <> ${id}`,
+        sql`(${magazineArticles.tags} && ${tags} or ${magazineArticles.category} = ${self.category})`,
+      ),
+    )
+    .orderBy(desc(score), desc(magazineArticles.publishedAt), desc(magazineArticles.id))
+    .limit(RELATED_ARTICLES_LIMIT)
+  return rows.map(toSummary)
+}
+
 /** Categories and tags of the published articles with their counts, most used first, then by name. */
 export async function articleFacets(db: Db, now: Date): Promise<MagazineFacets> {
   const published = lte(magazineArticles.publishedAt, now)

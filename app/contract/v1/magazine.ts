@@ -18,6 +18,10 @@ export const Article = ArticleSummary.extend({
 })
 export type Article = z.infer<typeof Article>
 
+/** GET /v1/magazine_articles/{id}/related: other published articles, most shared tags first, then same category. */
+export const RelatedArticles = z.array(ArticleSummary)
+export type RelatedArticles = z.infer<typeof RelatedArticles>
+
 export const MagazineQuery = z.object({
   q: z.string().max(100, 'キーワードは100文字以内で入力してください').optional(),
   category: z.string().max(50).optional(),

@@ -1,5 +1,6 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
+import { ArticleCard } from '~/components/cards/article-card'
 import { ClassCard } from '~/components/cards/class-card'
 import { formatDateJa } from '~/lib/format'
 import { magazineArticleQuery } from './queries'
@@ -8,7 +9,7 @@ import { magazineArticleQuery } from './queries'
 export function ArticleView({ id }: { id: number }) {
   const data = useSuspenseQuery(magazineArticleQuery(id)).data
   if (!data) return null
-  const { article: a, related } = data
+  const { article: a, related, relatedArticles } = data
   return (
     <div className="mx-auto max-w-3xl px-4 py-8">
       <article data-testid="magazine-article">
@@ -100,6 +101,21 @@ export function ArticleView({ id }: { id: number }) {
               </Link>
             </p>
           ) : null}
+        </section>
+      ) : null}
+
+      {relatedArticles.length ? (
+        <section aria-labelledby="related-articles-heading" className="mt-12" data-testid="related-articles">
+          <h2 id="related-articles-heading" className="text-xl font-bold">
+            あわせて読みたい記事
+          </h2>
+          <ul className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 md:grid-cols-3">
+            {relatedArticles.map((r) => (
+              <li key={r.id}>
+                <ArticleCard article={r} />
+              </li>
+            ))}
+          </ul>
         </section>
       ) : null}
 

@@ -31,12 +31,19 @@ async function relatedClasses(terms: string[]): Promise<{ items: ClassWorkCard[]
   return { items: ((await api.listNewArrivalsByClass(RELATED_LIMIT)) ?? []).slice(0, RELATED_LIMIT) }
 }
 
-/** An article with its body sanitized on the server, and related classes; null when there is none (404). */
+/** An article with its body sanitized on the server, related classes and articles; null when there is none (404). */
 export const getMagazineArticle = createServerFn({ method: 'GET' })
   .validator(idInput)
   .handler(async ({ data }) => {
     const article = await api.getMagazineArticle(data)
     if (!article) return null
-    const related = await relatedClasses([...article.tags, article.category])
-    return { article: { ...article, body: sanitizeArticleHtml(article.body) }, related }
+    const [related, relatedArticles] = await Promise.all([
+      relatedClasses([...article.tags, article.category]),
+      api.getRelatedArticles(data),
+    ])
+    return {
+      article: { ...article, body: sanitizeArticleHtml(article.body) },
+      related,
+      relatedArticles: relatedArticles ?? [],
+    }
   })

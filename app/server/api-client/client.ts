@@ -35,7 +35,13 @@ import {
 } from '../../contract/v1/class-works'
 import { ErrorBody } from '../../contract/v1/common'
 import { FavoriteList, FavoriteState, FollowState } from '../../contract/v1/follows'
-import { Article, ArticlePage, MagazineFacets, type MagazineQuery } from '../../contract/v1/magazine'
+import {
+  Article,
+  ArticlePage,
+  MagazineFacets,
+  type MagazineQuery,
+  RelatedArticles,
+} from '../../contract/v1/magazine'
 import { type MasterKind, MasterList } from '../../contract/v1/master'
 import { Notice, NoticeList } from '../../contract/v1/notices'
 import {
@@ -742,6 +748,8 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       publicGet(ArticlePage, () => get('/v1/magazine_articles', { ...query })),
     getMagazineArticle: (articleId: number) =>
       publicGet(Article, () => get(`/v1/magazine_articles/${id(articleId)}`)),
+    getRelatedArticles: (articleId: number) =>
+      publicGet(RelatedArticles, () => get(`/v1/magazine_articles/${id(articleId)}/related`)),
     getMagazineFacets: () => publicGet(MagazineFacets, () => get('/v1/magazine_articles/facets')),
     getSitemapEntries: () => publicCall(SitemapEntries, () => get('/v1/sitemap_entries')),
 
