@@ -121,3 +121,28 @@ test.describe('layout and console on every page @pc-only', () => {
     })
   }
 })
+
+test('headings wrap between phrases on a phone, not mid-word @pc-only', async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 800 })
+  await gotoReady(page, '/class_search/detail/1')
+  const h1 = page.getByRole('heading', { level: 1 })
+  expect(await h1.evaluate((el) => getComputedStyle(el).wordBreak)).toBe('auto-phrase')
+  // Chromium segments Japanese by phrase: no line of the title ends inside a katakana word.
+  const lines = await h1.evaluate((el) => {
+    const range = document.createRange()
+    const text = el.firstChild?.nodeType === Node.TEXT_NODE ? (el.firstChild as Text) : null
+    if (!text) return []
+    const out: { top: number; char: string }[] = []
+    for (let i = 0; i < text.length; i++) {
+      range.setStart(text, i)
+      range.setEnd(text, i + 1)
+      out.push({ top: Math.round(range.getBoundingClientRect().top), char: text.data[i]! })
+    }
+    return out
+  })
+  for (let i = 1; i < lines.length; i++) {
+    if (lines[i]!.top === lines[i - 1]!.top) continue
+    const pair = lines[i - 1]!.char + lines[i]!.char
+    expect(/^[\p{Script=Katakana}ー]{2}$/u.test(pair), `a line break inside 「${pair}」`).toBe(false)
+  }
+})
