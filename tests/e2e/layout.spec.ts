@@ -1,9 +1,11 @@
+import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
 import { gotoReady, login } from './helpers'
 
 // Every page, for every role, at a small phone (320), a phone (390), a tablet (768) and a PC (1280): nothing is
-// wider than the viewport (no sideways scrolling), and no page logs an error — a hydration mismatch (React #418)
-// or any other — while it loads and hydrates. Each page is loaded once, at 320 px, and then resized: the layout
+// wider than the viewport (no sideways scrolling), axe finds no serious or critical violation (at phone and PC
+// widths), and no page logs an error — a hydration mismatch (React #418) or any other — while it loads and
+// hydrates. Each page is loaded once, at 320 px, and then resized: the layout
 // follows media queries, so a resize shows what a load at that width would.
 
 const WIDTHS = [320, 390, 768, 1280] as const
@@ -78,6 +80,16 @@ function watchErrors(page: Page) {
   return errors
 }
 
+/** Serious and critical axe violations on the page as it is now. */
+async function axeViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze()
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)
+}
+
 /** The elements that stick out past the right edge of the viewport, for the failure message. */
 async function overflow(page: Page) {
   return page.evaluate(() => {
@@ -101,12 +113,13 @@ test.describe('layout and console on every page @pc-only', () => {
   test.describe.configure({ timeout: 300_000 })
 
   for (const role of ROLES) {
-    test(`as ${role.who}: no page is wider than 320, 390, 768 or 1280 px, none logs an error`, async ({
+    test(`as ${role.who}: no page is wider than 320, 390, 768 or 1280 px, axe-clean, none logs an error`, async ({
       page,
     }) => {
       const errors = watchErrors(page)
       if (role.email) await login(page, role.email)
       const wider: string[] = []
+      const inaccessible: string[] = []
       for (const path of role.pages) {
         await page.setViewportSize({ width: WIDTHS[0], height: 800 })
         await gotoReady(page, path)
@@ -114,9 +127,12 @@ test.describe('layout and console on every page @pc-only', () => {
           await page.setViewportSize({ width, height: 800 })
           const found = await overflow(page)
           if (found) wider.push(`${path} at ${width}px: ${JSON.stringify(found)}`)
+          if (width === 390 || width === 1280)
+            for (const v of await axeViolations(page)) inaccessible.push(`${path} at ${width}px: ${v}`)
         }
       }
       expect(wider, 'pages wider than the viewport').toEqual([])
+      expect(inaccessible, 'serious or critical axe violations').toEqual([])
       expect(errors, 'errors logged').toEqual([])
     })
   }

@@ -2,6 +2,7 @@ import { useSuspenseQuery } from '@tanstack/react-query'
 import { Link, useNavigate } from '@tanstack/react-router'
 import type { FormEvent } from 'react'
 import { inputClass } from '~/components/ui/form-parts'
+import { ScrollRegion } from '~/components/ui/scroll-region'
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, type AuditAction } from '~/lib/audit-actions'
 import { formatDateJa, formatTimeJa } from '~/lib/format'
 import { AdminPage } from './admin-page'
@@ -71,7 +72,7 @@ export function AdminAudit(props: { search: AuditSearch }) {
       {entries.length === 0 ? (
         <p className="mt-6">該当する記録はありません。</p>
       ) : (
-        <div className="mt-6 overflow-x-auto rounded-2xl border border-slate-200 bg-white">
+        <ScrollRegion label="監査ログ" className="mt-6 rounded-2xl border border-slate-200 bg-white">
           <table className="w-full min-w-[44rem] text-left text-sm" data-testid="audit-table">
             <thead className="bg-light-grey">
               <tr>
@@ -103,7 +104,7 @@ export function AdminAudit(props: { search: AuditSearch }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
       <nav aria-label="ページ送り" className="mt-6 flex justify-between">
         {page > 1 ? (
