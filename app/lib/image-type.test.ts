@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { contentTypeOf, sniffImageType } from './image-type'
+import { contentTypeOf, parseImageCrop, sniffImageType } from './image-type'
 
 describe('sniffImageType', () => {
   it('recognises png, jpeg and webp by their bytes', () => {
@@ -20,5 +20,31 @@ describe('sniffImageType', () => {
     expect(contentTypeOf('abc.jpg')).toBe('image/jpeg')
     expect(contentTypeOf('abc.webp')).toBe('image/webp')
     expect(contentTypeOf('abc.svg')).toBeUndefined()
+  })
+})
+
+describe('parseImageCrop', () => {
+  it.each([
+    [null, { ok: true }],
+    ['', { ok: true }],
+    [
+      '{"x":0,"y":10,"width":100,"height":62.5}',
+      { ok: true, crop: { x: 0, y: 10, width: 100, height: 62.5 } },
+    ],
+    // Rounding at the edges is tolerated.
+    [
+      '{"x":-0.2,"y":0,"width":100.3,"height":100}',
+      { ok: true, crop: { x: -0.2, y: 0, width: 100.3, height: 100 } },
+    ],
+    ['{"x":60,"y":0,"width":50,"height":50}', { ok: false }],
+    ['{"x":0,"y":0,"width":0,"height":50}', { ok: false }],
+    ['{"x":0,"y":0,"width":"50","height":50}', { ok: false }],
+    ['{"x":0,"y":0,"width":50,"height":50,"extra":1}', { ok: false }],
+    ['{"x":0,"y":0,"width":50}', { ok: false }],
+    ['not json', { ok: false }],
+    [`{"x":0,"y":0,"width":50,"height":50${' '.repeat(300)}}`, { ok: false }],
+    [42, { ok: false }],
+  ])('%s → %o', (raw, expected) => {
+    expect(parseImageCrop(raw)).toEqual(expected)
   })
 })

@@ -1,7 +1,7 @@
 import '@tanstack/react-start/server-only'
 import { randomBytes } from 'node:crypto'
 import { DATABASE_RETRY_AFTER_S } from '~/db/client'
-import { contentTypeOf, MAX_IMAGE_BYTES, sniffImageType } from '~/lib/image-type'
+import { contentTypeOf, type ImageCrop, MAX_IMAGE_BYTES, sniffImageType } from '~/lib/image-type'
 import { getUploadStore, type UploadStore } from './upload-store.server'
 
 /**
@@ -19,13 +19,14 @@ export type UploadResult = { ok: true; url: string } | { ok: false; message: str
 export async function saveClassImage(
   file: File,
   store: UploadStore = getUploadStore(),
+  crop?: ImageCrop,
 ): Promise<UploadResult> {
   if (file.size === 0) return { ok: false, message: '画像ファイルを選択してください' }
   if (file.size > MAX_IMAGE_BYTES) return { ok: false, message: '画像は5MB以下にしてください' }
   const bytes = new Uint8Array(await file.arrayBuffer())
   const ext = sniffImageType(bytes)
   if (!ext) return { ok: false, message: '画像は PNG・JPEG・WebP のいずれかにしてください' }
-  const resized = await resizeImage(bytes, CLASS_IMAGE_MAX_PX)
+  const resized = await resizeImage(bytes, CLASS_IMAGE_MAX_PX, crop)
   if (!resized) return { ok: false, message: '画像を読み込めませんでした。別の画像でお試しください' }
   return { ok: true, url: await storeImage('classes', resized, store) }
 }
@@ -36,14 +37,30 @@ export const CLASS_IMAGE_MAX_PX = 1600
 export const AVATAR_MAX_PX = 512
 
 /**
- * Re-encodes an image as WebP that fits in `maxPx` × `maxPx` (never enlarged), upright, without metadata.
+ * Re-encodes an image as WebP that fits in `maxPx` × `maxPx` (never enlarged), upright, without metadata; with
+ * `crop`, only that part of the upright picture.
  * Undefined when the bytes are not a decodable image. sharp is loaded on first use only.
  */
-export async function resizeImage(bytes: Uint8Array, maxPx: number): Promise<Uint8Array | undefined> {
+export async function resizeImage(
+  bytes: Uint8Array,
+  maxPx: number,
+  crop?: ImageCrop,
+): Promise<Uint8Array | undefined> {
   const { default: sharp } = await import('sharp')
   try {
-    const out = await sharp(bytes, { limitInputPixels: 40_000_000 })
-      .rotate()
+    let image = sharp(bytes, { limitInputPixels: 40_000_000 }).rotate()
+    if (crop) {
+      // The crop is in percent of the upright picture (what the browser showed): turn it upright first.
+      const upright = await sharp(await image.toBuffer()).metadata()
+      const w = upright.width ?? 0
+      const h = upright.height ?? 0
+      const left = Math.min(Math.max(0, Math.round((crop.x / 100) * w)), w - 1)
+      const top = Math.min(Math.max(0, Math.round((crop.y / 100) * h)), h - 1)
+      const width = Math.max(1, Math.min(w - left, Math.round((crop.width / 100) * w)))
+      const height = Math.max(1, Math.min(h - top, Math.round((crop.height / 100) * h)))
+      image = sharp(await image.toBuffer()).extract({ left, top, width, height })
+    }
+    const out = await image
       .resize({ width: maxPx, height: maxPx, fit: 'inside', withoutEnlargement: true })
       .webp({ quality: 82 })
       .toBuffer()

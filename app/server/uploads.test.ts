@@ -35,3 +35,46 @@ describe('resizeImage', () => {
     expect(await resizeImage(new TextEncoder().encode('GIF89a not really'), AVATAR_MAX_PX)).toBeUndefined()
   })
 })
+
+describe('resizeImage with a crop', () => {
+  it('keeps only the chosen part of the upright picture', async () => {
+    // Left half red, right half blue.
+    const halves = await sharp({ create: { width: 1000, height: 500, channels: 3, background: '#ff0000' } })
+      .composite([
+        {
+          input: await sharp({ create: { width: 500, height: 500, channels: 3, background: '#0000ff' } })
+            .png()
+            .toBuffer(),
+          left: 500,
+          top: 0,
+        },
+      ])
+      .png()
+      .toBuffer()
+    const out = await resizeImage(new Uint8Array(halves), CLASS_IMAGE_MAX_PX, {
+      x: 50,
+      y: 10,
+      width: 50,
+      height: 80,
+    })
+    const { data, info } = await sharp(out!).raw().toBuffer({ resolveWithObject: true })
+    expect([info.width, info.height]).toEqual([500, 400])
+    // Every pixel is blue (WebP is lossy: close enough).
+    for (let i = 0; i < data.length; i += info.channels) {
+      expect(data[i]!).toBeLessThan(40)
+      expect(data[i + 2]!).toBeGreaterThan(200)
+    }
+  })
+
+  it('clamps a crop that rounds past the edge', async () => {
+    const out = await resizeImage(await png(801, 499), CLASS_IMAGE_MAX_PX, {
+      x: 0.3,
+      y: -0.4,
+      width: 100.2,
+      height: 100.4,
+    })
+    const meta = await sharp(out!).metadata()
+    expect(meta.width).toBeLessThanOrEqual(801)
+    expect(meta.height).toBeLessThanOrEqual(499)
+  })
+})

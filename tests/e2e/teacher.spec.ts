@@ -1,14 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
+import sharp from 'sharp'
 import { confirmReservation, expectAccessible, gotoReady, login, otherPerson, tokyoLocal } from './helpers'
 
 const TEACHER = 'teacher@manabi.example'
 const PARENT = 'parent@manabi.example'
 const OWNER = 'owner@manabi.example'
 const TEACHER_NICKNAME = 'けんた先生'
-const PNG_1X1 =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='
-
 test('a teacher creates and publishes a class with two schedules, then cancels a reserved one', async ({
   page,
   browser,
@@ -44,20 +42,36 @@ test('a teacher creates and publishes a class with two schedules, then cancels a
   const classId = Number(page.url().split('/').pop())
   await expect(page.getByRole('heading', { level: 1, name: 'クラスを編集' })).toBeVisible()
 
-  // An image: the server checks the content (a GIF named .png is refused), stores it and serves it cached.
+  // An image: a wrong type is refused at once; the server checks the content (a GIF named .png is refused).
   const image = page.getByLabel('画像', { exact: true })
-  await image.setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('GIF89a fake') })
+  await image.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') })
   await expect(page.getByText('画像は PNG・JPEG・WebP のいずれかにしてください')).toBeVisible()
-  await image.setInputFiles({
-    name: 'dot.png',
-    mimeType: 'image/png',
-    buffer: Buffer.from(PNG_1X1, 'base64'),
-  })
+  await expect(page.getByTestId('image-crop-step')).toHaveCount(0)
+  await image.setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('GIF89a fake') })
+  await page.getByTestId('image-crop-confirm').click()
+  await expect(page.getByText('画像は PNG・JPEG・WebP のいずれかにしてください')).toBeVisible()
+  // A 2:1 picture dropped on the field is cropped to the card's 8:5, stored as WebP and served cached.
+  const wide = await sharp({ create: { width: 1000, height: 500, channels: 3, background: '#4ec2f0' } })
+    .png()
+    .toBuffer()
+  const dropped = await page.evaluateHandle((base64) => {
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))
+    const transfer = new DataTransfer()
+    transfer.items.add(new File([bytes], 'wide.png', { type: 'image/png' }))
+    return transfer
+  }, wide.toString('base64'))
+  await page.getByTestId('image-drop').dispatchEvent('drop', { dataTransfer: dropped })
+  await expect(page.getByTestId('image-cropper').locator('img')).toBeVisible()
+  await page.getByTestId('image-crop-confirm').click()
   const preview = page.getByTestId('image-preview')
   await expect(preview).toHaveAttribute('src', /^\/uploads\/classes\/[a-f0-9]{32}\.webp$/)
+  await expect(page.getByText('画像は PNG・JPEG・WebP のいずれかにしてください')).toHaveCount(0)
   const served = await page.request.get((await preview.getAttribute('src'))!)
   expect(served.headers()['content-type']).toBe('image/webp')
   expect(served.headers()['cache-control']).toContain('immutable')
+  const stored = await sharp(await served.body()).metadata()
+  expect(Math.abs(stored.width! / stored.height! - 8 / 5)).toBeLessThan(0.02)
+  expect(stored.height).toBeGreaterThanOrEqual(495)
   await page.getByTestId('save-class').click()
   await expect(page.getByTestId('snackbar')).toContainText('クラスを保存しました')
 

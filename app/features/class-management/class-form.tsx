@@ -1,13 +1,13 @@
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
 import { useServerFn } from '@tanstack/react-start'
-import { useId, useState } from 'react'
+import { useCallback, useId, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { Field, inputClass, numberOrUndefined } from '~/components/ui/form-parts'
 import { ClassWorkInput, type TeacherClassWork } from '~/contract/v1/class-management'
 import { fieldErrorsOf } from '~/lib/action-result'
-import { MAX_IMAGE_BYTES } from '~/lib/image-type'
-import { createClass, updateClass, uploadClassImage } from './class-management.functions'
+import { ClassImageField } from './class-image-field'
+import { createClass, updateClass } from './class-management.functions'
 import { classFormOptionsQuery } from './queries'
 
 type Draft = {
@@ -54,8 +54,6 @@ function draftOf(c: TeacherClassWork): Draft {
   }
 }
 
-const ACCEPT = 'image/png,image/jpeg,image/webp'
-
 /**
  * Create (no `initial`) or edit a class. A failed save keeps everything typed and stays on the page;
  * errors show per field in Japanese.
@@ -66,7 +64,6 @@ export function ClassForm({ initial }: { initial?: TeacherClassWork }) {
   const navigate = useNavigate()
   const create = useServerFn(createClass)
   const update = useServerFn(updateClass)
-  const upload = useServerFn(uploadClassImage)
   const uid = useId()
   const f = (k: string) => `${uid}-${k}`
   const [draft, setDraft] = useState<Draft>(initial ? draftOf(initial) : emptyDraft)
@@ -74,6 +71,11 @@ export function ClassForm({ initial }: { initial?: TeacherClassWork }) {
   const [pending, setPending] = useState(false)
   const [uploading, setUploading] = useState(false)
   const set = <K extends keyof Draft>(k: K, v: Draft[K]) => setDraft((d) => ({ ...d, [k]: v }))
+  const onImageError = useCallback(
+    (message: string | null) =>
+      setErrors(({ image_url: _, ...rest }) => (message ? { ...rest, image_url: message } : rest)),
+    [],
+  )
   // Every schedule of a class has its number of lessons: fixed once the first schedule exists.
   const lessonCountLocked = (initial?.schedule_count ?? 0) > 0
 
@@ -90,36 +92,6 @@ export function ClassForm({ initial }: { initial?: TeacherClassWork }) {
     image_url: draft.image_url,
     is_published: draft.is_published,
   })
-
-  async function onFile(e: React.ChangeEvent<HTMLInputElement>) {
-    const file = e.target.files?.[0]
-    e.target.value = ''
-    if (!file) return
-    if (!ACCEPT.split(',').includes(file.type)) {
-      setErrors((x) => ({ ...x, image_url: '画像は PNG・JPEG・WebP のいずれかにしてください' }))
-      return
-    }
-    if (file.size > MAX_IMAGE_BYTES) {
-      setErrors((x) => ({ ...x, image_url: '画像は5MB以下にしてください' }))
-      return
-    }
-    setUploading(true)
-    try {
-      const form = new FormData()
-      form.set('file', file)
-      const result = await upload({ data: form })
-      if (!result.ok) {
-        setErrors((x) => ({ ...x, image_url: result.message }))
-        return
-      }
-      setErrors(({ image_url: _, ...rest }) => rest)
-      set('image_url', result.url)
-    } catch {
-      showErrorSnackbar('画像をアップロードできませんでした')
-    } finally {
-      setUploading(false)
-    }
-  }
 
   async function onSubmit(e: React.FormEvent) {
     e.preventDefault()
@@ -151,7 +123,7 @@ export function ClassForm({ initial }: { initial?: TeacherClassWork }) {
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className="grid gap-5" data-testid="class-form">
+    <form onSubmit={onSubmit} noValidate className="grid grid-cols-1 gap-5" data-testid="class-form">
       <Field id={f('title')} label="タイトル" error={errors.title} hint="60文字以内">
         {(a) => (
           <input
@@ -173,7 +145,7 @@ export function ClassForm({ initial }: { initial?: TeacherClassWork }) {
           />
         )}
       </Field>
-      <div className="grid gap-5 sm:grid-cols-2">
+      <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
         <Field id={f('category')} label="カテゴリー" error={errors.category_id}>
           {(a) => (
             <select
@@ -244,7 +216,7 @@ export function ClassForm({ initial }: { initial?: TeacherClassWork }) {
           </p>
         ) : null}
       </fieldset>
-      <div className="grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
+      <div className="grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-4">
         <Field
           id={f('price')}
           label="料金（円）"
@@ -315,38 +287,20 @@ export function ClassForm({ initial }: { initial?: TeacherClassWork }) {
           )}
         </Field>
       </div>
-      <Field id={f('image')} label="画像" error={errors.image_url} hint="PNG・JPEG・WebP、5MBまで">
+      <Field
+        id={f('image')}
+        label="画像"
+        error={errors.image_url}
+        hint="PNG・JPEG・WebP、5MBまで。カードには横8：縦5で表示されます"
+      >
         {(a) => (
-          <div className="mt-1 flex flex-wrap items-center gap-3">
-            {draft.image_url ? (
-              <img
-                src={draft.image_url}
-                alt="クラスの画像（プレビュー）"
-                width={160}
-                height={100}
-                className="h-24 w-40 rounded-lg bg-light-grey object-cover"
-                data-testid="image-preview"
-              />
-            ) : null}
-            <input
-              {...a}
-              type="file"
-              accept={ACCEPT}
-              onChange={onFile}
-              disabled={uploading}
-              className="text-sm"
-            />
-            {uploading ? <span className="text-sm">アップロード中…</span> : null}
-            {draft.image_url ? (
-              <button
-                type="button"
-                className="btn-ghost px-3 py-1 text-sm"
-                onClick={() => set('image_url', null)}
-              >
-                画像を外す
-              </button>
-            ) : null}
-          </div>
+          <ClassImageField
+            a11y={a}
+            value={draft.image_url}
+            onChange={(url) => set('image_url', url)}
+            onError={onImageError}
+            onBusy={setUploading}
+          />
         )}
       </Field>
       <label className="flex items-center gap-3 rounded-xl border border-slate-200 bg-white p-4">

@@ -8,7 +8,8 @@ import {
   SchedulePatch,
 } from '~/contract/v1/class-management'
 import { Id } from '~/contract/v1/common'
-import { fileInput } from '~/lib/input-error'
+import { parseImageCrop } from '~/lib/image-type'
+import { fileInput, InvalidInputError } from '~/lib/input-error'
 import { ApiError, api } from '~/server/api-client'
 import { writeResult } from '~/server/api-result.server'
 import { setRefusalStatus } from '~/server/server-fn-errors.server'
@@ -113,7 +114,13 @@ export const postAnnouncement = createServerFn({ method: 'POST' })
 
 /** Stores a class image (PNG/JPEG/WebP by content, ≤ 5 MB) for a teacher; the form then saves its URL. */
 export const uploadClassImage = createServerFn({ method: 'POST' })
-  .validator(fileInput)
+  .validator((input: unknown) => {
+    const file = fileInput(input)
+    // The part chosen in the crop step (percent of the picture); without one, the whole picture.
+    const crop = parseImageCrop((input as FormData).get('crop'))
+    if (!crop.ok) throw new InvalidInputError('切り抜く範囲が正しくありません')
+    return { file, crop: crop.crop }
+  })
   .handler(async ({ data }) => {
     const token = await requireAccessToken()
     const me = await api.getMe(token)
@@ -121,7 +128,7 @@ export const uploadClassImage = createServerFn({ method: 'POST' })
       setRefusalStatus(403)
       return { ok: false as const, message: '先生として登録すると利用できます' }
     }
-    const saved = await saveClassImage(data)
+    const saved = await saveClassImage(data.file, undefined, data.crop)
     if (!saved.ok) setRefusalStatus(400)
     return saved
   })
