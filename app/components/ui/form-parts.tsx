@@ -3,7 +3,7 @@ import type { ReactNode } from 'react'
 /** Shared form pieces: the input style, Japanese field errors and a labelled field wired for screen readers. */
 
 export const inputClass =
-  'mt-1 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-[1rem] text-slate-900 focus:border-purple-dark focus:outline-none aria-[invalid=true]:border-red-dark'
+  'mt-1 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-[1rem] text-slate-900 focus:border-purple-dark aria-[invalid=true]:border-red-dark'
 
 export function FieldError({ id, message }: { id: string; message?: string }) {
   if (!message) return null

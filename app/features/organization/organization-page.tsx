@@ -349,7 +349,7 @@ function JoinForm() {
           </label>
           <input
             id={`${uid}-code`}
-            className="mt-1 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 font-mono text-[1rem] text-slate-900 uppercase focus:border-purple-dark focus:outline-none aria-[invalid=true]:border-red-dark"
+            className="mt-1 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 font-mono text-[1rem] text-slate-900 uppercase focus:border-purple-dark aria-[invalid=true]:border-red-dark"
             value={code}
             autoComplete="off"
             aria-invalid={Boolean(error)}
