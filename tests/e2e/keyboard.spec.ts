@@ -57,9 +57,16 @@ test.describe('keyboard only @pc-only', () => {
     await tabTo(page, open, 200)
     await page.keyboard.press('Space')
     await expect(page.locator('[data-testid="reservation-schedule"]:focus')).toBeChecked()
-    await tabTo(page, page.getByTestId('reserve-button'))
+    const reserve = page.getByTestId('reserve-button')
+    await tabTo(page, reserve)
     await page.keyboard.press('Enter')
     const confirm = page.getByTestId('reservation-confirm')
+    await expect(confirm).toBeVisible()
+    // Escape closes the dialog and the focus is back on the button that opened it.
+    await page.keyboard.press('Escape')
+    await expect(confirm).toBeHidden()
+    await expect(reserve).toBeFocused()
+    await page.keyboard.press('Enter')
     await expect(confirm).toBeVisible()
     await tabTo(page, confirm.getByRole('button', { name: '予約を確定する' }), 10)
     await page.keyboard.press('Enter')
@@ -80,7 +87,14 @@ test.describe('keyboard only @pc-only', () => {
     await page.keyboard.type(text)
     await tabTo(page, room.getByTestId('message-send'), 10)
     await page.keyboard.press('Enter')
+    // The confirmation is announced to screen readers, not only shown: Radix Toast reads it out through a live
+    // region of its own (role=status) while the snackbar is open.
     await expect(page.getByTestId('snackbar')).toContainText('送信しました')
+    await expect(
+      page.locator('[role="status"][aria-live], [aria-live="polite"], [aria-live="assertive"]').filter({
+        hasText: '送信しました',
+      }),
+    ).not.toHaveCount(0)
     await expect(room.getByTestId('message').filter({ hasText: text })).toBeVisible()
   })
 })

@@ -2,12 +2,14 @@ import * as Dialog from '@radix-ui/react-dialog'
 import { Link } from '@tanstack/react-router'
 import { useSelector } from '@tanstack/react-store'
 import { Icon } from '../ui/icon'
+import { useReturnFocus } from '../ui/return-focus'
 import { helpLinkGroups, legalLinks, mainLinks } from './nav'
 import { setMenuOpen, uiStore } from './ui-store'
 
 /** The hamburger menu: open or closed, closed on every navigation (ShellEffects). */
 export function HamburgerMenu() {
   const open = useSelector(uiStore, (s) => s.menuOpen)
+  const returnFocus = useReturnFocus()
   return (
     <Dialog.Root open={open} onOpenChange={setMenuOpen}>
       <Dialog.Portal>
@@ -15,6 +17,7 @@ export function HamburgerMenu() {
         <Dialog.Content
           className="fixed inset-y-0 right-0 z-50 flex w-80 max-w-[85vw] flex-col overflow-y-auto bg-white shadow-xl focus:outline-none"
           data-testid="hamburger-menu"
+          {...returnFocus}
         >
           <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3">
             <Dialog.Title className="font-bold">メニュー</Dialog.Title>

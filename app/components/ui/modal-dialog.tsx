@@ -1,6 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog'
 import type { ReactNode } from 'react'
 import { Icon, type IconName } from './icon'
+import { useReturnFocus } from './return-focus'
 
 /** A modal button (spec §3): icon, text, color, disable. */
 export type ModalButton = {
@@ -36,6 +37,7 @@ export type ModalProps = {
  */
 export function ModalDialog(props: ModalProps) {
   const dismissible = props.dismissible ?? true
+  const returnFocus = useReturnFocus()
   return (
     <Dialog.Root open={props.open} onOpenChange={props.onOpenChange}>
       <Dialog.Portal>
@@ -55,6 +57,7 @@ export function ModalDialog(props: ModalProps) {
           onEscapeKeyDown={(e) => {
             if (!dismissible) e.preventDefault()
           }}
+          {...returnFocus}
         >
           <Dialog.Title className="text-center text-lg font-bold">{props.title}</Dialog.Title>
           {props.message ? (

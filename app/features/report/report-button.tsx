@@ -5,6 +5,7 @@ import { useId, useState } from 'react'
 import { openLoginModal, showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { useViewer } from '~/components/shell/use-viewer'
 import { FieldError, inputClass } from '~/components/ui/form-parts'
+import { useReturnFocus } from '~/components/ui/return-focus'
 import { REPORT_REASONS, type ReportReason } from '~/lib/report-reasons'
 import { sendReport } from './report.functions'
 
@@ -25,6 +26,7 @@ export function ReportButton(props: { target: Target; id: number; compact?: bool
   const location = useLocation()
   const uid = useId()
   const [open, setOpen] = useState(false)
+  const returnFocus = useReturnFocus()
   const [reason, setReason] = useState<ReportReason | ''>('')
   const [detail, setDetail] = useState('')
   const [errors, setErrors] = useState<Record<string, string>>({})
@@ -75,6 +77,7 @@ export function ReportButton(props: { target: Target; id: number; compact?: bool
           <Dialog.Content
             className="fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-6 shadow-xl focus:outline-none"
             data-testid="report-dialog"
+            {...returnFocus}
           >
             <Dialog.Title className="text-lg font-bold">運営に通報する</Dialog.Title>
             <Dialog.Description className="mt-2 text-sm text-slate-700">
