@@ -1,0 +1,115 @@
+// `npm run lighthouse`: Lighthouse (mobile profile, simulated throttling) on the home page, a search and a class
+// page of the production build, with the system Chromium. Starts its own server on a fresh embedded database,
+// prints the four scores per page (the median of five runs), and fails when accessibility, best practices or SEO is below 100 or
+// performance below LIGHTHOUSE_MIN_PERFORMANCE (95). Run by `npm test` after the e2e journeys (issue 19).
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import * as chromeLauncher from 'chrome-launcher'
+import lighthouse from 'lighthouse'
+import { findChromium } from './find-chromium.mjs'
+
+const PORT = Number(process.env.LIGHTHOUSE_PORT ?? 3290)
+const ORIGIN = `http://localhost:${PORT}`
+const MIN_PERFORMANCE = Number(process.env.LIGHTHOUSE_MIN_PERFORMANCE ?? 95)
+const PAGES = [
+  ['home', '/'],
+  ['search', '/class_search?q=英語'],
+  ['class', '/class_search/detail/1'],
+]
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo']
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 5)
+
+async function waitFor(url, ms = 180_000) {
+  const until = Date.now() + ms
+  while (Date.now() < until) {
+    const ok = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    )
+    if (ok) return
+    await new Promise((r) => setTimeout(r, 300))
+  }
+  throw new Error(`${url} did not answer`)
+}
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'manabi-lighthouse-'))
+const server = spawn(process.execPath, ['scripts/start.mjs'], {
+  env: {
+    ...process.env,
+    PORT: String(PORT),
+    SITE_ORIGIN: ORIGIN,
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    LOG_LEVEL: 'warn',
+  },
+  stdio: ['ignore', 'inherit', 'inherit'],
+})
+
+let chrome
+let failed = false
+try {
+  await waitFor(`${ORIGIN}/readyz`)
+  // Warm the server (first renders load code and fill caches) so that the run measures the page, not the start.
+  for (const [, p] of PAGES) await fetch(`${ORIGIN}${p}`)
+  chrome = await chromeLauncher.launch({
+    chromePath: findChromium(),
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  })
+  const rows = []
+  for (const [name, p] of PAGES) {
+    // Total blocking time moves with the machine's load from run to run (one page scored 89, 96 and 99 in a row
+    // here): like Lighthouse CI, several runs and the median one (by performance) is reported.
+    const runs = []
+    for (let i = 0; i < RUNS; i++) {
+      const result = await lighthouse(`${ORIGIN}${p}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: CATEGORIES,
+      })
+      const run = result.lhr
+      if (run.runtimeError) console.log(`  ${name}: ${run.runtimeError.code} ${run.runtimeError.message}`)
+      for (const w of run.runWarnings ?? []) console.log(`  ${name}: ${w}`)
+      runs.push(run)
+    }
+    const perf = (run) => run.categories.performance?.score ?? 0
+    runs.sort((a, b) => perf(a) - perf(b))
+    const lhr = runs[Math.floor(runs.length / 2)]
+    const score = (c) => Math.round((lhr.categories[c]?.score ?? 0) * 100)
+    const row = { page: name, path: p, runs: runs.map((r) => Math.round(perf(r) * 100)).join('/') }
+    for (const c of CATEGORIES) row[c] = score(c)
+    row.lcp_ms = Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? 0)
+    row.tbt_ms = Math.round(lhr.audits['total-blocking-time']?.numericValue ?? 0)
+    row.cls = +(lhr.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)
+    rows.push(row)
+    // What cost points, for whoever reads the run's output.
+    for (const c of CATEGORIES) {
+      if (score(c) === 100) continue
+      const refs = lhr.categories[c].auditRefs.filter((r) => r.weight > 0)
+      for (const ref of refs) {
+        const audit = lhr.audits[ref.id]
+        if (audit.score !== null && audit.score < 1)
+          console.log(`  ${name} ${c}: ${ref.id} (${audit.displayValue ?? audit.score})`)
+      }
+    }
+  }
+  console.table(rows)
+  for (const r of rows) {
+    const low = [
+      ...['accessibility', 'best-practices', 'seo'].filter((c) => r[c] < 100),
+      ...(r.performance < MIN_PERFORMANCE ? ['performance'] : []),
+    ]
+    if (low.length) {
+      failed = true
+      console.error(`✖ ${r.page}: ${low.map((c) => `${c} ${r[c]}`).join(', ')}`)
+    }
+  }
+} finally {
+  await chrome?.kill()
+  server.kill('SIGTERM')
+  await new Promise((r) => server.once('exit', r))
+  rmSync(dataDir, { recursive: true, force: true })
+}
+process.exit(failed ? 1 : 0)
