@@ -218,9 +218,10 @@ function RoomView({
   const lastPartnerMessage = messages?.filter((m) => !m.is_mine).at(-1)?.id
   const { mutate: markRead } = read
   const unread = room?.unread_count ?? 0
+  const hasRoom = room !== undefined
   useEffect(() => {
-    if (room && (unread > 0 || lastPartnerMessage !== undefined)) markRead()
-  }, [room, lastPartnerMessage, unread, markRead])
+    if (hasRoom && (unread > 0 || lastPartnerMessage !== undefined)) markRead()
+  }, [hasRoom, lastPartnerMessage, unread, markRead])
 
   const lastId = messages?.at(-1)?.id
   useEffect(() => {
