@@ -26,6 +26,7 @@ import { registerClassManagementRoutes } from './routes/class-management'
 import { registerClassRequestRoutes } from './routes/class-requests'
 import { registerClassWorkRoutes } from './routes/class-works'
 import { registerFollowRoutes } from './routes/follows'
+import { registerFuriganaRoutes } from './routes/furigana'
 import { registerLearnerRoutes } from './routes/learners'
 import { registerMagazineRoutes } from './routes/magazine'
 import { registerMasterRoutes } from './routes/master'
@@ -192,6 +193,7 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
   registerCalendarRoutes(app, routeDeps)
   registerClassRequestRoutes(app, routeDeps)
   registerWaitlistRoutes(app, routeDeps)
+  registerFuriganaRoutes(app, routeDeps)
   registerNotificationSettingRoutes(app, routeDeps, {
     unsubscribeSecret: deps.unsubscribeSecret ?? defaultUnsubscribeSecret,
   })

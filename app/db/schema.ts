@@ -15,6 +15,7 @@ import {
   unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core'
+import type { Ruby } from '../lib/ruby'
 
 /**
  * The whole data model (docs: /work/shared/PRODUCT.md "Entities"). Migrations are generated from this file
@@ -25,6 +26,11 @@ import {
 const id = () => integer('id').primaryKey().generatedAlwaysAsIdentity()
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
 const ts = (name: string) => timestamp(name, { withTimezone: true })
+/**
+ * Furigana of a row's texts, by field name (issue 19, docs/decisions/0028): filled by the ruby job, set back to
+ * null by a trigger (migration 0021) whenever one of those texts changes. Null: not read yet.
+ */
+const ruby = () => jsonb('ruby').$type<Record<string, Ruby>>()
 
 // ── master lists ────────────────────────────────────────────────────────────────────────────────
 const master = (name: string) =>
@@ -73,6 +79,10 @@ export const users = pgTable(
      * when they regenerate it. Read-only access to their lesson times, so kept as is to show it again.
      */
     calendarToken: text('calendar_token').unique(),
+    /** The member's 「ふりがな」 setting, carried to every device they sign in on (the device remembers it too). */
+    furigana: boolean('furigana').notNull().default(false),
+    /** Furigana of the introduction (teachers). */
+    ruby: ruby(),
     agreedToTermsAt: ts('agreed_to_terms_at').notNull(),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
@@ -80,6 +90,7 @@ export const users = pgTable(
   (t) => [
     unique('users_issuer_sub_unique').on(t.issuer, t.sub),
     check('users_role_check', sql`${t.role} in ('parent', 'learner', 'teacher')`),
+    index('users_ruby_todo_idx').on(t.id).where(sql`${t.ruby} is null and ${t.isTeacher}`),
   ],
 )
 
@@ -170,6 +181,8 @@ export const classWorks = pgTable(
     lessonCount: smallint('lesson_count').notNull().default(1),
     imageUrl: text('image_url'),
     isPublished: boolean('is_published').notNull().default(false),
+    /** Furigana of the title and description. */
+    ruby: ruby(),
     /**
      * Normalized title + description + teacher nickname + category name (app/lib/search-normalize.ts).
      * Maintained by the services whenever one of those changes.
@@ -248,6 +261,7 @@ export const classWorks = pgTable(
     index('class_works_rating_halves_idx').on(t.ratingHalves).where(sql`${t.ratingHalves} is not null`),
     // next_start_at asc nulls last, id desc; also finds the stale next starts (next_start_at < now).
     index('class_works_next_start_idx').on(t.nextStartAt.asc().nullsLast(), t.id.desc().nullsFirst()),
+    index('class_works_ruby_todo_idx').on(t.id).where(sql`${t.ruby} is null and ${t.isPublished}`),
     check('class_works_price_check', sql`${t.price} >= 0`),
     check('class_works_capacity_check', sql`${t.capacity} > 0`),
     check('class_works_duration_check', sql`${t.durationMinutes} > 0`),
@@ -392,9 +406,14 @@ export const classAnnouncements = pgTable(
       .references(() => classWorks.id, { onDelete: 'cascade' }),
     title: text('title').notNull(),
     body: text('body').notNull(),
+    /** Furigana of the title and body. */
+    ruby: ruby(),
     createdAt: createdAt(),
   },
-  (t) => [index('class_announcements_class_created_idx').on(t.classWorkId, t.createdAt)],
+  (t) => [
+    index('class_announcements_class_created_idx').on(t.classWorkId, t.createdAt),
+    index('class_announcements_ruby_todo_idx').on(t.id).where(sql`${t.ruby} is null`),
+  ],
 )
 
 export const classAnnouncementReads = pgTable(

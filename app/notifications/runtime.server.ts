@@ -2,6 +2,8 @@ import { appConfig } from '../../app.config'
 import { SEARCH_INVALIDATE_CHANNEL } from '../api/search-invalidation'
 import { getDb } from '../db/client'
 import { getEventBus } from '../db/events'
+import { stopAnalyzer } from '../jobs/analyzer.server'
+import { RUBY_FILL_EVERY_MS, RUBY_FILL_KIND, rubyFillHandler } from '../jobs/ruby-fill.server'
 import { type JobRunner, startJobRunner } from '../jobs/runner.server'
 import type { MailSettings } from '../mail/mailer.server'
 import { closeMailTransport } from '../mail/mailer.server'
@@ -61,11 +63,13 @@ export function startBackgroundWork(): void {
             'verifications.purge': async (_job, ctx) => {
               await purgeVerificationDocuments(ctx.db, new Date())
             },
+            [RUBY_FILL_KIND]: rubyFillHandler(publicContentChanged),
           },
           recurring: [
             ...recurringJobs,
             ...paymentRecurringJobs,
             { kind: 'verifications.purge', everyMs: VERIFICATION_PURGE_EVERY_MS },
+            { kind: RUBY_FILL_KIND, everyMs: RUBY_FILL_EVERY_MS },
           ],
         })
       } catch (err) {
@@ -83,4 +87,5 @@ export async function stopBackgroundWork(graceMs = 10_000): Promise<void> {
   runner = undefined
   await (await current)?.stop(graceMs)
   closeMailTransport()
+  await stopAnalyzer()
 }

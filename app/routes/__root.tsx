@@ -15,8 +15,10 @@ import { LazyErrorView, LazyNotFoundView } from '~/components/shell/lazy-error-p
 import { LazyOverlays } from '~/components/shell/lazy-overlays'
 import { LoadingOverlay } from '~/components/shell/loading-overlay'
 import { ShellEffects } from '~/components/shell/shell-effects'
+import { FuriganaScope } from '~/components/ui/ruby'
 import { AuthEffects } from '~/features/auth/auth-effects'
 import { authStateQuery } from '~/features/auth/queries'
+import { fixedFuriganaQuery } from '~/features/furigana/queries'
 import { siteConfigQuery } from '~/features/site/queries'
 import { isTabletUserAgent } from '~/lib/breakpoints'
 import { canonicalPath, routeBodyClass } from '~/lib/page-title'
@@ -45,7 +47,11 @@ export const Route = createRootRouteWithContext<RouterContext>()({
       context.queryClient.ensureQueryData(siteConfigQuery()),
       context.queryClient.ensureQueryData({ ...authStateQuery(), revalidateIfStale: true }),
     ])
-    return { site, auth }
+    // Furigana mode (issue 19): the readings of the site's fixed texts, only for those who turned it on.
+    const fixedFurigana = auth.furigana
+      ? await context.queryClient.ensureQueryData(fixedFuriganaQuery()).catch(() => undefined)
+      : undefined
+    return { site, auth, fixedFurigana }
   },
   head: ({ matches }) => {
     const site = matches[0]?.context.site
@@ -95,6 +101,8 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 })
 
 function RootDocument({ children }: { children: ReactNode }) {
+  const furigana = Route.useRouteContext({ select: (c) => c.auth?.furigana === true })
+  const fixedFurigana = Route.useRouteContext({ select: (c) => c.fixedFurigana })
   // The body is named after the route (spec §2), and a 404 after itself: not after the home page it falls back to.
   const bodyClass = useRouterState({
     select: (s) =>
@@ -107,19 +115,21 @@ function RootDocument({ children }: { children: ReactNode }) {
       <head>
         <HeadContent />
       </head>
-      <body className={bodyClass}>
-        <a
-          href="#main"
-          className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-[80] focus:rounded focus:bg-white focus:px-3 focus:py-2"
-        >
-          本文へスキップ
-        </a>
-        {children}
-        <LazyOverlays />
-        <LoadingOverlay />
-        <ShellEffects />
-        <AppLoad />
-        <AuthEffects />
+      <body className={furigana ? `${bodyClass} furigana` : bodyClass}>
+        <FuriganaScope on={furigana} texts={fixedFurigana}>
+          <a
+            href="#main"
+            className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-[80] focus:rounded focus:bg-white focus:px-3 focus:py-2"
+          >
+            本文へスキップ
+          </a>
+          {children}
+          <LazyOverlays />
+          <LoadingOverlay />
+          <ShellEffects />
+          <AppLoad />
+          <AuthEffects />
+        </FuriganaScope>
         <Scripts />
       </body>
     </html>

@@ -6,6 +6,7 @@ import { getCookie } from './auth/cookies.server'
 import { deriveSecret, resolveSessionSecret } from './auth/secret.server'
 import { authCookieNames } from './auth/session.server'
 import { getConfig } from './config'
+import { furiganaCookieOn } from './furigana-cookie.server'
 import {
   cacheControlFor,
   contentSecurityPolicy,
@@ -38,9 +39,12 @@ export function newNonce(): string {
   return randomBytes(18).toString('base64')
 }
 
-/** The request comes from a signed-in member (session cookie) or an API client (bearer token). */
+/**
+ * The request comes from a signed-in member (session cookie), an API client (bearer token), or a device in
+ * furigana mode (its pages are not the visitor's pages).
+ */
 function isPersonal(request: Request): boolean {
-  if (request.headers.has('authorization')) return true
+  if (request.headers.has('authorization') || furiganaCookieOn(request)) return true
   const names = authCookieNames(getConfig().secureCookies)
   return getCookie(request, names.session) !== undefined
 }

@@ -40,6 +40,7 @@ export function toUserJson(u: UserRow): User {
     is_teacher: u.isTeacher,
     is_operator: u.isOperator,
     is_verified_teacher: u.teacherVerifiedAt !== null,
+    furigana: u.furigana,
     created_at: iso(u.createdAt),
   }
 }
@@ -272,6 +273,7 @@ export async function updateMe(db: Db, user: UserRow, body: UpdateUserBody): Pro
         schoolTypeId: body.school_type_id,
         targetGradeId: body.target_grade_id,
         isTeacher: body.is_teacher,
+        furigana: body.furigana,
         updatedAt: new Date(),
       })
       .where(eq(users.id, user.id))

@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router'
 import type { ClassWorkCard } from '~/contract/v1/class-works'
 import { gradesLabel, seatsLabel } from '~/lib/class-labels'
 import { formatPrice, formatScheduleJa, seatsLeft } from '~/lib/format'
+import { Ruby } from '../ui/ruby'
 import { VerifiedBadge } from '../ui/verified-badge'
 
 const DEFAULT_CLASS_IMAGE = '/images/classes/default.svg'
@@ -61,7 +62,7 @@ export function ClassCard({
             params={{ id: String(card.id) }}
             className="after:absolute after:inset-0 after:content-[''] hover:underline focus-visible:outline-none"
           >
-            {card.title}
+            <Ruby text={card.title} />
           </Link>
         </Heading>
         <p className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-700">
@@ -78,7 +79,9 @@ export function ClassCard({
           {card.teacher.is_verified ? <VerifiedBadge size="xs" /> : null}
         </p>
         <dl className="mt-auto grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm">
-          <dt className="text-slate-600">料金</dt>
+          <dt className="text-slate-600">
+            <Ruby>料金</Ruby>
+          </dt>
           <dd className="font-bold" data-testid="class-card-price">
             {formatPrice(card.price)}
             {card.lesson_count > 1 && card.price > 0 ? (
@@ -87,7 +90,9 @@ export function ClassCard({
           </dd>
           {card.rating.count > 0 && card.rating.average !== null ? (
             <>
-              <dt className="text-slate-600">評価</dt>
+              <dt className="text-slate-600">
+                <Ruby>評価</Ruby>
+              </dt>
               <dd data-testid="class-card-rating">
                 <span className="text-amber-500" aria-hidden="true">
                   ★
@@ -97,20 +102,28 @@ export function ClassCard({
               </dd>
             </>
           ) : null}
-          <dt className="text-slate-600">対象</dt>
+          <dt className="text-slate-600">
+            <Ruby>対象</Ruby>
+          </dt>
           <dd>{gradesLabel(card.target_grades)}</dd>
-          <dt className="text-slate-600">{card.lesson_count > 1 ? '開講' : '次回'}</dt>
+          <dt className="text-slate-600">
+            <Ruby text={card.lesson_count > 1 ? '開講' : '次回'} />
+          </dt>
           <dd>
-            {next
-              ? formatScheduleJa(
-                  next.lessons[0]?.started_at ?? next.started_at,
-                  next.lessons[0]?.ended_at ?? next.ended_at,
-                )
-              : '日程調整中'}
+            {next ? (
+              formatScheduleJa(
+                next.lessons[0]?.started_at ?? next.started_at,
+                next.lessons[0]?.ended_at ?? next.ended_at,
+              )
+            ) : (
+              <Ruby>日程調整中</Ruby>
+            )}
           </dd>
           {left !== undefined ? (
             <>
-              <dt className="text-slate-600">空き</dt>
+              <dt className="text-slate-600">
+                <Ruby>空き</Ruby>
+              </dt>
               <dd className={left === 0 ? 'font-bold text-red-dark' : ''}>{seatsLabel(left)}</dd>
             </>
           ) : null}

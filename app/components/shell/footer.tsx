@@ -1,6 +1,7 @@
 import { Link } from '@tanstack/react-router'
 import { appConfig } from '../../../app.config'
 import { Icon } from '../ui/icon'
+import { Ruby } from '../ui/ruby'
 import { Logo } from './logo'
 import { helpLinkGroups, legalLinks, mainLinks, socialLinks } from './nav'
 import { scrollToY } from './scroll'
@@ -19,7 +20,9 @@ export function Footer({ compact = false }: { compact?: boolean }) {
             </div>
             {helpLinkGroups.map((g) => (
               <section key={g.title}>
-                <h2 className="text-sm font-bold">{g.title}</h2>
+                <h2 className="text-sm font-bold">
+                  <Ruby text={g.title} />
+                </h2>
                 <ul className="mt-2 space-y-1.5 text-sm">
                   {g.links.map((l) => (
                     <li key={l.href}>
@@ -29,7 +32,7 @@ export function Footer({ compact = false }: { compact?: boolean }) {
                         rel="noopener noreferrer"
                         className="text-slate-700 hover:underline"
                       >
-                        {l.label}
+                        <Ruby text={l.label} />
                       </a>
                     </li>
                   ))}
@@ -45,7 +48,7 @@ export function Footer({ compact = false }: { compact?: boolean }) {
             {mainLinks.map((l) => (
               <li key={l.to}>
                 <Link to={l.to} className="text-slate-800 hover:underline">
-                  {l.label}
+                  <Ruby text={l.label} />
                 </Link>
               </li>
             ))}
@@ -54,7 +57,7 @@ export function Footer({ compact = false }: { compact?: boolean }) {
             {legalLinks.map((l) => (
               <li key={l.to}>
                 <Link to={l.to} className="text-slate-700 hover:underline">
-                  {l.label}
+                  <Ruby text={l.label} />
                 </Link>
               </li>
             ))}
@@ -78,7 +81,7 @@ export function Footer({ compact = false }: { compact?: boolean }) {
                   rel="noopener noreferrer"
                   className="text-slate-700 hover:underline"
                 >
-                  {l.label}
+                  <Ruby text={l.label} />
                 </a>
               </li>
             ))}

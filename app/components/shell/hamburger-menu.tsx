@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router'
 import { useSelector } from '@tanstack/react-store'
 import { Icon } from '../ui/icon'
 import { useReturnFocus } from '../ui/return-focus'
+import { Ruby } from '../ui/ruby'
 import { helpLinkGroups, legalLinks, mainLinks } from './nav'
 import { setMenuOpen, uiStore } from './ui-store'
 
@@ -36,21 +37,23 @@ export function HamburgerMenu() {
               {mainLinks.map((l) => (
                 <li key={l.to}>
                   <Link to={l.to} className="block rounded-lg px-3 py-2.5 font-bold hover:bg-light-grey">
-                    {l.label}
+                    <Ruby text={l.label} />
                   </Link>
                 </li>
               ))}
               {legalLinks.map((l) => (
                 <li key={l.to}>
                   <Link to={l.to} className="block rounded-lg px-3 py-2.5 hover:bg-light-grey">
-                    {l.label}
+                    <Ruby text={l.label} />
                   </Link>
                 </li>
               ))}
             </ul>
             {helpLinkGroups.map((g) => (
               <section key={g.title}>
-                <h2 className="px-3 pb-1 text-xs font-bold text-slate-600">{g.title}</h2>
+                <h2 className="px-3 pb-1 text-xs font-bold text-slate-600">
+                  <Ruby text={g.title} />
+                </h2>
                 <ul>
                   {g.links.map((l) => (
                     <li key={l.href}>
@@ -60,7 +63,7 @@ export function HamburgerMenu() {
                         rel="noopener noreferrer"
                         className="flex items-center justify-between rounded-lg px-3 py-2 hover:bg-light-grey"
                       >
-                        {l.label}
+                        <Ruby text={l.label} />
                         <Icon name="open-in-new" className="h-4 w-4 text-slate-500" />
                       </a>
                     </li>

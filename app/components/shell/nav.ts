@@ -1,5 +1,7 @@
 import { appConfig } from '../../../app.config'
 
+// @furigana-fixed: the labels below are read for furigana mode (app/lib/furigana-fixed.test.ts).
+
 /** Internal links of the shell. Only routes that exist are listed (nothing points at a page not built yet). */
 export const mainLinks = [
   { to: '/class_search', label: 'クラスを探す' },

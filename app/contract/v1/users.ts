@@ -23,6 +23,8 @@ export const User = z.object({
   is_verified_teacher: z.boolean(),
   /** 運営 (operator): /admin. Granted only from the command line. */
   is_operator: z.boolean(),
+  /** The 「ふりがな」 setting (issue 19): follows the member to every device they sign in on. */
+  furigana: z.boolean(),
   created_at: DateTime,
 })
 export type User = z.infer<typeof User>
@@ -136,6 +138,7 @@ export const UpdateUserBody = z
     school_type_id: Id.nullable().optional(),
     target_grade_id: Id.nullable().optional(),
     is_teacher: z.boolean().optional(),
+    furigana: z.boolean().optional(),
   })
   // No .refine() here, so forms can .pick() fields; the API refuses an empty body itself.
   .strict()

@@ -12,7 +12,7 @@ export type AuthIdentity = {
 }
 
 export type AuthState =
-  | { status: 'unauthenticated'; flash?: Flash }
+  | { status: 'unauthenticated'; flash?: Flash; furigana?: boolean }
   | {
       status: 'authenticated'
       identity: AuthIdentity
@@ -25,6 +25,8 @@ export type AuthState =
       /** The access token is about to expire and cannot be refreshed: renew with a prompt=none round trip. */
       needsSilentRenewal: boolean
       flash?: Flash
+      /** Furigana mode (issue 19): the member's setting, or the device's while they have no profile. */
+      furigana?: boolean
     }
 
 export type Flash = { type: 'error' | 'info'; message: string; detail?: string }

@@ -3,6 +3,7 @@ import { appendResponseHeader, getRequest } from '@tanstack/react-start/server'
 import { api } from '~/server/api-client'
 import { getSessionAccessToken } from '~/server/auth/flow.server'
 import { getSessionStore, readFlash } from '~/server/auth/session.server'
+import { furiganaCookieOn } from '~/server/furigana-cookie.server'
 import type { AuthState, Flash } from './auth-state'
 
 function takeFlash(request: Request): Flash | undefined {
@@ -22,7 +23,8 @@ export const getAuthState = createServerFn({ method: 'GET' }).handler(async (): 
   const session = await getSessionAccessToken(request, {
     onSetCookie: (header) => appendResponseHeader('set-cookie', header),
   })
-  if (!session) return { status: 'unauthenticated', flash }
+  const deviceFurigana = furiganaCookieOn(request)
+  if (!session) return { status: 'unauthenticated', flash, furigana: deviceFurigana }
 
   const { claims, accessToken } = session
   const identity = {
@@ -38,6 +40,7 @@ export const getAuthState = createServerFn({ method: 'GET' }).handler(async (): 
     identity,
     needsSilentRenewal: session.needsSilentRenewal,
     flash,
+    furigana: deviceFurigana,
   }
   const me = await api.getMe(accessToken)
   if (me.status === 404) return { ...base, user: null, counts: { announcements: 0, messages: 0 } }
@@ -59,6 +62,8 @@ export const getAuthState = createServerFn({ method: 'GET' }).handler(async (): 
   ])
   return {
     ...base,
+    // A member's own setting goes with them (the device's is for when no one is signed in).
+    furigana: me.data.furigana,
     user: me.data,
     counts: {
       announcements:

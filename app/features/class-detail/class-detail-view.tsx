@@ -1,6 +1,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
+import { Ruby } from '~/components/ui/ruby'
 import { ScheduleWhen } from '~/components/ui/schedule-when'
 import { ShareButtons } from '~/components/ui/share-buttons'
 import { VerifiedBadge } from '~/components/ui/verified-badge'
@@ -87,7 +88,9 @@ export function ClassDetailView({
             </Link>
             <span className="rounded-full bg-light-grey px-3 py-1 text-slate-800">{c.class_style.name}</span>
           </p>
-          <h1 className="text-2xl leading-snug font-black md:text-3xl">{c.title}</h1>
+          <h1 className="text-2xl leading-snug font-black md:text-3xl">
+            <Ruby text={c.title} />
+          </h1>
           <p className="text-3xl font-black text-purple-dark" data-testid="class-price">
             {formatPrice(c.price)}
             {c.price > 0 ? (
@@ -117,7 +120,7 @@ export function ClassDetailView({
 
       <section aria-labelledby="facts-heading" className="mt-10">
         <h2 id="facts-heading" className="text-xl font-bold">
-          クラスの概要
+          <Ruby>クラスの概要</Ruby>
         </h2>
         <dl className="mt-4 grid gap-x-6 divide-y divide-slate-200 border-y border-slate-200 sm:grid-cols-2 sm:divide-y-0">
           <Fact term="カテゴリ">{c.category.name}</Fact>
@@ -142,19 +145,19 @@ export function ClassDetailView({
 
       <section aria-labelledby="description-heading" className="mt-10">
         <h2 id="description-heading" className="text-xl font-bold">
-          クラスの内容
+          <Ruby>クラスの内容</Ruby>
         </h2>
         <p
           className="mt-4 leading-relaxed whitespace-pre-line text-slate-800"
           data-testid="class-description"
         >
-          {c.description}
+          <Ruby text={c.description} />
         </p>
       </section>
 
       <section aria-labelledby="schedules-heading" className="mt-10">
         <h2 id="schedules-heading" className="text-xl font-bold">
-          開催日程
+          <Ruby>開催日程</Ruby>
         </h2>
         {upcoming.length ? (
           <ul
@@ -168,7 +171,9 @@ export function ClassDetailView({
         ) : (
           <div className="mt-4 rounded-2xl bg-light-grey p-4 text-sm text-slate-700">
             <p>
-              現在予定されている日程はありません。開催をリクエストすると、日程が決まったときにメールでお知らせします。
+              <Ruby>
+                現在予定されている日程はありません。開催をリクエストすると、日程が決まったときにメールでお知らせします。
+              </Ruby>
             </p>
             <RequestPanel classWorkId={c.id} />
           </div>
@@ -181,7 +186,7 @@ export function ClassDetailView({
 
       <section aria-labelledby="teacher-heading" className="mt-10">
         <h2 id="teacher-heading" className="text-xl font-bold">
-          先生
+          <Ruby>先生</Ruby>
         </h2>
         <div
           className="mt-4 flex items-center gap-4 rounded-2xl border border-slate-200 bg-white p-4"
@@ -245,7 +250,9 @@ function TeacherMini({ c }: { c: ClassWorkDetail }) {
 function Fact({ term, children, testId }: { term: string; children: React.ReactNode; testId?: string }) {
   return (
     <div className="grid grid-cols-[6rem_1fr] gap-2 py-3 sm:border-b sm:border-slate-200">
-      <dt className="text-sm font-bold text-slate-700">{term}</dt>
+      <dt className="text-sm font-bold text-slate-700">
+        <Ruby text={term} />
+      </dt>
       <dd data-testid={testId}>{children}</dd>
     </div>
   )

@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { ArticleCard } from '~/components/cards/article-card'
 import { ClassCard } from '~/components/cards/class-card'
+import { Ruby } from '~/components/ui/ruby'
 import type { ClassWorkCard } from '~/contract/v1/class-works'
 import { seatsLabel } from '~/lib/class-labels'
 import { formatPrice, formatShortDateJa, formatTimeJa, seatsLeft } from '~/lib/format'
@@ -12,7 +13,7 @@ function SectionHeader({ id, title, more }: { id: string; title: string; more?: 
   return (
     <div className="flex items-end justify-between gap-4">
       <h2 id={id} className="text-2xl font-black">
-        {title}
+        <Ruby text={title} />
       </h2>
       {more}
     </div>
@@ -103,7 +104,7 @@ export function ClassSections() {
                         params={{ id: String(c.id) }}
                         className="after:absolute after:inset-0 after:content-[''] hover:underline"
                       >
-                        {c.title}
+                        <Ruby text={c.title} />
                       </Link>
                     </h3>
                     <p className="truncate text-sm text-slate-700">

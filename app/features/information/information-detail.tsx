@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { useEffect } from 'react'
+import { Ruby } from '~/components/ui/ruby'
 import { formatDateJa } from '~/lib/format'
 import { markInformationRead } from './information.functions'
 import { informationItemQuery } from './queries'
@@ -40,7 +41,9 @@ export function InformationDetail({ infoKey }: { infoKey: string }) {
         </span>
         <time dateTime={item.at}>{formatDateJa(item.at)}</time>
       </p>
-      <h1 className="mt-2 text-2xl font-black">{item.title}</h1>
+      <h1 className="mt-2 text-2xl font-black">
+        <Ruby text={item.title} />
+      </h1>
       {item.class_work ? (
         <p className="mt-2 text-sm">
           <Link
@@ -48,7 +51,7 @@ export function InformationDetail({ infoKey }: { infoKey: string }) {
             params={{ id: String(item.class_work.id) }}
             className="text-purple-dark underline"
           >
-            {item.class_work.title}
+            <Ruby text={item.class_work.title} />
           </Link>
         </p>
       ) : null}
@@ -60,7 +63,7 @@ export function InformationDetail({ infoKey }: { infoKey: string }) {
         />
       ) : (
         <div className="mt-6 rounded-2xl border border-slate-200 bg-white p-5 leading-relaxed whitespace-pre-line">
-          {item.body}
+          <Ruby text={item.body} />
         </div>
       )}
     </article>

@@ -1,6 +1,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { ClassCard } from '~/components/cards/class-card'
+import { Ruby } from '~/components/ui/ruby'
 import { ShareButtons } from '~/components/ui/share-buttons'
 import { VerifiedBadge } from '~/components/ui/verified-badge'
 import { FollowButton } from './follow-button'
@@ -78,13 +79,13 @@ export function TeacherView({ id, report }: { id: number; report?: ReactNode }) 
       {t.introduction ? (
         <section aria-labelledby="intro-heading" className="mt-10">
           <h2 id="intro-heading" className="text-xl font-bold">
-            自己紹介
+            <Ruby>自己紹介</Ruby>
           </h2>
           <p
             className="mt-4 leading-relaxed whitespace-pre-line text-slate-800"
             data-testid="teacher-introduction"
           >
-            {t.introduction}
+            <Ruby text={t.introduction} />
           </p>
         </section>
       ) : null}

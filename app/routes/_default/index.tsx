@@ -1,7 +1,11 @@
 import { createFileRoute, Link, redirect, useNavigate } from '@tanstack/react-router'
 import { useEffect } from 'react'
 import { openLoginModal } from '~/components/shell/ui-store'
+import { Ruby } from '~/components/ui/ruby'
 import { registrationTarget, safeReturnTo } from '~/features/auth/auth-state'
+import { PageFurigana } from '~/features/furigana/page-furigana'
+import { prefetchFurigana } from '~/features/furigana/queries'
+import { homeClassIds } from '~/features/home/home-ids'
 import { CategorySection, ClassSections, MagazinePicks } from '~/features/home/home-sections'
 import { homeQuery } from '~/features/home/queries'
 import { pageHead } from '~/lib/seo'
@@ -17,7 +21,12 @@ export const Route = createFileRoute('/_default/')({
     const target = registrationTarget(context.auth)
     if (target) throw redirect({ href: target })
   },
-  loader: ({ context }) => context.queryClient.ensureQueryData(homeQuery()),
+  loader: async ({ context }) => {
+    const home = await context.queryClient.ensureQueryData(homeQuery())
+    const classIds = homeClassIds(home)
+    await prefetchFurigana(context.queryClient, context.auth.furigana, { class_ids: classIds })
+    return { classIds }
+  },
   head: ({ match }) => pageHead(match, {}),
   component: HomePage,
 })
@@ -67,27 +76,36 @@ const steps = [
 ] as const
 
 function HomePage() {
+  const { classIds } = Route.useLoaderData()
   return (
-    <>
+    <PageFurigana ids={{ class_ids: classIds }}>
       <LoginPrompt />
       <section className="bg-gradient-to-b from-base-light to-white">
         <div className="mx-auto grid max-w-6xl items-center gap-10 px-4 py-14 md:grid-cols-[1.2fr_1fr] lg:py-20">
           <div>
             <p className="inline-block rounded-full bg-white px-3 py-1 text-xs font-bold text-purple-dark shadow-sm">
-              未就学児から大学生まで
+              <Ruby>未就学児から大学生まで</Ruby>
             </p>
             <h1 className="mt-4 text-3xl leading-tight font-black md:text-4xl">
-              好きなことの「たね」を、
+              <Ruby>好きなことの「たね」を、</Ruby>
               <br />
-              オンラインで見つけよう。
+              <Ruby>オンラインで見つけよう。</Ruby>
             </h1>
             <p className="mt-5 max-w-xl text-slate-700">
-              プログラミング、英語、算数、アート、将棋、音楽――。全国の先生によるライブ授業を、おうちから1回ずつ予約して受けられる、子どものための習いごとマーケットプレイスです。
+              <Ruby>
+                プログラミング、英語、算数、アート、将棋、音楽――。全国の先生によるライブ授業を、おうちから1回ずつ予約して受けられる、子どものための習いごとマーケットプレイスです。
+              </Ruby>
             </p>
             <ul className="mt-6 flex flex-wrap gap-2 text-sm font-bold">
-              <li className="rounded-full bg-yellow px-3 py-1">登録無料</li>
-              <li className="rounded-full bg-yellow px-3 py-1">月額基本料0円</li>
-              <li className="rounded-full bg-yellow px-3 py-1">スマホ・PCで受講</li>
+              <li className="rounded-full bg-yellow px-3 py-1">
+                <Ruby>登録無料</Ruby>
+              </li>
+              <li className="rounded-full bg-yellow px-3 py-1">
+                <Ruby>月額基本料0円</Ruby>
+              </li>
+              <li className="rounded-full bg-yellow px-3 py-1">
+                <Ruby>スマホ・PCで受講</Ruby>
+              </li>
             </ul>
             <div className="mt-8 flex flex-wrap gap-3">
               <Link
@@ -95,10 +113,10 @@ function HomePage() {
                 className="btn-primary px-6 py-3 text-[1rem]"
                 data-testid="hero-search"
               >
-                クラスを探す
+                <Ruby>クラスを探す</Ruby>
               </Link>
               <Link to="/magazine" className="btn-outline px-6 py-3 text-[1rem]">
-                マガジンを読む
+                <Ruby>マガジンを読む</Ruby>
               </Link>
             </div>
           </div>
@@ -141,13 +159,17 @@ function HomePage() {
 
       <section className="mx-auto max-w-6xl px-4 py-12" aria-labelledby="promise-heading">
         <h2 id="promise-heading" className="text-center text-2xl font-black">
-          まなびのたねの3つの約束
+          <Ruby>まなびのたねの3つの約束</Ruby>
         </h2>
         <ul className="mt-8 grid gap-6 md:grid-cols-3">
           {promises.map((p) => (
             <li key={p.title} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-              <h3 className="text-lg font-bold text-purple-dark">{p.title}</h3>
-              <p className="mt-3 text-sm text-slate-700">{p.body}</p>
+              <h3 className="text-lg font-bold text-purple-dark">
+                <Ruby text={p.title} />
+              </h3>
+              <p className="mt-3 text-sm text-slate-700">
+                <Ruby text={p.body} />
+              </p>
             </li>
           ))}
         </ul>
@@ -166,7 +188,9 @@ function HomePage() {
                 </span>
                 <div>
                   <h3 className="font-bold">{s.title}</h3>
-                  <p className="mt-2 text-sm text-slate-700">{s.body}</p>
+                  <p className="mt-2 text-sm text-slate-700">
+                    <Ruby text={s.body} />
+                  </p>
                 </div>
               </li>
             ))}
@@ -178,12 +202,14 @@ function HomePage() {
 
       <section className="mx-auto max-w-3xl px-4 py-12 text-center" aria-labelledby="teacher-heading">
         <h2 id="teacher-heading" className="text-2xl font-black">
-          先生として教えたい方へ
+          <Ruby>先生として教えたい方へ</Ruby>
         </h2>
         <p className="mt-4 text-slate-700">
-          得意なことを、全国の子どもたちに。登録料・月額基本料は無料で、手数料は予約が成立したときだけ。個人でも、教室や団体としても始められます。
+          <Ruby>
+            得意なことを、全国の子どもたちに。登録料・月額基本料は無料で、手数料は予約が成立したときだけ。個人でも、教室や団体としても始められます。
+          </Ruby>
         </p>
       </section>
-    </>
+    </PageFurigana>
   )
 }

@@ -35,6 +35,7 @@ import {
 } from '../../contract/v1/class-works'
 import { ErrorBody } from '../../contract/v1/common'
 import { FavoriteList, FavoriteState, FollowState } from '../../contract/v1/follows'
+import { FuriganaMap } from '../../contract/v1/furigana'
 import {
   Article,
   ArticlePage,
@@ -748,6 +749,24 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       publicGet(ArticlePage, () => get('/v1/magazine_articles', { ...query })),
     getMagazineArticle: (articleId: number) =>
       publicGet(Article, () => get(`/v1/magazine_articles/${id(articleId)}`)),
+    /**
+     * Furigana of some content (issue 19). A visitor's answer is the same for every visitor: through the cache of
+     * public reads, which the ruby.fill job empties when it stores new readings.
+     */
+    getFurigana: (token: string | undefined, ids: FuriganaIds) => {
+      const list = (v: number[] | undefined) => (v && v.length > 0 ? v.join(',') : undefined)
+      const query = {
+        class_ids: list(ids.class_ids),
+        user_ids: list(ids.user_ids),
+        announcement_ids: list(ids.announcement_ids),
+      }
+      const request = { ...get('/v1/furigana', query), token }
+      return token
+        ? authed(FuriganaMap, request)
+        : (cachedPublic(`get /v1/furigana ${JSON.stringify(query)}`, publicTtlMs, () =>
+            authed(FuriganaMap, request),
+          ) as Promise<FuriganaMap>)
+    },
     getRelatedArticles: (articleId: number) =>
       publicGet(RelatedArticles, () => get(`/v1/magazine_articles/${id(articleId)}/related`)),
     getMagazineFacets: () => publicGet(MagazineFacets, () => get('/v1/magazine_articles/facets')),
@@ -756,6 +775,13 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     // ── teacher and organisation tools (issue #7) ──
     ...teacherTools(authedCall, get, id),
   }
+}
+
+/** The content whose furigana a page wants. */
+export interface FuriganaIds {
+  class_ids?: number[]
+  user_ids?: number[]
+  announcement_ids?: number[]
 }
 
 type AuthedCallFactory = <A extends unknown[], S extends z.ZodType>(

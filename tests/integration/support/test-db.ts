@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
+import { eq, sql } from 'drizzle-orm'
 import postgres from 'postgres'
 import { inject } from 'vitest'
 import { type Database, openDatabase } from '../../../app/db/client'
+import { jobs } from '../../../app/db/schema'
 import { seedDemoContent } from '../../../app/db/seed'
+import { stopAnalyzer } from '../../../app/jobs/analyzer.server'
+import { fillAllRuby, RUBY_FILL_KIND } from '../../../app/jobs/ruby-fill.server'
 import { TEST_ISSUER } from './constants'
 
 export interface TestDatabase extends Database {
@@ -29,6 +33,10 @@ export async function buildSeededDatabase(
   const pglite = options.databaseUrl ? undefined : await PGlite.create()
   const database = await openDatabase({ databaseUrl: options.databaseUrl, pglite, statementTimeoutMs: 0 })
   await seedDemoContent(database.db, { issuer: TEST_ISSUER, now })
+  // As the app's first ruby.fill job leaves it: the demo content with its furigana, no job left.
+  await fillAllRuby(database.db)
+  await database.db.update(jobs).set({ finishedAt: sql`now()` }).where(eq(jobs.kind, RUBY_FILL_KIND))
+  await stopAnalyzer()
   return { ...database, pglite }
 }
 

@@ -3,6 +3,8 @@ import { GonePage } from '~/components/ui/gone-page'
 import { isMember } from '~/features/auth/auth-state'
 import { ClassDetailView } from '~/features/class-detail/class-detail-view'
 import { classDetailQuery, classReviewsQuery, favoriteStateQuery } from '~/features/class-detail/queries'
+import { PageFurigana } from '~/features/furigana/page-furigana'
+import { prefetchFurigana } from '~/features/furigana/queries'
 import { AskTeacherButton } from '~/features/messages/ask-teacher-button'
 import { ReportButton } from '~/features/report/report-button'
 import { ReservationPanel } from '~/features/reservation/reservation-panel'
@@ -24,6 +26,7 @@ export const Route = createFileRoute('/_default/class_search/detail/$id')({
       // Loaded beside the data: a first load never runs this loader in the browser, so the JSON-LD builders
       // stay out of first-load scripts (0008).
       import('~/lib/structured-data'),
+      prefetchFurigana(context.queryClient, context.auth.furigana, { class_ids: [id] }),
     ])
     if (!page) throw notFound()
     if ('gone' in page)
@@ -47,12 +50,14 @@ function ClassDetailPage() {
   const { id, gone } = Route.useLoaderData()
   if (gone) return <GonePage message={gone} />
   return (
-    <ClassDetailView
-      id={id}
-      reservation={(classWork, now) => <ReservationPanel classWork={classWork} now={now} />}
-      report={<ReportButton target="class" id={id} />}
-      reportReview={(reviewId) => <ReportButton target="review" id={reviewId} compact />}
-      ask={(teacher) => <AskTeacherButton teacherId={teacher.id} teacherName={teacher.nickname} />}
-    />
+    <PageFurigana ids={{ class_ids: [id] }}>
+      <ClassDetailView
+        id={id}
+        reservation={(classWork, now) => <ReservationPanel classWork={classWork} now={now} />}
+        report={<ReportButton target="class" id={id} />}
+        reportReview={(reviewId) => <ReportButton target="review" id={reviewId} compact />}
+        ask={(teacher) => <AskTeacherButton teacherId={teacher.id} teacherName={teacher.nickname} />}
+      />
+    </PageFurigana>
   )
 }

@@ -1,6 +1,8 @@
 import { createFileRoute, notFound } from '@tanstack/react-router'
 import { GonePage } from '~/components/ui/gone-page'
 import { isMember } from '~/features/auth/auth-state'
+import { PageFurigana } from '~/features/furigana/page-furigana'
+import { prefetchFurigana } from '~/features/furigana/queries'
 import { ReportButton } from '~/features/report/report-button'
 import { followStateQuery, teacherPageQuery } from '~/features/teacher/queries'
 import { TeacherView } from '~/features/teacher/teacher-view'
@@ -23,8 +25,18 @@ export const Route = createFileRoute('/_default/teacher/detail/$id')({
     ])
     if (!page) throw notFound()
     if ('gone' in page)
-      return { id, gone: page.gone, seo: { title: 'このページは公開を終了しました', noindex: true } }
+      return {
+        id,
+        gone: page.gone,
+        classIds: [],
+        seo: { title: 'このページは公開を終了しました', noindex: true },
+      }
     const t = page.profile
+    const classIds = page.classes.map((c) => c.id)
+    await prefetchFurigana(context.queryClient, context.auth.furigana, {
+      user_ids: [id],
+      class_ids: classIds,
+    })
     // SEO tags and JSON-LD are built here: the loader is code-split, head() is not (0008).
     const seo: SeoInput = {
       title: `${t.nickname}（${t.name}）`,
@@ -35,14 +47,18 @@ export const Route = createFileRoute('/_default/teacher/detail/$id')({
       type: 'website',
       jsonLd: personJsonLd(context.site.siteOrigin, t),
     }
-    return { id, gone: undefined, seo }
+    return { id, gone: undefined, classIds, seo }
   },
   head: ({ match, loaderData }) => pageHead(match, loaderData?.seo ?? {}),
   component: TeacherPage,
 })
 
 function TeacherPage() {
-  const { id, gone } = Route.useLoaderData()
+  const { id, gone, classIds } = Route.useLoaderData()
   if (gone) return <GonePage message={gone} />
-  return <TeacherView id={id} report={<ReportButton target="teacher" id={id} />} />
+  return (
+    <PageFurigana ids={{ user_ids: [id], class_ids: classIds }}>
+      <TeacherView id={id} report={<ReportButton target="teacher" id={id} />} />
+    </PageFurigana>
+  )
 }
