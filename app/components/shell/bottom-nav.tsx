@@ -1,6 +1,5 @@
 import { Link, useLocation } from '@tanstack/react-router'
 import { Icon } from '../ui/icon'
-import { Ruby } from '../ui/ruby'
 import { setMenuOpen } from './ui-store'
 
 /** Paths where the bottom navigation is hidden (spec §2: teacher introduction). */
@@ -30,7 +29,7 @@ export function BottomNav() {
       </Link>
       <Link to="/class_search" className={item} activeProps={{ className: 'text-purple-dark' }}>
         <Icon name="search" />
-        <Ruby>クラスを探す</Ruby>
+        クラスを探す
       </Link>
       <Link to="/magazine" className={item} activeProps={{ className: 'text-purple-dark' }}>
         <Icon name="article" />
@@ -38,7 +37,7 @@ export function BottomNav() {
       </Link>
       <Link to="/mypage" className={item} activeProps={{ className: 'text-purple-dark' }}>
         <Icon name="person-check" />
-        <Ruby>マイページ</Ruby>
+        マイページ
       </Link>
       <button type="button" className={item} onClick={() => setMenuOpen(true)}>
         <Icon name="menu" />

@@ -7,7 +7,8 @@ import { setMenuOpen } from './ui-store'
 export function DemoBadge() {
   return (
     <span
-      className="rounded-full bg-yellow px-2 py-0.5 text-xs font-bold text-slate-900"
+      // Under 360 px the header has room for its controls (search, ふりがな, sign-in, menu) but not for this too.
+      className="rounded-full bg-yellow px-2 py-0.5 text-xs font-bold whitespace-nowrap text-slate-900 max-[359px]:hidden"
       title="デモ用の認証プロバイダーで動いています"
       data-testid="demo-badge"
     >

@@ -43,10 +43,13 @@ export function FuriganaScope({
   return <FuriganaContext.Provider value={value}>{children}</FuriganaContext.Provider>
 }
 
-/** The segments as ruby elements (also for the few places that render known segments directly). */
+/**
+ * The segments as ruby elements, in one span: inside a flex container (a button, a link styled as one) the text and
+ * its ruby stay one run of text instead of becoming separate flex items.
+ */
 export function RubySpans({ segments }: { segments: RubySegments }) {
   return (
-    <>
+    <span>
       {segments.map((s, i) =>
         typeof s === 'string' ? (
           s
@@ -57,7 +60,7 @@ export function RubySpans({ segments }: { segments: RubySegments }) {
           </ruby>
         ),
       )}
-    </>
+    </span>
   )
 }
 
