@@ -1,3 +1,4 @@
+import { variantPathsOf } from '~/lib/responsive-image'
 import '@tanstack/react-start/server-only'
 import { AVATAR_PATH, avatarFileProblem } from '~/lib/avatar-rules'
 import { sniffImageType } from '~/lib/image-type'
@@ -34,7 +35,10 @@ export async function removeAvatar(
 ): Promise<void> {
   const path = url?.replace(/^\/uploads\//, '')
   if (!path || !AVATAR_PATH.test(path)) return
-  await store.delete(path).catch((err) => {
-    console.warn('[uploads] could not remove an old avatar:', err instanceof Error ? err.message : err)
-  })
+  // The smaller widths made from it go with it: an old photo must not stay reachable under another name.
+  for (const p of [path, ...variantPathsOf(path)]) {
+    await store.delete(p).catch((err) => {
+      console.warn('[uploads] could not remove an old avatar:', err instanceof Error ? err.message : err)
+    })
+  }
 }

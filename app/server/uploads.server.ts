@@ -2,6 +2,7 @@ import '@tanstack/react-start/server-only'
 import { randomBytes } from 'node:crypto'
 import { DATABASE_RETRY_AFTER_S } from '~/db/client'
 import { contentTypeOf, type ImageCrop, MAX_IMAGE_BYTES, sniffImageType } from '~/lib/image-type'
+import { parseVariant } from '~/lib/responsive-image'
 import { getUploadStore, type UploadStore } from './upload-store.server'
 
 /**
@@ -97,13 +98,35 @@ export async function readUpload(
 }
 
 /**
+ * A smaller width of an uploaded image (`classes/<name>-w640.webp`, app/lib/responsive-image.ts): from the store,
+ * or made from the original on its first request and stored for the next (every instance shares it). Only the
+ * widths the pages ask for exist, so no one can make the server store sizes of their choosing.
+ */
+async function readVariant(
+  path: string,
+  store: UploadStore,
+): Promise<{ bytes: Uint8Array; type: string } | undefined> {
+  const variant = parseVariant(path)
+  if (!variant) return undefined
+  const stored = await store.get(path)
+  if (stored) return { bytes: stored.bytes, type: 'image/webp' }
+  const original = await readUpload(variant.original, store)
+  if (!original) return undefined
+  const bytes = await resizeImage(original.bytes, variant.width)
+  if (!bytes) return undefined
+  // Two instances may make it at once: the second write loses, and both answer the same image.
+  await store.put(path, 'image/webp', bytes).catch(() => {})
+  return { bytes, type: 'image/webp' }
+}
+
+/**
  * The answer of GET /uploads/<path>: the image with a year-long immutable cache (names are random and never
  * reused), 404 for an unknown name, 503 with Retry-After when the store cannot be reached.
  */
 export async function uploadResponse(path: string, store: UploadStore = getUploadStore()): Promise<Response> {
   let file: Awaited<ReturnType<typeof readUpload>>
   try {
-    file = await readUpload(path, store)
+    file = parseVariant(path) ? await readVariant(path, store) : await readUpload(path, store)
   } catch (err) {
     console.error('[uploads] store unavailable:', err instanceof Error ? err.message : err)
     return new Response('Service Unavailable', {

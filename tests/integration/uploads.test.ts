@@ -50,6 +50,28 @@ function sharedStoreBehaviour(stores: () => { a: UploadStore; b: UploadStore }) 
     expect(Buffer.from(direct!.bytes).equals(Buffer.from(body))).toBe(true)
   })
 
+  it('smaller widths are made from the original on first request, kept in the store, and served by any instance', async () => {
+    const { a, b } = stores()
+    const saved = await saveClassImage(await pngFile('wide.png', 1200, 750), a)
+    if (!saved.ok) throw new Error(saved.message)
+    const variant = pathOf(saved.url).replace('.webp', '-w640.webp')
+    expect(await a.get(variant)).toBeUndefined()
+    const first = await uploadResponse(variant, b)
+    expect(first.status).toBe(200)
+    expect(first.headers.get('content-type')).toBe('image/webp')
+    expect(first.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    const bytes = new Uint8Array(await first.arrayBuffer())
+    expect(await sharp(bytes).metadata()).toMatchObject({ format: 'webp', width: 640, height: 400 })
+    // Kept for the next request, on every instance.
+    const kept = await a.get(variant)
+    expect(Buffer.from(kept!.bytes).equals(Buffer.from(bytes))).toBe(true)
+    expect((await uploadResponse(variant, a)).status).toBe(200)
+    // Only the widths pages ask for, and only of something stored.
+    expect((await uploadResponse(variant.replace('-w640', '-w641'), b)).status).toBe(404)
+    expect((await uploadResponse(`classes/${'0'.repeat(32)}-w640.webp`, b)).status).toBe(404)
+    expect(await b.get(`classes/${'0'.repeat(32)}-w640.webp`)).toBeUndefined()
+  })
+
   it('unknown and malformed names are 404; nothing is read outside the store', async () => {
     const { b } = stores()
     for (const path of [
@@ -79,9 +101,14 @@ function sharedStoreBehaviour(stores: () => { a: UploadStore; b: UploadStore }) 
     if (!saved.ok) throw new Error(saved.message)
     const res = await uploadResponse(pathOf(saved.url), b)
     expect((await sharp(new Uint8Array(await res.arrayBuffer())).metadata()).width).toBe(512)
+    const small = pathOf(saved.url).replace('.webp', '-w96.webp')
+    expect((await uploadResponse(small, a)).status).toBe(200)
     await removeAvatar('/images/avatars/teacher-01.svg', b)
     await removeAvatar(saved.url, b)
     expect((await uploadResponse(pathOf(saved.url), a)).status).toBe(404)
+    // Its smaller widths went with it.
+    expect(await a.get(small)).toBeUndefined()
+    expect((await uploadResponse(small, a)).status).toBe(404)
     // Removing twice, or something never stored, is fine.
     await removeAvatar(saved.url, b)
   })

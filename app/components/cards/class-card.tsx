@@ -2,10 +2,10 @@ import { Link } from '@tanstack/react-router'
 import type { ClassWorkCard } from '~/contract/v1/class-works'
 import { gradesLabel, seatsLabel } from '~/lib/class-labels'
 import { formatPrice, formatScheduleJa, seatsLeft } from '~/lib/format'
+import { DEFAULT_CLASS_IMAGE, fixedSizeSrcSet, IMAGE_SIZES, responsiveSrcSet } from '~/lib/responsive-image'
 import { Ruby } from '../ui/ruby'
 import { VerifiedBadge } from '../ui/verified-badge'
 
-const DEFAULT_CLASS_IMAGE = '/images/classes/default.svg'
 const DEFAULT_AVATAR = '/images/avatars/default.svg'
 
 /**
@@ -32,6 +32,7 @@ export function ClassCard({
     >
       <img
         src={card.image_url ?? DEFAULT_CLASS_IMAGE}
+        {...responsiveSrcSet(card.image_url, IMAGE_SIZES.card)}
         alt=""
         width={640}
         height={400}
@@ -68,6 +69,7 @@ export function ClassCard({
         <p className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-700">
           <img
             src={card.teacher.avatar_url ?? DEFAULT_AVATAR}
+            {...fixedSizeSrcSet(card.teacher.avatar_url, 24)}
             alt=""
             width={24}
             height={24}

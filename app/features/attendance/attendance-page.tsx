@@ -9,11 +9,10 @@ import type { Purchase } from '~/contract/v1/purchases'
 import { googleCalendarUrl } from '~/lib/calendar-links'
 import { formatDateJa, formatPrice, formatRunJa, formatTimeJa } from '~/lib/format'
 import { reservationStatusLabel } from '~/lib/reservation-status'
+import { DEFAULT_CLASS_IMAGE, fixedSizeSrcSet } from '~/lib/responsive-image'
 import { cancelReservation } from './attendance.functions'
 import { attendanceQuery } from './queries'
 import { ReviewForm } from './review-form'
-
-const DEFAULT_CLASS_IMAGE = '/images/classes/default.svg'
 
 /** /class_attendance: the member's upcoming and past reservations, with the meeting link and cancellation. */
 export function AttendancePage() {
@@ -139,6 +138,7 @@ function PurchaseRow({ p, upcoming, onCancel }: { p: Purchase; upcoming: boolean
       <div className="flex gap-4">
         <img
           src={p.class_work.image_url ?? DEFAULT_CLASS_IMAGE}
+          {...fixedSizeSrcSet(p.class_work.image_url, 96)}
           alt=""
           width={96}
           height={60}

@@ -8,12 +8,12 @@ import { VerifiedBadge } from '~/components/ui/verified-badge'
 import type { ClassWorkDetail, PublicSchedule } from '~/contract/v1/class-works'
 import { durationLabel, seatsLabel } from '~/lib/class-labels'
 import { formatPrice, seatsLeft } from '~/lib/format'
+import { DEFAULT_CLASS_IMAGE, fixedSizeSrcSet, IMAGE_SIZES, responsiveSrcSet } from '~/lib/responsive-image'
 import { FavoriteButton } from './favorite-button'
 import { classDetailQuery } from './queries'
 import { RequestPanel } from './request-panel'
 import { ReviewsSection } from './reviews-section'
 
-const DEFAULT_CLASS_IMAGE = '/images/classes/default.svg'
 const DEFAULT_AVATAR = '/images/avatars/default.svg'
 
 /** /class_search/detail/{id}: everything about one class. */
@@ -70,6 +70,7 @@ export function ClassDetailView({
       <div className="mt-4 grid gap-6 md:grid-cols-[1.1fr_1fr]">
         <img
           src={c.image_url ?? DEFAULT_CLASS_IMAGE}
+          {...responsiveSrcSet(c.image_url, IMAGE_SIZES.detail)}
           alt=""
           width={640}
           height={400}
@@ -194,6 +195,7 @@ export function ClassDetailView({
         >
           <img
             src={c.teacher.avatar_url ?? DEFAULT_AVATAR}
+            {...fixedSizeSrcSet(c.teacher.avatar_url, 72)}
             alt=""
             width={72}
             height={72}
@@ -228,6 +230,7 @@ function TeacherMini({ c }: { c: ClassWorkDetail }) {
     <p className="flex items-center gap-2 text-sm text-slate-700">
       <img
         src={c.teacher.avatar_url ?? DEFAULT_AVATAR}
+        {...fixedSizeSrcSet(c.teacher.avatar_url, 32)}
         alt=""
         width={32}
         height={32}

@@ -2,6 +2,7 @@ import { useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import type { MyClassWork } from '~/contract/v1/class-works'
 import { formatPrice, formatScheduleJa } from '~/lib/format'
+import { fixedSizeSrcSet } from '~/lib/responsive-image'
 import { myClassesQuery } from './queries'
 
 export type ClassTab = 'published' | 'unpublished'
@@ -72,6 +73,7 @@ function ClassRow({ item }: { item: MyClassWork }) {
       {item.image_url ? (
         <img
           src={item.image_url}
+          {...fixedSizeSrcSet(item.image_url, 160)}
           alt=""
           width={160}
           height={100}

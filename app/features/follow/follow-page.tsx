@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { ClassCard } from '~/components/cards/class-card'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { formatDateJa } from '~/lib/format'
+import { fixedSizeSrcSet } from '~/lib/responsive-image'
 import { removeFavoriteClass, unfollowTeacher } from './follow.functions'
 import { followPageQuery } from './queries'
 
@@ -91,6 +92,7 @@ export function FollowPage() {
                 >
                   <img
                     src={t.avatar_url ?? DEFAULT_AVATAR}
+                    {...fixedSizeSrcSet(t.avatar_url, 56)}
                     alt=""
                     width={56}
                     height={56}

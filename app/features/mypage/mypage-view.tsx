@@ -3,6 +3,7 @@ import { Link, type LinkProps } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { Icon, type IconName } from '~/components/ui/icon'
 import { formatDateJa, formatRunJa } from '~/lib/format'
+import { fixedSizeSrcSet } from '~/lib/responsive-image'
 import { CalendarSync } from './calendar-sync'
 import { myPageQuery } from './queries'
 import { WaitlistCard } from './waitlist-card'
@@ -65,6 +66,7 @@ export function MyPageView({ teacherLinks }: { teacherLinks: { to: LinkProps['to
       <div className="flex items-center gap-4">
         <img
           src={me.avatar_url ?? DEFAULT_AVATAR}
+          {...fixedSizeSrcSet(me.avatar_url, 64)}
           alt=""
           width={64}
           height={64}

@@ -2,6 +2,7 @@ import { useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import type { MasterItem } from '~/contract/v1/master'
 import { formatDateJa } from '~/lib/format'
+import { fixedSizeSrcSet } from '~/lib/responsive-image'
 import { profileQuery } from './queries'
 
 const roleLabels = { parent: '保護者', learner: '学習者', teacher: '先生' } as const
@@ -48,6 +49,7 @@ export function ProfileView() {
           {me.avatar_url ? (
             <img
               src={me.avatar_url}
+              {...fixedSizeSrcSet(me.avatar_url, 64)}
               alt=""
               width={64}
               height={64}

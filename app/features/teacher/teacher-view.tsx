@@ -4,6 +4,7 @@ import { ClassCard } from '~/components/cards/class-card'
 import { Ruby } from '~/components/ui/ruby'
 import { ShareButtons } from '~/components/ui/share-buttons'
 import { VerifiedBadge } from '~/components/ui/verified-badge'
+import { fixedSizeSrcSet } from '~/lib/responsive-image'
 import { FollowButton } from './follow-button'
 import { teacherPageQuery } from './queries'
 
@@ -19,6 +20,7 @@ export function TeacherView({ id, report }: { id: number; report?: ReactNode }) 
       <section className="flex flex-col gap-6 rounded-2xl border border-slate-200 bg-white p-6 sm:flex-row sm:items-start">
         <img
           src={t.avatar_url ?? DEFAULT_AVATAR}
+          {...fixedSizeSrcSet(t.avatar_url, 160)}
           alt={`${t.name}の顔写真`}
           width={160}
           height={160}
