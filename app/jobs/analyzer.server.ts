@@ -30,7 +30,7 @@ kuromoji.builder({ dicPath: workerData.dicPath }).build((error, tokenizer) => {
 type Pending = { resolve: (t: Token[][]) => void; reject: (e: Error) => void }
 
 let worker: Worker | undefined
-let ready: Promise<void> | undefined
+let ready: Promise<Worker> | undefined
 let idleTimer: NodeJS.Timeout | undefined
 let nextId = 1
 const pending = new Map<number, Pending>()
@@ -40,7 +40,7 @@ function failAll(error: Error) {
   pending.clear()
 }
 
-function startWorker(): Promise<void> {
+function startWorker(): Promise<Worker> {
   const require = createRequire(import.meta.url)
   const kuromoji = require.resolve('kuromoji')
   const dicPath = path.join(path.dirname(require.resolve('kuromoji/package.json')), 'dict')
@@ -49,7 +49,7 @@ function startWorker(): Promise<void> {
   worker = w
   return new Promise((resolve, reject) => {
     w.on('message', (m: { ready?: true; id?: number; tokens?: Token[][] }) => {
-      if (m.ready) return resolve()
+      if (m.ready) return resolve(w)
       const p = pending.get(m.id as number)
       pending.delete(m.id as number)
       p?.resolve(m.tokens as Token[][])
@@ -81,9 +81,9 @@ export async function analyze(texts: readonly string[]): Promise<RubySegment[][]
   const out: RubySegment[][] = []
   for (let i = 0; i < texts.length; i += MAX_TEXTS_PER_CALL) {
     const batch = texts.slice(i, i + MAX_TEXTS_PER_CALL)
-    ready ??= startWorker()
-    await ready
-    const w = worker as Worker
+    const w = await (ready ??= startWorker())
+    // Stopped while it was starting: a message to an ended worker would never be answered.
+    if (worker !== w) throw new Error('analyser worker stopped')
     const id = nextId++
     const tokens = await new Promise<Token[][]>((resolve, reject) => {
       pending.set(id, { resolve, reject })

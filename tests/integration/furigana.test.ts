@@ -216,6 +216,39 @@ describe('the furigana setting', () => {
   })
 })
 
+describe('a crowd of edits while the job reads', () => {
+  it('teachers editing titles while three jobs read at once: every class ends with the reading of its own title', async () => {
+    const teacherId = await api.userId(SUBS.teacher)
+    const mine = await api.db
+      .select({ id: classWorks.id })
+      .from(classWorks)
+      .where(and(eq(classWorks.teacherId, teacherId), eq(classWorks.isPublished, true)))
+    const titles = ['英語で遊ぼう', '算数の時間', '理科の実験教室', '漢字を覚えよう', '音楽を楽しむ']
+    const edits = mine.flatMap(({ id }, i) =>
+      [0, 1, 2].map((round) => async () => {
+        const title = `${titles[(i + round) % titles.length]}（第${round + 1}版）`
+        const res = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${id}`, { title })
+        expect(res.status, JSON.stringify(res.body)).toBe(200)
+      }),
+    )
+    const readers = [0, 1, 2].map(() => async () => {
+      for (let k = 0; k < 4; k++) await fillRuby(api.db)
+    })
+    await Promise.all([...edits, ...readers].map((run) => run()))
+    await fillAllRuby(api.db)
+
+    const rows = await api.db
+      .select({ id: classWorks.id, title: classWorks.title, ruby: classWorks.ruby })
+      .from(classWorks)
+      .where(eq(classWorks.teacherId, teacherId))
+    for (const row of rows.filter((r) => mine.some((m) => m.id === r.id))) {
+      expect(row.ruby, `class ${row.id}`).not.toBeNull()
+      expect(rubyText(row.ruby!.title!), `class ${row.id}`).toBe(row.title)
+    }
+    expect(await rubyBacklog(api.db)).toBe(0)
+  })
+})
+
 describe('the job runner on the demo content', () => {
   it('leaves no row without ruby and no classes with a stale reading', async () => {
     const stale = await api.db
