@@ -13,9 +13,8 @@ const steps = [
     : []),
   ['build', 'npx', ['vite', 'build'], process.env],
   ['e2e', 'node', ['scripts/e2e.mjs'], process.env],
-  // The goal is performance ≥ 95 (medians here: 96–99). The run fails below 90, so that a regression stops it
-  // but a busy machine's noise in total blocking time does not; the scores are in the output either way.
-  ['lighthouse', 'node', ['scripts/lighthouse.mjs'], { LIGHTHOUSE_MIN_PERFORMANCE: '90', ...process.env }],
+  // Performance ≥ 95 on the median of five runs, ten when five fall short (docs/decisions/0027).
+  ['lighthouse', 'node', ['scripts/lighthouse.mjs'], process.env],
 ]
 
 for (const [name, cmd, args, env] of steps) {
