@@ -81,7 +81,8 @@ export async function analyze(texts: readonly string[]): Promise<RubySegment[][]
   const out: RubySegment[][] = []
   for (let i = 0; i < texts.length; i += MAX_TEXTS_PER_CALL) {
     const batch = texts.slice(i, i + MAX_TEXTS_PER_CALL)
-    const w = await (ready ??= startWorker())
+    ready ??= startWorker()
+    const w = await ready
     // Stopped while it was starting: a message to an ended worker would never be answered.
     if (worker !== w) throw new Error('analyser worker stopped')
     const id = nextId++
