@@ -10,11 +10,6 @@ export type SeoInput = {
   magazine?: boolean
   type?: 'website' | 'article'
   noindex?: boolean
-  /**
-   * The page's largest picture (its LCP element): preloaded from the head with high priority, at the width the
-   * viewport will ask for (issue 18).
-   */
-  preloadImage?: { href: string; srcSet?: string; sizes?: string }
   /** schema.org structured data, written as a `<script type="application/ld+json">` (escaped by the router). */
   jsonLd?: Record<string, unknown>
 }
@@ -61,33 +56,7 @@ export function plainTitle(site: Pick<Site, 'titlePrefix'> | undefined, title: s
 export function pageHead(
   match: { status: string; context: { site: Site } },
   input: SeoInput | (() => SeoInput),
-): { meta: ReturnType<typeof seo> | []; links?: PreloadLink[] } {
+): { meta: ReturnType<typeof seo> | [] } {
   if (match.status !== 'success') return { meta: [] }
-  const value = typeof input === 'function' ? input() : input
-  const image = value.preloadImage
-  return {
-    meta: seo(match.context.site, value),
-    ...(image
-      ? {
-          links: [
-            {
-              rel: 'preload',
-              as: 'image',
-              href: image.href,
-              ...(image.srcSet ? { imageSrcSet: image.srcSet, imageSizes: image.sizes } : {}),
-              fetchPriority: 'high' as const,
-            },
-          ],
-        }
-      : {}),
-  }
-}
-
-type PreloadLink = {
-  rel: 'preload'
-  as: 'image'
-  href: string
-  imageSrcSet?: string
-  imageSizes?: string
-  fetchPriority: 'high'
+  return { meta: seo(match.context.site, typeof input === 'function' ? input() : input) }
 }

@@ -9,7 +9,6 @@ import { AskTeacherButton } from '~/features/messages/ask-teacher-button'
 import { ReportButton } from '~/features/report/report-button'
 import { ReservationPanel } from '~/features/reservation/reservation-panel'
 import { parseId } from '~/lib/ids'
-import { DEFAULT_CLASS_IMAGE, IMAGE_SIZES, responsiveSrcSet } from '~/lib/responsive-image'
 import { pageHead, type SeoInput } from '~/lib/seo'
 
 export const Route = createFileRoute('/_default/class_search/detail/$id')({
@@ -39,10 +38,6 @@ export const Route = createFileRoute('/_default/class_search/detail/$id')({
       description: oneLine(`${c.category.name}｜${c.teacher.nickname}｜${c.description}`),
       // A raster image of 1200×630: LINE and X ignore SVG (app/server/og-image.server.ts).
       image: `/og/class/${c.id}.png`,
-      preloadImage: {
-        href: c.image_url ?? DEFAULT_CLASS_IMAGE,
-        ...responsiveSrcSet(c.image_url, IMAGE_SIZES.detail),
-      },
       jsonLd: courseJsonLd(context.site.siteOrigin, c, new Date(page.now), reviews?.items ?? []),
     }
     return { id, gone: undefined, seo }
