@@ -76,20 +76,21 @@ export async function fillRuby(db: Db, batch = BATCH): Promise<FillResult> {
   let classes = 0
   let teachers = 0
   let announcements = 0
-  for (const [i, r] of classRows.entries()) {
-    const done = await db
-      .update(classWorks)
-      .set({ ruby: classRuby[i] })
-      .where(
-        and(
-          eq(classWorks.id, r.id),
-          isNull(classWorks.ruby),
-          eq(classWorks.title, r.title),
-          eq(classWorks.description, r.description),
-        ),
-      )
-      .returning({ id: classWorks.id })
-    classes += done.length
+  // Classes come by the thousand (a catalogue): one statement per batch.
+  if (classRows.length > 0) {
+    const values = sql.join(
+      classRows.map(
+        (r, i) =>
+          sql`(${r.id}::int, ${r.title}::text, ${r.description}::text, ${JSON.stringify(classRuby[i])}::jsonb)`,
+      ),
+      sql`, `,
+    )
+    const result = await db.execute(sql`
+      update ${classWorks} c set ruby = v.ruby
+      from (values ${values}) as v(id, title, description, ruby)
+      where c.id = v.id and c.ruby is null and c.title = v.title and c.description = v.description
+      returning c.id`)
+    classes = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows).length
   }
   for (const [i, r] of teacherRows.entries()) {
     const done = await db

@@ -4,7 +4,7 @@ import { DatabaseError, openDatabase } from '../../app/db/client'
 import * as s from '../../app/db/schema'
 import { alignEmbeddedIssuer, seedIfEmpty } from '../../app/db/seed'
 import { TEST_ISSUER } from './support/constants'
-import { openTestDatabase, type TestDatabase } from './support/test-db'
+import { buildSeededDatabase, openTestDatabase, type TestDatabase } from './support/test-db'
 
 let t: TestDatabase
 beforeAll(async () => {
@@ -158,6 +158,23 @@ describe('embedded issuer alignment', () => {
       .where(and(eq(s.users.sub, 'auth0|abc')))
     expect(other!.issuer).toBe(auth0)
   })
+})
+
+describe('demo content seeded at any time of day', () => {
+  // Seeded 19 minutes after a demo lesson ended (the moment a run found a review dated before its lesson's end).
+  it('has no review written before its lesson ended', async () => {
+    const database = await buildSeededDatabase({}, new Date('2026-11-26T01:49:00Z'))
+    try {
+      const wrong = await database.db.execute(sql`
+        select r.id from reviews r
+        join purchases p on p.id = r.purchase_id
+        join class_work_schedules s on s.id = p.schedule_id
+        where r.created_at < s.ended_at or r.replied_at < r.created_at`)
+      expect(Array.isArray(wrong) ? wrong : (wrong as { rows: unknown[] }).rows).toEqual([])
+    } finally {
+      await database.close()
+    }
+  }, 120_000)
 })
 
 describe('openDatabase', () => {

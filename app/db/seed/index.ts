@@ -349,9 +349,10 @@ async function seedAll(tx: Tx, { issuer, now, commissionRate = 0.2 }: SeedOption
   const reviewRows: (typeof s.reviews.$inferInsert)[] = []
   for (const p of attended) {
     if (!reviewRng.chance(0.7)) continue
-    const createdAt = new Date(
-      Math.min(now.getTime() - 3600_000, p.endedAt.getTime() + reviewRng.int(1, 48) * 3600_000),
-    )
+    // Written 1–48 h after the lesson, and at the latest an hour ago — or, for a lesson that ended within the last
+    // two hours, halfway between its end and now: never before the lesson ended, whatever the time of day.
+    const latest = now.getTime() - Math.min(3600_000, (now.getTime() - p.endedAt.getTime()) / 2)
+    const createdAt = new Date(Math.min(latest, p.endedAt.getTime() + reviewRng.int(1, 48) * 3600_000))
     const replied = reviewRng.chance(0.4)
     reviewRows.push({
       purchaseId: p.id,
