@@ -138,7 +138,7 @@ export function rubyFillHandler(publicContentChanged: (why: string) => Promise<v
   }
 }
 
-/** How many rows still wait for their furigana (tests and the bench). */
+/** How many rows still wait for their furigana (what the tests check the job against). */
 export async function rubyBacklog(db: Db): Promise<number> {
   const n = sql<number>`count(*)::int`
   const [[a], [b], [c]] = await Promise.all([

@@ -162,6 +162,8 @@ describe('database store', () => {
     const res = await uploadResponse(`classes/${'b'.repeat(32)}.webp`, broken)
     expect(res.status).toBe(503)
     expect(res.headers.get('retry-after')).toBeTruthy()
+    // A smaller width too: no width is made, and the page's srcset falls back on a retry.
+    expect((await uploadResponse(`classes/${'b'.repeat(32)}-w640.webp`, broken)).status).toBe(503)
   })
 
   describe('images written to disk by older versions', () => {
@@ -262,5 +264,6 @@ describe('S3 store (s3rver)', () => {
       forcePathStyle: true,
     })
     expect((await uploadResponse(`classes/${'c'.repeat(32)}.webp`, away)).status).toBe(503)
+    expect((await uploadResponse(`classes/${'c'.repeat(32)}-w320.webp`, away)).status).toBe(503)
   })
 })

@@ -47,7 +47,7 @@ export function FuriganaScope({
  * The segments as ruby elements, in one span: inside a flex container (a button, a link styled as one) the text and
  * its ruby stay one run of text instead of becoming separate flex items.
  */
-export function RubySpans({ segments }: { segments: RubySegments }) {
+function RubySpans({ segments }: { segments: RubySegments }) {
   return (
     <span>
       {segments.map((s, i) =>

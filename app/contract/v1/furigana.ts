@@ -16,6 +16,13 @@ export const FuriganaQuery = z.object({
 })
 export type FuriganaQuery = z.input<typeof FuriganaQuery>
 
+/** The same ids as numbers, as the BFF and the pages hold them. */
+export interface FuriganaIds {
+  class_ids?: number[]
+  user_ids?: number[]
+  announcement_ids?: number[]
+}
+
 export const RubySegment = z.union([z.string(), z.tuple([z.string(), z.string()])])
 export const RubyText = z.array(RubySegment)
 

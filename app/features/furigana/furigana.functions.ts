@@ -7,8 +7,9 @@ import { ApiError, api } from '~/server/api-client'
 import { furiganaCookie } from '~/server/furigana-cookie.server'
 import { logger } from '~/server/logger.server'
 import { currentAccessToken } from '~/server/session-token.server'
+import { MAX_FURIGANA_IDS } from './ids'
 
-const Ids = z.array(Id).max(60).optional()
+const Ids = z.array(Id).max(MAX_FURIGANA_IDS).optional()
 const FuriganaIdsInput = z.object({ class_ids: Ids, user_ids: Ids, announcement_ids: Ids }).strict()
 export type FuriganaIdsInput = z.infer<typeof FuriganaIdsInput>
 

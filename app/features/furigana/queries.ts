@@ -1,15 +1,10 @@
 import { type QueryClient, queryOptions } from '@tanstack/react-query'
 import { type FuriganaIdsInput, getFixedFurigana, getFurigana } from './furigana.functions'
+import { normalizeFuriganaIds } from './ids'
 
-/** The furigana of some content; ids sorted so that one page's key is one key. */
+/** The furigana of some content (one key per page, within the API's limits: ids.ts). */
 export const furiganaQuery = (ids: FuriganaIdsInput) => {
-  const norm = (v: number[] | undefined) =>
-    v && v.length > 0 ? [...new Set(v)].sort((a, b) => a - b) : undefined
-  const data = {
-    class_ids: norm(ids.class_ids),
-    user_ids: norm(ids.user_ids),
-    announcement_ids: norm(ids.announcement_ids),
-  }
+  const data = normalizeFuriganaIds(ids)
   return queryOptions({
     queryKey: ['furigana', data],
     queryFn: () => getFurigana({ data }),

@@ -35,7 +35,7 @@ import {
 } from '../../contract/v1/class-works'
 import { ErrorBody } from '../../contract/v1/common'
 import { FavoriteList, FavoriteState, FollowState } from '../../contract/v1/follows'
-import { FuriganaMap } from '../../contract/v1/furigana'
+import { type FuriganaIds, FuriganaMap } from '../../contract/v1/furigana'
 import {
   Article,
   ArticlePage,
@@ -775,13 +775,6 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     // ── teacher and organisation tools (issue #7) ──
     ...teacherTools(authedCall, get, id),
   }
-}
-
-/** The content whose furigana a page wants. */
-export interface FuriganaIds {
-  class_ids?: number[]
-  user_ids?: number[]
-  announcement_ids?: number[]
 }
 
 type AuthedCallFactory = <A extends unknown[], S extends z.ZodType>(
