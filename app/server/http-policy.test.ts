@@ -95,6 +95,27 @@ describe('stabilizePage and etagMatches (visitor pages a CDN can share)', () => 
     expect(stabilizePage(render('N3', 1795627368675), 'N3', crypto).etag).toBe(a.etag)
   })
 
+  it('answers the page already served for the same content without hashing its bytes again', () => {
+    const first = stabilizePage(render('N1', 1795627368675), 'N1', crypto)
+    const hashed: string[] = []
+    const counting = {
+      ...crypto,
+      hash: (data: string) => {
+        hashed.push(data)
+        return crypto.hash(data)
+      },
+    }
+    const again = stabilizePage(render('N2', 1795627399999), 'N2', counting, (digest) =>
+      digest === first.digest ? first : undefined,
+    )
+    expect(again).toBe(first)
+    expect(hashed).toHaveLength(0)
+    // Other content is built and hashed as usual.
+    const other = stabilizePage(render('N3', 1795627399999, 'ピアノ'), 'N3', counting, () => undefined)
+    expect(other.digest).not.toBe(first.digest)
+    expect(hashed).toHaveLength(1)
+  })
+
   it('gives different content another nonce, digest and ETag', () => {
     const a = stabilizePage(render('N1', 1795627368675), 'N1', crypto)
     const b = stabilizePage(render('N1', 1795627368675, 'ピアノ'), 'N1', crypto)

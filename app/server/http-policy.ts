@@ -112,16 +112,20 @@ const RENDER_TIMES =
  * Makes a visitor's page the same for every visitor while its content is the same: the per-request nonce is
  * replaced by one derived from the content (an HMAC under a server secret, so an injected script could only carry
  * it by predicting the HMAC of a page that contains itself), and the strong ETag is the hash of the resulting
- * bytes. `digest` names the content without render times, for the caller to serve the first render's exact bytes
- * again (shareVisitorPage). `hmac(data)` and `hash(data)` are keyed HMAC-SHA-256 and SHA-256, both as base64url.
+ * bytes. `digest` names the content without render times: `known(digest)` gives the page already served for it,
+ * whose exact bytes are answered again (shareVisitorPage) without building or hashing them a second time.
+ * `hmac(data)` and `hash(data)` are keyed HMAC-SHA-256 and SHA-256, both as base64url.
  */
 export function stabilizePage(
   html: string,
   requestNonce: string,
   crypto: { hmac: (data: string) => string; hash: (data: string) => string },
+  known: (digest: string) => StablePage | undefined = () => undefined,
 ): StablePage {
   const parts = html.split(requestNonce)
   const digest = crypto.hmac(parts.join('').replace(RENDER_TIMES, '<time>'))
+  const served = known(digest)
+  if (served) return served
   // base64url has no '/' or '+', so the nonce is valid in a CSP source and an HTML attribute as it is.
   const nonce = digest.slice(0, 24)
   const body = parts.join(nonce)

@@ -128,13 +128,17 @@ export async function shareVisitorPage(
   )
     return response
   const key = pageNonceKey()
-  const rendered = stabilizePage(await response.text(), nonce, {
-    hmac: (data) => createHmac('sha256', key).update(data).digest('base64url'),
-    hash: (data) => createHash('sha256').update(data).digest('base64url'),
-  })
   // The first render of this content is answered again, byte for byte, so that its ETag holds.
-  const page = servedPages.get(rendered.digest) ?? rendered
-  if (page === rendered) servedPages.set(page.digest, page)
+  const page = stabilizePage(
+    await response.text(),
+    nonce,
+    {
+      hmac: (data) => createHmac('sha256', key).update(data).digest('base64url'),
+      hash: (data) => createHash('sha256').update(data).digest('base64url'),
+    },
+    (digest) => servedPages.get(digest),
+  )
+  if (!servedPages.has(page.digest)) servedPages.set(page.digest, page)
   const headers = new Headers(response.headers)
   headers.delete('content-length')
   headers.set('content-security-policy', cspFor(page.nonce))

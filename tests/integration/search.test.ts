@@ -399,6 +399,28 @@ describe('paging and the index', () => {
     expect(plan, plan).toContain('class_works_search_title_bigrams_idx')
   })
 
+  it('counts and pages in one statement, and never sorts a match set past the cap', async () => {
+    const rowsOf = async (query: ReturnType<typeof sql>) => {
+      const result = (await db.execute(query)) as unknown
+      return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<
+        string,
+        string
+      >[]
+    }
+    // 'だみー' matches 4,975 classes: the count stops at the cap and the ranked page is never run.
+    const over = await rowsOf(
+      sql`explain (analyze, costs off, timing off) ${classWorkSearchQueries(db, { q: 'だみー' }).countedPage(0)}`,
+    )
+    const plan = over.map((r) => Object.values(r)[0]).join('\n')
+    expect(plan, plan).toMatch(/One-Time Filter/u)
+    expect(plan, plan).toMatch(/never executed/u)
+    // Within the cap: the count on every row, the page's ids in rank order.
+    const page = await rowsOf(classWorkSearchQueries(db, { q: 'テントウムシ' }).countedPage(0))
+    expect(page).toHaveLength(20)
+    expect(page.every((r) => Number(r.n) === 25)).toBe(true)
+    expect(page.map((r) => Number(r.ord))).toEqual(Array.from({ length: 20 }, (_, i) => i + 1))
+  })
+
   it('serves a 2-character term from the GIN index', async () => {
     for (const q of ['陶芸', '蜂']) {
       const plan = await explain(classWorkSearchQueries(db, { q }).count)

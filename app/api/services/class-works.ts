@@ -214,8 +214,8 @@ function classWorkSearchClauses(p: SearchParams): {
 /**
  * The queries of a class search, unexecuted (the benchmark and a test EXPLAIN them):
  * - `count`: the matches counted up to SEARCH_COUNT_CAP + 1 (from the GIN index, or from the category index alone);
- * - `ranked(offset)`: with at most SEARCH_COUNT_CAP matches, all of them sorted by relevance and the chosen sort,
- *   one page of them;
+ * - `countedPage(offset)`: the count and, with at most SEARCH_COUNT_CAP matches, one page of them sorted by
+ *   relevance and the chosen sort;
  * - `walk(tier, limit, offset)`: with more, one relevance tier in the chosen order, walking that sort's index and
  *   stopping once the page is full; `tierCount(tier, cap)` counts a tier up to `cap`, to skip whole tiers when
  *   paging past them.
@@ -227,20 +227,31 @@ export function classWorkSearchQueries(db: Db, p: SearchParams) {
       .select({ n: sql<number>`count(*)::int` })
       .from(db.select({ one: sql`1` }).from(classWorks).where(where).limit(cap).as('matches'))
   const inTier = (tier: number) => and(walkCondition, tiers[tier])
+  const ranking = [...(relevance ? [sql`${relevance} desc`] : []), ...sortOrder(p.sort, classWorks)]
   return {
     page: p.page ?? 1,
     tiers: tiers.length,
     // next_start_at and upcoming_slots go stale together when a lesson starts: refreshed before they are read.
     refreshesNextStart: p.sort === 'start' || searchSlots(p) !== undefined,
     count: capped(condition, SEARCH_COUNT_CAP + 1),
-    ranked: (offset: number) =>
-      db
-        .select({ id: classWorks.id })
+    /**
+     * `count` and, while it is within the cap, one page of the matches sorted by relevance and the chosen sort, in
+     * one statement (each statement costs a round trip, and on PGlite its own parse and plan): rows of (n, id, ord).
+     * The cap is a one-time filter on the lateral page, so a larger set of matches is never sorted; with no id on
+     * the page, one row carries the count alone.
+     */
+    countedPage: (offset: number) => sql`with cnt(n) as (${capped(condition, SEARCH_COUNT_CAP + 1)})
+      select cnt.n, r.id, r.ord from cnt left join lateral (${db
+        .select({
+          id: classWorks.id,
+          ord: sql`row_number() over (order by ${sql.join(ranking, sql`, `)})`.as('ord'),
+        })
         .from(classWorks)
-        .where(condition)
-        .orderBy(...(relevance ? [sql`${relevance} desc`] : []), ...sortOrder(p.sort, classWorks))
+        .where(and(condition, sql`cnt.n <= ${SEARCH_COUNT_CAP}`))
+        .orderBy(...ranking)
         .limit(SEARCH_PER_PAGE)
-        .offset(offset),
+        .offset(offset)}) r on true
+      order by r.ord`,
     tierCount: (tier: number, cap: number) => capped(inTier(tier), cap),
     walk: (tier: number, limit: number, offset: number) =>
       db
@@ -295,9 +306,15 @@ export async function searchClassWorkIds(
   const q = classWorkSearchQueries(db, { ...p, now })
   if (q.refreshesNextStart) await refreshNextStarts(db, now)
   const offset = (q.page - 1) * SEARCH_PER_PAGE
-  const n = Number((await q.count)[0]?.n ?? 0)
+  const result: unknown = await db.execute(q.countedPage(offset))
+  // postgres-js answers an array of rows, PGlite a result with `rows`.
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
+    n: number
+    id: number | null
+  }[]
+  const n = Number(rows[0]?.n ?? 0)
   if (n <= SEARCH_COUNT_CAP) {
-    const ids = offset < n ? (await q.ranked(offset)).map((r) => r.id) : []
+    const ids = rows.flatMap((r) => (r.id === null ? [] : [Number(r.id)]))
     return { ids, total: n, capped: false, page: q.page }
   }
 

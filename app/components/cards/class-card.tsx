@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router'
-import type { ClassWorkCard } from '~/contract/v1/class-works'
-import { gradesLabel, seatsLabel } from '~/lib/class-labels'
-import { formatPrice, formatScheduleJa, seatsLeft } from '~/lib/format'
+import type { ClassCardView } from '~/lib/card-view'
+import { seatsLabel } from '~/lib/class-labels'
+import { formatPrice, formatScheduleJa } from '~/lib/format'
 import { DEFAULT_CLASS_IMAGE, fixedSizeSrcSet, IMAGE_SIZES, responsiveSrcSet } from '~/lib/responsive-image'
 import { Ruby } from '../ui/ruby'
 import { VerifiedBadge } from '../ui/verified-badge'
@@ -10,7 +10,8 @@ const DEFAULT_AVATAR = '/images/avatars/default.svg'
 
 /**
  * A class in a list (home rows, search results, a teacher's classes, related classes). The whole card is one
- * link (the title's link stretches over it), so the teacher's name inside is plain text.
+ * link (the title's link stretches over it), so the teacher's name inside is plain text. Its styles are the
+ * `.class-card` rules of app/styles.css: a page repeats the card up to 20 times.
  * `priority` marks a card that is likely on screen at first paint: its image loads eagerly.
  */
 export function ClassCard({
@@ -18,18 +19,14 @@ export function ClassCard({
   priority = false,
   headingLevel = 3,
 }: {
-  card: ClassWorkCard
+  card: ClassCardView
   priority?: boolean
   headingLevel?: 2 | 3
 }) {
-  const next = card.next_schedule
-  const left = next ? seatsLeft(next) : undefined
+  const next = card.next
   const Heading = headingLevel === 2 ? 'h2' : 'h3'
   return (
-    <article
-      className="relative flex h-full flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md has-[a:focus-visible]:ring-3 has-[a:focus-visible]:ring-purple-dark"
-      data-testid="class-card"
-    >
+    <article className="class-card" data-testid="class-card">
       <img
         src={card.image_url ?? DEFAULT_CLASS_IMAGE}
         {...responsiveSrcSet(card.image_url, IMAGE_SIZES.card)}
@@ -39,15 +36,14 @@ export function ClassCard({
         loading={priority ? 'eager' : 'lazy'}
         decoding="async"
         {...(priority ? { fetchPriority: 'high' as const } : {})}
-        className="aspect-[8/5] w-full bg-base-light object-cover"
       />
-      <div className="flex flex-1 flex-col gap-2 p-4">
-        <p className="text-xs font-bold text-purple-dark" data-testid="class-card-category">
-          {card.category.name}
+      <div>
+        <p className="class-card-kind" data-testid="class-card-category">
+          {card.category}
           <span className="mx-1 text-slate-400" aria-hidden="true">
             ／
           </span>
-          {card.class_style.name}
+          {card.style}
           {card.lesson_count > 1 ? (
             <span
               className="ml-2 rounded bg-purple-dark px-1.5 py-0.5 text-white"
@@ -57,16 +53,12 @@ export function ClassCard({
             </span>
           ) : null}
         </p>
-        <Heading className="line-clamp-2 leading-snug font-bold">
-          <Link
-            to="/class_search/detail/$id"
-            params={{ id: String(card.id) }}
-            className="after:absolute after:inset-0 after:content-[''] hover:underline focus-visible:outline-none"
-          >
+        <Heading className="class-card-title">
+          <Link to="/class_search/detail/$id" params={{ id: String(card.id) }}>
             <Ruby text={card.title} />
           </Link>
         </Heading>
-        <p className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-700">
+        <p className="class-card-teacher">
           <img
             src={card.teacher.avatar_url ?? DEFAULT_AVATAR}
             {...fixedSizeSrcSet(card.teacher.avatar_url, 24)}
@@ -75,13 +67,12 @@ export function ClassCard({
             height={24}
             loading="lazy"
             decoding="async"
-            className="h-6 w-6 rounded-full bg-base-light object-cover"
           />
           <span className="min-w-0 break-words">{card.teacher.nickname}</span>
           {card.teacher.is_verified ? <VerifiedBadge size="xs" /> : null}
         </p>
-        <dl className="mt-auto grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm">
-          <dt className="text-slate-600">
+        <dl className="class-card-facts">
+          <dt>
             <Ruby>料金</Ruby>
           </dt>
           <dd className="font-bold" data-testid="class-card-price">
@@ -92,7 +83,7 @@ export function ClassCard({
           </dd>
           {card.rating.count > 0 && card.rating.average !== null ? (
             <>
-              <dt className="text-slate-600">
+              <dt>
                 <Ruby>評価</Ruby>
               </dt>
               <dd data-testid="class-card-rating">
@@ -104,29 +95,22 @@ export function ClassCard({
               </dd>
             </>
           ) : null}
-          <dt className="text-slate-600">
+          <dt>
             <Ruby>対象</Ruby>
           </dt>
-          <dd>{gradesLabel(card.target_grades)}</dd>
-          <dt className="text-slate-600">
+          <dd>{card.grades}</dd>
+          <dt>
             <Ruby text={card.lesson_count > 1 ? '開講' : '次回'} />
           </dt>
-          <dd>
-            {next ? (
-              formatScheduleJa(
-                next.lessons[0]?.started_at ?? next.started_at,
-                next.lessons[0]?.ended_at ?? next.ended_at,
-              )
-            ) : (
-              <Ruby>日程調整中</Ruby>
-            )}
-          </dd>
-          {left !== undefined ? (
+          <dd>{next ? formatScheduleJa(next.started_at, next.ended_at) : <Ruby>日程調整中</Ruby>}</dd>
+          {next ? (
             <>
-              <dt className="text-slate-600">
+              <dt>
                 <Ruby>空き</Ruby>
               </dt>
-              <dd className={left === 0 ? 'font-bold text-red-dark' : ''}>{seatsLabel(left)}</dd>
+              <dd className={next.seats_left === 0 ? 'font-bold text-red-dark' : undefined}>
+                {seatsLabel(next.seats_left)}
+              </dd>
             </>
           ) : null}
         </dl>

@@ -1,4 +1,5 @@
 import { createServerFn } from '@tanstack/react-start'
+import { toClassCardView } from '~/lib/card-view'
 import type { DayTime, Weekday } from '~/lib/request-slots'
 import { api } from '~/server/api-client'
 import { parseClassSearch } from './search-params'
@@ -6,7 +7,7 @@ import { parseClassSearch } from './search-params'
 /**
  * POST /v1/class_works/search with the page's typed search parameters. The validator is the same tolerant
  * parser as the URL's (zod/mini), so nothing heavier ships to the browser; the API validates again.
- * Null when the API could not answer (the page says so instead of failing).
+ * Null when the API could not answer (the page says so instead of failing). The cards carry only what they show.
  */
 export const searchClasses = createServerFn({ method: 'GET' })
   .validator((input: unknown) => parseClassSearch((input ?? {}) as Record<string, unknown>))
@@ -17,7 +18,8 @@ export const searchClasses = createServerFn({ method: 'GET' })
       ...(weekday ? { weekday: weekday.split(',') as Weekday[] } : {}),
       ...(time ? { time: time.split(',') as DayTime[] } : {}),
     }
-    return (await api.searchClassWorks(body)) ?? null
+    const result = await api.searchClassWorks(body)
+    return result ? { ...result, items: result.items.map(toClassCardView) } : null
   })
 
 /** The master lists the filters offer. */

@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { ClassCard } from '~/components/cards/class-card'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
+import { toClassCardView } from '~/lib/card-view'
 import { formatDateJa } from '~/lib/format'
 import { fixedSizeSrcSet } from '~/lib/responsive-image'
 import { removeFavoriteClass, unfollowTeacher } from './follow.functions'
@@ -133,7 +134,7 @@ export function FollowPage() {
           <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="favorite-list">
             {favorites.map((f) => (
               <li key={f.class_work.id} className="flex flex-col gap-2" data-testid="favorite-item">
-                <ClassCard card={f.class_work} />
+                <ClassCard card={toClassCardView(f.class_work)} />
                 <button
                   type="button"
                   className="btn-ghost text-sm"

@@ -4,9 +4,9 @@ import type { ReactNode } from 'react'
 import { ArticleCard } from '~/components/cards/article-card'
 import { ClassCard } from '~/components/cards/class-card'
 import { Ruby } from '~/components/ui/ruby'
-import type { ClassWorkCard } from '~/contract/v1/class-works'
+import type { ClassCardView } from '~/lib/card-view'
 import { seatsLabel } from '~/lib/class-labels'
-import { formatPrice, formatShortDateJa, formatTimeJa, seatsLeft } from '~/lib/format'
+import { formatPrice, formatShortDateJa, formatTimeJa } from '~/lib/format'
 import { homeQuery } from './queries'
 
 function SectionHeader({ id, title, more }: { id: string; title: string; more?: ReactNode }) {
@@ -23,7 +23,7 @@ function SectionHeader({ id, title, more }: { id: string; title: string; more?: 
 const moreLink = 'shrink-0 text-sm font-bold text-purple-dark underline'
 
 /** A row of cards: swipes sideways on phones, a grid from sm up. */
-function CardRow({ cards, testId }: { cards: ClassWorkCard[]; testId: string }) {
+function CardRow({ cards, testId }: { cards: ClassCardView[]; testId: string }) {
   return (
     <ul
       className="-mx-4 mt-6 flex snap-x gap-4 overflow-x-auto px-4 pb-2 sm:mx-0 sm:grid sm:grid-cols-2 sm:overflow-visible sm:px-0 md:grid-cols-3 lg:grid-cols-4"
@@ -86,7 +86,7 @@ export function ClassSections() {
             data-testid="home-close-to-starts"
           >
             {closeToStarts.map(({ schedule: s, class_work: c }) => {
-              const left = seatsLeft(s)
+              const left = s.seats_left
               return (
                 <li key={s.id} className="relative flex items-center gap-4 px-4 py-3 hover:bg-light-grey/60">
                   <p className="w-20 shrink-0 text-center leading-tight">
@@ -108,7 +108,7 @@ export function ClassSections() {
                       </Link>
                     </h3>
                     <p className="truncate text-sm text-slate-700">
-                      {c.teacher.nickname}・{c.category.name}・{formatPrice(c.price)}
+                      {c.teacher}・{c.category}・{formatPrice(c.price)}
                     </p>
                   </div>
                   <span

@@ -1,4 +1,5 @@
 import { createServerFn } from '@tanstack/react-start'
+import { toClassCardView, toLessonRowView } from '~/lib/card-view'
 import { api } from '~/server/api-client'
 
 export const HOME_LIMITS = { newArrivals: 8, closeToStarts: 5, closeToStartsByClass: 8, articles: 3 } as const
@@ -6,7 +7,8 @@ export const HOME_LIMITS = { newArrivals: 8, closeToStarts: 5, closeToStartsByCl
 /**
  * Everything the top page lists, in one round trip: new classes, the next lessons, classes by their next
  * lesson, the category master list and the latest magazine articles. A list the API cannot give is empty
- * (public calls log and return nothing, spec §8), so the rest of the page still shows.
+ * (public calls log and return nothing, spec §8), so the rest of the page still shows. Cards and rows carry only
+ * what they show (app/lib/card-view.ts).
  */
 export const getHomeData = createServerFn({ method: 'GET' }).handler(async () => {
   const [newArrivals, closeToStarts, closeToStartsByClass, categories, magazine] = await Promise.all([
@@ -17,9 +19,9 @@ export const getHomeData = createServerFn({ method: 'GET' }).handler(async () =>
     api.listMagazineArticles({}),
   ])
   return {
-    newArrivals: newArrivals ?? [],
-    closeToStarts: closeToStarts ?? [],
-    closeToStartsByClass: closeToStartsByClass ?? [],
+    newArrivals: (newArrivals ?? []).map(toClassCardView),
+    closeToStarts: (closeToStarts ?? []).map(toLessonRowView),
+    closeToStartsByClass: (closeToStartsByClass ?? []).map(toClassCardView),
     categories: categories ?? [],
     articles: (magazine?.items ?? []).slice(0, HOME_LIMITS.articles),
   }

@@ -4,6 +4,7 @@ import { ClassCard } from '~/components/cards/class-card'
 import { Ruby } from '~/components/ui/ruby'
 import { ShareButtons } from '~/components/ui/share-buttons'
 import { VerifiedBadge } from '~/components/ui/verified-badge'
+import { toClassCardView } from '~/lib/card-view'
 import { fixedSizeSrcSet } from '~/lib/responsive-image'
 import { FollowButton } from './follow-button'
 import { teacherPageQuery } from './queries'
@@ -100,7 +101,7 @@ export function TeacherView({ id, report }: { id: number; report?: ReactNode }) 
           <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="teacher-classes">
             {classes.map((c) => (
               <li key={c.id}>
-                <ClassCard card={c} />
+                <ClassCard card={toClassCardView(c)} />
               </li>
             ))}
           </ul>
