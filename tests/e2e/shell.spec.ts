@@ -27,6 +27,39 @@ test('the hamburger menu opens and closes on navigation', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1, name: '利用規約' })).toBeVisible()
 })
 
+test("client navigation loads each page's chunks without a full reload or a console error", async ({
+  page,
+}) => {
+  // Lazy chunks load without Vite's preload table (docs/decisions/0008): each chunk imports all it needs itself.
+  const errors: string[] = []
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text())
+  })
+  page.on('pageerror', (e) => errors.push(e.message))
+  // /company shares no chunk with the search or the magazine, so both are fetched on the way.
+  await gotoReady(page, '/company')
+  await page.waitForLoadState('networkidle')
+  const documents: string[] = []
+  const scripts: string[] = []
+  page.on('request', (r) => {
+    if (r.resourceType() === 'document') documents.push(r.url())
+    if (r.resourceType() === 'script') scripts.push(r.url())
+  })
+  const menu = page.getByTestId('hamburger-menu')
+  for (const [name, url, card] of [
+    ['クラスを探す', /\/class_search$/, 'class-card'],
+    ['マガジン', /\/magazine$/, 'article-card'],
+  ] as const) {
+    await page.getByTestId('menu-button').click()
+    await menu.getByRole('link', { name, exact: true }).click()
+    await expect(page).toHaveURL(url)
+    await expect(page.getByTestId(card).first()).toBeVisible()
+  }
+  expect(documents).toEqual([])
+  expect(scripts.length).toBeGreaterThan(0)
+  expect(errors).toEqual([])
+})
+
 test('the footer lists the legal pages and the external help links', async ({ page }) => {
   await gotoReady(page, '/')
   const footer = page.getByTestId('site-footer')

@@ -33,7 +33,8 @@ export type ModalProps = {
 /**
  * The shared modal on Radix Dialog. Radix locks page scrolling while it is open and the page keeps
  * its scroll position, so closing returns the reader to where they were. Pages use `Modal` (./modal),
- * which loads this file the first time it opens.
+ * which loads this file the first time it opens; a module that is itself loaded on opening (the reservation
+ * confirmation) imports this directly, so that its dialog does not wait for a second round trip.
  */
 export function ModalDialog(props: ModalProps) {
   const dismissible = props.dismissible ?? true

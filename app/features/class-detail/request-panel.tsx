@@ -1,130 +1,55 @@
-import { useMutation } from '@tanstack/react-query'
 import { useLocation } from '@tanstack/react-router'
-import { useId, useState } from 'react'
-import { openLoginModal, showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
+import { lazy, Suspense, useState } from 'react'
+import { openLoginModal, showErrorSnackbar } from '~/components/shell/ui-store'
 import { useViewer } from '~/components/shell/use-viewer'
-import { FieldError, inputClass } from '~/components/ui/form-parts'
-import { DAY_TIMES, type DayTime, WEEKDAYS, type Weekday } from '~/lib/request-slots'
-import { requestClassDate } from './class-detail.functions'
+import { useOnceOpened } from '~/components/ui/use-once-opened'
+
+// The form and its call are only reachable from the button: they load on the first press (0008).
+const RequestForm = lazy(() => import('./request-form').then((m) => ({ default: m.RequestForm })))
 
 /**
  * 「リクエスト開催」 (issue 16) under a class with no date coming: the member says which weekdays and times suit
  * them; the teacher sees it, and the member gets a mail when a date is added.
  */
 export function RequestPanel({ classWorkId }: { classWorkId: number }) {
-  const uid = useId()
   const viewer = useViewer()
   const location = useLocation()
   const [open, setOpen] = useState(false)
-  const [weekdays, setWeekdays] = useState<Weekday[]>([])
-  const [times, setTimes] = useState<DayTime[]>([])
-  const [note, setNote] = useState('')
-  const [errors, setErrors] = useState<Record<string, string>>({})
+  const opened = useOnceOpened(open)
   const [done, setDone] = useState(false)
-  const send = useMutation({
-    mutationFn: () => requestClassDate({ data: { id: classWorkId, body: { weekdays, times, note } } }),
-    onSuccess: (result) => {
-      if (!result.ok) {
-        setErrors(result.fieldErrors)
-        return showErrorSnackbar(result.message)
-      }
-      setDone(true)
-      showSnackbar({ message: 'リクエストを送りました。日程が決まったらメールでお知らせします' })
-    },
-    onError: () => showErrorSnackbar('送信できませんでした。時間をおいてもう一度お試しください'),
-  })
-  const toggle = <T extends string>(list: T[], v: T) =>
-    list.includes(v) ? list.filter((x) => x !== v) : [...list, v]
   if (done)
     return (
       <p className="mt-3 rounded-xl bg-base-light p-3 text-sm" role="status" data-testid="request-done">
         開催をリクエストしました。日程が決まったらメールでお知らせします。
       </p>
     )
-  if (!open)
-    return (
-      <button
-        type="button"
-        className="btn-outline mt-3"
-        onClick={() => {
-          if (viewer === 'visitor') return openLoginModal(location.href)
-          if (viewer === 'unregistered')
-            return showErrorSnackbar('プロフィールを登録するとリクエストできます')
-          setOpen(true)
-        }}
-        data-testid="request-open"
-      >
-        リクエスト開催
-      </button>
-    )
   return (
-    <form
-      className="mt-3 flex flex-col gap-3 rounded-2xl border border-slate-200 bg-white p-4"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault()
-        const next: Record<string, string> = {}
-        if (weekdays.length === 0) next.weekdays = '希望の曜日を選んでください'
-        if (times.length === 0) next.times = '希望の時間帯を選んでください'
-        setErrors(next)
-        if (Object.keys(next).length === 0) send.mutate()
-      }}
-      data-testid="request-form"
-    >
-      <fieldset aria-describedby={errors.weekdays ? `${uid}-weekdays-error` : undefined}>
-        <legend className="text-sm font-bold">希望の曜日</legend>
-        <div className="mt-1 flex flex-wrap gap-3">
-          {(Object.keys(WEEKDAYS) as Weekday[]).map((d) => (
-            <label key={d} className="flex items-center gap-1 text-sm">
-              <input
-                type="checkbox"
-                checked={weekdays.includes(d)}
-                onChange={() => setWeekdays((w) => toggle(w, d))}
-              />
-              {WEEKDAYS[d]}
-            </label>
-          ))}
-        </div>
-        <FieldError id={`${uid}-weekdays-error`} message={errors.weekdays} />
-      </fieldset>
-      <fieldset aria-describedby={errors.times ? `${uid}-times-error` : undefined}>
-        <legend className="text-sm font-bold">希望の時間帯</legend>
-        <div className="mt-1 flex flex-wrap gap-3">
-          {(Object.keys(DAY_TIMES) as DayTime[]).map((t) => (
-            <label key={t} className="flex items-center gap-1 text-sm">
-              <input
-                type="checkbox"
-                checked={times.includes(t)}
-                onChange={() => setTimes((v) => toggle(v, t))}
-              />
-              {DAY_TIMES[t]}
-            </label>
-          ))}
-        </div>
-        <FieldError id={`${uid}-times-error`} message={errors.times} />
-      </fieldset>
-      <div>
-        <label htmlFor={`${uid}-note`} className="text-sm font-bold">
-          先生へのひとこと（任意・300文字まで）
-        </label>
-        <textarea
-          id={`${uid}-note`}
-          rows={2}
-          maxLength={300}
-          className={inputClass}
-          value={note}
-          onChange={(e) => setNote(e.target.value)}
-        />
-        <FieldError id={`${uid}-note-error`} message={errors.note} />
-      </div>
-      <div className="flex flex-wrap gap-2">
-        <button type="submit" className="btn-primary" disabled={send.isPending} data-testid="request-submit">
-          リクエストする
+    <>
+      {open ? null : (
+        <button
+          type="button"
+          className="btn-outline mt-3"
+          onClick={() => {
+            if (viewer === 'visitor') return openLoginModal(location.href)
+            if (viewer === 'unregistered')
+              return showErrorSnackbar('プロフィールを登録するとリクエストできます')
+            setOpen(true)
+          }}
+          data-testid="request-open"
+        >
+          リクエスト開催
         </button>
-        <button type="button" className="btn-ghost" onClick={() => setOpen(false)}>
-          やめる
-        </button>
-      </div>
-    </form>
+      )}
+      {opened ? (
+        <Suspense fallback={null}>
+          <RequestForm
+            classWorkId={classWorkId}
+            open={open}
+            onClose={() => setOpen(false)}
+            onDone={() => setDone(true)}
+          />
+        </Suspense>
+      ) : null}
+    </>
   )
 }

@@ -1,25 +1,22 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { Link, useLocation, useNavigate } from '@tanstack/react-router'
-import { useId, useState } from 'react'
+import { Link, useLocation } from '@tanstack/react-router'
+import { lazy, Suspense, useId, useState } from 'react'
 import { openLoginModal, showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { useViewer } from '~/components/shell/use-viewer'
-import { Modal } from '~/components/ui/modal'
 import { LessonList, ScheduleWhen } from '~/components/ui/schedule-when'
+import { useOnceOpened } from '~/components/ui/use-once-opened'
 import type { ClassWorkDetail, PublicSchedule } from '~/contract/v1/class-works'
 import { gradeMismatch } from '~/lib/class-labels'
-import {
-  formatDateJa,
-  formatPrice,
-  formatRunJa,
-  formatScheduleJa,
-  formatTimeJa,
-  seatsLeft,
-} from '~/lib/format'
-import { includedTax } from '~/lib/money'
+import { formatDateJa, formatPrice, formatTimeJa, seatsLeft } from '~/lib/format'
 import { reservationOptionsQuery } from './queries'
-import { joinWaitlist, leaveWaitlist, reserveSchedule } from './reservation.functions'
+import { joinWaitlist, leaveWaitlist } from './reservation.functions'
 
 const SELF = 'self'
+
+// The confirmation with its Radix dialog and the reservation call loads when the member first presses 予約する (0008).
+const ReservationConfirm = lazy(() =>
+  import('./reservation-confirm').then((m) => ({ default: m.ReservationConfirm })),
+)
 
 /** Open for this member: a free seat, or one held for them by a waitlist offer. */
 function reservable(s: PublicSchedule, now: number, offered = false) {
@@ -33,11 +30,8 @@ function reservable(s: PublicSchedule, now: number, offered = false) {
 export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetail; now: string }) {
   const viewer = useViewer()
   const location = useLocation()
-  const navigate = useNavigate()
-  const queryClient = useQueryClient()
   const uid = useId()
   const nowMs = new Date(now).getTime()
-  const paid = classWork.price > 0
   const upcoming = classWork.schedules.filter((s) => new Date(s.started_at).getTime() > nowMs)
   const options = useQuery({ ...reservationOptionsQuery(), enabled: viewer === 'member' })
   const waitlist = options.data?.waitlist ?? []
@@ -47,6 +41,7 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
   const [scheduleId, setScheduleId] = useState<number | undefined>(undefined)
   const [attendee, setAttendee] = useState<string>(SELF)
   const [confirming, setConfirming] = useState(false)
+  const confirmOpened = useOnceOpened(confirming)
   const [done, setDone] = useState<{ when: string; who: string } | null>(null)
 
   const learners = options.data?.learners ?? []
@@ -70,40 +65,6 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
     attendee === SELF
       ? `${options.data?.nickname ?? 'ご本人'}（ご本人）`
       : (learners.find((l) => String(l.id) === attendee)?.nickname ?? '')
-
-  const mutation = useMutation({
-    mutationFn: () =>
-      reserveSchedule({
-        data: { schedule_id: chosen!.id, learner_id: attendee === SELF ? null : Number(attendee) },
-      }),
-    onSuccess: async (result) => {
-      setConfirming(false)
-      // Seats changed either way: refresh the class and everything that lists reservations.
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['class-detail', classWork.id] }),
-        queryClient.invalidateQueries({ queryKey: ['attendance'] }),
-        queryClient.invalidateQueries({ queryKey: ['reservation-options'] }),
-        queryClient.invalidateQueries({ queryKey: ['mypage'] }),
-        queryClient.invalidateQueries({ queryKey: ['auth'] }),
-      ])
-      if (!result.ok) {
-        if (result.status === 401) return openLoginModal(location.href)
-        return showErrorSnackbar(result.message || '予約できませんでした')
-      }
-      // A paid class: the seat is held while the member pays on the checkout page (issue 17).
-      if (result.data.status === 'pending' && result.data.payment) {
-        await navigate({ to: '/checkout/$id', params: { id: String(result.data.payment.id) } })
-        return
-      }
-      const s = result.data.schedule
-      setDone({ when: formatRunJa(s.started_at, s.ended_at, s.lessons.length), who })
-      showSnackbar({ message: '予約しました' })
-    },
-    onError: (error) => {
-      setConfirming(false)
-      showErrorSnackbar(`予約できませんでした ${(error as Error).message ?? ''}`)
-    },
-  })
 
   const onReserve = () => {
     if (viewer === 'visitor') return openLoginModal(location.href)
@@ -264,82 +225,22 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
         </div>
       )}
 
-      <Modal
-        open={confirming}
-        onOpenChange={(v) => {
-          if (!mutation.isPending) setConfirming(v)
-        }}
-        title="予約の確認"
-        testId="reservation-confirm"
-        message={
-          chosen ? (
-            <span className="block text-left">
-              <span className="block font-bold">{classWork.title}</span>
-              {chosen.lessons.length > 1 ? (
-                <span className="mt-2 block">
-                  日時：全{chosen.lessons.length}回
-                  <LessonList lessons={chosen.lessons} />
-                </span>
-              ) : (
-                <span className="mt-2 block">
-                  日時：{formatScheduleJa(chosen.started_at, chosen.ended_at)}
-                </span>
-              )}
-              <span className="block">受講する人：{who}</span>
-              {gradeWarning ? (
-                <span
-                  role="alert"
-                  className="mt-2 block rounded-lg border-2 border-amber-500 bg-amber-50 p-3 text-sm"
-                  data-testid="grade-warning"
-                >
-                  <span className="block font-bold">{gradeWarning}</span>
-                  <span className="block">
-                    内容や難しさが合うか、クラスの説明を確かめてから予約してください。
-                  </span>
-                  <label className="mt-2 flex items-center gap-2 font-bold">
-                    <input
-                      type="checkbox"
-                      className="size-5"
-                      checked={gradeConfirmed}
-                      onChange={(e) => setGradeConfirmed(e.target.checked)}
-                      data-testid="grade-confirm"
-                    />
-                    対象学年外であることを確認しました
-                  </label>
-                </span>
-              ) : null}
-              <span className="block">
-                料金：{formatPrice(classWork.price)}
-                {paid ? `（税込、うち消費税 ${formatPrice(includedTax(classWork.price))}）` : ''}
-              </span>
-              {paid ? (
-                <span className="mt-2 block text-xs text-slate-600">
-                  次の画面でお支払いください。お支払いが終わるまで10分間、席を確保します。
-                </span>
-              ) : null}
-              <span className="mt-2 block text-xs text-slate-600">
-                {chosen.lessons.length > 1
-                  ? 'キャンセルは第1回の授業開始の24時間前まで、コース全体でできます（全額返金）。'
-                  : 'キャンセルは授業開始の24時間前までできます（全額返金）。'}
-              </span>
-            </span>
-          ) : undefined
-        }
-        buttons={[
-          {
-            text: 'やめる',
-            color: 'ghost',
-            onClick: () => setConfirming(false),
-            disable: mutation.isPending,
-          },
-          {
-            text: mutation.isPending ? '予約しています…' : paid ? 'お支払いへ進む' : '予約を確定する',
-            color: 'primary',
-            disable: mutation.isPending || (gradeWarning !== null && !gradeConfirmed),
-            onClick: () => mutation.mutate(),
-          },
-        ]}
-      />
+      {confirmOpened ? (
+        <Suspense fallback={null}>
+          <ReservationConfirm
+            classWork={classWork}
+            schedule={chosen}
+            learnerId={attendeeId}
+            who={who}
+            gradeWarning={gradeWarning}
+            gradeConfirmed={gradeConfirmed}
+            onGradeConfirmedChange={setGradeConfirmed}
+            open={confirming}
+            onOpenChange={setConfirming}
+            onDone={(when) => setDone({ when, who })}
+          />
+        </Suspense>
+      ) : null}
     </section>
   )
 }

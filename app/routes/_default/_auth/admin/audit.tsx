@@ -10,7 +10,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/
 export const Route = createFileRoute('/_default/_auth/admin/audit')({
   validateSearch: (search: Record<string, unknown>): AuditSearch => {
     const out: AuditSearch = {}
-    if (typeof search.action === 'string' && (AUDIT_ACTIONS as string[]).includes(search.action))
+    if (typeof search.action === 'string' && (AUDIT_ACTIONS as readonly string[]).includes(search.action))
       out.action = search.action as AuditAction
     const actor = parseId(search.actor_id)
     if (actor !== undefined) out.actor_id = actor
