@@ -178,8 +178,11 @@ export default defineConfig({
             // React and TanStack are needed by every page: one framework chunk compresses better than the dozen
             // small shared chunks the default splitting makes (~6 KB gzip less on every first load) and stays
             // cached across deploys of app code. Framework code that only later work needs stays out of it, or
-            // the group would pull it into every first load: the mutation hooks (pages that act) and the
-            // server-function transport with seroval and the serializer plugins (lazyServerFnTransport).
+            // the group would pull it into every first load: the mutation hooks (pages that act), the
+            // server-function transport with seroval and the serializer plugins (lazyServerFnTransport), and the
+            // client side of server functions (createServerFn and its RPC stub, ~1 KB gzip): the root's and the
+            // list pages' queries import their functions when they first run (a first load's data comes with the
+            // HTML), so a first load of those pages has no server-function code at all.
             codeSplitting: {
               groups: [
                 {
@@ -187,7 +190,7 @@ export default defineConfig({
                     /node_modules[\\/](react|react-dom|scheduler|@tanstack|cookie-es|use-sync-external-store)[\\/]/.test(
                       id,
                     ) &&
-                    !/[\\/](useMutation|mutationObserver|serverFnFetcher|frame-decoder|getDefaultSerovalPlugins)\.js$|[\\/]ssr[\\/]serializer[\\/]/.test(
+                    !/[\\/](useMutation|mutationObserver|serverFnFetcher|frame-decoder|getDefaultSerovalPlugins|createServerFn|createClientRpc|useServerFn)\.js$|[\\/]ssr[\\/]serializer[\\/]/.test(
                       id,
                     )
                       ? 'framework'
@@ -201,6 +204,17 @@ export default defineConfig({
                       id,
                     )
                       ? 'interaction'
+                      : null,
+                },
+                {
+                  // What every public page that lists or shows classes paints with (the verified badge, the date
+                  // and price formats, picture widths, the page's furigana): one chunk instead of four tiny ones
+                  // (each file costs its own gzip framing and import list on a first load).
+                  name: (id: string) =>
+                    /[\\/]app[\\/](components[\\/]ui[\\/]verified-badge\.tsx|lib[\\/](format|responsive-image|class-labels)\.ts|features[\\/]furigana[\\/]page-furigana\.tsx)$/.test(
+                      id,
+                    )
+                      ? 'page-basics'
                       : null,
                 },
               ],

@@ -221,6 +221,31 @@ test('a first load leaves the server-function transport for later; the first cli
   expect((await Promise.all(bodies)).some((s) => s.includes('x-tsr-serverFn'))).toBe(true)
 })
 
+test('the home page and the search load no server-function code first; a client navigation loads it', async ({
+  page,
+}) => {
+  // createServerFn's client side names the property `extractedFn` (kept by the minifier: an object key).
+  const bodies: Promise<string>[] = []
+  page.on('response', (res) => {
+    if (res.request().resourceType() === 'script') bodies.push(res.text().catch(() => ''))
+  })
+  const serverFnCode = async () => (await Promise.all(bodies)).filter((s) => s.includes('extractedFn'))
+  for (const path of ['/', '/class_search']) {
+    bodies.length = 0
+    await gotoReady(page, path)
+    await page.waitForLoadState('networkidle')
+    expect(bodies.length, path).toBeGreaterThan(0)
+    expect(await serverFnCode(), path).toHaveLength(0)
+  }
+  // To the home page and on to a new search: the query imports its function and runs it in the browser.
+  await gotoReady(page, '/')
+  await page.waitForLoadState('networkidle')
+  await page.getByRole('link', { name: '新着クラスをもっと見る' }).click()
+  await expect(page).toHaveURL(/\/class_search\?sort=new$/)
+  await expect(page.getByTestId('search-results').getByTestId('class-card').first()).toBeVisible()
+  expect(await serverFnCode()).toHaveLength(1)
+})
+
 test('a teacher page has structured data and is accessible', async ({ page }) => {
   const { teachers } = await publicIds(page)
   await gotoReady(page, `/teacher/detail/${teachers[0]}`)

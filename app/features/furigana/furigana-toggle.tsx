@@ -3,7 +3,6 @@ import { useRouter } from '@tanstack/react-router'
 import { useState } from 'react'
 import { showErrorSnackbar } from '~/components/shell/ui-store'
 import { useFuriganaOn } from '~/components/ui/ruby'
-import { setFurigana } from './furigana.functions'
 
 /**
  * The header's 「ふりがな」 switch (issue 19). The server renders furigana from then on (cookie, and the member's
@@ -17,6 +16,7 @@ export function FuriganaToggle() {
   const toggle = async () => {
     setBusy(true)
     try {
+      const { setFurigana } = await import('./furigana.functions')
       await setFurigana({ data: { on: !on } })
       await queryClient.invalidateQueries({ queryKey: ['auth'] })
       await router.invalidate()

@@ -1,13 +1,16 @@
 import { type QueryClient, queryOptions } from '@tanstack/react-query'
-import { type FuriganaIdsInput, getFixedFurigana, getFurigana } from './furigana.functions'
+import type { FuriganaIdsInput } from './furigana.functions'
 import { normalizeFuriganaIds } from './ids'
+
+// The server functions are imported when a query first runs: a first load's data comes with the HTML, so
+// first-load scripts carry no server-function code (vite.config.ts, docs/decisions/0008).
 
 /** The furigana of some content (one key per page, within the API's limits: ids.ts). */
 export const furiganaQuery = (ids: FuriganaIdsInput) => {
   const data = normalizeFuriganaIds(ids)
   return queryOptions({
     queryKey: ['furigana', data],
-    queryFn: () => getFurigana({ data }),
+    queryFn: () => import('./furigana.functions').then((m) => m.getFurigana({ data })),
     staleTime: 60_000,
   })
 }
@@ -16,7 +19,7 @@ export const furiganaQuery = (ids: FuriganaIdsInput) => {
 export const fixedFuriganaQuery = () =>
   queryOptions({
     queryKey: ['furigana', 'fixed'],
-    queryFn: () => getFixedFurigana(),
+    queryFn: () => import('./furigana.functions').then((m) => m.getFixedFurigana()),
     staleTime: Number.POSITIVE_INFINITY,
   })
 
