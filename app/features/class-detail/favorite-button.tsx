@@ -5,7 +5,6 @@ import { openLoginModal, showErrorSnackbar } from '~/components/shell/ui-store'
 import { useViewer } from '~/components/shell/use-viewer'
 import { Icon } from '~/components/ui/icon'
 import type { FavoriteState } from '~/contract/v1/follows'
-import { setFavorite } from './class-detail.functions'
 import { favoriteStateQuery } from './queries'
 
 /** お気に入り toggle. A visitor gets the login modal, which comes back to this page after signing in. */
@@ -22,7 +21,9 @@ export function FavoriteButton({ classWorkId, initialCount }: { classWorkId: num
         is_favorite: on,
         favorite_count: Math.max(0, s.favorite_count + (on === s.is_favorite ? 0 : on ? 1 : -1)),
       },
-    send: (on) => setFavorite({ data: { id: classWorkId, on } }),
+    // Imported on the first tap: first-load scripts carry no server-function code (0008).
+    send: (on) =>
+      import('./class-detail.functions').then((f) => f.setFavorite({ data: { id: classWorkId, on } })),
     messages: { on: 'お気に入りに追加しました', off: 'お気に入りから外しました' },
   })
   const on = Boolean(state?.is_favorite)

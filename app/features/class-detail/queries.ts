@@ -1,10 +1,13 @@
 import { queryOptions } from '@tanstack/react-query'
-import { getClassDetail, getClassReviews, getFavoriteState } from './class-detail.functions'
+
+// The server functions are imported when first called: a first load's data comes with the HTML, so first-load
+// scripts carry no server-function code (vite.config.ts, docs/decisions/0008).
+const functions = () => import('./class-detail.functions')
 
 export const classDetailQuery = (id: number) =>
   queryOptions({
     queryKey: ['class-detail', id],
-    queryFn: () => getClassDetail({ data: id }),
+    queryFn: () => functions().then((f) => f.getClassDetail({ data: id })),
     staleTime: 30_000,
   })
 
@@ -12,7 +15,7 @@ export const classDetailQuery = (id: number) =>
 export const favoriteStateQuery = (id: number) =>
   queryOptions({
     queryKey: ['favorite-state', id],
-    queryFn: () => getFavoriteState({ data: id }),
+    queryFn: () => functions().then((f) => f.getFavoriteState({ data: id })),
     staleTime: 30_000,
   })
 
@@ -20,6 +23,6 @@ export const favoriteStateQuery = (id: number) =>
 export const classReviewsQuery = (id: number, page = 1) =>
   queryOptions({
     queryKey: ['class-reviews', id, page],
-    queryFn: () => getClassReviews({ data: { id, page } }),
+    queryFn: () => functions().then((f) => f.getClassReviews({ data: { id, page } })),
     staleTime: 30_000,
   })

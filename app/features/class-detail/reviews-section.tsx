@@ -5,7 +5,6 @@ import { FieldError, inputClass } from '~/components/ui/form-parts'
 import type { Review } from '~/contract/v1/reviews'
 import { formatDateJa } from '~/lib/format'
 import { starsText } from '~/lib/rating'
-import { replyToReview } from './class-detail.functions'
 import { classReviewsQuery } from './queries'
 
 /**
@@ -141,7 +140,11 @@ function ReplyForm({ reviewId, classWorkId }: { reviewId: number; classWorkId: n
   const [text, setText] = useState('')
   const [error, setError] = useState<string | undefined>()
   const reply = useMutation({
-    mutationFn: () => replyToReview({ data: { id: reviewId, body: { reply: text } } }),
+    // Imported on the first reply: first-load scripts carry no server-function code (0008).
+    mutationFn: () =>
+      import('./class-detail.functions').then((f) =>
+        f.replyToReview({ data: { id: reviewId, body: { reply: text } } }),
+      ),
     onSuccess: async (result) => {
       if (!result.ok) {
         setError(result.fieldErrors.reply ?? result.message)

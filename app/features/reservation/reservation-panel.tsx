@@ -9,7 +9,6 @@ import type { ClassWorkDetail, PublicSchedule } from '~/contract/v1/class-works'
 import { gradeMismatch } from '~/lib/class-labels'
 import { formatDateJa, formatPrice, formatTimeJa, seatsLeft } from '~/lib/format'
 import { reservationOptionsQuery } from './queries'
-import { joinWaitlist, leaveWaitlist } from './reservation.functions'
 
 const SELF = 'self'
 
@@ -262,7 +261,11 @@ function WaitlistAction(props: {
     showSnackbar({ message })
   }
   const join = useMutation({
-    mutationFn: () => joinWaitlist({ data: { schedule_id: props.scheduleId, learner_id: props.learnerId } }),
+    // Imported on the first tap: first-load scripts carry no server-function code (0008).
+    mutationFn: () =>
+      import('./reservation.functions').then((f) =>
+        f.joinWaitlist({ data: { schedule_id: props.scheduleId, learner_id: props.learnerId } }),
+      ),
     onSuccess: async (result) => {
       if (!result.ok) return showErrorSnackbar(result.message)
       await done(
@@ -272,7 +275,7 @@ function WaitlistAction(props: {
     onError: () => showErrorSnackbar('登録できませんでした。時間をおいてもう一度お試しください'),
   })
   const leave = useMutation({
-    mutationFn: (id: number) => leaveWaitlist({ data: id }),
+    mutationFn: (id: number) => import('./reservation.functions').then((f) => f.leaveWaitlist({ data: id })),
     onSuccess: async (result) => {
       if (!result.ok) return showErrorSnackbar(result.message)
       await done('キャンセル待ちをやめました')
