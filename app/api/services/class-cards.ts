@@ -16,21 +16,20 @@ import { ratingSummary } from '../../lib/rating'
 import { type ScheduleEntry, summarizeSchedules } from '../../lib/schedule-summary'
 import { courseLessonsJson, type LessonPeriod, lessonJson, lessonsFromJson, lessonsOr } from './lessons'
 
-/** Columns every class listing needs; `searchText` stays in the database. */
-export const classRowColumns = {
+/**
+ * What a card shows of its class row. Lists select these only: a description is often the longest text of a class
+ * and no card shows it (on PGlite every byte of a result is copied out of the database and parsed).
+ */
+export const cardRowColumns = {
   id: classWorks.id,
   teacherId: classWorks.teacherId,
-  organizationId: classWorks.organizationId,
   title: classWorks.title,
-  description: classWorks.description,
   price: classWorks.price,
   capacity: classWorks.capacity,
   durationMinutes: classWorks.durationMinutes,
   lessonCount: classWorks.lessonCount,
   imageUrl: classWorks.imageUrl,
-  isPublished: classWorks.isPublished,
   createdAt: classWorks.createdAt,
-  updatedAt: classWorks.updatedAt,
   categoryId: categories.id,
   categoryName: categories.name,
   styleId: classStyles.id,
@@ -42,15 +41,34 @@ export const classRowColumns = {
   ratingSum: classWorks.ratingSum,
 }
 
-/** `select … from class_works` joined to what a card shows; add where/order/limit at the call site. */
-export function selectClassRows(db: DbOrTx) {
-  return selectClassRowsWith(db, {})
+/** A card's columns and the rest a class page or class management shows; `searchText` stays in the database. */
+export const classRowColumns = {
+  ...cardRowColumns,
+  organizationId: classWorks.organizationId,
+  description: classWorks.description,
+  isPublished: classWorks.isPublished,
+  updatedAt: classWorks.updatedAt,
 }
 
-/** selectClassRows with more columns (a card's extras, see cardsByIds). */
-function selectClassRowsWith<E extends SelectedFields>(db: DbOrTx, extra: E) {
+/** `select … from class_works` joined to what a card and a class page show; add where/order/limit at the call site. */
+export function selectClassRows(db: DbOrTx) {
   return db
-    .select({ ...classRowColumns, ...extra })
+    .select(classRowColumns)
+    .from(classWorks)
+    .innerJoin(categories, eq(categories.id, classWorks.categoryId))
+    .innerJoin(classStyles, eq(classStyles.id, classWorks.classStyleId))
+    .innerJoin(users, eq(users.id, classWorks.teacherId))
+}
+
+/** `select … from class_works` joined to what a card shows (lists: toCards); add where/order/limit at the call site. */
+export function selectCardRows(db: DbOrTx) {
+  return selectCardRowsWith(db, {})
+}
+
+/** selectCardRows with more columns (a card's extras, see cardsByIds). */
+function selectCardRowsWith<E extends SelectedFields>(db: DbOrTx, extra: E) {
+  return db
+    .select({ ...cardRowColumns, ...extra })
     .from(classWorks)
     .innerJoin(categories, eq(categories.id, classWorks.categoryId))
     .innerJoin(classStyles, eq(classStyles.id, classWorks.classStyleId))
@@ -58,6 +76,7 @@ function selectClassRowsWith<E extends SelectedFields>(db: DbOrTx, extra: E) {
 }
 
 export type ClassRow = Awaited<ReturnType<ReturnType<typeof selectClassRows>['execute']>>[number]
+export type CardRow = Awaited<ReturnType<ReturnType<typeof selectCardRows>['execute']>>[number]
 
 export const iso = (d: Date) => d.toISOString()
 
@@ -162,7 +181,7 @@ interface CardExtras {
   next: (ScheduleRow & { lessons: { s: number; e: number }[] | null }) | null
 }
 
-function toCard(r: ClassRow, e: CardExtras | undefined): ClassWorkCard {
+function toCard(r: CardRow, e: CardExtras | undefined): ClassWorkCard {
   return {
     id: r.id,
     title: r.title,
@@ -188,7 +207,7 @@ function toCard(r: ClassRow, e: CardExtras | undefined): ClassWorkCard {
 }
 
 /** Turns class rows into cards with one batched look-up of their extras (grades, next schedule, favorites). */
-export async function toCards(db: DbOrTx, rows: ClassRow[], now: Date): Promise<ClassWorkCard[]> {
+export async function toCards(db: DbOrTx, rows: CardRow[], now: Date): Promise<ClassWorkCard[]> {
   if (rows.length === 0) return []
   const { next, columns } = cardExtras(db, now)
   const extras = await db
@@ -207,13 +226,13 @@ export async function toCards(db: DbOrTx, rows: ClassRow[], now: Date): Promise<
 
 /**
  * The cards of the given classes in the order of `ids` (ids not found are skipped): rows and extras in one
- * statement, for a page of ids chosen beforehand (a search). Same cards as selectClassRows + toCards, one
+ * statement, for a page of ids chosen beforehand (a search). Same cards as selectCardRows + toCards, one
  * statement fewer.
  */
 export async function cardsByIds(db: DbOrTx, ids: number[], now: Date): Promise<ClassWorkCard[]> {
   if (ids.length === 0) return []
   const { next, columns } = cardExtras(db, now)
-  const rows = await selectClassRowsWith(db, columns)
+  const rows = await selectCardRowsWith(db, columns)
     .leftJoinLateral(next, sql`true`)
     .where(inArray(classWorks.id, ids))
   const rowOf = new Map(rows.map((r) => [r.id, r]))

@@ -17,6 +17,7 @@ import {
   iso,
   type ScheduleRow,
   scheduleColumns,
+  selectCardRows,
   selectClassRows,
   summaryJson,
   toCards,
@@ -29,7 +30,7 @@ const DAY = 86_400_000
 
 /** Newest published classes. */
 export async function newArrivals(db: Db, now: Date, limit = 12) {
-  const rows = await selectClassRows(db)
+  const rows = await selectCardRows(db)
     .where(eq(classWorks.isPublished, true))
     .orderBy(desc(classWorks.createdAt), desc(classWorks.id))
     .limit(limit)
@@ -50,7 +51,7 @@ export async function closeToStarts(db: Db, now: Date, limit = 12): Promise<Clos
     .limit(limit)
   if (schedules.length === 0) return []
   const ids = [...new Set(schedules.map((s) => s.classWorkId))]
-  const cards = await toCards(db, await selectClassRows(db).where(inArray(classWorks.id, ids)), now)
+  const cards = await toCards(db, await selectCardRows(db).where(inArray(classWorks.id, ids)), now)
   const cardOf = new Map(cards.map((c) => [c.id, c]))
   const courseIds = schedules.filter((s) => cardOf.get(s.classWorkId)!.lesson_count > 1).map((s) => s.id)
   const lessons = await courseLessonsOf(db, courseIds)
@@ -66,7 +67,7 @@ export async function closeToStarts(db: Db, now: Date, limit = 12): Promise<Clos
  */
 export async function closeToStartsByClass(db: Db, now: Date, limit = 12) {
   await refreshNextStarts(db, now)
-  const rows = await selectClassRows(db)
+  const rows = await selectCardRows(db)
     .where(and(eq(classWorks.isPublished, true), gte(classWorks.nextStartAt, now)))
     .orderBy(asc(classWorks.nextStartAt), desc(classWorks.id))
     .limit(limit)
@@ -414,7 +415,7 @@ export async function classWorkDetail(db: Db, id: number, now: Date): Promise<Cl
 
 /** A teacher's published classes, newest first. */
 export async function teacherClassWorks(db: Db, teacherId: number, now: Date) {
-  const rows = await selectClassRows(db)
+  const rows = await selectCardRows(db)
     .where(and(eq(classWorks.teacherId, teacherId), eq(classWorks.isPublished, true)))
     .orderBy(desc(classWorks.createdAt), desc(classWorks.id))
   return toCards(db, rows, now)

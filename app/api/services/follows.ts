@@ -3,7 +3,7 @@ import type { Favorite, FavoriteState, FollowState } from '../../contract/v1/fol
 import type { Db } from '../../db/client'
 import { classWorks, favorites, follows, users } from '../../db/schema'
 import { ApiError, notFound } from '../errors'
-import { iso, selectClassRows, toCards } from './class-cards'
+import { iso, selectCardRows, toCards } from './class-cards'
 
 /**
  * Follows (member → teacher) and favorites (member → published class). Every write is idempotent: following
@@ -118,7 +118,7 @@ export async function listFavorites(db: Db, userId: number, now: Date): Promise<
     .where(and(eq(favorites.userId, userId), eq(classWorks.isPublished, true)))
     .orderBy(desc(favorites.createdAt), desc(favorites.classWorkId))
   if (mine.length === 0) return []
-  const rows = await selectClassRows(db).where(
+  const rows = await selectCardRows(db).where(
     inArray(
       classWorks.id,
       mine.map((f) => f.classWorkId),
