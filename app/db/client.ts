@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import type { PGlite } from '@electric-sql/pglite'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { DataDirError, type DataDirLock, lockDataDir, prepareDataDir } from './data-dir'
+import { keepWalBounded } from './pglite-checkpoint'
 import { cacheStatements } from './pglite-statements'
 import { queryCountLogger } from './query-count'
 import * as schema from './schema'
@@ -132,6 +133,8 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
   }
   // Named prepared statements: PostgreSQL plans each of the app's statements once, not on every call (0013).
   cacheStatements(client)
+  // A data folder's WAL stays bounded (pglite-checkpoint.ts); a given instance (tests) is its owner's business.
+  const stopCheckpoints = options.pglite ? undefined : keepWalBounded(client)
   const db = drizzle({ client, schema, logger: queryCountLogger }) as unknown as Db
   const database: Database = {
     db,
@@ -140,6 +143,7 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
       await client.exec(sql)
     },
     close: async () => {
+      stopCheckpoints?.()
       if (!client.closed) await client.close()
       lock?.release()
     },
