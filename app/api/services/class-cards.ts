@@ -41,9 +41,8 @@ export const cardRowColumns = {
   ratingSum: classWorks.ratingSum,
 }
 
-/** A card's columns and the rest a class page or class management shows; `searchText` stays in the database. */
-export const classRowColumns = {
-  ...cardRowColumns,
+/** What a class page or class management shows beyond a card; `searchText` stays in the database. */
+const classPageColumns = {
   organizationId: classWorks.organizationId,
   description: classWorks.description,
   isPublished: classWorks.isPublished,
@@ -52,12 +51,7 @@ export const classRowColumns = {
 
 /** `select … from class_works` joined to what a card and a class page show; add where/order/limit at the call site. */
 export function selectClassRows(db: DbOrTx) {
-  return db
-    .select(classRowColumns)
-    .from(classWorks)
-    .innerJoin(categories, eq(categories.id, classWorks.categoryId))
-    .innerJoin(classStyles, eq(classStyles.id, classWorks.classStyleId))
-    .innerJoin(users, eq(users.id, classWorks.teacherId))
+  return selectCardRowsWith(db, classPageColumns)
 }
 
 /** `select … from class_works` joined to what a card shows (lists: toCards); add where/order/limit at the call site. */
