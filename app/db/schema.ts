@@ -6,6 +6,7 @@ import {
   doublePrecision,
   index,
   integer,
+  json,
   jsonb,
   pgTable,
   primaryKey,
@@ -211,6 +212,15 @@ export const classWorks = pgTable(
     upcomingSlots: smallint('upcoming_slots').array().notNull().default(sql`'{}'`),
     /** The class's target grades (class_work_target_grades), kept by a trigger there: the grade filter reads the row. */
     targetGradeIds: integer('target_grade_ids').array().notNull().default(sql`'{}'`),
+    /**
+     * The same grades as a card shows them, [{"id", "name"}] in master order, kept by the same trigger (and one on
+     * target_grades, migration 0022): a list reads them with the row instead of aggregating JSON per card on every
+     * read (docs/decisions/0026).
+     */
+    cardGrades: json('card_grades')
+      .$type<{ id: number; name: string }[]>()
+      .notNull()
+      .default(sql`'[]'::json`),
     /** Hidden by an operator after a report: out of search, its page answers 410, the teacher cannot republish it. */
     hiddenAt: ts('hidden_at'),
     /** Visible reviews: how many and the sum of their stars, kept by the review services in the review's transaction. */

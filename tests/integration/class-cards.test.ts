@@ -3,10 +3,10 @@
  * grades in master order, the next open schedule, the favorite count) come from one statement; checked here
  * against plain queries, and cardsByIds against selectClassRows + toCards.
  */
-import { asc, inArray, sql } from 'drizzle-orm'
+import { asc, eq, inArray, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cardsByIds, selectClassRows, toCards } from '../../app/api/services/class-cards'
-import { classWorks } from '../../app/db/schema'
+import { classWorks, classWorkTargetGrades, targetGrades } from '../../app/db/schema'
 import { openTestDatabase, type TestDatabase } from './support/test-db'
 
 let database: TestDatabase
@@ -70,5 +70,56 @@ describe('class cards', () => {
     )
     expect(await cardsByIds(db, wanted, database.now)).toEqual(expected)
     expect(await cardsByIds(db, [], database.now)).toEqual([])
+    // The statement is built once per database: a second call with other ids and another time answers for those.
+    const later = new Date(database.now.getTime() + 10 * 365 * 86_400_000)
+    const [one] = await cardsByIds(db, [wanted[1]!], later)
+    expect(one?.id).toBe(wanted[1])
+    expect(one?.next_schedule).toBeNull()
+  })
+
+  // One session on PGlite, so its prepared statements are all in pg_prepared_statements (on PostgreSQL they are
+  // spread over the pool's connections).
+  it.skipIf(!!process.env.TEST_DATABASE_URL)(
+    'cardsByIds settles on one generic plan for any page of ids instead of planning every call',
+    async () => {
+      const ids = (await db.select({ id: classWorks.id }).from(classWorks)).map((r) => r.id)
+      for (let i = 0; i < 12; i++) await cardsByIds(db, ids.slice(i, i + 3 + (i % 5)), database.now)
+      const [plans] = await rowsOf<{ generic_plans: number; custom_plans: number }>(sql`
+        select generic_plans::int, custom_plans::int from pg_prepared_statements
+        where statement like '%plan_opaque%'`)
+      // PostgreSQL plans the first five calls for their values, then keeps the generic plan.
+      expect(plans?.custom_plans).toBeLessThanOrEqual(5)
+      expect(plans?.generic_plans).toBeGreaterThanOrEqual(7)
+    },
+  )
+
+  it("keep a class's grades on its row as they are edited, and follow a renamed or reordered grade", async () => {
+    const gradesOf = async (id: number) => (await cardsByIds(db, [id], database.now))[0]?.target_grades
+    const [cls] = await db.select({ id: classWorks.id }).from(classWorks).orderBy(asc(classWorks.id)).limit(1)
+    const id = cls!.id
+    const master = await db.select().from(targetGrades).orderBy(asc(targetGrades.sortOrder))
+    const [a, , c] = master
+    // Replaced in one transaction, as the class editor does: the card shows the new set in master order.
+    await db.transaction(async (tx) => {
+      await tx.delete(classWorkTargetGrades).where(eq(classWorkTargetGrades.classWorkId, id))
+      await tx.insert(classWorkTargetGrades).values([
+        { classWorkId: id, targetGradeId: c!.id },
+        { classWorkId: id, targetGradeId: a!.id },
+      ])
+    })
+    expect(await gradesOf(id)).toEqual([
+      { id: a!.id, name: a!.name },
+      { id: c!.id, name: c!.name },
+    ])
+    // A renamed grade and a new master order reach the class's row.
+    await db.update(targetGrades).set({ name: '改名した学年' }).where(eq(targetGrades.id, c!.id))
+    await db.update(targetGrades).set({ sortOrder: -1 }).where(eq(targetGrades.id, c!.id))
+    expect(await gradesOf(id)).toEqual([
+      { id: c!.id, name: '改名した学年' },
+      { id: a!.id, name: a!.name },
+    ])
+    // Removing every grade leaves an empty list.
+    await db.delete(classWorkTargetGrades).where(eq(classWorkTargetGrades.classWorkId, id))
+    expect(await gradesOf(id)).toEqual([])
   })
 })

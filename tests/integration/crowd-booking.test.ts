@@ -5,7 +5,7 @@
  * the test also checks that no deadlock was retried at all. On PGlite (one statement at a time) it proves the same
  * invariants without the race.
  */
-import { and, eq, sql } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { classWorkSchedules, classWorks, payments, purchases, refunds, users } from '../../app/db/schema'
 import { retriedConflicts } from '../../app/db/transaction'
@@ -31,7 +31,15 @@ beforeAll(async () => {
   const [cls] = await api.db
     .select({ id: classWorks.id })
     .from(classWorks)
-    .where(and(eq(classWorks.teacherId, teacherId), eq(classWorks.isPublished, true)))
+    // A single-lesson class (a course's schedules need their lessons), the same one on every run.
+    .where(
+      and(
+        eq(classWorks.teacherId, teacherId),
+        eq(classWorks.isPublished, true),
+        eq(classWorks.lessonCount, 1),
+      ),
+    )
+    .orderBy(asc(classWorks.id))
     .limit(1)
   classId = cls!.id
   teacher = await accessToken(SUBS.teacher, {}, { expiresIn: 3600 })

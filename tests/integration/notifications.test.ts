@@ -3,7 +3,7 @@
  * its notification in its own transaction, the runner turns it into mails (kept in the database mailbox here) and
  * live events, members' choices are honoured, message mails are throttled per room.
  */
-import { and, eq, inArray, lte, notInArray, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, lte, notInArray, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
   classWorkSchedules,
@@ -84,8 +84,11 @@ beforeAll(async () => {
         eq(classWorks.teacherId, teacherId),
         eq(classWorks.isPublished, true),
         sql`${classWorks.price} > 0`,
+        // A single-lesson class: a course's reminders go out per lesson (its schedules need lesson rows).
+        eq(classWorks.lessonCount, 1),
       ),
     )
+    .orderBy(asc(classWorks.id))
     .limit(1)
   classId = c!.id
 })

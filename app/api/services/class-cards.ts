@@ -1,17 +1,8 @@
-import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm'
+import { and, asc, eq, gte, inArray, type Placeholder, sql } from 'drizzle-orm'
 import type { SelectedFields } from 'drizzle-orm/pg-core'
 import type { ClassWorkCard, PublicSchedule } from '../../contract/v1/class-works'
 import type { DbOrTx } from '../../db/client'
-import {
-  categories,
-  classStyles,
-  classWorkSchedules,
-  classWorks,
-  classWorkTargetGrades,
-  favorites,
-  targetGrades,
-  users,
-} from '../../db/schema'
+import { categories, classStyles, classWorkSchedules, classWorks, favorites, users } from '../../db/schema'
 import { ratingSummary } from '../../lib/rating'
 import { type ScheduleEntry, summarizeSchedules } from '../../lib/schedule-summary'
 import { courseLessonsJson, type LessonPeriod, lessonJson, lessonsFromJson, lessonsOr } from './lessons'
@@ -39,6 +30,7 @@ export const cardRowColumns = {
   teacherVerifiedAt: users.teacherVerifiedAt,
   ratingCount: classWorks.ratingCount,
   ratingSum: classWorks.ratingSum,
+  grades: classWorks.cardGrades,
 }
 
 /** What a class page or class management shows beyond a card; `searchText` stays in the database. */
@@ -127,14 +119,18 @@ export function summaryJson(rows: ScheduleRow[], now: Date) {
 }
 
 /**
- * What a card adds to its class row, as columns of a select on class_works: the target grades (JSON, in master
- * order), the favorite count and the next open schedule (the earliest not canceled and not started; a lateral
- * subquery, so the select joins it with leftJoinLateral). Subqueries in one statement rather than a look-up each:
- * on PGlite every statement pays its own parse, plan and protocol round trips (~0.15 ms or more).
+ * What a card adds to its class row, as columns of a select on class_works: the favorite count and the next open
+ * schedule (the earliest not canceled and not started; a lateral subquery, so the select joins it with
+ * leftJoinLateral) with a course's lessons. Subqueries in one statement rather than a look-up each: on PGlite every
+ * statement pays its own protocol round trips. The grades come with the row (class_works.card_grades).
  */
-function cardExtras(db: DbOrTx, now: Date) {
+function cardExtras(db: DbOrTx, now: Date | Placeholder) {
+  // Only a course's schedules have lesson rows: a single lesson skips the look-up.
+  const lessons = sql<
+    { s: number; e: number }[] | null
+  >`case when ${sql.identifier('class_works')}.${sql.identifier('lesson_count')} > 1 then ${courseLessonsJson(classWorkSchedules.id)} end`
   const next = db
-    .select({ ...scheduleColumns, lessons: courseLessonsJson(classWorkSchedules.id).as('next_lessons') })
+    .select({ ...scheduleColumns, lessons: lessons.as('next_lessons') })
     .from(classWorkSchedules)
     .where(
       and(
@@ -147,12 +143,6 @@ function cardExtras(db: DbOrTx, now: Date) {
     .limit(1)
     .as('next')
   const columns = {
-    grades: sql<{ id: number; name: string }[]>`coalesce((
-      select json_agg(json_build_object('id', ${targetGrades.id}, 'name', ${targetGrades.name})
-        order by ${targetGrades.sortOrder}, ${targetGrades.id})
-      from ${classWorkTargetGrades}
-      inner join ${targetGrades} on ${targetGrades.id} = ${classWorkTargetGrades.targetGradeId}
-      where ${classWorkTargetGrades.classWorkId} = ${classWorks.id}), '[]'::json)`,
     favoriteCount: sql<number>`(select count(*)::int from ${favorites} where ${favorites.classWorkId} = ${classWorks.id})`,
     next: {
       id: next.id,
@@ -170,7 +160,6 @@ function cardExtras(db: DbOrTx, now: Date) {
 }
 
 interface CardExtras {
-  grades: { id: number; name: string }[]
   favoriteCount: number
   next: (ScheduleRow & { lessons: { s: number; e: number }[] | null }) | null
 }
@@ -186,7 +175,7 @@ function toCard(r: CardRow, e: CardExtras | undefined): ClassWorkCard {
     lesson_count: r.lessonCount,
     category: { id: r.categoryId, name: r.categoryName },
     class_style: { id: r.styleId, name: r.styleName },
-    target_grades: e?.grades ?? [],
+    target_grades: r.grades,
     teacher: {
       id: r.teacherId,
       nickname: r.teacherNickname,
@@ -218,6 +207,23 @@ export async function toCards(db: DbOrTx, rows: CardRow[], now: Date): Promise<C
   return rows.map((r) => toCard(r, extrasOf.get(r.id)))
 }
 
+function prepareCardsByIds(db: DbOrTx) {
+  const { next, columns } = cardExtras(db, sql.placeholder('now'))
+  return (
+    selectCardRowsWith(db, columns)
+      .leftJoinLateral(next, sql`true`)
+      // The page's ids through plan_opaque (migration 0022): one generic plan for any ids, not a new plan per call.
+      .innerJoin(
+        sql`unnest(plan_opaque(${sql.placeholder('ids')}::int[])) as page(id)`,
+        sql`page.id = ${classWorks.id}`,
+      )
+      .prepare('cards_by_ids')
+  )
+}
+
+/** cardsByIds' statement, built once per database (a search runs it on every request; building it took ~0.6 ms). */
+const cardsByIdsOf = new WeakMap<DbOrTx, ReturnType<typeof prepareCardsByIds>>()
+
 /**
  * The cards of the given classes in the order of `ids` (ids not found are skipped): rows and extras in one
  * statement, for a page of ids chosen beforehand (a search). Same cards as selectCardRows + toCards, one
@@ -225,10 +231,12 @@ export async function toCards(db: DbOrTx, rows: CardRow[], now: Date): Promise<C
  */
 export async function cardsByIds(db: DbOrTx, ids: number[], now: Date): Promise<ClassWorkCard[]> {
   if (ids.length === 0) return []
-  const { next, columns } = cardExtras(db, now)
-  const rows = await selectCardRowsWith(db, columns)
-    .leftJoinLateral(next, sql`true`)
-    .where(inArray(classWorks.id, ids))
+  let statement = cardsByIdsOf.get(db)
+  if (!statement) {
+    statement = prepareCardsByIds(db)
+    cardsByIdsOf.set(db, statement)
+  }
+  const rows = await statement.execute({ ids, now: now.toISOString() })
   const rowOf = new Map(rows.map((r) => [r.id, r]))
   return ids.flatMap((id) => {
     const r = rowOf.get(id)

@@ -286,7 +286,7 @@ export async function recomputeSearchSortKeys(db: Db, now: Date): Promise<void> 
     update ${classWorks} c set seats_sold = coalesce(k.seats, 0), next_start_at = k.next,
       upcoming_slots = coalesce(k.slots, '{}'),
       target_grade_ids = coalesce((select array_agg(g.target_grade_id order by g.target_grade_id)
-        from ${classWorkTargetGrades} g where g.class_work_id = c.id), '{}')
+        from ${classWorkTargetGrades} g where g.class_work_id = c.id), '{}'), card_grades = class_card_grades(c.id)
     from ${classWorks} c2 left join (
       select class_work_id,
         sum(purchased_count) filter (where not is_canceled) as seats,
