@@ -244,7 +244,8 @@ export const classWorks = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
-    index('class_works_teacher_idx').on(t.teacherId),
+    // A teacher's classes, and their public page's list (newest first, one page at a time).
+    index('class_works_teacher_published_idx').on(t.teacherId, t.isPublished, t.createdAt, t.id),
     index('class_works_organization_idx').on(t.organizationId),
     // class_works_category_filter_idx (category_id, price) INCLUDE (…) is created in migration 0004's SQL: drizzle
     // cannot declare INCLUDE columns. It answers a category filter from the index alone.

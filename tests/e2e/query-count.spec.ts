@@ -114,5 +114,31 @@ test.describe('database statements per public page @pc-only', () => {
     for (const name of ['home', 'search', 'class', 'teacher', 'magazine', 'article'])
       expect(demo[name], name).toBeGreaterThan(0)
     expect(larger).toEqual(demo)
+
+    // Nor the work of rendering one: a teacher's page shows one page of their classes (24) and a pager, however
+    // many they have (at 100k classes a demo teacher has thousands, and the page was 17 MB).
+    const origin = `http://127.0.0.1:${PORT}`
+    const recent: { teacher: { id: number } }[] = await (
+      await fetch(`${origin}/v1/class_works/new_arrivals_by_class?limit=50`)
+    ).json()
+    const profiles: { id: number; class_work_count: number }[] = await Promise.all(
+      [...new Set(recent.map((c) => c.teacher.id))].map(async (id) =>
+        (await fetch(`${origin}/v1/teachers/${id}`)).json(),
+      ),
+    )
+    const profile = profiles.sort((a, b) => b.class_work_count - a.class_work_count)[0]!
+    const cls = { teacher: { id: profile.id } }
+    expect(profile.class_work_count).toBeGreaterThan(24)
+    const cardsOn = async (p: string) => {
+      const html = await (await fetch(`${origin}${p}`)).text()
+      const list = html.match(/data-testid="teacher-classes"[\s\S]*?<\/ul>/)?.[0] ?? ''
+      return { cards: (list.match(/<li/g) ?? []).length, pager: html.includes('data-testid="pagination"') }
+    }
+    expect(await cardsOn(`/teacher/detail/${cls.teacher.id}`)).toEqual({ cards: 24, pager: true })
+    const last = Math.ceil(profile.class_work_count / 24)
+    expect(await cardsOn(`/teacher/detail/${cls.teacher.id}?page=${last}`)).toEqual({
+      cards: profile.class_work_count - (last - 1) * 24,
+      pager: true,
+    })
   })
 })

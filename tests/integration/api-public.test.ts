@@ -8,7 +8,7 @@ import {
 } from '../../app/contract/v1/class-works'
 import { Article, ArticlePage, RelatedArticles } from '../../app/contract/v1/magazine'
 import { MasterList, masterKinds } from '../../app/contract/v1/master'
-import { TeacherProfile } from '../../app/contract/v1/teachers'
+import { TEACHER_CLASSES_PER_PAGE, TeacherProfile } from '../../app/contract/v1/teachers'
 import { classWorkSchedules, classWorks, magazineArticles, users } from '../../app/db/schema'
 import { summarizeSchedules } from '../../app/lib/schedule-summary'
 import { setupApi, type TestApi } from './support/api'
@@ -305,6 +305,64 @@ describe('teachers', () => {
       .where(and(eq(classWorks.teacherId, id), eq(classWorks.isPublished, true)))
     expect(list).toHaveLength(Number(row!.n))
     for (const c of list) expect(c.teacher.id).toBe(id)
+  })
+
+  it('pages a teacher with many classes (24 a page, newest first) and sums their schedules in one row', async () => {
+    const id = await api.userId(SUBS.teacher)
+    const [template] = await api.db.select().from(classWorks).where(eq(classWorks.teacherId, id)).limit(1)
+    // 60 more published classes, one a minute apart, and one unpublished that never shows.
+    const { id: _omit, searchTitle: _t, ratingHalves: _h, ratingScore: _s, ...base } = template!
+    await api.db.insert(classWorks).values([
+      ...Array.from({ length: 60 }, (_, i) => ({
+        ...base,
+        title: `ページ送りの確認 ${i + 1}`,
+        isPublished: true,
+        createdAt: new Date(api.now.getTime() + (i + 1) * 60_000),
+      })),
+      { ...base, title: '非公開', isPublished: false, createdAt: new Date(api.now.getTime() + 3_600_000) },
+    ])
+    const profile = TeacherProfile.parse((await api.call('GET', `/v1/teachers/${id}`)).body)
+    const total = profile.class_work_count
+    const pages: number[][] = []
+    for (let page = 1; page <= Math.ceil(total / TEACHER_CLASSES_PER_PAGE); page++) {
+      const res = await api.call('GET', `/v1/teachers/${id}/class_works${page > 1 ? `?page=${page}` : ''}`)
+      expect(res.status).toBe(200)
+      pages.push(ClassWorkCardList.parse(res.body).map((c) => c.id))
+    }
+    expect(pages[0]).toHaveLength(TEACHER_CLASSES_PER_PAGE)
+    const all = pages.flat()
+    expect(all).toHaveLength(total)
+    expect(new Set(all).size).toBe(total)
+    const first = ClassWorkCardList.parse((await api.call('GET', `/v1/teachers/${id}/class_works`)).body)
+    expect(first[0]?.title).toBe('ページ送りの確認 60')
+    // Past the last page: an empty list. A bad page number: 400, nothing else.
+    const past = await api.call('GET', `/v1/teachers/${id}/class_works?page=${pages.length + 1}`)
+    expect(past.status).toBe(200)
+    expect(past.body).toEqual([])
+    for (const bad of ['0', '-1', 'abc', '10000', '1.5'])
+      expect((await api.call('GET', `/v1/teachers/${id}/class_works?page=${bad}`)).status, bad).toBe(400)
+
+    // The profile's summary is spec §3's over every schedule of the teacher's published classes.
+    const schedules = await api.db
+      .select()
+      .from(classWorkSchedules)
+      .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+      .where(and(eq(classWorks.teacherId, id), eq(classWorks.isPublished, true)))
+    const expected = summarizeSchedules(
+      schedules.map(({ class_work_schedules: s }) => ({
+        started_at: s.startedAt,
+        ended_at: s.endedAt,
+        purchased_count: s.purchasedCount,
+        is_canceled: s.isCanceled,
+      })),
+      api.now,
+    )
+    expect(profile.summary).toEqual({
+      times_held: expected.timesHeld,
+      counts_purchased: expected.countsPurchased,
+      has_reservation: expected.hasReservation,
+    })
+    expect(profile.summary.times_held).toBeGreaterThan(0)
   })
 
   it('a member who is not a teacher has no public page', async () => {

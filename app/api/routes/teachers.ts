@@ -6,7 +6,7 @@ import {
   StudentList,
 } from '../../contract/v1/class-works'
 import { IdParams } from '../../contract/v1/common'
-import { TeacherProfile } from '../../contract/v1/teachers'
+import { TeacherClassWorksQuery, TeacherProfile } from '../../contract/v1/teachers'
 import { requireUser } from '../auth'
 import { type ApiApp, bearer, errors, json, type RouteDeps } from '../openapi'
 import { myClassWorks, teacherClassWorks } from '../services/class-works'
@@ -66,15 +66,15 @@ export function registerTeacherRoutes(app: ApiApp, deps: RouteDeps) {
       method: 'get',
       path: '/teachers/{id}/class_works',
       tags: ['teachers'],
-      summary: '先生の公開中のクラス',
-      request: { params: IdParams },
+      summary: '先生の公開中のクラス（新しい順、1ページ24件）',
+      request: { params: IdParams, query: TeacherClassWorksQuery },
       responses: { 200: json(ClassWorkCardList, 'クラス'), ...errors(400, 404, 410, 503) },
     }),
     async (c) => {
       const db = await deps.getDb()
       const id = c.req.valid('param').id
       await assertTeacher(db, id)
-      return c.json(await teacherClassWorks(db, id, deps.now()), 200)
+      return c.json(await teacherClassWorks(db, id, deps.now(), c.req.valid('query').page ?? 1), 200)
     },
   )
 }

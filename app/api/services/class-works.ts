@@ -6,6 +6,7 @@ import type {
   MyClassWork,
   SearchSort,
 } from '../../contract/v1/class-works'
+import { TEACHER_CLASSES_PER_PAGE } from '../../contract/v1/teachers'
 import type { Db } from '../../db/client'
 import { classWorkSchedules, classWorks, classWorkTargetGrades, organizations } from '../../db/schema'
 import { retryOnConflict } from '../../db/transaction'
@@ -413,11 +414,14 @@ export async function classWorkDetail(db: Db, id: number, now: Date): Promise<Cl
   }
 }
 
-/** A teacher's published classes, newest first. */
-export async function teacherClassWorks(db: Db, teacherId: number, now: Date) {
+/** One page of a teacher's published classes, newest first (TEACHER_CLASSES_PER_PAGE). */
+export async function teacherClassWorks(db: Db, teacherId: number, now: Date, page = 1) {
+  // One page, walked from class_works_teacher_published_idx: a teacher with thousands of classes costs the same.
   const rows = await selectCardRows(db)
     .where(and(eq(classWorks.teacherId, teacherId), eq(classWorks.isPublished, true)))
     .orderBy(desc(classWorks.createdAt), desc(classWorks.id))
+    .limit(TEACHER_CLASSES_PER_PAGE)
+    .offset((page - 1) * TEACHER_CLASSES_PER_PAGE)
   return toCards(db, rows, now)
 }
 

@@ -14,7 +14,7 @@ import {
   users,
 } from '../../db/schema'
 import { gone, notFound } from '../errors'
-import { iso, scheduleColumns, summaryJson } from './class-cards'
+import { iso } from './class-cards'
 import { teacherRating } from './reviews'
 
 /** Someone who is not a teacher has no public page and no public class list (404); a suspended one, 410. */
@@ -47,14 +47,28 @@ export async function teacherProfile(db: Db, teacherId: number, now: Date): Prom
   if (!t) throw notFound('先生')
   if (t.user.suspendedAt) throw gone('この先生のページは公開を終了しました')
   const published = and(eq(classWorks.teacherId, teacherId), eq(classWorks.isPublished, true))
-  const [followers, classCount, schedules] = await Promise.all([
+  const at = now.toISOString()
+  const [followers, classCount, [summary]] = await Promise.all([
     db.select({ n: count() }).from(follows).where(eq(follows.teacherId, teacherId)),
     db.select({ n: count() }).from(classWorks).where(published),
+    // summarizeSchedules (spec §3) over every schedule of the teacher's classes, as one aggregate: a teacher with
+    // thousands of classes sends one row, not each schedule.
     db
-      .select(scheduleColumns)
+      .select({
+        timesHeld: sql<number>`(count(*) filter (where ${classWorkSchedules.endedAt} <= ${at}::timestamptz))::int`,
+        countsPurchased: sql<number>`coalesce(sum(${classWorkSchedules.purchasedCount})
+          filter (where ${classWorkSchedules.endedAt} <= ${at}::timestamptz), 0)::int`,
+        hasReservation: sql<boolean>`coalesce(bool_or(${classWorkSchedules.startedAt} >= ${at}::timestamptz), false)`,
+      })
       .from(classWorkSchedules)
       .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
-      .where(published),
+      .where(
+        and(
+          published,
+          eq(classWorkSchedules.isCanceled, false),
+          sql`${classWorkSchedules.purchasedCount} > 0`,
+        ),
+      ),
   ])
   const u = t.user
   return {
@@ -70,7 +84,11 @@ export async function teacherProfile(db: Db, teacherId: number, now: Date): Prom
         : null,
     follower_count: Number(followers[0]?.n ?? 0),
     class_work_count: Number(classCount[0]?.n ?? 0),
-    summary: summaryJson(schedules, now),
+    summary: {
+      times_held: Number(summary?.timesHeld ?? 0),
+      counts_purchased: Number(summary?.countsPurchased ?? 0),
+      has_reservation: summary?.hasReservation === true,
+    },
     is_verified: u.teacherVerifiedAt !== null,
     rating: await teacherRating(db, teacherId),
   }

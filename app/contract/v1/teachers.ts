@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { Id, MasterRef, ScheduleSummary } from './common'
+import { Id, MasterRef, PageString, ScheduleSummary } from './common'
 import { RatingSummary } from './reviews'
 
 /** GET /v1/teachers/{id}: only what a teacher shows in public (real name and photo, no contact details). */
@@ -20,3 +20,10 @@ export const TeacherProfile = z.object({
   rating: RatingSummary,
 })
 export type TeacherProfile = z.infer<typeof TeacherProfile>
+
+/**
+ * GET /v1/teachers/{id}/class_works?page=N: one page of the teacher's public classes, newest first. A teacher may have
+ * thousands; the total is the profile's class_work_count.
+ */
+export const TeacherClassWorksQuery = z.object({ page: PageString.optional() })
+export { TEACHER_CLASSES_PER_PAGE } from '../../lib/pagination'

@@ -1,10 +1,11 @@
 import { queryOptions } from '@tanstack/react-query'
 import { getFollowState, getTeacherPage } from './teacher.functions'
 
-export const teacherPageQuery = (id: number) =>
+/** The teacher's page with one page of their classes (1 when omitted). */
+export const teacherPageQuery = (id: number, page = 1) =>
   queryOptions({
-    queryKey: ['teacher-page', id],
-    queryFn: () => getTeacherPage({ data: id }),
+    queryKey: ['teacher-page', id, page],
+    queryFn: () => getTeacherPage({ data: { id, page } }),
     staleTime: 30_000,
   })
 

@@ -1,10 +1,12 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { ClassCard } from '~/components/cards/class-card'
+import { type PageLinkProps, Pagination } from '~/components/ui/pagination'
 import { Ruby } from '~/components/ui/ruby'
 import { ShareButtons } from '~/components/ui/share-buttons'
 import { VerifiedBadge } from '~/components/ui/verified-badge'
 import { toClassCardView } from '~/lib/card-view'
+import { TEACHER_CLASSES_PER_PAGE } from '~/lib/pagination'
 import { fixedSizeSrcSet } from '~/lib/responsive-image'
 import { FollowButton } from './follow-button'
 import { teacherPageQuery } from './queries'
@@ -12,10 +14,23 @@ import { teacherPageQuery } from './queries'
 const DEFAULT_AVATAR = '/images/avatars/default.svg'
 
 /** /teacher/detail/{id}: what a teacher shows in public, and their public classes. */
-export function TeacherView({ id, report }: { id: number; report?: ReactNode }) {
-  const page = useSuspenseQuery(teacherPageQuery(id)).data
+export function TeacherView({
+  id,
+  page: pageNumber = 1,
+  report,
+  pageLink,
+}: {
+  id: number
+  /** Which page of the teacher's classes (TEACHER_CLASSES_PER_PAGE each). */
+  page?: number
+  report?: ReactNode
+  /** A link to another page of the classes (the route renders it with its typed search). */
+  pageLink: (page: number, props: PageLinkProps) => ReactNode
+}) {
+  const page = useSuspenseQuery(teacherPageQuery(id, pageNumber)).data
   if (!page || 'gone' in page) return null
   const { profile: t, classes } = page
+  const totalPages = Math.ceil(t.class_work_count / TEACHER_CLASSES_PER_PAGE)
   return (
     <div className="mx-auto max-w-5xl px-4 py-8" data-testid="teacher-detail">
       <section className="flex flex-col gap-6 rounded-2xl border border-slate-200 bg-white p-6 sm:flex-row sm:items-start">
@@ -98,13 +113,31 @@ export function TeacherView({ id, report }: { id: number; report?: ReactNode }) 
           {t.nickname}のクラス
         </h2>
         {classes.length ? (
-          <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="teacher-classes">
-            {classes.map((c) => (
-              <li key={c.id}>
-                <ClassCard card={toClassCardView(c)} />
-              </li>
-            ))}
-          </ul>
+          <>
+            {totalPages > 1 ? (
+              <p className="mt-2 text-sm text-slate-700" data-testid="teacher-classes-range">
+                全{t.class_work_count}件中 {(pageNumber - 1) * TEACHER_CLASSES_PER_PAGE + 1}〜
+                {(pageNumber - 1) * TEACHER_CLASSES_PER_PAGE + classes.length}件
+              </p>
+            ) : null}
+            <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="teacher-classes">
+              {classes.map((c) => (
+                <li key={c.id}>
+                  <ClassCard card={toClassCardView(c)} />
+                </li>
+              ))}
+            </ul>
+            <Pagination
+              page={pageNumber}
+              totalPages={totalPages}
+              renderLink={pageLink}
+              label="先生のクラスのページ送り"
+            />
+          </>
+        ) : pageNumber > 1 ? (
+          <p className="mt-4 rounded-2xl bg-light-grey p-4 text-sm text-slate-700">
+            このページにクラスはありません。
+          </p>
         ) : (
           <p className="mt-4 rounded-2xl bg-light-grey p-4 text-sm text-slate-700">
             公開中のクラスはまだありません。

@@ -743,8 +743,13 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
           ]),
       ),
     getTeacher: (teacherId: number) => publicGet(TeacherProfile, () => get(`/v1/teachers/${id(teacherId)}`)),
-    listTeacherClassWorks: (teacherId: number) =>
-      publicGet(ClassWorkCardList, () => get(`/v1/teachers/${id(teacherId)}/class_works`), firstStart),
+    /** One page (TEACHER_CLASSES_PER_PAGE) of a teacher's public classes, newest first. */
+    listTeacherClassWorks: (teacherId: number, page = 1) =>
+      publicGet(
+        ClassWorkCardList,
+        () => get(`/v1/teachers/${id(teacherId)}/class_works`, page > 1 ? { page } : undefined),
+        firstStart,
+      ),
     listMagazineArticles: (query: MagazineQuery = {}) =>
       publicGet(ArticlePage, () => get('/v1/magazine_articles', { ...query })),
     getMagazineArticle: (articleId: number) =>
