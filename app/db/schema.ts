@@ -212,15 +212,6 @@ export const classWorks = pgTable(
     upcomingSlots: smallint('upcoming_slots').array().notNull().default(sql`'{}'`),
     /** The class's target grades (class_work_target_grades), kept by a trigger there: the grade filter reads the row. */
     targetGradeIds: integer('target_grade_ids').array().notNull().default(sql`'{}'`),
-    /**
-     * The same grades as a card shows them, [{"id", "name"}] in master order, kept by the same trigger (and one on
-     * target_grades, migration 0022): a list reads them with the row instead of aggregating JSON per card on every
-     * read (docs/decisions/0026).
-     */
-    cardGrades: json('card_grades')
-      .$type<{ id: number; name: string }[]>()
-      .notNull()
-      .default(sql`'[]'::json`),
     /** Hidden by an operator after a report: out of search, its page answers 410, the teacher cannot republish it. */
     hiddenAt: ts('hidden_at'),
     /** Visible reviews: how many and the sum of their stars, kept by the review services in the review's transaction. */
@@ -279,6 +270,19 @@ export const classWorks = pgTable(
     check('class_works_lesson_count_check', sql`${t.lessonCount} between 1 and 20`),
   ],
 )
+
+/**
+ * The grades a card shows, [{"id", "name"}] in master order, one row per class that has any: kept by the trigger on
+ * class_work_target_grades (and one on target_grades), so a card list reads them with a primary-key join instead
+ * of aggregating JSON per card on every read (migration 0022, docs/decisions/0026). Its own table, so that filling
+ * it for a large catalogue does not rewrite every class row.
+ */
+export const classCardGrades = pgTable('class_card_grades', {
+  classWorkId: integer('class_work_id')
+    .primaryKey()
+    .references(() => classWorks.id, { onDelete: 'cascade' }),
+  grades: json('grades').$type<{ id: number; name: string }[]>().notNull(),
+})
 
 export const classWorkTargetGrades = pgTable(
   'class_work_target_grades',

@@ -2,7 +2,15 @@ import { and, asc, eq, gte, inArray, type Placeholder, sql } from 'drizzle-orm'
 import type { SelectedFields } from 'drizzle-orm/pg-core'
 import type { ClassWorkCard, PublicSchedule } from '../../contract/v1/class-works'
 import type { DbOrTx } from '../../db/client'
-import { categories, classStyles, classWorkSchedules, classWorks, favorites, users } from '../../db/schema'
+import {
+  categories,
+  classCardGrades,
+  classStyles,
+  classWorkSchedules,
+  classWorks,
+  favorites,
+  users,
+} from '../../db/schema'
 import { ratingSummary } from '../../lib/rating'
 import { type ScheduleEntry, summarizeSchedules } from '../../lib/schedule-summary'
 import { courseLessonsJson, type LessonPeriod, lessonJson, lessonsFromJson, lessonsOr } from './lessons'
@@ -30,7 +38,7 @@ export const cardRowColumns = {
   teacherVerifiedAt: users.teacherVerifiedAt,
   ratingCount: classWorks.ratingCount,
   ratingSum: classWorks.ratingSum,
-  grades: classWorks.cardGrades,
+  grades: sql<{ id: number; name: string }[]>`coalesce(${classCardGrades.grades}, '[]'::json)`,
 }
 
 /** What a class page or class management shows beyond a card; `searchText` stays in the database. */
@@ -59,6 +67,7 @@ function selectCardRowsWith<E extends SelectedFields>(db: DbOrTx, extra: E) {
     .innerJoin(categories, eq(categories.id, classWorks.categoryId))
     .innerJoin(classStyles, eq(classStyles.id, classWorks.classStyleId))
     .innerJoin(users, eq(users.id, classWorks.teacherId))
+    .leftJoin(classCardGrades, eq(classCardGrades.classWorkId, classWorks.id))
 }
 
 export type ClassRow = Awaited<ReturnType<ReturnType<typeof selectClassRows>['execute']>>[number]
@@ -122,7 +131,7 @@ export function summaryJson(rows: ScheduleRow[], now: Date) {
  * What a card adds to its class row, as columns of a select on class_works: the favorite count and the next open
  * schedule (the earliest not canceled and not started; a lateral subquery, so the select joins it with
  * leftJoinLateral) with a course's lessons. Subqueries in one statement rather than a look-up each: on PGlite every
- * statement pays its own protocol round trips. The grades come with the row (class_works.card_grades).
+ * statement pays its own protocol round trips. The grades come with the row (class_card_grades).
  */
 function cardExtras(db: DbOrTx, now: Date | Placeholder) {
   // Only a course's schedules have lesson rows: a single lesson skips the look-up.

@@ -281,13 +281,16 @@ export async function refreshNextStarts(db: Db, now: Date): Promise<void> {
   )
 }
 
-/** Recomputes every class's search keys (triggers keep them otherwise): for bulk loads made with them disabled. */
+/**
+ * Recomputes every class's search keys and card grades (triggers keep them otherwise): for bulk loads made with them
+ * disabled.
+ */
 export async function recomputeSearchSortKeys(db: Db, now: Date): Promise<void> {
   await db.execute(sql`
     update ${classWorks} c set seats_sold = coalesce(k.seats, 0), next_start_at = k.next,
       upcoming_slots = coalesce(k.slots, '{}'),
       target_grade_ids = coalesce((select array_agg(g.target_grade_id order by g.target_grade_id)
-        from ${classWorkTargetGrades} g where g.class_work_id = c.id), '{}'), card_grades = class_card_grades(c.id)
+        from ${classWorkTargetGrades} g where g.class_work_id = c.id), '{}')
     from ${classWorks} c2 left join (
       select class_work_id,
         sum(purchased_count) filter (where not is_canceled) as seats,
@@ -297,6 +300,11 @@ export async function recomputeSearchSortKeys(db: Db, now: Date): Promise<void> 
       from ${classWorkSchedules} group by class_work_id
     ) k on k.class_work_id = c2.id
     where c2.id = c.id`)
+  // The cards' grades (class_card_grades), which the same trigger keeps.
+  await db.execute(sql`
+    insert into class_card_grades (class_work_id, grades)
+    select id, card_grades_of(id) from ${classWorks} where target_grade_ids <> '{}'
+    on conflict (class_work_id) do update set grades = excluded.grades`)
 }
 
 /** The ids of one page of a search and the (capped) total, without the cards. */
