@@ -17,8 +17,8 @@ function teacherPageInput(value: unknown): { id: number; page: number } {
 }
 
 /**
- * A teacher's public page and one page of their public classes (TEACHER_CLASSES_PER_PAGE, newest first), or null when there is no such teacher (404), or `{ gone }` when
- * the account is suspended (410).
+ * A teacher's public page and one page of their public classes (TEACHER_CLASSES_PER_PAGE, newest first), or null
+ * when there is no such teacher (404), or `{ gone }` when the account is suspended (410).
  */
 export const getTeacherPage = createServerFn({ method: 'GET' })
   .validator(teacherPageInput)
@@ -28,7 +28,7 @@ export const getTeacherPage = createServerFn({ method: 'GET' })
         api.getTeacher(data.id),
         api.listTeacherClassWorks(data.id, data.page),
       ])
-      return profile ? { profile, classes: classes ?? [], page: data.page } : null
+      return profile ? { profile, classes: classes ?? [] } : null
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 410)) throw error
       setPageStatus(410)
