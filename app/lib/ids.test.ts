@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { idInput, parseId, toggleInput } from './ids'
+import { idInput, idPageInput, parseId, toggleInput } from './ids'
 
 describe('parseId', () => {
   it('accepts positive integers as numbers or digit strings', () => {
@@ -41,5 +41,18 @@ describe('server function validators', () => {
     expect(() => toggleInput({ id: 3, on: 'yes' })).toThrow()
     expect(() => toggleInput({ id: 0, on: false })).toThrow()
     expect(() => toggleInput(undefined)).toThrow()
+  })
+})
+
+describe('idPageInput', () => {
+  it('takes an id and a page from 1 to 1000, page 1 when missing', () => {
+    expect(idPageInput({ id: 7 })).toEqual({ id: 7, page: 1 })
+    expect(idPageInput({ id: '7', page: 1000 })).toEqual({ id: 7, page: 1000 })
+  })
+  it('refuses a bad page or id with a Japanese message', () => {
+    for (const page of [0, -1, 1.5, 1001, '2', null, Number.NaN])
+      expect(() => idPageInput({ id: 7, page }), String(page)).toThrow('ページ番号が正しくありません')
+    expect(() => idPageInput({ id: 'x', page: 2 })).toThrow('IDが正しくありません')
+    expect(() => idPageInput(undefined)).toThrow()
   })
 })

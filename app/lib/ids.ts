@@ -25,3 +25,11 @@ export function toggleInput(value: unknown): { id: number; on: boolean } {
   if (typeof v.on !== 'boolean') throw new InvalidInputError('入力内容に誤りがあります')
   return { id: idInput(v.id), on: v.on }
 }
+
+/** Validator of a server function that reads one page (1–1000, default 1) of something about one id. */
+export function idPageInput(value: unknown): { id: number; page: number } {
+  const { id, page = 1 } = (value ?? {}) as { id?: unknown; page?: unknown }
+  if (typeof page !== 'number' || !Number.isInteger(page) || page < 1 || page > 1000)
+    throw new InvalidInputError('ページ番号が正しくありません')
+  return { id: idInput(id), page }
+}

@@ -93,7 +93,7 @@ test.describe('database statements per public page @pc-only', () => {
     rmSync(dataDir, { recursive: true, force: true })
   })
 
-  test('do not grow when the catalogue grows by 300 classes', async () => {
+  test('do not grow when the catalogue grows by 300 classes', async ({ page }) => {
     server = start(dataDir)
     await waitReady()
     const demo = await countPages(1)
@@ -140,5 +140,18 @@ test.describe('database statements per public page @pc-only', () => {
       cards: profile.class_work_count - (last - 1) * 24,
       pager: true,
     })
+    // In the browser, the pager moves to the next 24 without a full reload.
+    await page.goto(`${origin}/teacher/detail/${cls.teacher.id}`)
+    await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
+    const firstOfPage1 = await page.getByTestId('teacher-classes').locator('li').first().textContent()
+    await page.getByRole('link', { name: '2ページ目' }).click()
+    await expect(page).toHaveURL(/[?&]page=2/)
+    await expect(page.getByTestId('teacher-classes-range')).toContainText('25〜')
+    await expect(page.getByTestId('teacher-classes').locator('li')).toHaveCount(
+      Math.min(24, profile.class_work_count - 24),
+    )
+    expect(await page.getByTestId('teacher-classes').locator('li').first().textContent()).not.toBe(
+      firstOfPage1,
+    )
   })
 })

@@ -10,6 +10,7 @@ import {
 import { StudentList } from '../../app/contract/v1/class-works'
 import {
   classAnnouncements,
+  classCardGrades,
   classWorkSchedules,
   classWorks,
   classWorkTargetGrades,
@@ -421,6 +422,42 @@ describe('my class works after writes', () => {
       .from(classWorks)
       .where(and(eq(classWorks.id, cls.id), eq(classWorks.isPublished, true)))
     expect(row).toBeDefined()
+  })
+})
+
+describe(`a card's grades under concurrent edits (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
+  it('12 PATCHes of one class at once: the card shows the grades the class ended with; deleting it leaves no row', async () => {
+    const created = await createClass(SUBS.teacher, { is_published: true })
+    const grades = (await api.call('GET', '/v1/master/target_grades')).body as { id: number; name: string }[]
+    const sets = Array.from({ length: 12 }, (_, i) =>
+      grades.slice(i % 5, (i % 5) + 1 + (i % 3)).map((g) => g.id),
+    )
+    const results = await Promise.all(
+      sets.map((target_grade_ids) =>
+        api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${created.id}`, { target_grade_ids }),
+      ),
+    )
+    expect(results.map((r) => r.status)).toEqual(sets.map(() => 200))
+    // Whatever order they ran in, the card and the class's grade rows agree, in master order.
+    const rows = await api.db
+      .select({ id: classWorkTargetGrades.targetGradeId })
+      .from(classWorkTargetGrades)
+      .where(eq(classWorkTargetGrades.classWorkId, created.id))
+    const held = new Set(rows.map((r) => r.id))
+    const card = (await api.call('GET', `/v1/class_works/${created.id}`)).body
+    expect(card.target_grades).toEqual(
+      grades.filter((g) => held.has(g.id)).map((g) => ({ id: g.id, name: g.name })),
+    )
+    expect(sets.map((s) => JSON.stringify(s))).toContain(
+      JSON.stringify(card.target_grades.map((g: { id: number }) => g.id)),
+    )
+
+    expect((await api.as(SUBS.teacher, 'DELETE', `/v1/teachers/class_works/${created.id}`)).status).toBe(200)
+    const left = await api.db
+      .select()
+      .from(classCardGrades)
+      .where(eq(classCardGrades.classWorkId, created.id))
+    expect(left).toEqual([])
   })
 })
 

@@ -28,6 +28,22 @@ const search = async (body: Record<string, unknown>) => {
   return ClassWorkSearchResult.parse(res.body)
 }
 
+/** The spec §3 summary of schedule rows, computed here with the lib's reference function. */
+function specSummary(
+  rows: { startedAt: Date; endedAt: Date; purchasedCount: number; isCanceled: boolean }[],
+) {
+  const s = summarizeSchedules(
+    rows.map((r) => ({
+      started_at: r.startedAt,
+      ended_at: r.endedAt,
+      purchased_count: r.purchasedCount,
+      is_canceled: r.isCanceled,
+    })),
+    api.now,
+  )
+  return { times_held: s.timesHeld, counts_purchased: s.countsPurchased, has_reservation: s.hasReservation }
+}
+
 const publishedCount = async () => {
   const [row] = await api.db
     .select({ n: sql<number>`count(*)::int` })
@@ -247,20 +263,7 @@ describe('GET /v1/class_works/{id}', () => {
       .select()
       .from(classWorkSchedules)
       .where(eq(classWorkSchedules.classWorkId, row!.id))
-    const expected = summarizeSchedules(
-      all.map((s) => ({
-        started_at: s.startedAt,
-        ended_at: s.endedAt,
-        purchased_count: s.purchasedCount,
-        is_canceled: s.isCanceled,
-      })),
-      api.now,
-    )
-    expect(detail.summary).toEqual({
-      times_held: expected.timesHeld,
-      counts_purchased: expected.countsPurchased,
-      has_reservation: expected.hasReservation,
-    })
+    expect(detail.summary).toEqual(specSummary(all))
     expect(detail.summary.times_held).toBeGreaterThan(0)
   })
 
@@ -348,20 +351,7 @@ describe('teachers', () => {
       .from(classWorkSchedules)
       .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
       .where(and(eq(classWorks.teacherId, id), eq(classWorks.isPublished, true)))
-    const expected = summarizeSchedules(
-      schedules.map(({ class_work_schedules: s }) => ({
-        started_at: s.startedAt,
-        ended_at: s.endedAt,
-        purchased_count: s.purchasedCount,
-        is_canceled: s.isCanceled,
-      })),
-      api.now,
-    )
-    expect(profile.summary).toEqual({
-      times_held: expected.timesHeld,
-      counts_purchased: expected.countsPurchased,
-      has_reservation: expected.hasReservation,
-    })
+    expect(profile.summary).toEqual(specSummary(schedules.map((r) => r.class_work_schedules)))
     expect(profile.summary.times_held).toBeGreaterThan(0)
   })
 

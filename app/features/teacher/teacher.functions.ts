@@ -1,27 +1,17 @@
 import { createServerFn } from '@tanstack/react-start'
 import type { ToggleResult } from '~/components/shell/optimistic-toggle'
 import type { FollowState } from '~/contract/v1/follows'
-import { idInput, toggleInput } from '~/lib/ids'
-import { InvalidInputError } from '~/lib/input-error'
+import { idInput, idPageInput, toggleInput } from '~/lib/ids'
 import { ApiError, api } from '~/server/api-client'
 import { setPageStatus, setRefusalStatus } from '~/server/server-fn-errors.server'
 import { currentAccessToken } from '~/server/session-token.server'
-
-/** `{ id, page }` of a teacher's page; a page out of 1–1000 is refused like a bad id. */
-function teacherPageInput(value: unknown): { id: number; page: number } {
-  const { id, page } = (value ?? {}) as { id?: unknown; page?: unknown }
-  const p = page === undefined ? 1 : page
-  if (typeof p !== 'number' || !Number.isInteger(p) || p < 1 || p > 1000)
-    throw new InvalidInputError('ページ番号が正しくありません')
-  return { id: idInput(id), page: p }
-}
 
 /**
  * A teacher's public page and one page of their public classes (TEACHER_CLASSES_PER_PAGE, newest first), or null
  * when there is no such teacher (404), or `{ gone }` when the account is suspended (410).
  */
 export const getTeacherPage = createServerFn({ method: 'GET' })
-  .validator(teacherPageInput)
+  .validator(idPageInput)
   .handler(async ({ data }) => {
     try {
       const [profile, classes] = await Promise.all([
