@@ -1,34 +1,22 @@
 // The production Node server: static files from the client build (long-lived caching for hashed
 // assets), compression, and everything else through the Start server bundle's fetch handler.
-import { createReadStream, existsSync, statSync } from 'node:fs'
+import { createReadStream } from 'node:fs'
 import { createServer } from 'node:http'
-import { extname, join, normalize, resolve, sep } from 'node:path'
+import { join, resolve } from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import zlib from 'node:zlib'
+import {
+  COMPRESS_MIN_BYTES,
+  COMPRESSIBLE,
+  createCompressedBodies,
+  indexStaticFiles,
+} from './static-files.mjs'
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)))
 const clientDir = join(root, process.env.BUILD_DIR ?? 'dist', 'client')
 const serverEntry = join(root, process.env.BUILD_DIR ?? 'dist', 'server', 'server.js')
-
-const types = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.txt': 'text/plain; charset=utf-8',
-  '.xml': 'application/xml',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json',
-}
-const compressible = /^(text\/|application\/(json|javascript|xml)|image\/svg)/
 
 function pickEncoding(req) {
   const accept = String(req.headers['accept-encoding'] ?? '')
@@ -71,8 +59,8 @@ function badAddress(req, res) {
   res.end(req.method === 'HEAD' ? undefined : html)
 }
 
-/** Serve a file from the client build, or return false. */
-async function serveStatic(req, res, pathname) {
+/** Serve a file from the client build (listed at start, see static-files.mjs), or return false. */
+async function serveStatic(req, res, pathname, files, compressed) {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false
   let decoded
   try {
@@ -80,26 +68,28 @@ async function serveStatic(req, res, pathname) {
   } catch {
     return false
   }
-  const file = normalize(join(clientDir, decoded))
-  if (!file.startsWith(clientDir + sep)) return false
-  if (!existsSync(file)) return false
-  const stat = statSync(file)
-  if (!stat.isFile()) return false
-  const type = types[extname(file)] ?? 'application/octet-stream'
+  const file = files.get(decoded)
+  if (!file) return false
   const hashed = pathname.startsWith('/assets/')
-  res.setHeader('Content-Type', type)
+  res.setHeader('Content-Type', file.type)
   res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600')
   res.setHeader('X-Content-Type-Options', 'nosniff')
   res.setHeader('Vary', 'Accept-Encoding')
-  const encoding = compressible.test(type) && stat.size > 1024 ? pickEncoding(req) : undefined
+  const encoding =
+    COMPRESSIBLE.test(file.type) && file.size > COMPRESS_MIN_BYTES ? pickEncoding(req) : undefined
+  const body = encoding ? compressed.get(file, encoding) : undefined
   if (encoding) res.setHeader('Content-Encoding', encoding)
-  else res.setHeader('Content-Length', stat.size)
+  if (body || !encoding) res.setHeader('Content-Length', body ? body.length : file.size)
   res.writeHead(200)
   if (req.method === 'HEAD') {
     res.end()
     return true
   }
-  const stream = createReadStream(file)
+  if (body) {
+    res.end(body)
+    return true
+  }
+  const stream = createReadStream(file.path)
   await pipeline(encoding ? [stream, compressor(encoding), res] : [stream, res]).catch(() => {})
   return true
 }
@@ -237,7 +227,7 @@ async function writeResponse(req, res, response) {
   const encoding =
     response.body &&
     !response.headers.has('content-encoding') &&
-    compressible.test(type) &&
+    COMPRESSIBLE.test(type) &&
     !type.startsWith('text/event-stream')
       ? pickEncoding(req)
       : undefined
@@ -280,6 +270,8 @@ export async function startServer({ host = process.env.HOST ?? '0.0.0.0' } = {})
   const log = mod.logger ?? console
   const origin = options.siteOrigin
   const baseline = baselineHeaders(options)
+  const staticFiles = indexStaticFiles(clientDir)
+  const compressedBodies = createCompressedBodies()
   let inFlight = 0
   let draining = false
   let drained = () => {}
@@ -309,7 +301,7 @@ export async function startServer({ host = process.env.HOST ?? '0.0.0.0' } = {})
         if (Number(req.headers['content-length']) > options.maxJsonBytes) return refuseTooLarge(req, res)
         return await h.handle(req, res)
       }
-      if (await serveStatic(req, res, pathname)) return
+      if (await serveStatic(req, res, pathname, staticFiles, compressedBodies)) return
       if (!decodable(pathname)) return badAddress(req, res)
       let body
       if (req.method !== 'GET' && req.method !== 'HEAD') {

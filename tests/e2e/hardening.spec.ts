@@ -1,3 +1,11 @@
+import { get as httpGet, type IncomingHttpHeaders } from 'node:http'
+import {
+  brotliCompressSync,
+  brotliDecompressSync,
+  gunzipSync,
+  gzipSync,
+  constants as zlibConstants,
+} from 'node:zlib'
 import { type APIResponse, expect, type Page, test } from '@playwright/test'
 import { gotoReady, login, registerNewParent } from './helpers'
 
@@ -56,6 +64,60 @@ test.describe('security headers @pc-only', () => {
       /script-src 'self' 'nonce-[A-Za-z0-9+/_=-]+' 'strict-dynamic'/,
     )
     expect(page.headers()['x-frame-options']).toBe('DENY')
+  })
+
+  test('static files: hashed scripts are immutable, compressed once at the best setting; nothing outside the build', async ({
+    request,
+    baseURL,
+  }) => {
+    const html = await (await request.get('/company')).text()
+    const entry = /<script type="module"[^>]*src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1]
+    expect(entry).toBeTruthy()
+    const get = (path: string, encoding: string) =>
+      new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        httpGet(new URL(path, baseURL), { headers: { 'accept-encoding': encoding } }, (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (c: Buffer) => chunks.push(c))
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+          )
+        }).on('error', reject)
+      })
+    const plain = await get(entry!, 'identity')
+    expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(Number(plain.headers['content-length'])).toBe(plain.body.length)
+
+    const fast = {
+      br: brotliCompressSync(plain.body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } }).length,
+      gzip: gzipSync(plain.body, { level: 6 }).length,
+    }
+    for (const encoding of ['br', 'gzip'] as const) {
+      // The first answers may be compressed on the fly; once the best body is made it comes with its length.
+      let answer = await get(entry!, encoding)
+      for (let i = 0; i < 100 && answer.headers['content-length'] === undefined; i++) {
+        expect(answer.headers['content-encoding']).toBe(encoding)
+        await new Promise((r) => setTimeout(r, 100))
+        answer = await get(entry!, encoding)
+      }
+      expect(answer.headers['content-encoding'], encoding).toBe(encoding)
+      expect(Number(answer.headers['content-length']), encoding).toBe(answer.body.length)
+      expect(answer.headers['cache-control'], encoding).toBe('public, max-age=31536000, immutable')
+      const decoded = encoding === 'br' ? brotliDecompressSync(answer.body) : gunzipSync(answer.body)
+      expect(decoded.equals(plain.body), encoding).toBe(true)
+      expect(answer.body.length, encoding).toBeLessThan(fast[encoding])
+    }
+
+    // Only the build's own files: no way out of the folder.
+    for (const path of [
+      '/assets/..%2F..%2Fpackage.json',
+      '/%2e%2e/package.json',
+      '/assets/%2e%2e/%2e%2e/package.json',
+    ]) {
+      const res = await get(path, 'identity')
+      expect(res.status, path).toBe(404)
+      expect(res.body.toString(), path).not.toContain('"devDependencies"')
+    }
   })
 
   test('visitor pages can be shared by a CDN and revalidated; private pages and signed-in answers are never stored', async ({
