@@ -197,14 +197,30 @@ export default defineConfig({
                       : null,
                 },
                 {
-                  // What pages that act (favorites, follows, reservations, forms) share: the mutation hooks, the
-                  // optimistic toggle, the viewer and the on-demand modal, in one chunk instead of three small ones.
+                  // What pages that act (favorites, follows, reservations, forms) share: the optimistic toggle,
+                  // the viewer and the on-demand modal, in one chunk instead of three small ones. The mutation
+                  // hooks are not in it: the teacher page's only action is a toggle, which does not use them.
                   name: (id: string) =>
-                    /[\\/](useMutation|mutationObserver)\.js$|[\\/]app[\\/]components[\\/](shell[\\/](optimistic-toggle|use-viewer)\.ts|ui[\\/]modal\.tsx)$/.test(
+                    /[\\/]app[\\/]components[\\/](shell[\\/](optimistic-toggle|use-viewer)\.ts|ui[\\/]modal\.tsx)$/.test(
                       id,
                     )
                       ? 'interaction'
                       : null,
+                },
+                {
+                  // What the class and teacher pages share besides cards: the share buttons, the report button
+                  // (whose dialog loads on first open) and the gone page's loader; one chunk, not three small ones.
+                  name: (id: string) =>
+                    /[\\/]app[\\/](components[\\/]ui[\\/](share-buttons|lazy-gone-page)|features[\\/]report[\\/]report-button)\.tsx$/.test(
+                      id,
+                    )
+                      ? 'page-actions'
+                      : null,
+                },
+                {
+                  // The mutation hooks, for pages with forms and actions (one chunk, not two tiny ones).
+                  name: (id: string) =>
+                    /[\\/](useMutation|mutationObserver)\.js$/.test(id) ? 'mutation' : null,
                 },
                 {
                   // What every public page that lists or shows classes paints with (the verified badge, the date

@@ -1,6 +1,7 @@
 // `npm run bench`: measures the production build on loopback, in one run of one build:
 //  1. first-load JavaScript of key pages in KB gzip (a real Chromium; budget 130 KB each):
-//     `/`, `/class_search` and a real class detail by default (BENCH_PAGES=/a,/b to choose others);
+//     `/`, `/class_search`, the newest class's page and its teacher's page by default (BENCH_PAGES=/a,/b to choose
+//     others);
 //  2. SSR throughput: requests per second of `/class_search?q=英語` against `/company` (a static page), with
 //     bounded concurrency for a bounded time (BENCH_SSR_SECONDS, default 10 s each; BENCH_CONCURRENCY, default 8);
 //     and the same search with every request distinct (a price limit above every price, counting up), so that
@@ -42,12 +43,12 @@ async function waitForServer(url, ms = 180_000) {
   throw new Error(`server did not start: ${url}`)
 }
 
-/** A published class with upcoming schedules, read from the API of the server under test. */
-async function classDetailPath() {
+/** The page of the newest published class and its teacher's page, read from the API of the server under test. */
+async function classAndTeacherPaths() {
   const r = await fetch(`${origin}/v1/class_works/new_arrivals_by_class?limit=1`)
   const [first] = r.ok ? await r.json() : []
   if (!first) throw new Error('no published class to measure')
-  return `/class_search/detail/${first.id}`
+  return [`/class_search/detail/${first.id}`, `/teacher/detail/${first.teacher.id}`]
 }
 
 async function firstLoadJs(browser, pages) {
@@ -186,7 +187,7 @@ try {
   await waitForServer(`${origin}/`)
   const pages = process.env.BENCH_PAGES
     ? process.env.BENCH_PAGES.split(',')
-    : ['/', '/class_search', await classDetailPath()]
+    : ['/', '/class_search', ...(await classAndTeacherPaths())]
 
   const browser = await chromium.launch({ executablePath: ensureChromium(), args: chromeFlags })
   const js = await firstLoadJs(browser, pages)

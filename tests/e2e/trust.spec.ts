@@ -77,6 +77,14 @@ test('a parent turns on teaching and submits 本人確認; once an operator appr
   await expect(operator.getByTestId('snackbar')).toContainText('承認しました')
   await gotoReady(operator, '/admin/audit?action=document_access')
   await expect(operator.getByTestId('audit-entry').first()).toContainText('本人確認書類の閲覧')
+  // An action the log does not know is dropped (the whole log, no error), as a malformed one is.
+  for (const action of ['no_such_action', 'DROP TABLE']) {
+    await gotoReady(operator, `/admin/audit?${new URLSearchParams({ action })}`)
+    await expect(operator.getByTestId('audit-entry').first()).toBeVisible()
+    await expect(
+      operator.getByTestId('audit-entry').filter({ hasNotText: '本人確認書類の閲覧' }).first(),
+    ).toBeVisible()
+  }
   await operator.context().close()
 
   const mail = await readMail(context, email, '本人確認が完了しました')

@@ -1,4 +1,5 @@
-import { type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query'
+import { type QueryKey, useQueryClient } from '@tanstack/react-query'
+import { useCallback, useRef, useState } from 'react'
 import { openLoginModal, showErrorSnackbar, showSnackbar } from './ui-store'
 
 /** What a toggle's server function answers: the new state, or why it could not change it. */
@@ -17,7 +18,11 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 
 /**
  * Follow/favorite style toggles: the cached state flips at once (optimistic), the server's answer replaces it,
- * a failure puts the previous state back and says why. An expired session opens the login modal.
+ * a failure puts the previous state back and says why. An expired session opens the login modal. One change at a
+ * time: `mutate` does nothing while one is in flight.
+ *
+ * Not built on useMutation: a toggle needs none of its cache, retries or observers, and leaving it out keeps the
+ * mutation hooks out of the first load of pages whose only action is a toggle (the teacher page, 0008).
  */
 export function useOptimisticToggle<S>(options: {
   queryKey: QueryKey
@@ -25,34 +30,45 @@ export function useOptimisticToggle<S>(options: {
   apply: (state: S, on: boolean) => S
   send: (on: boolean) => Promise<ToggleResult<S>>
   messages: { on: string; off: string }
-}) {
+}): { mutate: (on: boolean) => void; isPending: boolean } {
   const queryClient = useQueryClient()
-  const { queryKey } = options
-  return useMutation({
-    mutationFn: async (on: boolean) => {
-      const result = await options.send(on)
-      if (!result.ok) throw new ToggleError(result.message, result.status)
-      return result.state
+  const [isPending, setPending] = useState(false)
+  const inFlight = useRef(false)
+  const latest = useRef(options)
+  latest.current = options
+
+  const mutate = useCallback(
+    (on: boolean) => {
+      if (inFlight.current) return
+      inFlight.current = true
+      setPending(true)
+      const { queryKey, apply, send, messages } = latest.current
+      void (async () => {
+        await queryClient.cancelQueries({ queryKey })
+        const previous = queryClient.getQueryData<S>(queryKey)
+        if (previous !== undefined) queryClient.setQueryData<S>(queryKey, apply(previous, on))
+        try {
+          const result = await send(on)
+          if (!result.ok) throw new ToggleError(result.message, result.status)
+          queryClient.setQueryData(queryKey, result.state)
+          showSnackbar({ message: on ? messages.on : messages.off })
+        } catch (error) {
+          if (previous !== undefined) queryClient.setQueryData(queryKey, previous)
+          if (error instanceof ToggleError && error.status === 401) {
+            openLoginModal(`${window.location.pathname}${window.location.search}`)
+            return
+          }
+          const message = error instanceof Error ? error.message : ''
+          showErrorSnackbar(
+            escapeHtml(message || '処理できませんでした。時間をおいてもう一度お試しください。'),
+          )
+        } finally {
+          inFlight.current = false
+          setPending(false)
+        }
+      })()
     },
-    onMutate: async (on) => {
-      await queryClient.cancelQueries({ queryKey })
-      const previous = queryClient.getQueryData<S>(queryKey)
-      if (previous !== undefined) queryClient.setQueryData<S>(queryKey, options.apply(previous, on))
-      return { previous }
-    },
-    onError: (error, _on, context) => {
-      if (context?.previous !== undefined) queryClient.setQueryData(queryKey, context.previous)
-      if (error instanceof ToggleError && error.status === 401) {
-        openLoginModal(`${window.location.pathname}${window.location.search}`)
-        return
-      }
-      showErrorSnackbar(
-        escapeHtml(error.message || '処理できませんでした。時間をおいてもう一度お試しください。'),
-      )
-    },
-    onSuccess: (state, on) => {
-      queryClient.setQueryData(queryKey, state)
-      showSnackbar({ message: on ? options.messages.on : options.messages.off })
-    },
-  })
+    [queryClient],
+  )
+  return { mutate, isPending }
 }

@@ -2,7 +2,6 @@ import { useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { ArticleCard } from '~/components/cards/article-card'
 import { ClassCard } from '~/components/cards/class-card'
-import { toClassCardView } from '~/lib/card-view'
 import { formatDateJa } from '~/lib/format'
 import { magazineArticleQuery } from './queries'
 
@@ -87,7 +86,7 @@ export function ArticleView({ id }: { id: number }) {
           <ul className="mt-4 grid gap-4 sm:grid-cols-2 md:grid-cols-3">
             {related.items.map((c) => (
               <li key={c.id}>
-                <ClassCard card={toClassCardView(c)} />
+                <ClassCard card={c} />
               </li>
             ))}
           </ul>

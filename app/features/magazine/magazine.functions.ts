@@ -1,5 +1,5 @@
 import { createServerFn } from '@tanstack/react-start'
-import type { ClassWorkCard } from '~/contract/v1/class-works'
+import { type ClassCardView, toClassCardView } from '~/lib/card-view'
 import { idInput } from '~/lib/ids'
 import { api } from '~/server/api-client'
 import { sanitizeArticleHtml } from '~/server/sanitize-article.server'
@@ -22,13 +22,14 @@ const RELATED_LIMIT = 3
  * Classes to suggest under an article: the first of its tags or its category that finds published classes
  * (tags are specific — 英語, 将棋 — categories are broad), else the newest classes.
  */
-async function relatedClasses(terms: string[]): Promise<{ items: ClassWorkCard[]; term?: string }> {
+async function relatedClasses(terms: string[]): Promise<{ items: ClassCardView[]; term?: string }> {
   const results = await Promise.all(
     terms.slice(0, 4).map((q) => api.searchClassWorks({ q, sort: 'popular' }).then((r) => ({ q, r }))),
   )
   const hit = results.find(({ r }) => r && r.items.length > 0)
-  if (hit?.r) return { items: hit.r.items.slice(0, RELATED_LIMIT), term: hit.q }
-  return { items: ((await api.listNewArrivalsByClass(RELATED_LIMIT)) ?? []).slice(0, RELATED_LIMIT) }
+  if (hit?.r) return { items: hit.r.items.slice(0, RELATED_LIMIT).map(toClassCardView), term: hit.q }
+  const newest = (await api.listNewArrivalsByClass(RELATED_LIMIT)) ?? []
+  return { items: newest.slice(0, RELATED_LIMIT).map(toClassCardView) }
 }
 
 /** An article with its body sanitized on the server, related classes and articles; null when there is none (404). */

@@ -6,7 +6,6 @@ import { useViewer } from '~/components/shell/use-viewer'
 import { Icon } from '~/components/ui/icon'
 import type { FollowState } from '~/contract/v1/follows'
 import { followStateQuery } from './queries'
-import { setFollow } from './teacher.functions'
 
 /** フォロー toggle with the follower count. A visitor gets the login modal, which comes back here. */
 export function FollowButton({ teacherId, initialCount }: { teacherId: number; initialCount: number }) {
@@ -22,7 +21,8 @@ export function FollowButton({ teacherId, initialCount }: { teacherId: number; i
         is_following: on,
         follower_count: Math.max(0, s.follower_count + (on === s.is_following ? 0 : on ? 1 : -1)),
       },
-    send: (on) => setFollow({ data: { id: teacherId, on } }),
+    // Imported on the first tap: first-load scripts carry no server-function code (0008).
+    send: (on) => import('./teacher.functions').then((f) => f.setFollow({ data: { id: teacherId, on } })),
     messages: { on: 'フォローしました', off: 'フォローを解除しました' },
   })
   const on = Boolean(state?.is_following)

@@ -5,7 +5,6 @@ import { type PageLinkProps, Pagination } from '~/components/ui/pagination'
 import { Ruby } from '~/components/ui/ruby'
 import { ShareButtons } from '~/components/ui/share-buttons'
 import { VerifiedBadge } from '~/components/ui/verified-badge'
-import { toClassCardView } from '~/lib/card-view'
 import { TEACHER_CLASSES_PER_PAGE } from '~/lib/pagination'
 import { fixedSizeSrcSet } from '~/lib/responsive-image'
 import { FollowButton } from './follow-button'
@@ -123,7 +122,7 @@ export function TeacherView({
             <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="teacher-classes">
               {classes.map((c) => (
                 <li key={c.id}>
-                  <ClassCard card={toClassCardView(c)} />
+                  <ClassCard card={c} />
                 </li>
               ))}
             </ul>

@@ -1,14 +1,15 @@
 import { createServerFn } from '@tanstack/react-start'
 import type { ToggleResult } from '~/components/shell/optimistic-toggle'
 import type { FollowState } from '~/contract/v1/follows'
+import { toClassCardView } from '~/lib/card-view'
 import { idInput, idPageInput, toggleInput } from '~/lib/ids'
 import { ApiError, api } from '~/server/api-client'
 import { setPageStatus, setRefusalStatus } from '~/server/server-fn-errors.server'
 import { currentAccessToken } from '~/server/session-token.server'
 
 /**
- * A teacher's public page and one page of their public classes (TEACHER_CLASSES_PER_PAGE, newest first), or null
- * when there is no such teacher (404), or `{ gone }` when the account is suspended (410).
+ * A teacher's public page and one page of their public classes (TEACHER_CLASSES_PER_PAGE, newest first, as the
+ * cards show them), or null when there is no such teacher (404), or `{ gone }` when the account is suspended (410).
  */
 export const getTeacherPage = createServerFn({ method: 'GET' })
   .validator(idPageInput)
@@ -18,7 +19,7 @@ export const getTeacherPage = createServerFn({ method: 'GET' })
         api.getTeacher(data.id),
         api.listTeacherClassWorks(data.id, data.page),
       ])
-      return profile ? { profile, classes: classes ?? [] } : null
+      return profile ? { profile, classes: (classes ?? []).map(toClassCardView) } : null
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 410)) throw error
       setPageStatus(410)

@@ -1,5 +1,5 @@
 import { createFileRoute, notFound } from '@tanstack/react-router'
-import { GonePage } from '~/components/ui/gone-page'
+import { LazyGonePage } from '~/components/ui/lazy-gone-page'
 import { isMember } from '~/features/auth/auth-state'
 import { ClassDetailView } from '~/features/class-detail/class-detail-view'
 import { classDetailQuery, classReviewsQuery, favoriteStateQuery } from '~/features/class-detail/queries'
@@ -48,7 +48,7 @@ export const Route = createFileRoute('/_default/class_search/detail/$id')({
 
 function ClassDetailPage() {
   const { id, gone } = Route.useLoaderData()
-  if (gone) return <GonePage message={gone} />
+  if (gone) return <LazyGonePage message={gone} />
   return (
     <PageFurigana ids={{ class_ids: [id] }}>
       <ClassDetailView

@@ -1,5 +1,5 @@
 import { createFileRoute, Link, notFound } from '@tanstack/react-router'
-import { GonePage } from '~/components/ui/gone-page'
+import { LazyGonePage } from '~/components/ui/lazy-gone-page'
 import { isMember } from '~/features/auth/auth-state'
 import { PageFurigana } from '~/features/furigana/page-furigana'
 import { prefetchFurigana } from '~/features/furigana/queries'
@@ -63,7 +63,7 @@ export const Route = createFileRoute('/_default/teacher/detail/$id')({
 
 function TeacherPage() {
   const { id, page, gone, classIds } = Route.useLoaderData()
-  if (gone) return <GonePage message={gone} />
+  if (gone) return <LazyGonePage message={gone} />
   return (
     <PageFurigana ids={{ user_ids: [id], class_ids: classIds }}>
       <TeacherView

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { actionOf, keyFor, settle } from './idempotency'
+import { actionOf, keyFor, settle } from './idempotency-keys'
 
 describe('idempotency keys in the browser', () => {
   it('a double tap or a retry after no answer or a 5xx carries the same key', () => {
