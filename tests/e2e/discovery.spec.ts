@@ -221,16 +221,25 @@ test('a first load leaves the server-function transport for later; the first cli
   expect((await Promise.all(bodies)).some((s) => s.includes('x-tsr-serverFn'))).toBe(true)
 })
 
-test('the home page and the search load no server-function code first; a client navigation loads it', async ({
-  page,
-}) => {
+test('no public page loads server-function code first; a client navigation loads it', async ({ page }) => {
   // createServerFn's client side names the property `extractedFn` (kept by the minifier: an object key).
   const bodies: Promise<string>[] = []
   page.on('response', (res) => {
     if (res.request().resourceType() === 'script') bodies.push(res.text().catch(() => ''))
   })
   const serverFnCode = async () => (await Promise.all(bodies)).filter((s) => s.includes('extractedFn'))
-  for (const path of ['/', '/class_search']) {
+  const { classes, teachers } = await publicIds(page)
+  const articles = (await (await page.request.get('/v1/magazine_articles')).json()) as {
+    items: { id: number }[]
+  }
+  for (const path of [
+    '/',
+    '/class_search',
+    `/class_search/detail/${classes[0]}`,
+    `/teacher/detail/${teachers[0]}`,
+    '/magazine',
+    `/magazine/detail/${articles.items[0]!.id}`,
+  ]) {
     bodies.length = 0
     await gotoReady(page, path)
     await page.waitForLoadState('networkidle')
