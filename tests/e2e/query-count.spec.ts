@@ -153,5 +153,19 @@ test.describe('database statements per public page @pc-only', () => {
     expect(await page.getByTestId('teacher-classes').locator('li').first().textContent()).not.toBe(
       firstOfPage1,
     )
+
+    // On a phone (390 px) the pager fits the screen: no sideways scrolling, every link of it in view.
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.goto(`${origin}/teacher/detail/${cls.teacher.id}?page=2`)
+    await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
+    const pager = page.getByTestId('pagination')
+    await pager.scrollIntoViewIfNeeded()
+    await expect(pager.getByRole('link', { name: '1ページ目' })).toBeVisible()
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    for (const link of await pager.getByRole('link').all()) {
+      const box = (await link.boundingBox())!
+      expect(box.x).toBeGreaterThanOrEqual(0)
+      expect(box.x + box.width).toBeLessThanOrEqual(390)
+    }
   })
 })
