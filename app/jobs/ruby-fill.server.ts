@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
+import { rowsOf } from '../db/rows'
 import { classAnnouncements, classWorks, users } from '../db/schema'
 import { hasKanji, hasReadings, type Ruby } from '../lib/ruby'
 import { analyze } from './analyzer.server'
@@ -90,7 +91,7 @@ export async function fillRuby(db: Db, batch = BATCH): Promise<FillResult> {
       from (values ${values}) as v(id, title, description, ruby)
       where c.id = v.id and c.ruby is null and c.title = v.title and c.description = v.description
       returning c.id`)
-    classes = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows).length
+    classes = rowsOf(result).length
   }
   for (const [i, r] of teacherRows.entries()) {
     const done = await db

@@ -3,6 +3,7 @@ import { hostname } from 'node:os'
 import { and, eq, sql } from 'drizzle-orm'
 import type { Db, Tx } from '../db/client'
 import type { EventBus, Unsubscribe } from '../db/events'
+import { rowsOf } from '../db/rows'
 import { jobs } from '../db/schema'
 import { logger } from '../server/logger.server'
 import { enqueue, JOBS_CHANNEL } from './queue.server'
@@ -113,8 +114,7 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
       )
       returning id, kind, payload, attempts`),
     )
-    const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows
-    return (rows as Job[]).map((r) => ({ ...r, id: Number(r.id), attempts: Number(r.attempts) }))
+    return rowsOf<Job>(result).map((r) => ({ ...r, id: Number(r.id), attempts: Number(r.attempts) }))
   }
 
   async function finish(job: Job, error?: unknown) {

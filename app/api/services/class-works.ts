@@ -8,6 +8,7 @@ import type {
 } from '../../contract/v1/class-works'
 import { TEACHER_CLASSES_PER_PAGE } from '../../contract/v1/teachers'
 import type { Db } from '../../db/client'
+import { rowsOf } from '../../db/rows'
 import { classWorkSchedules, classWorks, classWorkTargetGrades, organizations } from '../../db/schema'
 import { retryOnConflict } from '../../db/transaction'
 import { gramsTsquery } from '../../lib/search-bigrams'
@@ -317,11 +318,7 @@ export async function searchClassWorkIds(
   if (q.refreshesNextStart) await refreshNextStarts(db, now)
   const offset = (q.page - 1) * SEARCH_PER_PAGE
   const result: unknown = await db.execute(q.countedPage(offset))
-  // postgres-js answers an array of rows, PGlite a result with `rows`.
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
-    n: number
-    id: number | null
-  }[]
+  const rows = rowsOf<{ n: number; id: number | null }>(result)
   const n = Number(rows[0]?.n ?? 0)
   if (n <= SEARCH_COUNT_CAP) {
     const ids = rows.flatMap((r) => (r.id === null ? [] : [Number(r.id)]))
