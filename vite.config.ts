@@ -201,7 +201,7 @@ export default defineConfig({
                   // the viewer and the on-demand modal, in one chunk instead of three small ones. The mutation
                   // hooks are not in it: the teacher page's only action is a toggle, which does not use them.
                   name: (id: string) =>
-                    /[\\/]app[\\/]components[\\/](shell[\\/](optimistic-toggle|use-viewer)\.ts|ui[\\/]modal\.tsx)$/.test(
+                    /[\\/]app[\\/]components[\\/](shell[\\/](optimistic-toggle|use-viewer|use-action)\.ts|ui[\\/]modal\.tsx)$/.test(
                       id,
                     )
                       ? 'interaction'

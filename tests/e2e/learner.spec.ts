@@ -186,6 +186,8 @@ test('the parent follows a teacher and finds them on /follow, then unfollows the
   if ((await follow.getAttribute('aria-pressed')) !== 'true') {
     await follow.click()
     await expect(follow).toHaveAttribute('aria-pressed', 'true')
+    // The flip is optimistic: the server's answer is the snackbar.
+    await expect(page.getByTestId('snackbar')).toContainText('フォローしました')
   }
   await gotoReady(page, '/follow')
   await expect(page.getByRole('heading', { level: 1, name: 'フォロー・お気に入り' })).toBeVisible()

@@ -1,6 +1,6 @@
 import { type QueryKey, useQueryClient } from '@tanstack/react-query'
-import { useCallback, useRef, useState } from 'react'
 import { openLoginModal, showErrorSnackbar, showSnackbar } from './ui-store'
+import { useAction } from './use-action'
 
 /** What a toggle's server function answers: the new state, or why it could not change it. */
 export type ToggleResult<S> = { ok: true; state: S } | { ok: false; status: number; message: string }
@@ -21,8 +21,8 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
  * a failure puts the previous state back and says why. An expired session opens the login modal. One change at a
  * time: `mutate` does nothing while one is in flight.
  *
- * Not built on useMutation: a toggle needs none of its cache, retries or observers, and leaving it out keeps the
- * mutation hooks out of the first load of pages whose only action is a toggle (the teacher page, 0008).
+ * Not built on useMutation (see useAction): the mutation hooks stay out of the first load of the class and teacher
+ * pages.
  */
 export function useOptimisticToggle<S>(options: {
   queryKey: QueryKey
@@ -32,43 +32,25 @@ export function useOptimisticToggle<S>(options: {
   messages: { on: string; off: string }
 }): { mutate: (on: boolean) => void; isPending: boolean } {
   const queryClient = useQueryClient()
-  const [isPending, setPending] = useState(false)
-  const inFlight = useRef(false)
-  const latest = useRef(options)
-  latest.current = options
-
-  const mutate = useCallback(
-    (on: boolean) => {
-      if (inFlight.current) return
-      inFlight.current = true
-      setPending(true)
-      const { queryKey, apply, send, messages } = latest.current
-      void (async () => {
-        await queryClient.cancelQueries({ queryKey })
-        const previous = queryClient.getQueryData<S>(queryKey)
-        if (previous !== undefined) queryClient.setQueryData<S>(queryKey, apply(previous, on))
-        try {
-          const result = await send(on)
-          if (!result.ok) throw new ToggleError(result.message, result.status)
-          queryClient.setQueryData(queryKey, result.state)
-          showSnackbar({ message: on ? messages.on : messages.off })
-        } catch (error) {
-          if (previous !== undefined) queryClient.setQueryData(queryKey, previous)
-          if (error instanceof ToggleError && error.status === 401) {
-            openLoginModal(`${window.location.pathname}${window.location.search}`)
-            return
-          }
-          const message = error instanceof Error ? error.message : ''
-          showErrorSnackbar(
-            escapeHtml(message || '処理できませんでした。時間をおいてもう一度お試しください。'),
-          )
-        } finally {
-          inFlight.current = false
-          setPending(false)
-        }
-      })()
-    },
-    [queryClient],
-  )
-  return { mutate, isPending }
+  const { run, isPending } = useAction(async (on: boolean) => {
+    const { queryKey, apply, send, messages } = options
+    await queryClient.cancelQueries({ queryKey })
+    const previous = queryClient.getQueryData<S>(queryKey)
+    if (previous !== undefined) queryClient.setQueryData<S>(queryKey, apply(previous, on))
+    try {
+      const result = await send(on)
+      if (!result.ok) throw new ToggleError(result.message, result.status)
+      queryClient.setQueryData(queryKey, result.state)
+      showSnackbar({ message: on ? messages.on : messages.off })
+    } catch (error) {
+      if (previous !== undefined) queryClient.setQueryData(queryKey, previous)
+      if (error instanceof ToggleError && error.status === 401) {
+        openLoginModal(`${window.location.pathname}${window.location.search}`)
+        return
+      }
+      const message = error instanceof Error ? error.message : ''
+      showErrorSnackbar(escapeHtml(message || '処理できませんでした。時間をおいてもう一度お試しください。'))
+    }
+  })
+  return { mutate: run, isPending }
 }

@@ -7,6 +7,9 @@ import { Icon } from '~/components/ui/icon'
 import type { FavoriteState } from '~/contract/v1/follows'
 import { favoriteStateQuery } from './queries'
 
+const functions = () => import('./class-detail.functions')
+const prefetch = () => void functions().catch(() => undefined)
+
 /** お気に入り toggle. A visitor gets the login modal, which comes back to this page after signing in. */
 export function FavoriteButton({ classWorkId, initialCount }: { classWorkId: number; initialCount: number }) {
   const viewer = useViewer()
@@ -21,9 +24,9 @@ export function FavoriteButton({ classWorkId, initialCount }: { classWorkId: num
         is_favorite: on,
         favorite_count: Math.max(0, s.favorite_count + (on === s.is_favorite ? 0 : on ? 1 : -1)),
       },
-    // Imported on the first tap: first-load scripts carry no server-function code (0008).
-    send: (on) =>
-      import('./class-detail.functions').then((f) => f.setFavorite({ data: { id: classWorkId, on } })),
+    // Imported on the first tap (fetched already when a pointer or focus comes to the button): first-load scripts
+    // carry no server-function code (0008).
+    send: (on) => functions().then((f) => f.setFavorite({ data: { id: classWorkId, on } })),
     messages: { on: 'お気に入りに追加しました', off: 'お気に入りから外しました' },
   })
   const on = Boolean(state?.is_favorite)
@@ -43,6 +46,8 @@ export function FavoriteButton({ classWorkId, initialCount }: { classWorkId: num
       aria-pressed={viewer === 'member' ? on : undefined}
       aria-busy={toggle.isPending || undefined}
       data-testid="favorite-button"
+      onPointerEnter={prefetch}
+      onFocus={prefetch}
       onClick={onClick}
     >
       <Icon name={on ? 'heart' : 'heart-outline'} className="h-5 w-5" />

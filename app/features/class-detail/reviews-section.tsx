@@ -1,11 +1,14 @@
-import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
-import { type ReactNode, useId, useState } from 'react'
-import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
-import { FieldError, inputClass } from '~/components/ui/form-parts'
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query'
+import { ClientOnly } from '@tanstack/react-router'
+import { lazy, type ReactNode, Suspense, useState } from 'react'
 import type { Review } from '~/contract/v1/reviews'
 import { formatDateJa } from '~/lib/format'
 import { starsText } from '~/lib/rating'
 import { classReviewsQuery } from './queries'
+
+// Only the class's teacher sees the reply form: it loads when shown, after hydration (nothing to type into before
+// its code has arrived), not with every class page (0008).
+const ReplyForm = lazy(() => import('./review-reply-form').then((m) => ({ default: m.ReplyForm })))
 
 /**
  * The class's reviews (issue 16): the average, the count and a histogram, then the newest reviews with the
@@ -128,67 +131,14 @@ function ReviewItem({
           <p className="mt-1 whitespace-pre-line break-words">{r.reply.body}</p>
         </div>
       ) : null}
-      {r.can_reply ? <ReplyForm reviewId={r.id} classWorkId={classWorkId} /> : null}
+      {r.can_reply ? (
+        <ClientOnly>
+          <Suspense fallback={null}>
+            <ReplyForm reviewId={r.id} classWorkId={classWorkId} />
+          </Suspense>
+        </ClientOnly>
+      ) : null}
       {r.can_report && report ? <p className="mt-2 text-right">{report(r.id)}</p> : null}
     </li>
-  )
-}
-
-function ReplyForm({ reviewId, classWorkId }: { reviewId: number; classWorkId: number }) {
-  const uid = useId()
-  const queryClient = useQueryClient()
-  const [text, setText] = useState('')
-  const [error, setError] = useState<string | undefined>()
-  const reply = useMutation({
-    // Imported on the first reply: first-load scripts carry no server-function code (0008).
-    mutationFn: () =>
-      import('./class-detail.functions').then((f) =>
-        f.replyToReview({ data: { id: reviewId, body: { reply: text } } }),
-      ),
-    onSuccess: async (result) => {
-      if (!result.ok) {
-        setError(result.fieldErrors.reply ?? result.message)
-        return showErrorSnackbar(result.message)
-      }
-      setError(undefined)
-      await queryClient.invalidateQueries({ queryKey: ['class-reviews', classWorkId] })
-      showSnackbar({ message: '返信しました' })
-    },
-    onError: () => showErrorSnackbar('返信できませんでした。時間をおいてもう一度お試しください'),
-  })
-  return (
-    <form
-      className="mt-3 flex flex-col gap-2"
-      onSubmit={(e) => {
-        e.preventDefault()
-        if (!text.trim()) return setError('返信を入力してください')
-        reply.mutate()
-      }}
-      noValidate
-    >
-      <label htmlFor={`${uid}-reply`} className="text-sm font-bold">
-        返信する（1回だけ・公開されます）
-      </label>
-      <textarea
-        id={`${uid}-reply`}
-        rows={3}
-        maxLength={1000}
-        className={inputClass}
-        value={text}
-        aria-invalid={Boolean(error)}
-        aria-describedby={error ? `${uid}-error` : undefined}
-        onChange={(e) => setText(e.target.value)}
-        data-testid="review-reply-input"
-      />
-      <FieldError id={`${uid}-error`} message={error} />
-      <button
-        type="submit"
-        className="btn-primary self-end"
-        disabled={reply.isPending}
-        data-testid="review-reply-submit"
-      >
-        返信する
-      </button>
-    </form>
   )
 }

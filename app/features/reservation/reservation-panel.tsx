@@ -1,7 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, useLocation } from '@tanstack/react-router'
 import { lazy, Suspense, useId, useState } from 'react'
 import { openLoginModal, showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
+import { useAction } from '~/components/shell/use-action'
 import { useViewer } from '~/components/shell/use-viewer'
 import { LessonList, ScheduleWhen } from '~/components/ui/schedule-when'
 import { useOnceOpened } from '~/components/ui/use-once-opened'
@@ -260,28 +261,28 @@ function WaitlistAction(props: {
     await queryClient.invalidateQueries({ queryKey: ['reservation-options'] })
     showSnackbar({ message })
   }
-  const join = useMutation({
-    // Imported on the first tap: first-load scripts carry no server-function code (0008).
-    mutationFn: () =>
-      import('./reservation.functions').then((f) =>
-        f.joinWaitlist({ data: { schedule_id: props.scheduleId, learner_id: props.learnerId } }),
-      ),
-    onSuccess: async (result) => {
+  // The functions are imported on the first tap: first-load scripts carry no server-function code (0008).
+  const join = useAction(
+    async () => {
+      const f = await import('./reservation.functions')
+      const result = await f.joinWaitlist({
+        data: { schedule_id: props.scheduleId, learner_id: props.learnerId },
+      })
       if (!result.ok) return showErrorSnackbar(result.message)
       await done(
         `キャンセル待ちに登録しました（${result.data.position}番目）。空きが出たらメールでお知らせします`,
       )
     },
-    onError: () => showErrorSnackbar('登録できませんでした。時間をおいてもう一度お試しください'),
-  })
-  const leave = useMutation({
-    mutationFn: (id: number) => import('./reservation.functions').then((f) => f.leaveWaitlist({ data: id })),
-    onSuccess: async (result) => {
+    () => showErrorSnackbar('登録できませんでした。時間をおいてもう一度お試しください'),
+  )
+  const leave = useAction(
+    async (id: number) => {
+      const result = await (await import('./reservation.functions')).leaveWaitlist({ data: id })
       if (!result.ok) return showErrorSnackbar(result.message)
       await done('キャンセル待ちをやめました')
     },
-    onError: () => showErrorSnackbar('処理できませんでした。時間をおいてもう一度お試しください'),
-  })
+    () => showErrorSnackbar('処理できませんでした。時間をおいてもう一度お試しください'),
+  )
   if (props.entry?.status === 'waiting')
     return (
       <p className="mt-1 flex flex-wrap items-center gap-2 px-3 text-sm" data-testid="waitlist-waiting">
@@ -290,7 +291,7 @@ function WaitlistAction(props: {
           type="button"
           className="text-xs underline"
           disabled={leave.isPending}
-          onClick={() => leave.mutate(props.entry!.id)}
+          onClick={() => leave.run(props.entry!.id)}
           data-testid="waitlist-leave"
         >
           やめる
@@ -306,7 +307,7 @@ function WaitlistAction(props: {
         if (viewer === 'visitor') return openLoginModal(location.href)
         if (viewer === 'unregistered')
           return showErrorSnackbar('プロフィールを登録するとキャンセル待ちできます')
-        join.mutate()
+        join.run()
       }}
       data-testid="waitlist-join"
     >

@@ -7,6 +7,9 @@ import { Icon } from '~/components/ui/icon'
 import type { FollowState } from '~/contract/v1/follows'
 import { followStateQuery } from './queries'
 
+const functions = () => import('./teacher.functions')
+const prefetch = () => void functions().catch(() => undefined)
+
 /** フォロー toggle with the follower count. A visitor gets the login modal, which comes back here. */
 export function FollowButton({ teacherId, initialCount }: { teacherId: number; initialCount: number }) {
   const viewer = useViewer()
@@ -21,8 +24,9 @@ export function FollowButton({ teacherId, initialCount }: { teacherId: number; i
         is_following: on,
         follower_count: Math.max(0, s.follower_count + (on === s.is_following ? 0 : on ? 1 : -1)),
       },
-    // Imported on the first tap: first-load scripts carry no server-function code (0008).
-    send: (on) => import('./teacher.functions').then((f) => f.setFollow({ data: { id: teacherId, on } })),
+    // Imported on the first tap (fetched already when a pointer or focus comes to the button): first-load scripts
+    // carry no server-function code (0008).
+    send: (on) => functions().then((f) => f.setFollow({ data: { id: teacherId, on } })),
     messages: { on: 'フォローしました', off: 'フォローを解除しました' },
   })
   const on = Boolean(state?.is_following)
@@ -43,6 +47,8 @@ export function FollowButton({ teacherId, initialCount }: { teacherId: number; i
         aria-pressed={viewer === 'member' ? on : undefined}
         aria-busy={toggle.isPending || undefined}
         data-testid="follow-button"
+        onPointerEnter={prefetch}
+        onFocus={prefetch}
         onClick={onClick}
       >
         <Icon name={on ? 'person-check' : 'person-add'} className="h-5 w-5" />
