@@ -19,6 +19,3 @@ export function pageItems(current: number, total: number, around = 1): PageItem[
   }
   return out
 }
-
-/** Classes per page of a teacher's public page (GET /v1/teachers/{id}/class_works?page=N). */
-export const TEACHER_CLASSES_PER_PAGE = 24

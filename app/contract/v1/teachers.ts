@@ -26,4 +26,4 @@ export type TeacherProfile = z.infer<typeof TeacherProfile>
  * thousands; the total is the profile's class_work_count.
  */
 export const TeacherClassWorksQuery = z.object({ page: PageString.optional() })
-export { TEACHER_CLASSES_PER_PAGE } from '../../lib/pagination'
+export { TEACHER_CLASSES_PER_PAGE } from '../../lib/page-sizes'

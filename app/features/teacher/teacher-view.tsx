@@ -1,16 +1,20 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
-import type { ReactNode } from 'react'
+import { lazy, type ReactNode, Suspense } from 'react'
 import { ClassCard } from '~/components/cards/class-card'
-import { type PageLinkProps, Pagination } from '~/components/ui/pagination'
+import type { PageLinkProps } from '~/components/ui/pagination'
 import { Ruby } from '~/components/ui/ruby'
 import { ShareButtons } from '~/components/ui/share-buttons'
 import { VerifiedBadge } from '~/components/ui/verified-badge'
-import { TEACHER_CLASSES_PER_PAGE } from '~/lib/pagination'
+import { TEACHER_CLASSES_PER_PAGE } from '~/lib/page-sizes'
 import { fixedSizeSrcSet } from '~/lib/responsive-image'
 import { FollowButton } from './follow-button'
 import { teacherPageQuery } from './queries'
 
 const DEFAULT_AVATAR = '/images/avatars/default.svg'
+
+// Most teachers have one page of classes: the pager's code loads only with a pager. Its pages are plain links, so
+// one tapped before that code has arrived still opens its page.
+const Pagination = lazy(() => import('~/components/ui/pagination').then((m) => ({ default: m.Pagination })))
 
 /** /teacher/detail/{id}: what a teacher shows in public, and their public classes. */
 export function TeacherView({
@@ -126,12 +130,16 @@ export function TeacherView({
                 </li>
               ))}
             </ul>
-            <Pagination
-              page={pageNumber}
-              totalPages={totalPages}
-              renderLink={pageLink}
-              label="先生のクラスのページ送り"
-            />
+            {totalPages > 1 ? (
+              <Suspense fallback={null}>
+                <Pagination
+                  page={pageNumber}
+                  totalPages={totalPages}
+                  renderLink={pageLink}
+                  label="先生のクラスのページ送り"
+                />
+              </Suspense>
+            ) : null}
           </>
         ) : pageNumber > 1 ? (
           <p className="mt-4 rounded-2xl bg-light-grey p-4 text-sm text-slate-700">
