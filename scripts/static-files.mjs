@@ -69,13 +69,15 @@ function compressBest(data, encoding) {
 
 /**
  * Compressed bodies of static files, made once per file and encoding. `get` answers the body when it is ready;
- * otherwise it starts making it (one at a time per file and encoding) and answers undefined, and the caller
- * compresses this response on the fly. `prepare` answers the body when it is made (tests). A failed compression
- * is simply tried again by a later request.
+ * otherwise it queues making it and answers undefined, and the caller compresses this response on the fly.
+ * `prepare` answers the body when it is made (tests, warm-ups). The queue makes one body at a time, so that a
+ * first visit after a deploy (a page's half-dozen scripts at once) does not take several cores from the pages
+ * being served. A failed compression is simply tried again by a later request.
  */
 export function createCompressedBodies() {
   const ready = new Map()
   const making = new Map()
+  let queue = Promise.resolve()
   const keyOf = (file, encoding) => `${encoding} ${file.path}`
   function prepare(file, encoding) {
     const key = keyOf(file, encoding)
@@ -83,7 +85,8 @@ export function createCompressedBodies() {
     if (done) return Promise.resolve(done)
     let job = making.get(key)
     if (!job) {
-      job = readFile(file.path)
+      job = queue
+        .then(() => readFile(file.path))
         .then((data) => compressBest(data, encoding))
         .then(
           (body) => {
@@ -94,6 +97,7 @@ export function createCompressedBodies() {
         )
         .finally(() => making.delete(key))
       making.set(key, job)
+      queue = job.then(() => undefined)
     }
     return job
   }
@@ -105,4 +109,25 @@ export function createCompressedBodies() {
     },
     prepare,
   }
+}
+
+/**
+ * Asks the server at `origin` for the scripts and styles of `pages` until each comes back compressed at the best
+ * setting (with a Content-Length), so that a measurement that follows does not share the CPU with the background
+ * compression a first visit starts. Gives up after `ms`.
+ */
+export async function warmCompressedAssets(origin, pages, ms = 30_000) {
+  const assets = new Set()
+  for (const page of pages) {
+    const html = await (await fetch(`${origin}${page}`)).text()
+    for (const [, path] of html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)) assets.add(path)
+  }
+  const until = Date.now() + ms
+  for (const path of assets)
+    while (Date.now() < until) {
+      const res = await fetch(`${origin}${path}`, { headers: { 'accept-encoding': 'br' } })
+      await res.arrayBuffer()
+      if (res.headers.has('content-length')) break
+      await new Promise((r) => setTimeout(r, 100))
+    }
 }

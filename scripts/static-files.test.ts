@@ -74,6 +74,19 @@ describe('createCompressedBodies', () => {
     expect(new Set(made).size).toBe(1)
   })
 
+  it('makes one body at a time, in the order asked, and every one of them', async () => {
+    const bodies = createCompressedBodies()
+    const other = { ...file, path: join(dir, 'assets', 'nested', 'a b.svg') }
+    const order: string[] = []
+    const jobs = [
+      bodies.prepare(file, 'br').then(() => order.push('script br')),
+      bodies.prepare(other, 'gzip').then(() => order.push('svg gzip')),
+      bodies.prepare(file, 'gzip').then(() => order.push('script gzip')),
+    ]
+    await Promise.all(jobs)
+    expect(order).toEqual(['script br', 'svg gzip', 'script gzip'])
+  })
+
   it('answers nothing for a file that cannot be read, and tries again on a later request', async () => {
     const bodies = createCompressedBodies()
     const gone = { path: join(dir, 'assets', 'later.js'), size: 10, type: 'text/javascript; charset=utf-8' }
