@@ -2,6 +2,7 @@ import { and, eq, isNull, ne, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FuriganaMap } from '../../app/contract/v1/furigana'
 import { User } from '../../app/contract/v1/users'
+import { rowsOf } from '../../app/db/rows'
 import {
   classAnnouncements,
   classWorkSchedules,
@@ -106,10 +107,31 @@ describe('the ruby.fill job', () => {
   it('never stores the reading of a text that changed while it was being read', async () => {
     const c = await teacherClass()
     await api.db.update(classWorks).set({ title: '算数のクラス' }).where(eq(classWorks.id, c.id))
-    // The job reads the row first; the teacher's edit lands before it writes (PGlite runs them in this order).
-    const running = fillRuby(api.db)
-    await api.db.update(classWorks).set({ title: '数学のクラス' }).where(eq(classWorks.id, c.id))
-    await running
+    // The job reads the row first; the teacher's edit lands before it writes.
+    if (process.env.TEST_DATABASE_URL) {
+      // PostgreSQL runs the two on separate connections in either order: the edit's transaction locks the row
+      // first, so the job reads the text before the edit and its write waits until the edit has committed.
+      let running: Promise<unknown> | undefined
+      await api.db.transaction(async (tx) => {
+        await tx.execute(sql`select id from ${classWorks} where id = ${c.id} for update`)
+        running = fillRuby(api.db)
+        const waiting = async () =>
+          rowsOf<{ n: number }>(
+            await api.db.execute(
+              sql`select count(*)::int as n from pg_stat_activity
+                where datname = current_database() and wait_event_type = 'Lock'`,
+            ),
+          )[0]!.n
+        await expect.poll(waiting, { timeout: 20_000 }).toBeGreaterThan(0)
+        await tx.update(classWorks).set({ title: '数学のクラス' }).where(eq(classWorks.id, c.id))
+      })
+      await running
+    } else {
+      // PGlite runs statements in the order they are sent.
+      const running = fillRuby(api.db)
+      await api.db.update(classWorks).set({ title: '数学のクラス' }).where(eq(classWorks.id, c.id))
+      await running
+    }
     const [row] = await api.db
       .select({ ruby: classWorks.ruby })
       .from(classWorks)
