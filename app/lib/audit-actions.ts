@@ -1,6 +1,7 @@
 /**
- * What the audit log records (issue 15). The keys stand alone: the audit route's search validation, which runs in
- * every page's entry script, needs them without the labels.
+ * What the audit log records (issue 15). The keys stand alone: `adminAuditQuery` checks a search's action against
+ * them without loading the labels (the route's search validation, which is in every page's entry script, checks
+ * only the shape of the name).
  */
 export const AUDIT_ACTIONS = [
   'sign_in',

@@ -113,13 +113,18 @@ describe('the ruby.fill job', () => {
       // first, so the job reads the text before the edit and its write waits until the edit has committed.
       let running: Promise<unknown> | undefined
       await api.db.transaction(async (tx) => {
+        // Idle while it waits for the job: not ended by the connections' idle-in-transaction timeout.
+        await tx.execute(sql`set local idle_in_transaction_session_timeout = 0`)
         await tx.execute(sql`select id from ${classWorks} where id = ${c.id} for update`)
         running = fillRuby(api.db)
+        running.catch(() => undefined)
+        // Until the job's write waits for this transaction's lock.
         const waiting = async () =>
           rowsOf<{ n: number }>(
             await api.db.execute(
               sql`select count(*)::int as n from pg_stat_activity
-                where datname = current_database() and wait_event_type = 'Lock'`,
+                where datname = current_database() and wait_event_type = 'Lock'
+                  and query ilike '%update%class_works%set ruby%'`,
             ),
           )[0]!.n
         await expect.poll(waiting, { timeout: 20_000 }).toBeGreaterThan(0)
