@@ -8,6 +8,8 @@
 // at BENCH_CONNECTIONS (10) concurrent connections without cookies. The search page is measured with a different
 // keyword and price cap on every request, so that no cache answers it.
 // BENCH_PAGE_SETUPS=embedded-demo,pg-demo,… picks setups; BENCH_KEEP_DATA=1 keeps the data folders for the next run.
+// BENCH_EMBEDDED_SCALE_FROM_PG=1 fills embedded-scale with a copy of pg-scale's database (kept by an earlier run with
+// BENCH_KEEP_DATA=1) instead of seeding it: the scale seed takes hours on the embedded database, the copy minutes.
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, rmSync } from 'node:fs'
 import postgres from 'postgres'
@@ -17,6 +19,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const SCALE = Number(process.env.BENCH_SCALE ?? 100_000)
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL
 const KEEP = process.env.BENCH_KEEP_DATA === '1'
+const SCALE_FROM_PG = process.env.BENCH_EMBEDDED_SCALE_FROM_PG === '1'
 
 const WORDS = ['英語', 'ピアノ', '将棋', '陶芸', '算数', 'プログラミング', '理科', '作文', 'ダンス', '絵']
 
@@ -156,6 +159,16 @@ function seedScale(setup) {
   if (r.status !== 0) throw new Error(`db:seed:scale failed for ${setup.name}`)
 }
 
+/** The embedded scale setup from pg-scale's data (scripts/db-copy-to-embedded.ts); the server must be stopped. */
+function copyScaleFromPg(setup) {
+  if (!PG_URL) throw new Error('BENCH_EMBEDDED_SCALE_FROM_PG needs BENCH_DATABASE_URL or TEST_DATABASE_URL')
+  const r = spawnSync('npx', ['tsx', 'scripts/db-copy-to-embedded.ts', pgUrlOf('manabi_bench_pages_scale')], {
+    stdio: 'inherit',
+    env: { ...process.env, DATA_DIR: setup.dataDir, DATABASE_URL: '' },
+  })
+  if (r.status !== 0) throw new Error(`the copy from pg-scale failed for ${setup.name}`)
+}
+
 function pgUrlOf(name) {
   const url = new URL(PG_URL)
   url.pathname = `/${name}`
@@ -211,7 +224,8 @@ for (const setup of setups) {
     if (setup.scale && fresh) {
       server.kill('SIGTERM')
       await new Promise((r) => server.once('exit', r))
-      seedScale(setup)
+      if (SCALE_FROM_PG && !setup.pg) copyScaleFromPg(setup)
+      else seedScale(setup)
       server = startServer({ port, ...setup })
       await waitFor(`${origin}/`)
     }

@@ -72,7 +72,7 @@ function compressBest(data, encoding) {
  * otherwise it queues making it and answers undefined, and the caller compresses this response on the fly.
  * `prepare` answers the body when it is made (tests, warm-ups). The queue makes one body at a time, so that a
  * first visit after a deploy (a page's half-dozen scripts at once) does not take several cores from the pages
- * being served. A failed compression is simply tried again by a later request.
+ * being served. A failed compression is logged and tried again by a later request.
  */
 export function createCompressedBodies() {
   const ready = new Map()
@@ -93,7 +93,13 @@ export function createCompressedBodies() {
             ready.set(key, body)
             return body
           },
-          () => undefined,
+          (error) => {
+            // Logged, not thrown: this response and the next are compressed on the fly, and a later one tries again.
+            console.warn(
+              `static files: could not compress ${file.path} (${encoding}): ${error?.message ?? error}`,
+            )
+            return undefined
+          },
         )
         .finally(() => making.delete(key))
       making.set(key, job)

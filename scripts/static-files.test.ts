@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { createCompressedBodies, indexStaticFiles } from './static-files.mjs'
 
 const dir = mkdtempSync(join(tmpdir(), 'static-files-'))
@@ -87,10 +87,13 @@ describe('createCompressedBodies', () => {
     expect(order).toEqual(['script br', 'svg gzip', 'script gzip'])
   })
 
-  it('answers nothing for a file that cannot be read, and tries again on a later request', async () => {
+  it('answers nothing for a file that cannot be read, says so, and tries again on a later request', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     const bodies = createCompressedBodies()
     const gone = { path: join(dir, 'assets', 'later.js'), size: 10, type: 'text/javascript; charset=utf-8' }
     expect(await bodies.prepare(gone, 'br')).toBeUndefined()
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining(`could not compress ${gone.path} (br)`))
+    warn.mockRestore()
     writeFileSync(gone.path, 'export {}\n')
     expect(brotliDecompressSync((await bodies.prepare(gone, 'br'))!).toString()).toBe('export {}\n')
   })

@@ -15,6 +15,8 @@ export interface TestDatabase extends Database {
   /** The moment the demo content was seeded around; tests pin the API's clock to it. */
   now: Date
   pglite?: PGlite
+  /** The PostgreSQL database's URL (PostgreSQL runs only). */
+  url?: string
 }
 
 export const adminClient = (url: string) => postgres(url, { max: 1, onnotice: () => {} })
@@ -65,6 +67,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     return {
       ...database,
       now,
+      url: databaseUrlFor(url, name),
       close: async () => {
         await database.close()
         await admin.unsafe(`drop database if exists "${name}" with (force)`)
