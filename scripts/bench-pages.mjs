@@ -8,8 +8,9 @@
 // at BENCH_CONNECTIONS (10) concurrent connections without cookies. The search page is measured with a different
 // keyword and price cap on every request, so that no cache answers it.
 // BENCH_PAGE_SETUPS=embedded-demo,pg-demo,… picks setups; BENCH_KEEP_DATA=1 keeps the data folders for the next run.
-// BENCH_EMBEDDED_SCALE_FROM_PG=1 fills embedded-scale with a copy of pg-scale's database (kept by an earlier run with
-// BENCH_KEEP_DATA=1) instead of seeding it: the scale seed takes hours on the embedded database, the copy minutes.
+// BENCH_EMBEDDED_SCALE_FROM_PG=1 fills embedded-scale with a copy of pg-scale's database instead of seeding it (the
+// scale seed takes hours on the embedded database, the copy minutes). embedded-scale runs before pg-scale, so the
+// database must be kept from an earlier run: BENCH_PAGE_SETUPS=pg-scale BENCH_KEEP_DATA=1 first.
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, rmSync } from 'node:fs'
 import postgres from 'postgres'
@@ -159,9 +160,23 @@ function seedScale(setup) {
   if (r.status !== 0) throw new Error(`db:seed:scale failed for ${setup.name}`)
 }
 
-/** The embedded scale setup from pg-scale's data (scripts/db-copy-to-embedded.ts); the server must be stopped. */
-function copyScaleFromPg(setup) {
+/**
+ * The embedded scale setup from pg-scale's data (scripts/db-copy-to-embedded.ts); the server must be stopped. The
+ * pg-scale database must hold BENCH_SCALE synthetic classes already: an earlier run with BENCH_KEEP_DATA=1 (this
+ * run's pg-scale comes after embedded-scale).
+ */
+async function copyScaleFromPg(setup) {
   if (!PG_URL) throw new Error('BENCH_EMBEDDED_SCALE_FROM_PG needs BENCH_DATABASE_URL or TEST_DATABASE_URL')
+  const from = postgres(pgUrlOf('manabi_bench_pages_scale'), { max: 1, onnotice: () => {} })
+  const classes = await from`select count(*)::int as n from class_works`.then(
+    ([row]) => row.n,
+    () => 0,
+  )
+  await from.end()
+  if (classes < SCALE)
+    throw new Error(
+      `manabi_bench_pages_scale holds ${classes} classes, not ${SCALE}: run the pg-scale setup with BENCH_KEEP_DATA=1 first`,
+    )
   const r = spawnSync('npx', ['tsx', 'scripts/db-copy-to-embedded.ts', pgUrlOf('manabi_bench_pages_scale')], {
     stdio: 'inherit',
     env: { ...process.env, DATA_DIR: setup.dataDir, DATABASE_URL: '' },
@@ -224,7 +239,7 @@ for (const setup of setups) {
     if (setup.scale && fresh) {
       server.kill('SIGTERM')
       await new Promise((r) => server.once('exit', r))
-      if (SCALE_FROM_PG && !setup.pg) copyScaleFromPg(setup)
+      if (SCALE_FROM_PG && !setup.pg) await copyScaleFromPg(setup)
       else seedScale(setup)
       server = startServer({ port, ...setup })
       await waitFor(`${origin}/`)

@@ -4,49 +4,66 @@
  *
  * For benchmarks of the embedded database at the 100k-class scale (issue 18): `db:seed:scale` writes row by row
  * through the triggers and reads every class's furigana, which takes hours on PGlite; the same data seeded once on
- * PostgreSQL copies over in minutes. Both must be at the same migration (the copy refuses otherwise). Triggers do
- * not fire during the copy (session_replication_role = replica): the rows arrive with what they derived already.
- * The app must not be running on DATA_DIR (the data folder's lock says so).
+ * PostgreSQL copies over in minutes (docs/decisions/0026, fifth round).
+ * - Both must be at the same migration (the copy refuses otherwise), and nothing may write to the source meanwhile
+ *   (each batch is read on its own).
+ * - Triggers and foreign keys do not fire during the copy (session_replication_role = replica): the rows arrive
+ *   with what they derived already. Identities continue after the copied ids.
+ * - The copy is built in a folder of its own beside the database and takes its place only when complete: a failed
+ *   copy leaves DATA_DIR as it was. The app must not be running on DATA_DIR (the folder's lock says so).
  */
 import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import postgres from 'postgres'
 import { openDatabase } from '../app/db/client'
 import { lockDataDir, prepareDataDir } from '../app/db/data-dir'
-import { getConfig } from '../app/server/config'
 
-const BATCH_ROWS = 20_000
+/** Rows per COPY for tables with an integer id, so that no copy holds a whole large table in memory twice. */
+const BATCH_ROWS = Number(process.env.COPY_BATCH_ROWS ?? 20_000)
 
 const source = process.argv[2]
-if (!source?.startsWith('postgres')) {
+// DATA_DIR is required: the default folder is the developer's own database.
+if (!source?.startsWith('postgres') || !process.env.DATA_DIR || !(BATCH_ROWS > 0)) {
   console.error('Usage: DATA_DIR=<folder> npm run db:copy-to-embedded -- <postgres url>')
   process.exit(1)
 }
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`
 
+// psql gets the connection from the environment, not its command line (where `ps` would show the password), and
+// the settings pg_dump uses, so that its text is what PGlite reads back whatever the server's defaults are.
+const url = new URL(source)
+const psqlEnv = {
+  ...process.env,
+  PGHOST: decodeURIComponent(url.hostname),
+  PGPORT: url.port || '5432',
+  PGUSER: decodeURIComponent(url.username),
+  PGPASSWORD: decodeURIComponent(url.password),
+  PGDATABASE: decodeURIComponent(url.pathname.slice(1)),
+  PGCLIENTENCODING: 'UTF8',
+  PGOPTIONS: '-c DateStyle=ISO -c IntervalStyle=postgres -c TimeZone=UTC -c extra_float_digits=3',
+}
+
 /** A query's rows in COPY's text format, through psql (postgres.js's COPY stream stalled now and then). */
 function copyOut(query: string): Buffer {
-  const r = spawnSync(
-    'psql',
-    [source!, '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-c', `\\copy (${query}) to stdout`],
-    {
-      maxBuffer: 2 ** 31 - 1,
-    },
-  )
-  if (r.status !== 0) throw new Error(`psql: ${r.stderr.toString() || r.error?.message}`)
+  const r = spawnSync('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-c', `\\copy (${query}) to stdout`], {
+    env: psqlEnv,
+    maxBuffer: 2 ** 31 - 1,
+  })
+  if (r.status !== 0) throw new Error(`psql: ${r.stderr?.toString() || r.error?.message}`)
   return r.stdout
 }
 
-const started = Date.now()
-const pg = postgres(source, { max: 1, onnotice: () => {} })
-// Migrated by the app's own code; the folder's lock keeps a running app (or a second copy) out meanwhile.
-const dataDir = prepareDataDir(getConfig().dataDir)
-const lock = lockDataDir(dataDir)
-const client = await PGlite.create(path.join(dataDir, 'pglite'))
-const database = await openDatabase({ pglite: client, statementTimeoutMs: 0 })
-try {
+/** Rows in a COPY text: one line each (newlines inside values are escaped). */
+function lineCount(text: Buffer): number {
+  let n = 0
+  for (let at = text.indexOf(10); at !== -1; at = text.indexOf(10, at + 1)) n++
+  return n
+}
+
+async function copyInto(client: PGlite, pg: postgres.Sql): Promise<number> {
   const lastMigration = `select hash from drizzle.__drizzle_migrations order by created_at desc limit 1`
   const [[from], { rows: to }] = await Promise.all([
     pg.unsafe(lastMigration),
@@ -61,8 +78,9 @@ try {
     )
   ).map((t) => t.name)
   // Not one transaction: PGlite has no background checkpointer, so a long transaction's WAL would grow to gigabytes;
-  // each batch commits and is checkpointed instead. A failed copy leaves the folder half filled: run it again.
+  // each batch commits and is checkpointed instead (the folder is a new one until the end).
   await client.exec('set session_replication_role = replica')
+  // Rows a migration may have written (master data) are replaced by the source's.
   await client.exec(`truncate ${tables.map(quote).join(', ')} cascade`)
   for (const table of tables) {
     const attributes = await pg.unsafe<{ name: string; type: string }[]>(
@@ -74,9 +92,10 @@ try {
     const list = attributes.map((c) => quote(c.name)).join(', ')
     const hasId = attributes.some((c) => c.name === 'id' && (c.type === 'integer' || c.type === 'bigint'))
     let copied = 0
-    // In id ranges, so that no single copy holds a whole large table in memory twice.
-    for (let after = 0; ; ) {
-      const where = hasId ? `where id > ${after} order by id limit ${BATCH_ROWS}` : ''
+    for (let after: number | undefined; ; ) {
+      const where = hasId
+        ? `${after === undefined ? '' : `where id > ${after}`} order by id limit ${BATCH_ROWS}`
+        : ''
       const text = copyOut(`select ${list} from ${quote(table)} ${where}`)
       if (text.length === 0) break
       await client.query(`copy ${quote(table)} (${list}) from '/dev/blob'`, [], {
@@ -84,17 +103,17 @@ try {
         blob: new Blob([text as Uint8Array<ArrayBuffer>]),
       })
       await client.exec('checkpoint')
-      const rows = text.toString('utf8').split('\n').length - 1
+      const rows = lineCount(text)
       copied += rows
       if (!hasId || rows < BATCH_ROWS) break
       const [last] = await client
         .query<{ id: number }>(`select max(id) as id from ${quote(table)}`)
         .then((r) => r.rows)
-      after = Number(last?.id ?? after)
+      after = Number(last?.id)
     }
     if (copied > 0) console.log(`${table}: ${copied} rows`)
   }
-  // Identity columns continue after the copied ids.
+  // Identity columns continue after the copied ids (the schema has no other sequences).
   const identities = await client.query<{ table: string; column: string }>(
     `select c.relname as table, a.attname as column from pg_attribute a join pg_class c on c.oid = a.attrelid
      join pg_namespace n on n.oid = c.relnamespace
@@ -107,14 +126,39 @@ try {
     )
   await client.exec('vacuum analyze')
   await client.exec('checkpoint')
-  console.log(
-    `Copied ${tables.length} tables into ${dataDir} in ${Math.round((Date.now() - started) / 1000)} s.`,
-  )
+  return tables.length
+}
+
+const started = Date.now()
+const dataDir = prepareDataDir(process.env.DATA_DIR)
+const lock = lockDataDir(dataDir)
+const target = path.join(dataDir, 'pglite')
+const building = path.join(dataDir, 'pglite.copying')
+const pg = postgres(source, { max: 1, onnotice: () => {} })
+try {
+  rmSync(building, { recursive: true, force: true })
+  mkdirSync(building, { recursive: true })
+  const client = await PGlite.create(building)
+  // Migrated by the app's own code.
+  const database = await openDatabase({ pglite: client, statementTimeoutMs: 0 })
+  let tables: number
+  try {
+    tables = await copyInto(client, pg)
+  } finally {
+    await database.close()
+  }
+  // The old database makes way only once the copy is complete.
+  const replaced = `${target}.replaced`
+  rmSync(replaced, { recursive: true, force: true })
+  if (existsSync(target)) renameSync(target, replaced)
+  renameSync(building, target)
+  rmSync(replaced, { recursive: true, force: true })
+  console.log(`Copied ${tables} tables into ${target} in ${Math.round((Date.now() - started) / 1000)} s.`)
 } catch (err) {
+  rmSync(building, { recursive: true, force: true })
   console.error(err instanceof Error ? err.message : err)
   process.exitCode = 1
 } finally {
-  await database.close()
   lock.release()
   await pg.end()
 }
