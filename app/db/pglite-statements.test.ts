@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cacheStatements } from './pglite-statements'
+import { cacheStatements, PLANNED_PER_RUN } from './pglite-statements'
 
 let plain: PGlite
 let cached: PGlite
@@ -88,6 +88,14 @@ describe('cacheStatements', () => {
       `select generic_plans + custom_plans as runs from pg_prepared_statements where statement = '${text}'`,
     )
     expect(plans[0]!.rows[0]).toEqual({ runs: 8 })
+  })
+
+  it('keeps no statement marked PLANNED_PER_RUN: it is planned for its values on every run', async () => {
+    const text = `${PLANNED_PER_RUN} select name from items where price >= $1 order by id`
+    const before = await prepared(cached)
+    for (let i = 0; i < 8; i++)
+      expect((await cached.query(text, [0])).rows).toEqual((await plain.query(text, [0])).rows)
+    expect(await prepared(cached)).toBe(before)
   })
 
   it('fails like query(): the error names the query and the connection stays usable', async () => {

@@ -12,6 +12,13 @@ interface Statement {
 
 const wrapped = new WeakSet<PGlite>()
 
+/**
+ * A statement whose text starts with this comment is not kept prepared: PostgreSQL plans it for its values on every
+ * run. For a statement whose best plan depends on the values, where the plan cache would settle on a generic plan
+ * many times slower than planning costs (the search's relevance walk at 100k classes, docs/decisions/0026).
+ */
+export const PLANNED_PER_RUN = '/* planned per run */'
+
 /** A cached statement that PostgreSQL no longer has, or whose result no longer fits the schema. */
 function isStale(err: unknown): boolean {
   const { code, message } = err as { code?: string; message?: string }
@@ -42,9 +49,9 @@ function bytes(parts: Uint8Array[]): Uint8Array {
  *
  * Same locks, results and errors as query(): it takes PGlite's transaction and query locks, writes to disk
  * outside transactions, parses rows with the same parsers and adds the query to errors. Calls with options this
- * does not handle (blobs, parameter types, serializers, notices) go to PGlite's query() unchanged; transactions
- * run their statements through their own `tx.query`, also unchanged. At most `max` statements are kept; older
- * ones are closed on the next call.
+ * does not handle (blobs, parameter types, serializers, notices) and statements marked PLANNED_PER_RUN go to
+ * PGlite's query() unchanged; transactions run their statements through their own `tx.query`, also unchanged. At
+ * most `max` statements are kept; older ones are closed on the next call.
  */
 export function cacheStatements(client: PGlite, options: { max?: number } = {}): void {
   // One cache per client: a second call would only wrap the wrapper.
@@ -105,6 +112,7 @@ export function cacheStatements(client: PGlite, options: { max?: number } = {}):
       queryOptions?.paramTypes ||
       queryOptions?.serializers ||
       queryOptions?.onNotice ||
+      text.startsWith(PLANNED_PER_RUN) ||
       text.includes('/dev/blob') // COPY to or from a blob: query() handles the blob
     if (plain) return plainQuery<T>(text, params, queryOptions)
     await client._checkReady()
