@@ -131,7 +131,14 @@ async function copyInto(client: PGlite, pg: postgres.Sql): Promise<number> {
 
 const started = Date.now()
 const dataDir = prepareDataDir(process.env.DATA_DIR)
-const lock = lockDataDir(dataDir)
+// A running app (or another copy) holds the folder: refused with its holder named, before anything is touched.
+let lock: ReturnType<typeof lockDataDir>
+try {
+  lock = lockDataDir(dataDir)
+} catch (err) {
+  console.error(err instanceof Error ? err.message : err)
+  process.exit(1)
+}
 const target = path.join(dataDir, 'pglite')
 const building = path.join(dataDir, 'pglite.copying')
 const pg = postgres(source, { max: 1, onnotice: () => {} })

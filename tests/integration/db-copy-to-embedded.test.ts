@@ -77,7 +77,7 @@ describe.skipIf(!pgUrl)('copying a PostgreSQL database into the embedded one', (
     }
   }, 180_000)
 
-  it('leaves the folder as it was when the copy fails, and refuses bad arguments', async () => {
+  it('leaves the folder as it was when the copy fails, the folder is in use, or the arguments are bad', async () => {
     const unreachable = new URL(source.url!)
     unreachable.pathname = '/manabi_no_such_database'
     const failed = copy(unreachable.toString(), dataDir)
@@ -93,6 +93,10 @@ describe.skipIf(!pgUrl)('copying a PostgreSQL database into the embedded one', (
 
     const kept = await openDatabase({ dataDir })
     try {
+      // Two processes on one data folder: while the app holds it, the copy is refused and touches nothing.
+      const busy = copy(source.url!, dataDir)
+      expect(busy.status).toBe(1)
+      expect(busy.stderr).toMatch(/in use by another running app/)
       expect(await digestsOf(kept.db)).toEqual(expected)
     } finally {
       await kept.close()
