@@ -6,6 +6,8 @@
 
 /** What a class without its own picture shows. */
 export const DEFAULT_CLASS_IMAGE = '/images/classes/default.svg'
+/** Shown for a teacher or member without an avatar. */
+export const DEFAULT_AVATAR = '/images/avatars/default.svg'
 
 export type UploadDir = 'classes' | 'avatars'
 

@@ -10,6 +10,17 @@ export async function gotoReady(page: Page, path: string) {
   return response
 }
 
+/**
+ * The class page's reservation panel, scrolled to as a member would before using it: it hydrates, and loads its
+ * code and the member's learners, when it comes into view (docs/decisions/0030).
+ */
+export async function reservationPanel(page: Page) {
+  const area = page.getByTestId('reservation-area')
+  await area.scrollIntoViewIfNeeded()
+  await expect(area).toHaveAttribute('data-hydrated', 'true')
+  return area.getByTestId('reservation-panel')
+}
+
 /** axe scan: no serious or critical violation. */
 export async function expectAccessible(page: Page) {
   const results = await new AxeBuilder({ page })

@@ -7,6 +7,7 @@ import {
   login,
   payOnCheckout,
   registerNewParent,
+  reservationPanel,
 } from './helpers'
 
 const PARENT = 'parent@manabi.example'
@@ -55,9 +56,9 @@ test('the parent reserves a class for a child, sees it in 受講クラス and ca
   let title = ''
   let child = ''
   let startedAt = ''
-  const panel = page.getByTestId('reservation-panel')
   for (const id of mine) {
     await gotoReady(page, `/class_search/detail/${id}`)
+    const panel = await reservationPanel(page)
     if ((await panel.getByTestId('reservation-attendee').count()) === 0) continue
     // Choose the child first: schedules this child already holds are marked 予約済み and cannot be chosen.
     const attendee = panel.getByTestId('reservation-attendee')
@@ -326,7 +327,7 @@ test('booking a child into a class for other grades warns and asks to confirm', 
   await login(page, PARENT, '/class_search?q=Python入門')
   await page.getByTestId('class-card').first().getByRole('link').first().click()
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
-  const panel = page.getByTestId('reservation-panel')
+  const panel = await reservationPanel(page)
   const attendee = panel.getByTestId('reservation-attendee')
   await attendee.selectOption({ label: 'たろう' })
   await expect(panel.getByTestId('reservation-grade-note')).toHaveText(

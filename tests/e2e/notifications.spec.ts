@@ -6,6 +6,7 @@ import {
   otherPerson,
   readMail,
   registerNewParent,
+  reservationPanel,
   tokyoLocal,
 } from './helpers'
 
@@ -13,9 +14,9 @@ import {
 async function reserveSomething(page: Page) {
   const res = await page.request.get('/v1/sitemap_entries')
   const ids = ((await res.json()) as { class_works: { id: number }[] }).class_works.map((e) => e.id)
-  const panel = page.getByTestId('reservation-panel')
   for (const id of ids) {
     await gotoReady(page, `/class_search/detail/${id}`)
+    const panel = await reservationPanel(page)
     const open = page.getByTestId('reservation-schedule').and(page.locator(':enabled'))
     if ((await panel.getByTestId('reservation-attendee').count()) === 0 || (await open.count()) === 0)
       continue
@@ -112,7 +113,7 @@ test('a teacher cancels a lesson: the parent’s open My Page changes without a 
 
   // The parent books it and keeps My Page open.
   await gotoReady(page, `/class_search/detail/${classId}`)
-  await page.getByTestId('reservation-schedule').first().check()
+  await (await reservationPanel(page)).getByTestId('reservation-schedule').first().check()
   await page.getByTestId('reserve-button').click()
   await confirmReservation(page)
   await gotoReady(page, '/mypage')

@@ -7,6 +7,7 @@ import {
   payOnCheckout,
   readMail,
   registerNewParent,
+  reservationPanel,
   tokyoLocal,
 } from './helpers'
 
@@ -53,7 +54,7 @@ test('a parent pays for a class on a phone, gets the receipt, and sees the refun
   // A new parent on the phone: the confirmation shows the tax, then the checkout page.
   const email = await registerNewParent(page, page.context(), 'けっさい')
   await gotoReady(page, `/class_search/detail/${classId}`)
-  await page.getByTestId('reservation-schedule').first().check()
+  await (await reservationPanel(page)).getByTestId('reservation-schedule').first().check()
   await page.getByTestId('reserve-button').click()
   const confirm = page.getByTestId('reservation-confirm')
   await expect(confirm).toContainText('¥3,300（税込、うち消費税 ¥300）')

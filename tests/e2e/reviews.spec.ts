@@ -51,6 +51,8 @@ test('a parent reviews an attended lesson, the teacher replies once, and the cla
 
   // The teacher replies once.
   const teacher = await otherPerson(browser, page, TEACHER, new URL(classUrl).pathname)
+  // The reviews hydrate when they come into view (0030): the reply form is there from then on.
+  await teacher.getByTestId('reviews').scrollIntoViewIfNeeded()
   const mine = teacher.getByTestId('review').filter({ hasText: comment })
   await mine
     .getByTestId('review-reply-input')

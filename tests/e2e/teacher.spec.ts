@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
 import sharp from 'sharp'
-import { confirmReservation, expectAccessible, gotoReady, login, otherPerson, tokyoLocal } from './helpers'
+import {
+  confirmReservation,
+  expectAccessible,
+  gotoReady,
+  login,
+  otherPerson,
+  reservationPanel,
+  tokyoLocal,
+} from './helpers'
 
 const TEACHER = 'teacher@manabi.example'
 const PARENT = 'parent@manabi.example'
@@ -104,7 +112,7 @@ test('a teacher creates and publishes a class with two schedules, then cancels a
   const variant = await parent.request.get(w640)
   expect(variant.headers()['content-type']).toBe('image/webp')
   expect((await sharp(await variant.body()).metadata()).width).toBe(640)
-  await parent.getByTestId('reservation-schedule').first().check()
+  await (await reservationPanel(parent)).getByTestId('reservation-schedule').first().check()
   await parent.getByTestId('reserve-button').click()
   await confirmReservation(parent)
 

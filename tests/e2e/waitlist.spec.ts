@@ -5,6 +5,7 @@ import {
   otherPerson,
   readMail,
   registerNewParent,
+  reservationPanel,
   tokyoLocal,
 } from './helpers'
 
@@ -41,7 +42,7 @@ test('a parent joins the waitlist of a full lesson; another cancels; the first g
 
   // The demo parent takes the only seat.
   const first = await otherPerson(browser, page, 'parent@manabi.example', `/class_search/detail/${classId}`)
-  await first.getByTestId('reservation-schedule').first().check()
+  await (await reservationPanel(first)).getByTestId('reservation-schedule').first().check()
   await first.getByTestId('reserve-button').click()
   await confirmReservation(first)
 
@@ -66,7 +67,7 @@ test('a parent joins the waitlist of a full lesson; another cancels; the first g
   await expect(page.getByTestId('schedule-seats').first()).toContainText('席を確保中', { timeout: 15_000 })
   const mail = await readMail(context, email, 'キャンセル待ちの席が空きました')
   expect(mail.text).toContain(title)
-  await page.getByTestId('reservation-schedule').first().check()
+  await (await reservationPanel(page)).getByTestId('reservation-schedule').first().check()
   await page.getByTestId('reserve-button').click()
   await confirmReservation(page)
 })

@@ -2,11 +2,15 @@ import { Link } from '@tanstack/react-router'
 import type { ClassCardView } from '~/lib/card-view'
 import { seatsLabel } from '~/lib/class-labels'
 import { formatPrice, formatScheduleJa } from '~/lib/format'
-import { DEFAULT_CLASS_IMAGE, fixedSizeSrcSet, IMAGE_SIZES, responsiveSrcSet } from '~/lib/responsive-image'
+import {
+  DEFAULT_AVATAR,
+  DEFAULT_CLASS_IMAGE,
+  fixedSizeSrcSet,
+  IMAGE_SIZES,
+  responsiveSrcSet,
+} from '~/lib/responsive-image'
 import { Ruby } from '../ui/ruby'
 import { VerifiedBadge } from '../ui/verified-badge'
-
-const DEFAULT_AVATAR = '/images/avatars/default.svg'
 
 /**
  * A class in a list (home rows, search results, a teacher's classes, related classes). The whole card is one

@@ -5,11 +5,9 @@ import { ClassCard } from '~/components/cards/class-card'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { toClassCardView } from '~/lib/card-view'
 import { formatDateJa } from '~/lib/format'
-import { fixedSizeSrcSet } from '~/lib/responsive-image'
+import { DEFAULT_AVATAR, fixedSizeSrcSet } from '~/lib/responsive-image'
 import { removeFavoriteClass, unfollowTeacher } from './follow.functions'
 import { followPageQuery } from './queries'
-
-const DEFAULT_AVATAR = '/images/avatars/default.svg'
 
 /** /follow: followed teachers and favorite classes, as two tabs. */
 export function FollowPage() {

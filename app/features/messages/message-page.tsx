@@ -6,10 +6,9 @@ import type { Room, RoomPartner } from '~/contract/v1/rooms'
 import { contactKindsLabel, detectContactInfo } from '~/lib/contact-detector'
 import { addressName, formatDateJa, formatTimeJa } from '~/lib/format'
 import { relativeTimeJa } from '~/lib/relative-time'
+import { DEFAULT_AVATAR } from '~/lib/responsive-image'
 import { markRoomRead, sendRoomMessage, startRoom } from './messages.functions'
 import { messagePartnerQuery, roomMessagesQuery, roomsQuery } from './queries'
-
-const DEFAULT_AVATAR = '/images/avatars/default.svg'
 
 function Avatar({ url, size = 40 }: { url: string | null; size?: number }) {
   return (

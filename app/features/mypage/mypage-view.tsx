@@ -3,12 +3,10 @@ import { Link, type LinkProps } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { Icon, type IconName } from '~/components/ui/icon'
 import { formatDateJa, formatRunJa } from '~/lib/format'
-import { fixedSizeSrcSet } from '~/lib/responsive-image'
+import { DEFAULT_AVATAR, fixedSizeSrcSet } from '~/lib/responsive-image'
 import { CalendarSync } from './calendar-sync'
 import { myPageQuery } from './queries'
 import { WaitlistCard } from './waitlist-card'
-
-const DEFAULT_AVATAR = '/images/avatars/default.svg'
 
 function Card({
   title,

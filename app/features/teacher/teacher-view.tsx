@@ -6,11 +6,9 @@ import { Ruby } from '~/components/ui/ruby'
 import { ShareButtons } from '~/components/ui/share-buttons'
 import { VerifiedBadge } from '~/components/ui/verified-badge'
 import { TEACHER_CLASSES_PER_PAGE } from '~/lib/page-sizes'
-import { fixedSizeSrcSet } from '~/lib/responsive-image'
+import { DEFAULT_AVATAR, fixedSizeSrcSet } from '~/lib/responsive-image'
 import { FollowButton } from './follow-button'
 import { teacherPageQuery } from './queries'
-
-const DEFAULT_AVATAR = '/images/avatars/default.svg'
 
 // Most teachers have one page of classes: the pager's code loads only with a pager. Its pages are plain links, so
 // one tapped before that code has arrived still opens its page.

@@ -1,15 +1,24 @@
 import { createFileRoute, notFound } from '@tanstack/react-router'
+import { lazy } from 'react'
+import { HydrateOnView } from '~/components/shell/hydrate-on-view'
 import { LazyGonePage } from '~/components/ui/lazy-gone-page'
 import { isMember } from '~/features/auth/auth-state'
 import { ClassDetailView } from '~/features/class-detail/class-detail-view'
 import { classDetailQuery, classReviewsQuery, favoriteStateQuery } from '~/features/class-detail/queries'
 import { PageFurigana } from '~/features/furigana/page-furigana'
 import { prefetchFurigana } from '~/features/furigana/queries'
-import { AskTeacherButton } from '~/features/messages/ask-teacher-button'
 import { ReportButton } from '~/features/report/report-button'
-import { ReservationPanel } from '~/features/reservation/reservation-panel'
 import { parseId } from '~/lib/ids'
 import { pageHead, type SeoInput } from '~/lib/seo'
+
+// Below the fold on every screen: the panel hydrates, and its code loads, when it comes into view (0030).
+const ReservationPanel = lazy(() =>
+  import('~/features/reservation/reservation-panel').then((m) => ({ default: m.ReservationPanel })),
+)
+// Rendered in the teacher's card, which waits for the view the same way.
+const AskTeacherButton = lazy(() =>
+  import('~/features/messages/ask-teacher-button').then((m) => ({ default: m.AskTeacherButton })),
+)
 
 export const Route = createFileRoute('/_default/class_search/detail/$id')({
   loader: async ({ context, params }) => {
@@ -53,7 +62,11 @@ function ClassDetailPage() {
     <PageFurigana ids={{ class_ids: [id] }}>
       <ClassDetailView
         id={id}
-        reservation={(classWork, now) => <ReservationPanel classWork={classWork} now={now} />}
+        reservation={(classWork, now) => (
+          <HydrateOnView testId="reservation-area">
+            <ReservationPanel classWork={classWork} now={now} />
+          </HydrateOnView>
+        )}
         report={<ReportButton target="class" id={id} />}
         reportReview={(reviewId) => <ReportButton target="review" id={reviewId} compact />}
         ask={(teacher) => <AskTeacherButton teacherId={teacher.id} teacherName={teacher.nickname} />}

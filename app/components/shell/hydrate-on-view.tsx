@@ -1,0 +1,168 @@
+import { useHydrated } from '@tanstack/react-router'
+import {
+  memo,
+  type ReactNode,
+  Suspense,
+  use,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react'
+
+/**
+ * A part of a server-rendered page that hydrates when it is about to be seen, not with the page: its code (a
+ * `lazy` component among the children) is fetched only then, so a visitor who never scrolls to it never loads it
+ * (docs/decisions/0030). Until then the server's HTML stays on screen as it was rendered.
+ *
+ * - The part hydrates when it comes within NEAR_PX of the viewport, or when a pointer or focus reaches it.
+ * - A click inside it before it has hydrated is held and played again once it has: React would drop it (it stops
+ *   a discrete event on a boundary it cannot hydrate yet), and a radio would be checked by the browser behind
+ *   React's back. Only the last click is kept.
+ * - Rendered after hydration (a client navigation), it renders its children at once.
+ * - While it waits, its children do not re-render: React would drop the server's HTML of a boundary that receives
+ *   an update before it has hydrated. They render with the latest props right after.
+ * - A change of context above (furigana mode turned on) still makes React drop it; a copy of the server's HTML,
+ *   read before React took the page over, then stands in until the part comes into view, so that nothing below
+ *   the fold disappears. A held click is played on the same place in the part once it has rendered.
+ */
+export function HydrateOnView({ children, testId }: { children: ReactNode; testId?: string }) {
+  const hydrated = useHydrated()
+  // Decided once, at the first render: on the server and after the page's hydration there is nothing to wait for.
+  const [gate] = useState(() => (typeof window === 'undefined' || hydrated ? null : openable()))
+  const id = useId()
+  const [copy] = useState(() => (gate ? (document.getElementById(id)?.innerHTML ?? '') : ''))
+  const [live, setLive] = useState(gate === null)
+  const ref = useRef<HTMLDivElement>(null)
+  const held = useRef<number[] | null>(null)
+  const stop = useRef(() => {})
+
+  useEffect(() => {
+    const root = ref.current
+    if (!gate || !root) return
+    const inside = (event: Event) => event.target instanceof Node && root.contains(event.target)
+    const onIntent = (event: Event) => {
+      if (inside(event)) gate.open()
+    }
+    const onClick = (event: MouseEvent) => {
+      if (!inside(event) || !(event.target instanceof Element)) return
+      // Capture on window runs before React's listener on the document: the click never reaches a half-hydrated
+      // tree, and its default action (checking a radio, following a link) waits for the replay.
+      event.preventDefault()
+      event.stopPropagation()
+      held.current = pathOf(root, event.target)
+      gate.open()
+    }
+    const seen = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) gate.open()
+      },
+      { rootMargin: `${NEAR_PX}px 0px` },
+    )
+    seen.observe(root)
+    const intents = ['pointerdown', 'focusin'] as const
+    for (const type of intents) window.addEventListener(type, onIntent, true)
+    window.addEventListener('click', onClick, true)
+    stop.current = () => {
+      seen.disconnect()
+      for (const type of intents) window.removeEventListener(type, onIntent, true)
+      window.removeEventListener('click', onClick, true)
+    }
+    return () => stop.current()
+  }, [gate])
+
+  useEffect(() => {
+    if (!live) return
+    const path = held.current
+    held.current = null
+    const target = path && ref.current ? elementAt(ref.current, path) : undefined
+    target?.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, composed: true }))
+  }, [live])
+
+  return (
+    // data-hydrated (tests) is left off the server's HTML, as on the first client render, so that they match.
+    <div ref={ref} id={id} data-testid={testId} data-hydrated={live && hydrated ? 'true' : undefined}>
+      <Frozen
+        gate={gate}
+        copy={copy}
+        live={live}
+        onHydrated={() => {
+          // Before the replay below, which must reach React this time.
+          stop.current()
+          setLive(true)
+        }}
+      >
+        {children}
+      </Frozen>
+    </div>
+  )
+}
+
+/** How far outside the viewport a part starts to hydrate: its code arrives before it is seen. */
+export const NEAR_PX = 300
+
+const Frozen = memo(
+  function Frozen({
+    gate,
+    copy,
+    children,
+    onHydrated,
+  }: {
+    gate: Gate | null
+    copy: string
+    live: boolean
+    children: ReactNode
+    onHydrated: () => void
+  }) {
+    const fallback = copy ? (
+      <div className="contents" data-copy dangerouslySetInnerHTML={{ __html: copy }} />
+    ) : null
+    return (
+      <Suspense fallback={fallback}>
+        <Wait gate={gate}>{children}</Wait>
+        {gate ? <OnCommit run={onHydrated} /> : null}
+      </Suspense>
+    )
+  },
+  // Skip every update until the boundary has hydrated (the children keep their first props, which match the
+  // server's HTML); afterwards render as usual.
+  (_prev, next) => !next.live,
+)
+
+/** Suspends (keeping the server's HTML) until the gate opens; the children, and so their code, render only then. */
+function Wait({ gate, children }: { gate: Gate | null; children: ReactNode }) {
+  if (gate) use(gate.promise)
+  return children
+}
+
+function OnCommit({ run }: { run: () => void }) {
+  const once = useRef(run)
+  useLayoutEffect(() => once.current(), [])
+  return null
+}
+
+/** Where a clicked element sits in the part (child indexes), in the server's HTML or in its stand-in copy. */
+function pathOf(root: Element, target: Element): number[] {
+  const from = root.querySelector(':scope > [data-copy]') ?? root
+  const path: number[] = []
+  for (let node: Element | null = target; node && node !== from; node = node.parentElement)
+    path.unshift(node.parentElement ? Array.prototype.indexOf.call(node.parentElement.children, node) : -1)
+  return path
+}
+
+function elementAt(root: Element, path: number[]): Element | undefined {
+  let node: Element | undefined = root
+  for (const i of path) node = node?.children[i]
+  return node
+}
+
+type Gate = ReturnType<typeof openable>
+
+function openable() {
+  let open = () => {}
+  const promise = new Promise<void>((resolve) => {
+    open = resolve
+  })
+  return { promise, open }
+}

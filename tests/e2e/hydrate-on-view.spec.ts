@@ -1,0 +1,137 @@
+import { expect, type Page, test } from '@playwright/test'
+import { gotoReady } from './helpers'
+
+/**
+ * The class page's parts below the fold (the schedule, the reservation panel, the reviews, the teacher's card)
+ * hydrate when they come into view, and only then load their code (docs/decisions/0030).
+ */
+
+/** A string only the reservation panel's script carries. */
+const PANEL_MARKER = 'キャンセル待ちする'
+
+/** The newest class whose page offers a reservation (with at least `dates` open dates to choose from). */
+async function reservableClassPath(page: Page, dates = 1) {
+  const res = await page.request.get('/v1/class_works/new_arrivals_by_class?limit=40')
+  for (const { id } of (await res.json()) as { id: number }[]) {
+    const path = `/class_search/detail/${id}`
+    const html = await (await page.request.get(path)).text()
+    const open = (html.match(/<input[^>]*data-testid="reservation-schedule"[^>]*>/g) ?? []).filter(
+      (input) => !input.includes('disabled'),
+    )
+    if (/data-testid="reserve-button"[^>]*>予約する</.test(html) && open.length >= dates) return path
+  }
+  throw new Error(`no class offers ${dates} dates to reserve`)
+}
+
+test('a visitor who does not scroll loads none of the reservation panel; a tap made before its code arrives still opens the login @phone-only', async ({
+  page,
+}) => {
+  const path = await reservableClassPath(page)
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(e.message))
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text())
+  })
+  const scripts: Promise<string>[] = []
+  page.on('response', (r) => {
+    if (r.request().resourceType() === 'script') scripts.push(r.text().catch(() => ''))
+  })
+  // The panel's code arrives a second after it is asked for: long enough to tap before it.
+  let asked = 0
+  await page.route(/\/assets\/reservation-panel-[^/]+\.js$/, async (route) => {
+    asked++
+    await new Promise((r) => setTimeout(r, 1000))
+    await route.continue()
+  })
+
+  await gotoReady(page, path)
+  await page.waitForLoadState('networkidle')
+  expect((await Promise.all(scripts)).filter((s) => s.includes(PANEL_MARKER))).toHaveLength(0)
+  expect(asked).toBe(0)
+  const area = page.getByTestId('reservation-area')
+  await expect(area).not.toHaveAttribute('data-hydrated', 'true')
+  // The server's HTML is on the page all along.
+  await expect(area.getByTestId('reserve-button')).toHaveText('予約する')
+
+  // Scrolling to it asks for its code; the tap lands while it is still on its way.
+  await area.getByTestId('reserve-button').click()
+  expect(asked).toBe(1)
+  await expect(page.getByTestId('login-modal')).toBeVisible()
+  await expect(area).toHaveAttribute('data-hydrated', 'true')
+  // Played once: one modal, and nothing went wrong on the way (a hydration mismatch is a console error).
+  await expect(page.getByTestId('login-modal')).toHaveCount(1)
+  expect(errors).toEqual([])
+})
+
+test('the reviews and the teacher card hydrate when scrolled to; a radio tapped before the panel hydrates is the one chosen', async ({
+  page,
+}) => {
+  const path = await reservableClassPath(page, 2)
+  await page.route(/\/assets\/reservation-panel-[^/]+\.js$/, async (route) => {
+    await new Promise((r) => setTimeout(r, 800))
+    await route.continue()
+  })
+  await gotoReady(page, path)
+  const area = page.getByTestId('reservation-area')
+  const radios = area.getByTestId('reservation-schedule')
+  const free = await radios.evaluateAll((els) =>
+    els.findIndex((el) => !(el as HTMLInputElement).checked && !(el as HTMLInputElement).disabled),
+  )
+  expect(free).toBeGreaterThanOrEqual(0)
+  // Its code is still on its way (gotoReady waits for the page's hydration only).
+  await expect(area).not.toHaveAttribute('data-hydrated', 'true')
+  await radios.nth(free).click()
+  // Held until the panel has hydrated, then played: React's state and the page agree on the choice.
+  await expect(area).toHaveAttribute('data-hydrated', 'true')
+  await expect(radios.nth(free)).toBeChecked()
+  expect(await radios.evaluateAll((els) => els.filter((el) => (el as HTMLInputElement).checked).length)).toBe(
+    1,
+  )
+
+  await page.getByTestId('teacher-card').scrollIntoViewIfNeeded()
+  await expect(page.getByTestId('reviews-area')).toHaveAttribute('data-hydrated', 'true')
+})
+
+test('a class page opened from a list renders its lower parts at once', async ({ page }) => {
+  await gotoReady(page, '/class_search')
+  // A client navigation keeps the window: the mark survives it, a full load would not.
+  await page.evaluate(() => {
+    ;(window as { stayed?: boolean }).stayed = true
+  })
+  await page.locator('main a[href^="/class_search/detail/"]').first().click()
+  await expect(page).toHaveURL(/\/class_search\/detail\/\d+$/)
+  await expect(page.getByTestId('reservation-area')).toHaveAttribute('data-hydrated', 'true')
+  await expect(page.getByTestId('reservation-panel')).toBeVisible()
+  await expect(page.getByTestId('teacher-card')).toBeVisible()
+  expect(await page.evaluate(() => (window as { stayed?: boolean }).stayed)).toBe(true)
+})
+
+test('furigana turned on before scrolling leaves the lower parts on screen, with readings once they are in view @phone-only', async ({
+  page,
+}) => {
+  const path = await reservableClassPath(page)
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(e.message))
+  await gotoReady(page, path)
+  const schedules = page.locator('#schedules-heading')
+  await expect(schedules).toHaveText('開催日程')
+  const heightOf = () =>
+    page.getByTestId('reservation-area').evaluate((el) => el.getBoundingClientRect().height)
+  const before = await heightOf()
+
+  await page.getByTestId('furigana-toggle').click()
+  await expect(page.locator('#description-heading rt')).toHaveText(['ないよう'])
+  // React drops the server's HTML of a part that has not hydrated when a context above it changes: a copy of it
+  // stands in, so that nothing below the fold disappears, until the part comes into view.
+  await expect(page.getByTestId('reservation-area')).not.toHaveAttribute('data-hydrated', 'true')
+  expect(await heightOf()).toBe(before)
+  await expect(schedules.locator('rt')).toHaveCount(0)
+
+  // A tap on the copy is played on the part once it has rendered.
+  await page.getByTestId('reservation-area').getByTestId('reserve-button').click()
+  await expect(page.getByTestId('login-modal')).toBeVisible()
+  await expect(page.getByTestId('reservation-area')).toHaveAttribute('data-hydrated', 'true')
+  // The schedule, just above the panel, came into view with it: rendered again, with its readings.
+  await expect(schedules.locator('rt')).toHaveText(['かいさい', 'にってい'])
+  expect(errors).toEqual([])
+})
