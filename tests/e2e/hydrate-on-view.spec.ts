@@ -135,3 +135,20 @@ test('furigana turned on before scrolling leaves the lower parts on screen, with
   await expect(schedules.locator('rt')).toHaveText(['かいさい', 'にってい'])
   expect(errors).toEqual([])
 })
+
+test('a link in a part that has not hydrated opens its page at once, without waiting for the part @phone-only', async ({
+  page,
+}) => {
+  const path = await reservableClassPath(page)
+  // The teacher card's code is held back far longer than the navigation may take.
+  await page.route(/\/assets\/class-detail-more-[^/]+\.js$/, async (route) => {
+    await new Promise((r) => setTimeout(r, 10_000))
+    await route.continue().catch(() => {})
+  })
+  await gotoReady(page, path)
+  const profile = page.getByTestId('teacher-card').getByRole('link')
+  const href = (await profile.getAttribute('href')) ?? ''
+  expect(href).toMatch(/^\/teacher\/detail\/\d+$/)
+  await profile.click()
+  await expect(page).toHaveURL(new RegExp(`${href}$`), { timeout: 5000 })
+})

@@ -17,25 +17,27 @@ import {
  * (docs/decisions/0030). Until then the server's HTML stays on screen as it was rendered.
  *
  * - The part hydrates when it comes within NEAR_PX of the viewport, or when a pointer or focus reaches it.
- * - A click inside it before it has hydrated is held and played again once it has: React would drop it (it stops
- *   a discrete event on a boundary it cannot hydrate yet), and a radio would be checked by the browser behind
- *   React's back. Only the last click is kept.
- * - Rendered after hydration (a client navigation), it renders its children at once.
+ * - A plain click inside it before it has hydrated is held and played again once it has: React would drop it (it
+ *   stops a discrete event on a boundary it cannot hydrate yet), and a radio would be checked by the browser
+ *   behind React's back. Only the last click is kept. A link's click, or one with a modifier key, is left to the
+ *   browser (it opens the page, in a new tab if asked).
+ * - Rendered after hydration (a client navigation), it renders its children as soon as their code is there.
  * - While it waits, its children do not re-render: React would drop the server's HTML of a boundary that receives
- *   an update before it has hydrated. They render with the latest props right after.
- * - A change of context above (furigana mode turned on) still makes React drop it; a copy of the server's HTML,
+ *   an update before it has hydrated. They render with the latest props right after. Data they read from the
+ *   query cache must stay there meanwhile (an observer above them, see ClassDetailView).
+ * - A change of context above (furigana mode turned on) still makes React drop it; a copy of the part's HTML,
  *   read before React took the page over, then stands in until the part comes into view, so that nothing below
- *   the fold disappears. A held click is played on the same place in the part once it has rendered.
+ *   the fold disappears. A click on the copy is played on the same place in the part once it has rendered.
  */
 export function HydrateOnView({ children, testId }: { children: ReactNode; testId?: string }) {
   const hydrated = useHydrated()
   // Decided once, at the first render: on the server and after the page's hydration there is nothing to wait for.
   const [gate] = useState(() => (typeof window === 'undefined' || hydrated ? null : openable()))
   const id = useId()
-  const [copy] = useState(() => (gate ? (document.getElementById(id)?.innerHTML ?? '') : ''))
+  const [copy] = useState(() => (gate ? serverCopy(id) : ''))
   const [live, setLive] = useState(gate === null)
   const ref = useRef<HTMLDivElement>(null)
-  const held = useRef<number[] | null>(null)
+  const held = useRef<{ target: Element; path: number[] } | null>(null)
   const stop = useRef(() => {})
 
   useEffect(() => {
@@ -47,12 +49,14 @@ export function HydrateOnView({ children, testId }: { children: ReactNode; testI
     }
     const onClick = (event: MouseEvent) => {
       if (!inside(event) || !(event.target instanceof Element)) return
+      gate.open()
+      const plain = event.button === 0 && !(event.ctrlKey || event.metaKey || event.shiftKey || event.altKey)
+      if (!plain || event.target.closest('a[href]')) return
       // Capture on window runs before React's listener on the document: the click never reaches a half-hydrated
       // tree, and its default action (checking a radio, following a link) waits for the replay.
       event.preventDefault()
       event.stopPropagation()
-      held.current = pathOf(root, event.target)
-      gate.open()
+      held.current = { target: event.target, path: pathOf(root, event.target) }
     }
     const seen = new IntersectionObserver(
       (entries) => {
@@ -74,9 +78,12 @@ export function HydrateOnView({ children, testId }: { children: ReactNode; testI
 
   useEffect(() => {
     if (!live) return
-    const path = held.current
+    const click = held.current
     held.current = null
-    const target = path && ref.current ? elementAt(ref.current, path) : undefined
+    if (!click || !ref.current) return
+    // The same element when the part hydrated (even if a list above it changed meanwhile); the same place when
+    // the part replaced its stand-in copy.
+    const target = click.target.isConnected ? click.target : elementAt(ref.current, click.path)
     target?.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, composed: true }))
   }, [live])
 
@@ -106,6 +113,7 @@ const Frozen = memo(
   function Frozen({
     gate,
     copy,
+    live,
     children,
     onHydrated,
   }: {
@@ -115,9 +123,9 @@ const Frozen = memo(
     children: ReactNode
     onHydrated: () => void
   }) {
-    const fallback = copy ? (
-      <div className="contents" data-copy dangerouslySetInnerHTML={{ __html: copy }} />
-    ) : null
+    // Once live, nothing stands in: a copy from the page's load would be stale by then.
+    const fallback =
+      copy && !live ? <div className="contents" data-copy dangerouslySetInnerHTML={{ __html: copy }} /> : null
     return (
       <Suspense fallback={fallback}>
         <Wait gate={gate}>{children}</Wait>
@@ -140,6 +148,16 @@ function OnCommit({ run }: { run: () => void }) {
   const once = useRef(run)
   useLayoutEffect(() => once.current(), [])
   return null
+}
+
+/**
+ * The part's HTML as the browser holds it before hydration (the server's markup, escaped by React: user text stays
+ * text when parsed again). Empty while React has still to reveal a part streamed after the shell (the first
+ * render of a page after a server start): then there is no copy.
+ */
+function serverCopy(id: string): string {
+  const html = document.getElementById(id)?.innerHTML ?? ''
+  return html.includes('<template') ? '' : html
 }
 
 /** Where a clicked element sits in the part (child indexes), in the server's HTML or in its stand-in copy. */

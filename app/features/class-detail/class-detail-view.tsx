@@ -1,4 +1,4 @@
-import { useSuspenseQuery } from '@tanstack/react-query'
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { lazy, type ReactNode } from 'react'
 import { HydrateOnView } from '~/components/shell/hydrate-on-view'
@@ -16,14 +16,17 @@ import {
   responsiveSrcSet,
 } from '~/lib/responsive-image'
 import { FavoriteButton } from './favorite-button'
-import { classDetailQuery } from './queries'
+import { classDetailQuery, classReviewsQuery } from './queries'
 
 // Below the fold: these hydrate, and their code loads, when they come into view (0030).
-const ReviewsSection = lazy(() => import('./reviews-section').then((m) => ({ default: m.ReviewsSection })))
-const SchedulesSection = lazy(() =>
-  import('./class-detail-more').then((m) => ({ default: m.SchedulesSection })),
-)
-const TeacherSection = lazy(() => import('./class-detail-more').then((m) => ({ default: m.TeacherSection })))
+const reviewsPart = () => import('./reviews-section')
+const morePart = () => import('./class-detail-more')
+const ReviewsSection = lazy(() => reviewsPart().then((m) => ({ default: m.ReviewsSection })))
+const SchedulesSection = lazy(() => morePart().then((m) => ({ default: m.SchedulesSection })))
+const TeacherSection = lazy(() => morePart().then((m) => ({ default: m.TeacherSection })))
+
+/** Fetches the lower parts' code (a client navigation renders them at once, so its loader starts it early). */
+export const preloadClassDetailParts = () => Promise.all([reviewsPart(), morePart()])
 
 /** /class_search/detail/{id}: everything about one class. */
 /**
@@ -47,6 +50,10 @@ export function ClassDetailView({
   ask?: (teacher: { id: number; nickname: string }) => ReactNode
 }) {
   const page = useSuspenseQuery(classDetailQuery(id)).data
+  // The reviews read their first page from the cache when they hydrate, which can be long after the page loaded:
+  // this observer keeps it there meanwhile (the cache drops a query nobody observes after five minutes, and the
+  // part would fetch it again while hydrating). It never fetches.
+  useQuery({ ...classReviewsQuery(id), enabled: false })
   // The route answers 404 (no class) or renders the 410 page (taken down) instead.
   if (!page || 'gone' in page) return null
   const { detail: c, now } = page

@@ -213,7 +213,9 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
             type="button"
             className="btn-primary w-full"
             onClick={onReserve}
-            disabled={viewer === 'member' && !chosen}
+            // A member's held seats and learners decide what is booked: not before they have loaded (a tap made
+            // before the panel hydrated is played as soon as it has, 0030).
+            disabled={viewer === 'member' && (!chosen || options.isPending)}
             data-testid="reserve-button"
           >
             {open.length === 0

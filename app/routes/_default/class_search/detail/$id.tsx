@@ -3,7 +3,7 @@ import { lazy } from 'react'
 import { HydrateOnView } from '~/components/shell/hydrate-on-view'
 import { LazyGonePage } from '~/components/ui/lazy-gone-page'
 import { isMember } from '~/features/auth/auth-state'
-import { ClassDetailView } from '~/features/class-detail/class-detail-view'
+import { ClassDetailView, preloadClassDetailParts } from '~/features/class-detail/class-detail-view'
 import { classDetailQuery, classReviewsQuery, favoriteStateQuery } from '~/features/class-detail/queries'
 import { PageFurigana } from '~/features/furigana/page-furigana'
 import { prefetchFurigana } from '~/features/furigana/queries'
@@ -12,13 +12,11 @@ import { parseId } from '~/lib/ids'
 import { pageHead, type SeoInput } from '~/lib/seo'
 
 // Below the fold on every screen: the panel hydrates, and its code loads, when it comes into view (0030).
-const ReservationPanel = lazy(() =>
-  import('~/features/reservation/reservation-panel').then((m) => ({ default: m.ReservationPanel })),
-)
+const panelPart = () => import('~/features/reservation/reservation-panel')
+const ReservationPanel = lazy(() => panelPart().then((m) => ({ default: m.ReservationPanel })))
 // Rendered in the teacher's card, which waits for the view the same way.
-const AskTeacherButton = lazy(() =>
-  import('~/features/messages/ask-teacher-button').then((m) => ({ default: m.AskTeacherButton })),
-)
+const askPart = () => import('~/features/messages/ask-teacher-button')
+const AskTeacherButton = lazy(() => askPart().then((m) => ({ default: m.AskTeacherButton })))
 
 export const Route = createFileRoute('/_default/class_search/detail/$id')({
   loader: async ({ context, params }) => {
@@ -36,6 +34,11 @@ export const Route = createFileRoute('/_default/class_search/detail/$id')({
       // stay out of first-load scripts (0008).
       import('~/lib/structured-data'),
       prefetchFurigana(context.queryClient, context.auth.furigana, { class_ids: [id] }),
+      // A client navigation renders the lower parts at once: their code comes with the data, not after it. (A
+      // first load does not run this loader in the browser; there they load when they come into view.)
+      preloadClassDetailParts(),
+      panelPart(),
+      askPart(),
     ])
     if (!page) throw notFound()
     if ('gone' in page)
