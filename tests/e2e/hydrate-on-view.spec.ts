@@ -136,19 +136,24 @@ test('furigana turned on before scrolling leaves the lower parts on screen, with
   expect(errors).toEqual([])
 })
 
-test('a link in a part that has not hydrated opens its page at once, without waiting for the part @phone-only', async ({
+test('a link tapped in a part that has not hydrated opens its page by client navigation once the part has @phone-only', async ({
   page,
 }) => {
   const path = await reservableClassPath(page)
-  // The teacher card's code is held back far longer than the navigation may take.
   await page.route(/\/assets\/class-detail-more-[^/]+\.js$/, async (route) => {
-    await new Promise((r) => setTimeout(r, 10_000))
-    await route.continue().catch(() => {})
+    await new Promise((r) => setTimeout(r, 1000))
+    await route.continue()
   })
   await gotoReady(page, path)
+  await page.evaluate(() => {
+    ;(window as { stayed?: boolean }).stayed = true
+  })
   const profile = page.getByTestId('teacher-card').getByRole('link')
   const href = (await profile.getAttribute('href')) ?? ''
   expect(href).toMatch(/^\/teacher\/detail\/\d+$/)
   await profile.click()
-  await expect(page).toHaveURL(new RegExp(`${href}$`), { timeout: 5000 })
+  await expect(page).toHaveURL(new RegExp(`${href}$`))
+  await expect(page.getByTestId('follower-count')).toHaveText(/^\d+$/)
+  // The window survived: the router opened the page, not a full load.
+  expect(await page.evaluate(() => (window as { stayed?: boolean }).stayed)).toBe(true)
 })

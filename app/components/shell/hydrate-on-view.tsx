@@ -19,8 +19,8 @@ import {
  * - The part hydrates when it comes within NEAR_PX of the viewport, or when a pointer or focus reaches it.
  * - A plain click inside it before it has hydrated is held and played again once it has: React would drop it (it
  *   stops a discrete event on a boundary it cannot hydrate yet), and a radio would be checked by the browser
- *   behind React's back. Only the last click is kept. A link's click, or one with a modifier key, is left to the
- *   browser (it opens the page, in a new tab if asked).
+ *   behind React's back. Only the last click is kept; a link's opens the page by client navigation then. A click
+ *   with a modifier key or another button is left to the browser (a link opens in a new tab, as asked).
  * - Rendered after hydration (a client navigation), it renders its children as soon as their code is there.
  * - While it waits, its children do not re-render: React would drop the server's HTML of a boundary that receives
  *   an update before it has hydrated. They render with the latest props right after. Data they read from the
@@ -51,9 +51,10 @@ export function HydrateOnView({ children, testId }: { children: ReactNode; testI
       if (!inside(event) || !(event.target instanceof Element)) return
       gate.open()
       const plain = event.button === 0 && !(event.ctrlKey || event.metaKey || event.shiftKey || event.altKey)
-      if (!plain || event.target.closest('a[href]')) return
+      if (!plain) return
       // Capture on window runs before React's listener on the document: the click never reaches a half-hydrated
-      // tree, and its default action (checking a radio, following a link) waits for the replay.
+      // tree, and its default action (checking a radio, following a link) waits for the replay. A chunk that fails
+      // to load reloads the page (vite:preloadError, shell-effects.tsx), so nothing stays held for good.
       event.preventDefault()
       event.stopPropagation()
       held.current = { target: event.target, path: pathOf(root, event.target) }
