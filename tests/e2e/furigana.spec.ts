@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test'
-import { gotoReady, registerNewParent } from './helpers'
+import { gotoReady, registerNewParent, watchErrors } from './helpers'
 
 // Furigana mode (issue 19): the header's 「ふりがな」 switch puts readings over the kanji of class titles and
 // descriptions, teachers' introductions and the site's fixed texts; the server renders them (no layout shift, no
@@ -7,16 +7,6 @@ import { gotoReady, registerNewParent } from './helpers'
 
 // Class 2 is 「Python入門 ～タートルで図形を描こう～」 (class 1's title has no kanji).
 const CLASS_PAGE = '/class_search/detail/2'
-
-/** Console errors and uncaught exceptions from now on. */
-function watchErrors(page: Page) {
-  const errors: string[] = []
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/^Failed to load resource/.test(m.text())) errors.push(m.text())
-  })
-  page.on('pageerror', (e) => errors.push(e.message))
-  return errors
-}
 
 /** The toggle, then the class title with its readings (the readings job may still be reading a fresh database). */
 async function turnOn(page: Page) {

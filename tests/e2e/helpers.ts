@@ -21,6 +21,16 @@ export async function reservationPanel(page: Page) {
   return area.getByTestId('reservation-panel')
 }
 
+/** Console errors and uncaught exceptions from now on (the browser's own line for a 4xx/5xx answer excepted). */
+export function watchErrors(page: Page) {
+  const errors: string[] = []
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/^Failed to load resource/.test(m.text())) errors.push(m.text())
+  })
+  page.on('pageerror', (e) => errors.push(e.message))
+  return errors
+}
+
 /** axe scan: no serious or critical violation. */
 export async function expectAccessible(page: Page) {
   const results = await new AxeBuilder({ page })

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test'
-import { gotoReady } from './helpers'
+import { gotoReady, watchErrors } from './helpers'
 
 /**
  * The class page's parts below the fold (the schedule, the reservation panel, the reviews, the teacher's card)
@@ -27,11 +27,7 @@ test('a visitor who does not scroll loads none of the reservation panel; a tap m
   page,
 }) => {
   const path = await reservableClassPath(page)
-  const errors: string[] = []
-  page.on('pageerror', (e) => errors.push(e.message))
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text())
-  })
+  const errors = watchErrors(page)
   const scripts: Promise<string>[] = []
   page.on('response', (r) => {
     if (r.request().resourceType() === 'script') scripts.push(r.text().catch(() => ''))
@@ -110,8 +106,7 @@ test('furigana turned on before scrolling leaves the lower parts on screen, with
   page,
 }) => {
   const path = await reservableClassPath(page)
-  const errors: string[] = []
-  page.on('pageerror', (e) => errors.push(e.message))
+  const errors = watchErrors(page)
   await gotoReady(page, path)
   const schedules = page.locator('#schedules-heading')
   await expect(schedules).toHaveText('開催日程')
