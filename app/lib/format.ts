@@ -2,48 +2,46 @@
  * Display formats, always in Asia/Tokyo so that the server and the browser render the same text
  * (a mismatch would break hydration).
  */
-const TZ = 'Asia/Tokyo'
+// Japan has kept UTC+9 without daylight saving since 1951, so a Tokyo wall clock is the UTC clock of the moment
+// shifted by nine hours. Done by hand rather than with Intl.DateTimeFormat: building a formatter with a time zone
+// loads the zone's data and cost ~20 ms of a phone's start-up on every page that shows a date
+// (docs/decisions/0031); format.test.ts checks these against Intl over many instants.
+const TOKYO_OFFSET_MS = 9 * 60 * 60 * 1000
+const WEEKDAYS = ['日', '月', '火', '水', '木', '金', '土'] as const
 
-const dateFmt = new Intl.DateTimeFormat('ja-JP', {
-  timeZone: TZ,
-  year: 'numeric',
-  month: 'numeric',
-  day: 'numeric',
-  weekday: 'short',
-})
-const timeFmt = new Intl.DateTimeFormat('ja-JP', {
-  timeZone: TZ,
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-})
-const shortDateFmt = new Intl.DateTimeFormat('ja-JP', {
-  timeZone: TZ,
-  month: 'numeric',
-  day: 'numeric',
-  weekday: 'short',
-})
-const ymdFmt = new Intl.DateTimeFormat('en-CA', {
-  timeZone: TZ,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-})
-const yenFmt = new Intl.NumberFormat('ja-JP')
+function tokyoClock(value: string | Date) {
+  const ms = new Date(value).getTime()
+  // As Intl does, so that a bad value fails loudly instead of rendering NaN.
+  if (Number.isNaN(ms)) throw new RangeError('Invalid time value')
+  const d = new Date(ms + TOKYO_OFFSET_MS)
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    weekday: WEEKDAYS[d.getUTCDay()],
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+  }
+}
+
+const pad2 = (n: number) => String(n).padStart(2, '0')
 
 /** 2026/11/21(土) */
 export function formatDateJa(value: string | Date): string {
-  return dateFmt.format(new Date(value))
+  const t = tokyoClock(value)
+  return `${t.year}/${t.month}/${t.day}(${t.weekday})`
 }
 
 /** 11/21(土) */
 export function formatShortDateJa(value: string | Date): string {
-  return shortDateFmt.format(new Date(value))
+  const t = tokyoClock(value)
+  return `${t.month}/${t.day}(${t.weekday})`
 }
 
 /** 09:30 */
 export function formatTimeJa(value: string | Date): string {
-  return timeFmt.format(new Date(value))
+  const t = tokyoClock(value)
+  return `${pad2(t.hour)}:${pad2(t.minute)}`
 }
 
 /** 2026/11/21(土) 10:00〜11:00 */
@@ -63,12 +61,21 @@ export function formatRunJa(startedAt: string | Date, endedAt: string | Date, le
 
 /** The Tokyo calendar day of a moment, as YYYY-MM-DD. */
 export function tokyoDay(value: string | Date): string {
-  return ymdFmt.format(new Date(value))
+  const t = tokyoClock(value)
+  return `${t.year}-${pad2(t.month)}-${pad2(t.day)}`
 }
 
 /** ¥3,000, or 無料 for a free class. */
 export function formatPrice(yen: number): string {
-  return yen === 0 ? '無料' : `¥${yenFmt.format(yen)}`
+  return yen === 0 ? '無料' : `¥${groupDigits(yen)}`
+}
+
+/**
+ * 1234567 → 1,234,567 (an integer, as ja-JP writes it). By hand for the same reason as the dates: the first
+ * toLocaleString of a page loads the locale's number data and cost more than the rest of the page's start-up.
+ */
+export function groupDigits(n: number): string {
+  return String(Math.trunc(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
 }
 
 export function seatsLeft(schedule: {

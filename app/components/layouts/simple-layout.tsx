@@ -15,7 +15,7 @@ export function SimpleLayout({ children }: { children: ReactNode }) {
           <Link to="/" aria-label="まなびのたね トップページ">
             <Logo />
           </Link>
-          {site.demoIdentity ? <DemoBadge /> : null}
+          {site.demoIdentity ? <DemoBadge phones /> : null}
         </div>
       </header>
       <main id="main" className="flex-1">

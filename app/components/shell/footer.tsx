@@ -8,7 +8,10 @@ import { scrollToY } from './scroll'
 
 export function Footer({ compact = false }: { compact?: boolean }) {
   return (
-    <footer className="mt-16 border-t border-slate-200 bg-light-grey pb-24 lg:pb-8" data-testid="site-footer">
+    <footer
+      className="below-fold mt-16 border-t border-slate-200 bg-light-grey pb-24 lg:pb-8"
+      data-testid="site-footer"
+    >
       <div className="mx-auto max-w-6xl px-4 py-10">
         {compact ? null : (
           <div className="grid gap-8 md:grid-cols-4">

@@ -6,11 +6,13 @@ import { useReturnFocus } from '../ui/return-focus'
 import { Ruby } from '../ui/ruby'
 import { helpLinkGroups, legalLinks, mainLinks } from './nav'
 import { setMenuOpen, uiStore } from './ui-store'
+import { useSite } from './use-site'
 
 /** The hamburger menu: open or closed, closed on every navigation (ShellEffects). */
 export function HamburgerMenu() {
   const open = useSelector(uiStore, (s) => s.menuOpen)
   const returnFocus = useReturnFocus()
+  const site = useSite()
   return (
     <Dialog.Root open={open} onOpenChange={setMenuOpen}>
       <Dialog.Portal>
@@ -22,6 +24,15 @@ export function HamburgerMenu() {
         >
           <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3">
             <Dialog.Title className="font-bold">メニュー</Dialog.Title>
+            {site.demoIdentity ? (
+              // The header has no room for its demo badge on phones: it is said here instead.
+              <span
+                className="mr-auto ml-3 rounded-full bg-yellow px-2 py-0.5 text-xs font-bold text-slate-900 sm:hidden"
+                title="デモ用の認証プロバイダーで動いています"
+              >
+                デモ環境
+              </span>
+            ) : null}
             <Dialog.Description className="sr-only">サイト内のページとヘルプへのリンク</Dialog.Description>
             <Dialog.Close className="rounded-full p-2 hover:bg-light-grey" aria-label="メニューを閉じる">
               <Icon name="close" />

@@ -77,7 +77,9 @@ export function HeaderSearch() {
       </search>
       <button
         type="button"
-        className="rounded-full p-2 text-slate-700 hover:bg-light-grey md:hidden"
+        // Under 360 px the header has room for ふりがな, sign-in and the menu but not this: the bottom navigation's
+        // クラスを探す leads to the same search.
+        className="rounded-full p-2 text-slate-700 hover:bg-light-grey max-[359px]:hidden md:hidden"
         aria-label={open ? 'キーワード検索を閉じる' : 'キーワード検索を開く'}
         aria-expanded={open}
         aria-controls="header-search-panel"

@@ -4,11 +4,13 @@ import { HeaderSearch } from './header-search'
 import { Logo } from './logo'
 import { setMenuOpen } from './ui-store'
 
-export function DemoBadge() {
+/** `phones`: shown on phones too (the simple layout's header has room for it; the main header has not). */
+export function DemoBadge({ phones = false }: { phones?: boolean }) {
   return (
     <span
-      // Under 360 px the header has room for its controls (search, ふりがな, sign-in, menu) but not for this too.
-      className="rounded-full bg-yellow px-2 py-0.5 text-xs font-bold whitespace-nowrap text-slate-900 max-[359px]:hidden"
+      // With Japanese fonts a phone's header (search, ふりがな, ログイン, 新規登録, menu) fills 360 px on its own: the
+      // badge moves into the hamburger menu there.
+      className={`rounded-full bg-yellow px-2 py-0.5 text-xs font-bold whitespace-nowrap text-slate-900 ${phones ? '' : 'max-sm:hidden'}`}
       title="デモ用の認証プロバイダーで動いています"
       data-testid="demo-badge"
     >
@@ -25,7 +27,7 @@ export function Header({ demo, children }: { demo: boolean; children?: React.Rea
       className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur"
       data-testid="site-header"
     >
-      <div className="mx-auto flex h-16 max-w-6xl items-center gap-3 px-4">
+      <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 px-3 sm:gap-3 sm:px-4">
         <Link to="/" className="shrink-0" aria-label="まなびのたね トップページ">
           <Logo compact />
         </Link>

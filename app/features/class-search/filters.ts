@@ -1,3 +1,4 @@
+import { groupDigits } from '~/lib/format'
 import { DAY_TIMES, type DayTime, WEEKDAYS, type Weekday } from '~/lib/request-slots'
 import type { ClassSearchParams } from './search-params'
 import { parseClassSearch } from './search-params'
@@ -20,7 +21,7 @@ export type FilterNames = {
   classStyles: readonly { id: number; name: string }[]
 }
 
-const yen = (n: number) => (n === 0 ? '0円' : `${n.toLocaleString('ja-JP')}円`)
+const yen = (n: number) => (n === 0 ? '0円' : `${groupDigits(n)}円`)
 /** 2026-11-01 → 2026/11/1 (a calendar day, no time zone involved). */
 const day = (d: string) => {
   const [y, m, dd] = d.split('-')

@@ -1,3 +1,5 @@
+import { groupDigits } from '~/lib/format'
+
 /**
  * What the result bar of the class search says: the count (「1,000件以上」 when the API stopped counting, see
  * docs/decisions/0011-search-sort-keys.md) and which results this page shows.
@@ -12,11 +14,8 @@ export function describeResultCount(r: {
 }): { count: string; unit: string; range: string | null } {
   const from = (r.page - 1) * r.perPage + 1
   return {
-    count: r.total.toLocaleString('ja-JP'),
+    count: groupDigits(r.total),
     unit: r.capped ? '件以上のクラス' : '件のクラス',
-    range:
-      r.shown > 0
-        ? `（${from.toLocaleString('ja-JP')}〜${(from + r.shown - 1).toLocaleString('ja-JP')}件を表示）`
-        : null,
+    range: r.shown > 0 ? `（${groupDigits(from)}〜${groupDigits(from + r.shown - 1)}件を表示）` : null,
   }
 }

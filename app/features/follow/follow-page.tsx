@@ -82,7 +82,7 @@ export function FollowPage() {
           followings.length === 0 ? (
             <Empty text="フォロー中の先生はいません。" />
           ) : (
-            <ul className="grid gap-3 sm:grid-cols-2" data-testid="following-list">
+            <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2" data-testid="following-list">
               {followings.map((t) => (
                 <li
                   key={t.id}
@@ -98,7 +98,7 @@ export function FollowPage() {
                     loading="lazy"
                     className="h-14 w-14 shrink-0 rounded-full bg-base-light object-cover"
                   />
-                  <div className="min-w-0 flex-1">
+                  <div className="min-w-0 flex-1 break-words">
                     <Link
                       to="/teacher/detail/$id"
                       params={{ id: String(t.id) }}

@@ -71,7 +71,7 @@ export function ClassSections() {
   return (
     <>
       {closeToStarts.length ? (
-        <section className="mx-auto max-w-6xl px-4 py-10" aria-labelledby="close-heading">
+        <section className="below-fold mx-auto max-w-6xl px-4 py-10" aria-labelledby="close-heading">
           <SectionHeader
             id="close-heading"
             title="もうすぐ始まる授業"
@@ -126,7 +126,7 @@ export function ClassSections() {
       ) : null}
 
       {newArrivals.length ? (
-        <section className="mx-auto max-w-6xl px-4 py-10" aria-labelledby="new-heading">
+        <section className="below-fold mx-auto max-w-6xl px-4 py-10" aria-labelledby="new-heading">
           <SectionHeader
             id="new-heading"
             title="新着クラス"
@@ -141,7 +141,7 @@ export function ClassSections() {
       ) : null}
 
       {closeToStartsByClass.length ? (
-        <section className="mx-auto max-w-6xl px-4 py-10" aria-labelledby="soon-heading">
+        <section className="below-fold mx-auto max-w-6xl px-4 py-10" aria-labelledby="soon-heading">
           <SectionHeader
             id="soon-heading"
             title="開催が近いクラス"
@@ -163,7 +163,7 @@ export function MagazinePicks() {
   const { articles } = useSuspenseQuery(homeQuery()).data
   if (!articles.length) return null
   return (
-    <section className="mx-auto max-w-6xl px-4 py-10" aria-labelledby="magazine-heading">
+    <section className="below-fold mx-auto max-w-6xl px-4 py-10" aria-labelledby="magazine-heading">
       <SectionHeader
         id="magazine-heading"
         title="マガジン"

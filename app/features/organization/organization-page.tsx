@@ -8,13 +8,13 @@ import { ScrollRegion } from '~/components/ui/scroll-region'
 import { JoinOrganizationBody } from '~/contract/v1/org-management'
 import type { OrganizationDeepMe, OrgUser } from '~/contract/v1/organizations'
 import type { OrganizationSales } from '~/contract/v1/sales'
-import { formatDateJa } from '~/lib/format'
+import { formatDateJa, groupDigits } from '~/lib/format'
 import { formatMonthJa, shiftMonth } from '~/lib/month'
 import { joinOrganization, regenerateCode, removeMember } from './organization.functions'
 import { organizationPageQuery } from './queries'
 
 const kindLabels = { corporation: '法人', group: 'グループ' } as const
-const yen = (n: number) => `¥${n.toLocaleString('ja-JP')}`
+const yen = (n: number) => `¥${groupDigits(n)}`
 
 /** /organization_management: the owner manages; a member sees; a teacher outside any organisation joins. */
 export function OrganizationPage({ month }: { month?: string }) {

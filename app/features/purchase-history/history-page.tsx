@@ -1,7 +1,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import type { HistoryItem } from '~/contract/v1/payments'
-import { formatDateJa, formatPrice, formatTimeJa } from '~/lib/format'
+import { formatDateJa, formatPrice, formatTimeJa, groupDigits } from '~/lib/format'
 import { formatMonthJa, shiftMonth } from '~/lib/month'
 import { paymentHistoryQuery } from './queries'
 
@@ -75,7 +75,7 @@ export function PurchaseHistoryPage({ month }: { month?: string }) {
   )
 }
 
-const formatYen = (n: number) => `¥${n.toLocaleString('ja-JP')}`
+const formatYen = (n: number) => `¥${groupDigits(n)}`
 
 function Line({ item }: { item: HistoryItem }) {
   const refund = item.kind === 'refund'

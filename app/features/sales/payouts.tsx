@@ -6,12 +6,12 @@ import { Field, inputClass } from '~/components/ui/form-parts'
 import { ScrollRegion } from '~/components/ui/scroll-region'
 import { accountTypes, BankAccountInput } from '~/contract/v1/payments'
 import { fieldErrorsOf } from '~/lib/action-result'
-import { formatDateJa, formatTimeJa } from '~/lib/format'
+import { formatDateJa, formatTimeJa, groupDigits } from '~/lib/format'
 import { formatMonthJa, shiftMonth } from '~/lib/month'
 import { bankAccountQuery, payoutsQuery } from './queries'
 import { saveBankAccount } from './sales.functions'
 
-const yen = (n: number) => `¥${n.toLocaleString('ja-JP')}`
+const yen = (n: number) => `¥${groupDigits(n)}`
 
 /**
  * 振込明細 (issue 17): what moved money in a month for the teacher's classes — payments taken, refunds made (the

@@ -1,9 +1,9 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { formatDateJa, formatTimeJa } from '~/lib/format'
+import { formatDateJa, formatTimeJa, groupDigits } from '~/lib/format'
 import { receiptQuery } from './queries'
 
-const yen = (n: number) => `¥${n.toLocaleString('ja-JP')}`
+const yen = (n: number) => `¥${groupDigits(n)}`
 const statusLabels = {
   reserved: 'お支払い済み',
   canceled_by_user: 'キャンセル（全額返金済み）',

@@ -2,14 +2,14 @@ import { useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { ScrollRegion } from '~/components/ui/scroll-region'
 import type { SalesFigures, SalesReport } from '~/contract/v1/sales'
-import { formatDateJa } from '~/lib/format'
+import { formatDateJa, groupDigits } from '~/lib/format'
 import { formatMonthJa, shiftMonth } from '~/lib/month'
 import { Payouts } from './payouts'
 import { customersQuery, salesQuery } from './queries'
 
 export type SalesTab = 'sales' | 'payouts' | 'customers'
 
-const yen = (n: number) => `¥${n.toLocaleString('ja-JP')}`
+const yen = (n: number) => `¥${groupDigits(n)}`
 const statusLabels = {
   reserved: '予約済み',
   canceled_by_user: 'キャンセル（返金）',

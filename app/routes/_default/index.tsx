@@ -1,5 +1,6 @@
 import { createFileRoute, Link, redirect, useNavigate } from '@tanstack/react-router'
 import { useEffect } from 'react'
+import { HydrateOnView } from '~/components/shell/hydrate-on-view'
 import { openLoginModal } from '~/components/shell/ui-store'
 import { Ruby } from '~/components/ui/ruby'
 import { registrationTarget, safeReturnTo } from '~/features/auth/auth-state'
@@ -155,61 +156,68 @@ function HomePage() {
       </section>
 
       <CategorySection />
-      <ClassSections />
-
-      <section className="mx-auto max-w-6xl px-4 py-12" aria-labelledby="promise-heading">
-        <h2 id="promise-heading" className="text-center text-2xl font-black">
-          <Ruby>まなびのたねの3つの約束</Ruby>
-        </h2>
-        <ul className="mt-8 grid gap-6 md:grid-cols-3">
-          {promises.map((p) => (
-            <li key={p.title} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-              <h3 className="text-lg font-bold text-purple-dark">
-                <Ruby text={p.title} />
-              </h3>
-              <p className="mt-3 text-sm text-slate-700">
-                <Ruby text={p.body} />
-              </p>
-            </li>
-          ))}
-        </ul>
-      </section>
-
-      <section className="bg-light-grey" aria-labelledby="steps-heading">
-        <div className="mx-auto max-w-6xl px-4 py-12">
-          <h2 id="steps-heading" className="text-center text-2xl font-black">
-            はじめかた
+      {/* Below the first screen on a phone: hydrated when about to be seen, not with the page (0030, 0031). */}
+      <HydrateOnView>
+        <ClassSections />
+      </HydrateOnView>
+      <HydrateOnView>
+        <section className="below-fold mx-auto max-w-6xl px-4 py-12" aria-labelledby="promise-heading">
+          <h2 id="promise-heading" className="text-center text-2xl font-black">
+            <Ruby>まなびのたねの3つの約束</Ruby>
           </h2>
-          <ol className="mt-8 grid gap-6 md:grid-cols-3">
-            {steps.map((s) => (
-              <li key={s.n} className="flex gap-4 rounded-2xl bg-white p-6">
-                <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-purple-dark text-lg font-black text-white">
-                  {s.n}
-                </span>
-                <div>
-                  <h3 className="font-bold">{s.title}</h3>
-                  <p className="mt-2 text-sm text-slate-700">
-                    <Ruby text={s.body} />
-                  </p>
-                </div>
+          <ul className="mt-8 grid gap-6 md:grid-cols-3">
+            {promises.map((p) => (
+              <li key={p.title} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+                <h3 className="text-lg font-bold text-purple-dark">
+                  <Ruby text={p.title} />
+                </h3>
+                <p className="mt-3 text-sm text-slate-700">
+                  <Ruby text={p.body} />
+                </p>
               </li>
             ))}
-          </ol>
-        </div>
-      </section>
+          </ul>
+        </section>
 
-      <MagazinePicks />
+        <section className="below-fold bg-light-grey" aria-labelledby="steps-heading">
+          <div className="mx-auto max-w-6xl px-4 py-12">
+            <h2 id="steps-heading" className="text-center text-2xl font-black">
+              はじめかた
+            </h2>
+            <ol className="mt-8 grid gap-6 md:grid-cols-3">
+              {steps.map((s) => (
+                <li key={s.n} className="flex gap-4 rounded-2xl bg-white p-6">
+                  <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-purple-dark text-lg font-black text-white">
+                    {s.n}
+                  </span>
+                  <div>
+                    <h3 className="font-bold">{s.title}</h3>
+                    <p className="mt-2 text-sm text-slate-700">
+                      <Ruby text={s.body} />
+                    </p>
+                  </div>
+                </li>
+              ))}
+            </ol>
+          </div>
+        </section>
 
-      <section className="mx-auto max-w-3xl px-4 py-12 text-center" aria-labelledby="teacher-heading">
-        <h2 id="teacher-heading" className="text-2xl font-black">
-          <Ruby>先生として教えたい方へ</Ruby>
-        </h2>
-        <p className="mt-4 text-slate-700">
-          <Ruby>
-            得意なことを、全国の子どもたちに。登録料・月額基本料は無料で、手数料は予約が成立したときだけ。個人でも、教室や団体としても始められます。
-          </Ruby>
-        </p>
-      </section>
+        <MagazinePicks />
+
+        <section
+          className="below-fold mx-auto max-w-3xl px-4 py-12 text-center"
+          aria-labelledby="teacher-heading"
+        >
+          <h2 id="teacher-heading" className="text-2xl font-black">
+            <Ruby>先生として教えたい方へ</Ruby>
+          </h2>
+          <p className="mt-4 text-slate-700">
+            <Ruby>
+              得意なことを、全国の子どもたちに。登録料・月額基本料は無料で、手数料は予約が成立したときだけ。個人でも、教室や団体としても始められます。
+            </Ruby>
+          </p>
+        </section>
+      </HydrateOnView>
     </PageFurigana>
   )
 }
