@@ -131,6 +131,30 @@ test('furigana turned on before scrolling leaves the lower parts on screen, with
   expect(errors).toEqual([])
 })
 
+test('a press that begins on the stand-in copy and ends after the part has rendered still counts as a tap @phone-only', async ({
+  page,
+}) => {
+  const path = await reservableClassPath(page)
+  const errors = watchErrors(page)
+  // The panel's code arrives while the finger is still down (the press below lasts 1.5 s).
+  await page.route(/\/assets\/reservation-panel-[^/]+\.js$/, async (route) => {
+    await new Promise((r) => setTimeout(r, 400))
+    await route.continue()
+  })
+  await gotoReady(page, path)
+  await page.getByTestId('furigana-toggle').click()
+  await expect(page.locator('#description-heading rt')).toHaveText(['ないよう'])
+  const area = page.getByTestId('reservation-area')
+  await expect(area.locator('[data-copy]')).toHaveCount(1)
+
+  // The copy is replaced between the press and the release: the browser alone would drop this click.
+  await area.getByTestId('reserve-button').click({ delay: 1500 })
+  await expect(area).toHaveAttribute('data-hydrated', 'true')
+  await expect(page.getByTestId('login-modal')).toBeVisible()
+  await expect(page.getByTestId('login-modal')).toHaveCount(1)
+  expect(errors).toEqual([])
+})
+
 test('a link tapped in a part that has not hydrated opens its page by client navigation once the part has @phone-only', async ({
   page,
 }) => {

@@ -27,7 +27,8 @@ import {
  *   query cache must stay there meanwhile (an observer above them, see ClassDetailView).
  * - A change of context above (furigana mode turned on) still makes React drop it; a copy of the part's HTML,
  *   read before React took the page over, then stands in until the part comes into view, so that nothing below
- *   the fold disappears. A click on the copy is played on the same place in the part once it has rendered.
+ *   the fold disappears. A click on the copy is played on the same place in the part once it has rendered; so is a
+ *   press that began on the copy and ends on the part (the browser would drop that click: its press target left).
  */
 export function HydrateOnView({ children, testId }: { children: ReactNode; testId?: string }) {
   const hydrated = useHydrated()
@@ -38,6 +39,7 @@ export function HydrateOnView({ children, testId }: { children: ReactNode; testI
   const [live, setLive] = useState(gate === null)
   const ref = useRef<HTMLDivElement>(null)
   const held = useRef<{ target: Element; path: number[] } | null>(null)
+  const pressed = useRef<{ target: Element; path: number[] } | null>(null)
   const stop = useRef(() => {})
 
   useEffect(() => {
@@ -45,7 +47,17 @@ export function HydrateOnView({ children, testId }: { children: ReactNode; testI
     if (!gate || !root) return
     const inside = (event: Event) => event.target instanceof Node && root.contains(event.target)
     const onIntent = (event: Event) => {
-      if (inside(event)) gate.open()
+      if (!inside(event)) return
+      gate.open()
+      // Where a press began: should the part replace its stand-in copy before the press ends, the browser sends
+      // the release to the new element and drops the click (its press target left the page); see the live effect.
+      if (
+        event instanceof PointerEvent &&
+        event.isPrimary &&
+        event.button === 0 &&
+        event.target instanceof Element
+      )
+        pressed.current = { target: event.target, path: pathOf(root, event.target) }
     }
     const onClick = (event: MouseEvent) => {
       if (!inside(event) || !(event.target instanceof Element)) return
@@ -57,6 +69,7 @@ export function HydrateOnView({ children, testId }: { children: ReactNode; testI
       // to load reloads the page (vite:preloadError, shell-effects.tsx), so nothing stays held for good.
       event.preventDefault()
       event.stopPropagation()
+      pressed.current = null
       held.current = { target: event.target, path: pathOf(root, event.target) }
     }
     const seen = new IntersectionObserver(
@@ -80,12 +93,22 @@ export function HydrateOnView({ children, testId }: { children: ReactNode; testI
   useEffect(() => {
     if (!live) return
     const click = held.current
+    const press = pressed.current
     held.current = null
-    if (!click || !ref.current) return
-    // The same element when the part hydrated (even if a list above it changed meanwhile); the same place when
-    // the part replaced its stand-in copy.
-    const target = click.target.isConnected ? click.target : elementAt(ref.current, click.path)
-    target?.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, composed: true }))
+    pressed.current = null
+    const root = ref.current
+    if (!root) return
+    if (click) {
+      // The same element when the part hydrated (even if a list above it changed meanwhile); the same place when
+      // the part replaced its stand-in copy.
+      const target = click.target.isConnected ? click.target : elementAt(root, click.path)
+      target?.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, composed: true }))
+      return
+    }
+    // A press still going on a copy that is gone: its click will not reach the element now in its place, so the
+    // release is played as a click there (a press on the server's HTML kept its element and needs nothing).
+    if (!press || press.target.isConnected) return
+    return finishPress(elementAt(root, press.path))
   }, [live])
 
   return (
@@ -175,6 +198,48 @@ function elementAt(root: Element, path: number[]): Element | undefined {
   for (const i of path) node = node?.children[i]
   return node
 }
+
+/**
+ * Ends a press whose element was replaced while the button was down: the release (within PRESS_MS) becomes a click
+ * on `target` unless the browser delivers one there itself. Returns the clean-up.
+ */
+function finishPress(target: Element | undefined): (() => void) | undefined {
+  if (!target) return
+  let clicked = false
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const onClick = (event: MouseEvent) => {
+    if (event.target instanceof Node && target.contains(event.target)) clicked = true
+  }
+  const onUp = (event: PointerEvent) => {
+    if (!event.isPrimary) return
+    stop()
+    // Released elsewhere (dragged away): no click, as the browser would decide.
+    if (!(event.target instanceof Node) || !target.contains(event.target)) return
+    // Mouse and touch send the click right after the release, in the same task: by now it has come or not.
+    window.addEventListener('click', onClick, true)
+    timer = setTimeout(() => {
+      window.removeEventListener('click', onClick, true)
+      if (!clicked && target.isConnected)
+        target.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, composed: true }))
+    }, 0)
+  }
+  const stop = () => {
+    window.removeEventListener('pointerup', onUp, true)
+    window.removeEventListener('pointercancel', stop, true)
+  }
+  window.addEventListener('pointerup', onUp, true)
+  window.addEventListener('pointercancel', stop, true)
+  const giveUp = setTimeout(stop, PRESS_MS)
+  return () => {
+    stop()
+    clearTimeout(giveUp)
+    clearTimeout(timer)
+    window.removeEventListener('click', onClick, true)
+  }
+}
+
+/** How long a press that began before the part rendered may last and still count as a click. */
+const PRESS_MS = 2000
 
 type Gate = ReturnType<typeof openable>
 
