@@ -1,5 +1,13 @@
 import { expect, test } from '@playwright/test'
-import { expectAccessible, gotoReady, login, payOnCheckout, registerNewParent, tokyoLocal } from './helpers'
+import {
+  expectAccessible,
+  gotoReady,
+  login,
+  payOnCheckout,
+  registerNewParent,
+  reservationPanel,
+  tokyoLocal,
+} from './helpers'
 
 const TEACHER = 'teacher@manabi.example'
 
@@ -67,7 +75,8 @@ test('a teacher creates a 全3回 course with weekly lessons; a parent books all
   const chosen = parent.getByTestId('chosen-course')
   await expect(chosen.getByTestId('course-lessons').locator('li')).toHaveCount(3)
   await expectAccessible(parent)
-  await parent.getByTestId('reserve-button').click()
+  // The panel hydrates when the member scrolls to it (0030); until then its 予約する waits for their options.
+  await (await reservationPanel(parent)).getByTestId('reserve-button').click()
   const confirm = parent.getByTestId('reservation-confirm')
   await expect(confirm).toContainText('日時：全3回')
   await expect(confirm).toContainText('第1回の授業開始の24時間前まで、コース全体でできます')
