@@ -16,11 +16,16 @@ test('the shell renders with the page title, canonical link and route class', as
   else await expect(bottomNav).toBeHidden()
 })
 
-test('the hamburger menu opens and closes on navigation', async ({ page }) => {
+test('the hamburger menu opens and closes on navigation', async ({ page }, testInfo) => {
   await gotoReady(page, '/')
+  // A phone's header has no room for the demo badge (0031): the menu says it instead.
+  if (isPhone(testInfo)) await expect(page.getByTestId('demo-badge')).toBeHidden()
+  else await expect(page.getByTestId('demo-badge')).toBeVisible()
   await page.getByTestId('menu-button').click()
   const menu = page.getByTestId('hamburger-menu')
   await expect(menu).toBeVisible()
+  if (isPhone(testInfo)) await expect(menu.getByText('デモ環境')).toBeVisible()
+  else await expect(menu.getByText('デモ環境')).toBeHidden()
   await menu.getByRole('link', { name: '利用規約' }).click()
   await expect(page).toHaveURL(/\/terms_of_service$/)
   await expect(menu).toBeHidden()
