@@ -50,4 +50,13 @@ describe('architecture', () => {
     }
     expect(offenders).toEqual([])
   })
+
+  it('code that loads later is declared with lazyPart, never React.lazy (pages render to one string: 0032)', () => {
+    const offenders = sources(root).filter((file) => {
+      if (file.endsWith(join('shell', 'lazy-part.tsx'))) return false
+      const text = readFileSync(file, 'utf8')
+      return /\blazy\(/.test(text) || /import \{[^}]*\blazy\b[^}]*\} from 'react'/.test(text)
+    })
+    expect(offenders.map((file) => relative(root, file))).toEqual([])
+  })
 })

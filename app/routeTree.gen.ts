@@ -47,6 +47,7 @@ import { Route as DefaultClass_searchIndexRouteImport } from './routes/_default/
 import { Route as DefaultTestLoginRouteImport } from './routes/_default/test/login'
 import { Route as DefaultTestNotfoundRouteImport } from './routes/_default/test/notfound'
 import { Route as DefaultTestPiniaRouteImport } from './routes/_default/test/pinia'
+import { Route as DefaultTestSuspendRouteImport } from './routes/_default/test/suspend'
 import { Route as DefaultTestTestRouteImport } from './routes/_default/test/test'
 import { Route as MagazineMagazineIndexRouteImport } from './routes/_magazine/magazine/index'
 import { Route as SimpleRegisterConfirm_emailRouteImport } from './routes/_simple/register/confirm_email'
@@ -270,6 +271,11 @@ const DefaultTestNotfoundRoute = DefaultTestNotfoundRouteImport.update({
 const DefaultTestPiniaRoute = DefaultTestPiniaRouteImport.update({
   id: '/pinia',
   path: '/pinia',
+  getParentRoute: () => DefaultTestRouteRoute,
+} as any)
+const DefaultTestSuspendRoute = DefaultTestSuspendRouteImport.update({
+  id: '/suspend',
+  path: '/suspend',
   getParentRoute: () => DefaultTestRouteRoute,
 } as any)
 const DefaultTestTestRoute = DefaultTestTestRouteImport.update({
@@ -497,6 +503,7 @@ export interface FileRoutesByFullPath {
   '/test/login': typeof DefaultTestLoginRoute
   '/test/notfound': typeof DefaultTestNotfoundRoute
   '/test/pinia': typeof DefaultTestPiniaRoute
+  '/test/suspend': typeof DefaultTestSuspendRoute
   '/test/test': typeof DefaultTestTestRoute
   '/register/confirm_email': typeof SimpleRegisterConfirm_emailRoute
   '/register/input': typeof SimpleRegisterInputRoute
@@ -566,6 +573,7 @@ export interface FileRoutesByTo {
   '/test/login': typeof DefaultTestLoginRoute
   '/test/notfound': typeof DefaultTestNotfoundRoute
   '/test/pinia': typeof DefaultTestPiniaRoute
+  '/test/suspend': typeof DefaultTestSuspendRoute
   '/test/test': typeof DefaultTestTestRoute
   '/register/confirm_email': typeof SimpleRegisterConfirm_emailRoute
   '/register/input': typeof SimpleRegisterInputRoute
@@ -641,6 +649,7 @@ export interface FileRoutesById {
   '/_default/test/login': typeof DefaultTestLoginRoute
   '/_default/test/notfound': typeof DefaultTestNotfoundRoute
   '/_default/test/pinia': typeof DefaultTestPiniaRoute
+  '/_default/test/suspend': typeof DefaultTestSuspendRoute
   '/_default/test/test': typeof DefaultTestTestRoute
   '/_simple/register/confirm_email': typeof SimpleRegisterConfirm_emailRoute
   '/_simple/register/input': typeof SimpleRegisterInputRoute
@@ -713,6 +722,7 @@ export interface FileRouteTypes {
     | '/test/login'
     | '/test/notfound'
     | '/test/pinia'
+    | '/test/suspend'
     | '/test/test'
     | '/register/confirm_email'
     | '/register/input'
@@ -782,6 +792,7 @@ export interface FileRouteTypes {
     | '/test/login'
     | '/test/notfound'
     | '/test/pinia'
+    | '/test/suspend'
     | '/test/test'
     | '/register/confirm_email'
     | '/register/input'
@@ -856,6 +867,7 @@ export interface FileRouteTypes {
     | '/_default/test/login'
     | '/_default/test/notfound'
     | '/_default/test/pinia'
+    | '/_default/test/suspend'
     | '/_default/test/test'
     | '/_simple/register/confirm_email'
     | '/_simple/register/input'
@@ -1185,6 +1197,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DefaultTestPiniaRouteImport
       parentRoute: typeof DefaultTestRouteRoute
     }
+    '/_default/test/suspend': {
+      id: '/_default/test/suspend'
+      path: '/suspend'
+      fullPath: '/test/suspend'
+      preLoaderRoute: typeof DefaultTestSuspendRouteImport
+      parentRoute: typeof DefaultTestRouteRoute
+    }
     '/_default/test/test': {
       id: '/_default/test/test'
       path: '/test'
@@ -1430,6 +1449,7 @@ interface DefaultTestRouteRouteChildren {
   DefaultTestLoginRoute: typeof DefaultTestLoginRoute
   DefaultTestNotfoundRoute: typeof DefaultTestNotfoundRoute
   DefaultTestPiniaRoute: typeof DefaultTestPiniaRoute
+  DefaultTestSuspendRoute: typeof DefaultTestSuspendRoute
   DefaultTestTestRoute: typeof DefaultTestTestRoute
   DefaultTestMailboxIdRoute: typeof DefaultTestMailboxIdRoute
   DefaultTestMailboxIndexRoute: typeof DefaultTestMailboxIndexRoute
@@ -1439,6 +1459,7 @@ const DefaultTestRouteRouteChildren: DefaultTestRouteRouteChildren = {
   DefaultTestLoginRoute: DefaultTestLoginRoute,
   DefaultTestNotfoundRoute: DefaultTestNotfoundRoute,
   DefaultTestPiniaRoute: DefaultTestPiniaRoute,
+  DefaultTestSuspendRoute: DefaultTestSuspendRoute,
   DefaultTestTestRoute: DefaultTestTestRoute,
   DefaultTestMailboxIdRoute: DefaultTestMailboxIdRoute,
   DefaultTestMailboxIndexRoute: DefaultTestMailboxIndexRoute,

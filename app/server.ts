@@ -1,4 +1,5 @@
-import handler, { createServerEntry } from '@tanstack/react-start/server-entry'
+import { createStartHandler } from '@tanstack/react-start/server'
+import { createServerEntry } from '@tanstack/react-start/server-entry'
 import { closeDb, getDatabase } from './db/client'
 import { prepareDataDir } from './db/data-dir'
 import { closeEventBus } from './db/events'
@@ -8,6 +9,7 @@ import { assertSessionSecret } from './server/auth/session.server'
 import { getConfig } from './server/config'
 import { closeLiveStreams } from './server/live-stream.server'
 import { logger } from './server/logger.server'
+import { renderPage } from './server/render-page.server'
 import { getStorageConfig } from './server/storage-config.server'
 
 /**
@@ -75,9 +77,12 @@ export async function onServerStop() {
   await closeDb()
 }
 
+/** Start's request handler, with pages rendered to one string (render-page.server.tsx, docs/decisions/0032). */
+const fetchStart = createStartHandler(renderPage)
+
 /** The server entry of the Start build; scripts/serve.mjs serves it with Node's http server. */
 export default createServerEntry({
   fetch(request) {
-    return handler.fetch(request)
+    return fetchStart(request)
   },
 })

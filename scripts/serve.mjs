@@ -239,7 +239,7 @@ async function writeResponse(req, res, response) {
   res.writeHead(response.status, headers)
   if (!response.body || req.method === 'HEAD') return res.end()
   const body = Readable.fromWeb(response.body)
-  // Streamed SSR: flush compressed chunks as they come.
+  // A streamed body (an event stream is not compressed, a server function may stream): flush chunks as they come.
   const z = encoding ? compressor(encoding) : undefined
   if (z) {
     body.on('data', () => setImmediate(() => z.flush?.()))

@@ -16,6 +16,7 @@ import {
   stabilizePage,
   VISITOR_PAGE_CACHE_CONTROL,
 } from './http-policy'
+import { renderedHtml } from './render-page.server'
 import { normalizeServerFnFailure } from './server-fn-errors.server'
 
 export { precheckServerFnRequest, serverFnCallFailed } from './server-fn-errors.server'
@@ -93,11 +94,16 @@ function cspFor(nonce: string): string {
  * class page splits lessons by) age with them, so an entry lives only as long as a shared cache may keep the page
  * fresh (s-maxage): what a visitor gets is never older than what a CDN in front would give them.
  */
-const servedPages = new LRUCache<string, StablePage>({
+const servedPages = new LRUCache<string, ServedPage>({
   maxSize: 32 * 1024 * 1024,
-  sizeCalculation: (page) => page.body.length || 1,
+  sizeCalculation: (page) => page.bytes.byteLength || 1,
   ttl: 30_000,
 })
+
+/** A page as answered, with its bytes: encoded once, not on every request that answers it again. */
+interface ServedPage extends StablePage {
+  bytes: Uint8Array<ArrayBuffer>
+}
 
 let pageKey: string | undefined
 function pageNonceKey(): string {
@@ -129,8 +135,8 @@ export async function shareVisitorPage(
     return response
   const key = pageNonceKey()
   // The first render of this content is answered again, byte for byte, so that its ETag holds.
-  const page = stabilizePage(
-    await response.text(),
+  const stable = stabilizePage(
+    renderedHtml(response) ?? (await response.text()),
     nonce,
     {
       hmac: (data) => createHmac('sha256', key).update(data).digest('base64url'),
@@ -138,7 +144,11 @@ export async function shareVisitorPage(
     },
     (digest) => servedPages.get(digest),
   )
-  if (!servedPages.has(page.digest)) servedPages.set(page.digest, page)
+  let page = servedPages.get(stable.digest)
+  if (!page) {
+    page = { ...stable, bytes: Buffer.from(stable.body) }
+    servedPages.set(page.digest, page)
+  }
   const headers = new Headers(response.headers)
   headers.delete('content-length')
   headers.set('content-security-policy', cspFor(page.nonce))
@@ -148,5 +158,5 @@ export async function shareVisitorPage(
   // (one without a CSP would get the server's nonce-less default and block the stored page's scripts).
   if (etagMatches(request.headers.get('if-none-match'), page.etag))
     return new Response(null, { status: 304, headers })
-  return new Response(page.body, { status: 200, headers })
+  return new Response(page.bytes, { status: 200, headers })
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { get as httpGet, type IncomingHttpHeaders } from 'node:http'
 import {
   brotliCompressSync,
@@ -138,6 +139,11 @@ test.describe('security headers @pc-only', () => {
       // The same content is the same bytes for every visitor, nonce included (docs/decisions/0026) …
       expect(again.headers().etag, path).toBe(h.etag)
       expect(await again.text(), path).toBe(await first.text())
+      // … and the strong ETag is the digest of those very bytes (kept encoded between answers, 0032).
+      const digest = createHash('sha256')
+        .update(await first.body())
+        .digest('base64url')
+      expect(h.etag, path).toBe(`"${digest.slice(0, 32)}"`)
       const nonce = /'nonce-([^']+)'/.exec(h['content-security-policy']!)![1]!
       expect(await first.text(), path).toContain(`nonce="${nonce}"`)
       // … so a cache in front revalidates it with a 304.
@@ -160,6 +166,20 @@ test.describe('security headers @pc-only', () => {
       const res = await page.request.get(path)
       expect(res.headers()['cache-control'], path).toBe('private, no-store')
     }
+  })
+
+  test('a part that suspends on the server is rendered by the browser, and its page is never shared', async ({
+    page,
+  }) => {
+    // Pages render to one string (0032): a part waiting for data no loader fetched is left to the browser.
+    const res = await page.request.get('/test/suspend')
+    expect(res.status()).toBe(200)
+    expect(await res.text()).toContain('<!--$!-->')
+    // Never stored (a test page is private anyway; a public one gets no-store from renderPage, see its unit test).
+    expect(res.headers()['cache-control']).toContain('no-store')
+    expect(res.headers().etag).toBeUndefined()
+    await gotoReady(page, '/test/suspend')
+    await expect(page.getByTestId('suspend-part')).toHaveText('ブラウザで表示しました')
   })
 })
 

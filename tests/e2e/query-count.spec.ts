@@ -78,7 +78,9 @@ async function countPages(round: number): Promise<Record<string, number>> {
   for (const [name, p] of Object.entries(pages)) {
     const res = await fetch(`${origin}${p}`)
     expect(res.status, p).toBe(200)
-    await res.arrayBuffer()
+    // The first request for each page after the start: every lazy part's code must be on hand for the render
+    // (lazyPart, docs/decisions/0032), none left for the browser to render (React's mark on such a boundary).
+    expect(await res.text(), `${p}: a part left to the browser`).not.toContain('<!--$!-->')
     counts[name] = Number(res.headers.get('x-db-queries'))
   }
   return counts

@@ -1,13 +1,14 @@
 import { useSelector } from '@tanstack/react-store'
-import { lazy, Suspense } from 'react'
+import { Suspense } from 'react'
+import { lazyPart } from '~/components/shell/lazy-part'
 import { useOnceOpened } from '../ui/use-once-opened'
 import { uiStore } from './ui-store'
 
 // Radix Dialog/Toast and DOMPurify are not needed to paint a page, so they load the first time the
 // menu, the login modal or a snackbar opens. This keeps them out of the first-load bundle (issue budget).
-const HamburgerMenu = lazy(() => import('./hamburger-menu').then((m) => ({ default: m.HamburgerMenu })))
-const LoginModal = lazy(() => import('./login-modal').then((m) => ({ default: m.LoginModal })))
-const Snackbar = lazy(() => import('./snackbar').then((m) => ({ default: m.Snackbar })))
+const HamburgerMenu = lazyPart(() => import('./hamburger-menu').then((m) => ({ default: m.HamburgerMenu })))
+const LoginModal = lazyPart(() => import('./login-modal').then((m) => ({ default: m.LoginModal })))
+const Snackbar = lazyPart(() => import('./snackbar').then((m) => ({ default: m.Snackbar })))
 
 export function LazyOverlays() {
   const menuOpen = useSelector(uiStore, (s) => s.menuOpen)

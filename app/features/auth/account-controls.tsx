@@ -1,10 +1,13 @@
 import { useLocation } from '@tanstack/react-router'
-import { lazy, Suspense, useEffect, useRef, useState } from 'react'
+import { Suspense, useEffect, useRef, useState } from 'react'
+import { lazyPart } from '~/components/shell/lazy-part'
 import { loginHref } from '~/lib/auth-links'
 import { useAuth } from './use-auth'
 
 // The header ships with every page (0008); the menu's links load the first time a member opens it.
-const AccountMenuItems = lazy(() => import('./account-menu').then((m) => ({ default: m.AccountMenuItems })))
+const AccountMenuItems = lazyPart(() =>
+  import('./account-menu').then((m) => ({ default: m.AccountMenuItems })),
+)
 
 /** Header account controls: sign-in and sign-up when signed out; avatar, unread badges and logout when signed in. */
 export function AccountControls() {

@@ -1,6 +1,7 @@
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { Link, useNavigate } from '@tanstack/react-router'
-import { lazy, Suspense, useEffect, useId, useState } from 'react'
+import { Suspense, useEffect, useId, useState } from 'react'
+import { lazyPart } from '~/components/shell/lazy-part'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { Field, inputClass } from '~/components/ui/form-parts'
 import { ScheduleWhen } from '~/components/ui/schedule-when'
@@ -11,7 +12,7 @@ import { formatPrice, formatTimeJa } from '~/lib/format'
 import { giveUpCheckout, payWithCard } from './checkout.functions'
 import { checkoutQuery } from './queries'
 
-const StripeForm = lazy(() => import('./stripe-form'))
+const StripeForm = lazyPart(() => import('./stripe-form'))
 
 /** /checkout/{paymentId}: the confirmation step of a paid reservation (issue 17). */
 export function CheckoutPage({ paymentId }: { paymentId: number }) {

@@ -1,7 +1,8 @@
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { lazy, type ReactNode } from 'react'
+import type { ReactNode } from 'react'
 import { HydrateOnView } from '~/components/shell/hydrate-on-view'
+import { lazyPart } from '~/components/shell/lazy-part'
 import { Ruby } from '~/components/ui/ruby'
 import { ShareButtons } from '~/components/ui/share-buttons'
 import { VerifiedBadge } from '~/components/ui/verified-badge'
@@ -21,9 +22,9 @@ import { classDetailQuery, classReviewsQuery } from './queries'
 // Below the fold: these hydrate, and their code loads, when they come into view (0030).
 const reviewsPart = () => import('./reviews-section')
 const morePart = () => import('./class-detail-more')
-const ReviewsSection = lazy(() => reviewsPart().then((m) => ({ default: m.ReviewsSection })))
-const SchedulesSection = lazy(() => morePart().then((m) => ({ default: m.SchedulesSection })))
-const TeacherSection = lazy(() => morePart().then((m) => ({ default: m.TeacherSection })))
+const ReviewsSection = lazyPart(() => reviewsPart().then((m) => ({ default: m.ReviewsSection })))
+const SchedulesSection = lazyPart(() => morePart().then((m) => ({ default: m.SchedulesSection })))
+const TeacherSection = lazyPart(() => morePart().then((m) => ({ default: m.TeacherSection })))
 
 /** Fetches the lower parts' code (a client navigation renders them at once, so its loader starts it early). */
 export const preloadClassDetailParts = () => Promise.all([reviewsPart(), morePart()])

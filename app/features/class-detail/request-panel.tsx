@@ -1,11 +1,12 @@
 import { useLocation } from '@tanstack/react-router'
-import { lazy, Suspense, useState } from 'react'
+import { Suspense, useState } from 'react'
+import { lazyPart } from '~/components/shell/lazy-part'
 import { openLoginModal, showErrorSnackbar } from '~/components/shell/ui-store'
 import { useViewer } from '~/components/shell/use-viewer'
 import { useOnceOpened } from '~/components/ui/use-once-opened'
 
 // The form and its call are only reachable from the button: they load on the first press (0008).
-const RequestForm = lazy(() => import('./request-form').then((m) => ({ default: m.RequestForm })))
+const RequestForm = lazyPart(() => import('./request-form').then((m) => ({ default: m.RequestForm })))
 
 /**
  * 「リクエスト開催」 (issue 16) under a class with no date coming: the member says which weekdays and times suit

@@ -1,6 +1,7 @@
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query'
 import { ClientOnly } from '@tanstack/react-router'
-import { lazy, type ReactNode, Suspense, useState } from 'react'
+import { type ReactNode, Suspense, useState } from 'react'
+import { lazyPart } from '~/components/shell/lazy-part'
 import type { Review } from '~/contract/v1/reviews'
 import { formatDateJa } from '~/lib/format'
 import { starsText } from '~/lib/rating'
@@ -8,7 +9,7 @@ import { classReviewsQuery } from './queries'
 
 // Only the class's teacher sees the reply form: it loads when shown, after hydration (nothing to type into before
 // its code has arrived), not with every class page (0008).
-const ReplyForm = lazy(() => import('./review-reply-form').then((m) => ({ default: m.ReplyForm })))
+const ReplyForm = lazyPart(() => import('./review-reply-form').then((m) => ({ default: m.ReplyForm })))
 
 /**
  * The class's reviews (issue 16): the average, the count and a histogram, then the newest reviews with the

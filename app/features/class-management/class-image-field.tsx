@@ -1,11 +1,12 @@
 import { useServerFn } from '@tanstack/react-start'
-import { lazy, Suspense, useEffect, useRef, useState } from 'react'
+import { Suspense, useEffect, useRef, useState } from 'react'
 import type { Area } from 'react-easy-crop'
+import { lazyPart } from '~/components/shell/lazy-part'
 import { showErrorSnackbar } from '~/components/shell/ui-store'
 import { CLASS_IMAGE_ASPECT, MAX_IMAGE_BYTES } from '~/lib/image-type'
 import { uploadClassImage } from './class-management.functions'
 
-const ImageCropper = lazy(() => import('./image-cropper'))
+const ImageCropper = lazyPart(() => import('./image-cropper'))
 
 export const CLASS_IMAGE_ACCEPT = 'image/png,image/jpeg,image/webp'
 

@@ -1,5 +1,6 @@
 import { useLocation } from '@tanstack/react-router'
-import { lazy, Suspense, useState } from 'react'
+import { Suspense, useState } from 'react'
+import { lazyPart } from '~/components/shell/lazy-part'
 import { openLoginModal, showErrorSnackbar } from '~/components/shell/ui-store'
 import { useViewer } from '~/components/shell/use-viewer'
 import { useOnceOpened } from '~/components/ui/use-once-opened'
@@ -13,7 +14,7 @@ const TARGET_LABELS: Record<ReportTarget, string> = {
 }
 
 // The form with Radix Dialog (~14 KB gzip) is not needed to paint the page: it loads the first time it opens (0008).
-const ReportDialog = lazy(() => import('./report-dialog').then((m) => ({ default: m.ReportDialog })))
+const ReportDialog = lazyPart(() => import('./report-dialog').then((m) => ({ default: m.ReportDialog })))
 
 /**
  * 「通報する」: a reason from the list and free text, sent to the operators. Visitors get the login modal first.

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, useLocation } from '@tanstack/react-router'
-import { lazy, Suspense, useId, useState } from 'react'
+import { Suspense, useId, useState } from 'react'
+import { lazyPart } from '~/components/shell/lazy-part'
 import { openLoginModal, showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { useAction } from '~/components/shell/use-action'
 import { useViewer } from '~/components/shell/use-viewer'
@@ -14,7 +15,7 @@ import { reservationOptionsQuery } from './queries'
 const SELF = 'self'
 
 // The confirmation with its Radix dialog and the reservation call loads when the member first presses 予約する (0008).
-const ReservationConfirm = lazy(() =>
+const ReservationConfirm = lazyPart(() =>
   import('./reservation-confirm').then((m) => ({ default: m.ReservationConfirm })),
 )
 

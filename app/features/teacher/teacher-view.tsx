@@ -1,6 +1,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
-import { lazy, type ReactNode, Suspense } from 'react'
+import { type ReactNode, Suspense } from 'react'
 import { ClassCard } from '~/components/cards/class-card'
+import { lazyPart } from '~/components/shell/lazy-part'
 import type { PageLinkProps } from '~/components/ui/pagination'
 import { Ruby } from '~/components/ui/ruby'
 import { ShareButtons } from '~/components/ui/share-buttons'
@@ -12,7 +13,9 @@ import { teacherPageQuery } from './queries'
 
 // Most teachers have one page of classes: the pager's code loads only with a pager. Its pages are plain links, so
 // one tapped before that code has arrived still opens its page.
-const Pagination = lazy(() => import('~/components/ui/pagination').then((m) => ({ default: m.Pagination })))
+const Pagination = lazyPart(() =>
+  import('~/components/ui/pagination').then((m) => ({ default: m.Pagination })),
+)
 
 /** /teacher/detail/{id}: what a teacher shows in public, and their public classes. */
 export function TeacherView({

@@ -1,6 +1,7 @@
 import { createFileRoute, notFound } from '@tanstack/react-router'
-import { lazy } from 'react'
+
 import { HydrateOnView } from '~/components/shell/hydrate-on-view'
+import { lazyPart } from '~/components/shell/lazy-part'
 import { LazyGonePage } from '~/components/ui/lazy-gone-page'
 import { isMember } from '~/features/auth/auth-state'
 import { ClassDetailView, preloadClassDetailParts } from '~/features/class-detail/class-detail-view'
@@ -13,10 +14,10 @@ import { pageHead, type SeoInput } from '~/lib/seo'
 
 // Below the fold on every screen: the panel hydrates, and its code loads, when it comes into view (0030).
 const panelPart = () => import('~/features/reservation/reservation-panel')
-const ReservationPanel = lazy(() => panelPart().then((m) => ({ default: m.ReservationPanel })))
+const ReservationPanel = lazyPart(() => panelPart().then((m) => ({ default: m.ReservationPanel })))
 // Rendered in the teacher's card, which waits for the view the same way.
 const askPart = () => import('~/features/messages/ask-teacher-button')
-const AskTeacherButton = lazy(() => askPart().then((m) => ({ default: m.AskTeacherButton })))
+const AskTeacherButton = lazyPart(() => askPart().then((m) => ({ default: m.AskTeacherButton })))
 
 export const Route = createFileRoute('/_default/class_search/detail/$id')({
   loader: async ({ context, params }) => {

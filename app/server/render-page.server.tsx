@@ -1,0 +1,62 @@
+import '@tanstack/react-start/server-only'
+import { getSsrStatus, transformHtmlStringWithRouter } from '@tanstack/react-router/ssr/server'
+import { defineHandlerCallback, StartServer } from '@tanstack/react-start/server'
+import { renderToString } from 'react-dom/server'
+import { lazyPartsLoaded } from '~/components/shell/lazy-part'
+import { logger } from './logger.server'
+
+/** React's mark on a Suspense boundary it rendered its fallback for, leaving the part to the browser. */
+export const LEFT_TO_BROWSER = '<!--$!-->'
+
+/** The HTML of a rendered page, by its response body: read again as text only if nothing kept it (renderedHtml). */
+const htmlByBody = new WeakMap<ReadableStream, string>()
+
+/**
+ * Renders a page to one string (docs/decisions/0032). Every loader has run and its data is in the query cache
+ * before this is called, and every lazy part's code has loaded (lazyPart), so nothing suspends: the page is whole,
+ * without the byte stream Start's default handler builds and that a visitor's page was then read back from for
+ * its ETag (response-policy.server.ts).
+ *
+ * Should a part suspend all the same (a query no loader fetched, an error inside a Suspense boundary), React
+ * renders its fallback and the browser renders the part. Such a page is not kept by any shared cache (no-store),
+ * and the log names it, so that the missing loader gets fixed.
+ */
+export const renderPage = defineHandlerCallback(async ({ request, router, responseHeaders }) => {
+  await lazyPartsLoaded()
+  try {
+    const html = await transformHtmlStringWithRouter(router, renderToString(<StartServer router={router} />))
+    if (leftToBrowser(html, responseHeaders))
+      logger.warn(
+        { path: new URL(request.url).pathname },
+        'a part of the page suspended on the server and is left to the browser',
+      )
+    // Bytes, not the string: a string body is checked for lone surrogates and encoded again on every read.
+    const response = new Response(Buffer.from(html), {
+      status: getSsrStatus(router),
+      headers: responseHeaders,
+    })
+    if (response.body) htmlByBody.set(response.body, html)
+    return response
+  } catch (error) {
+    // What Start's own string handler answers; a loader's error never gets here (the route's error page renders).
+    logger.error({ err: error, path: new URL(request.url).pathname }, 'the page failed to render')
+    return new Response('Internal Server Error', { status: 500, headers: responseHeaders })
+  } finally {
+    router.serverSsr?.cleanup()
+  }
+})
+
+/** Whether React left a part of the page to the browser; such a page is then never stored by any cache. */
+export function leftToBrowser(html: string, responseHeaders: Headers): boolean {
+  if (!html.includes(LEFT_TO_BROWSER)) return false
+  responseHeaders.set('cache-control', 'no-store')
+  return true
+}
+
+/**
+ * A rendered page's HTML without reading its body back from bytes: the same body object travels through the
+ * middlewares that copy a response's headers (`new Response(body, response)`). Undefined for any other body.
+ */
+export function renderedHtml(response: Response): string | undefined {
+  return response.body ? htmlByBody.get(response.body) : undefined
+}
