@@ -7,7 +7,8 @@
 // size — the demo data and, with BENCH_SCALE (default 100000; 0 skips it), that many more synthetic classes — a
 // production server is started on its own data, warmed up, and every page is measured for BENCH_PAGE_SECONDS (5)
 // at BENCH_CONNECTIONS (10) concurrent connections without cookies. The search page is measured with a different
-// keyword and price cap on every request, so that no cache answers it.
+// keyword and price cap on every request, so that no cache answers it. Bodies are asked uncompressed unless
+// BENCH_ACCEPT_ENCODING says otherwise (fetch decompresses them, as a browser does; htmlKB stays the page size).
 // BENCH_PAGE_SETUPS=embedded-demo,pg-demo,… picks setups; BENCH_KEEP_DATA=1 keeps the data folders for the next run.
 // BENCH_EMBEDDED_SCALE_FROM_PG=1 fills embedded-scale with a copy of pg-scale's database instead of seeding it (the
 // scale seed takes hours on the embedded database, the copy minutes). embedded-scale runs before pg-scale, so the
@@ -18,6 +19,8 @@ import postgres from 'postgres'
 
 const SECONDS = Number(process.env.BENCH_PAGE_SECONDS ?? 5)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
+// identity measures rendering alone; `gzip, deflate, br` measures what a browser's request costs (0032).
+const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING ?? 'identity'
 const SCALE = Number(process.env.BENCH_SCALE ?? 100_000)
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL
 const KEEP = process.env.BENCH_KEEP_DATA === '1'
@@ -78,7 +81,7 @@ async function measure(origin, label, pathOf, seconds = SECONDS) {
     while (Date.now() < until) {
       const started = performance.now()
       try {
-        const res = await fetch(`${origin}${pathOf(n++)}`, { headers: { 'accept-encoding': 'identity' } })
+        const res = await fetch(`${origin}${pathOf(n++)}`, { headers: { 'accept-encoding': ACCEPT_ENCODING } })
         const body = await res.arrayBuffer()
         if (!res.ok) {
           errors++

@@ -16,6 +16,19 @@ import { gotoReady, login, registerNewParent } from './helpers'
 
 const PARENT = 'parent@manabi.example'
 
+/** A GET as the wire carries it: the body not decompressed. */
+function rawGet(baseURL: string, path: string, encoding: string) {
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    httpGet(new URL(path, baseURL), { headers: { 'accept-encoding': encoding } }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      )
+    }).on('error', reject)
+  })
+}
+
 function expectSecurityHeaders(res: APIResponse, what: string) {
   const h = res.headers()
   expect(h['x-content-type-options'], what).toBe('nosniff')
@@ -74,16 +87,7 @@ test.describe('security headers @pc-only', () => {
     const html = await (await request.get('/company')).text()
     const entry = /<script type="module"[^>]*src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1]
     expect(entry).toBeTruthy()
-    const get = (path: string, encoding: string) =>
-      new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-        httpGet(new URL(path, baseURL), { headers: { 'accept-encoding': encoding } }, (res) => {
-          const chunks: Buffer[] = []
-          res.on('data', (c: Buffer) => chunks.push(c))
-          res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-          )
-        }).on('error', reject)
-      })
+    const get = (path: string, encoding: string) => rawGet(baseURL!, path, encoding)
     const plain = await get(entry!, 'identity')
     expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable')
     expect(plain.headers['content-encoding']).toBeUndefined()
@@ -123,6 +127,7 @@ test.describe('security headers @pc-only', () => {
 
   test('visitor pages can be shared by a CDN and revalidated; private pages and signed-in answers are never stored', async ({
     page,
+    baseURL,
   }) => {
     for (const path of ['/', '/class_search/detail/1', '/class_search?q=英語', '/magazine']) {
       // Two answers in a row (again if another worker's booking changed the page in between).
@@ -152,6 +157,27 @@ test.describe('security headers @pc-only', () => {
       expect(await revalidated.body(), path).toHaveLength(0)
       // The browser updates the stored page's headers from the 304: its CSP must still carry the page's nonce.
       expect(revalidated.headers()['content-security-policy'], path).toBe(h['content-security-policy'])
+    }
+    // Compressed once per content (0032): the same coded bytes for every visitor, which decode to the page, with the
+    // same ETag; a cache in front keys them by Accept-Encoding.
+    for (const [encoding, decode] of [
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
+      let first = await rawGet(baseURL!, '/magazine', encoding)
+      let again = await rawGet(baseURL!, '/magazine', encoding)
+      let plain = await rawGet(baseURL!, '/magazine', 'identity')
+      for (let i = 0; i < 3 && new Set([first, again, plain].map((r) => r.headers.etag)).size > 1; i++) {
+        first = again
+        again = await rawGet(baseURL!, '/magazine', encoding)
+        plain = await rawGet(baseURL!, '/magazine', 'identity')
+      }
+      expect(first.headers['content-encoding'], encoding).toBe(encoding)
+      expect(first.headers.vary, encoding).toBe('Cookie, Accept-Encoding')
+      expect(Number(first.headers['content-length']), encoding).toBe(first.body.length)
+      expect(again.body.equals(first.body), encoding).toBe(true)
+      expect(decode(first.body).equals(plain.body), encoding).toBe(true)
+      expect(first.headers.etag, encoding).toBe(plain.headers.etag)
     }
     // Not for errors, and not when the content differs.
     expect((await page.request.get('/no-such-page')).headers()['cache-control']).toBe('no-store')
