@@ -81,7 +81,9 @@ async function measure(origin, label, pathOf, seconds = SECONDS) {
     while (Date.now() < until) {
       const started = performance.now()
       try {
-        const res = await fetch(`${origin}${pathOf(n++)}`, { headers: { 'accept-encoding': ACCEPT_ENCODING } })
+        const res = await fetch(`${origin}${pathOf(n++)}`, {
+          headers: { 'accept-encoding': ACCEPT_ENCODING },
+        })
         const body = await res.arrayBuffer()
         if (!res.ok) {
           errors++
