@@ -99,7 +99,7 @@ function cspFor(nonce: string): string {
  */
 const servedPages = new LRUCache<string, ServedPage>({
   maxSize: 32 * 1024 * 1024,
-  sizeCalculation: (page) => page.bytes.byteLength || 1,
+  sizeCalculation: (page) => page.bytes.byteLength + page.compressedBytes || 1,
   ttl: 30_000,
 })
 
@@ -109,14 +109,23 @@ const servedPages = new LRUCache<string, ServedPage>({
  */
 interface ServedPage extends StablePage {
   bytes: Uint8Array<ArrayBuffer>
-  compressed: { br?: Promise<Buffer>; gzip?: Promise<Buffer> }
+  compressed: { br?: Promise<Uint8Array<ArrayBuffer>>; gzip?: Promise<Uint8Array<ArrayBuffer>> }
+  /** Counted in the cache's size once made, so that its bound holds for them too. */
+  compressedBytes: number
 }
 
-/** The Node server's settings for compressing a response as it goes (scripts/serve.mjs), off the event loop. */
-function compress(bytes: Uint8Array, encoding: 'br' | 'gzip'): Promise<Buffer> {
-  return encoding === 'br'
-    ? brotliCompress(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } })
-    : gzip(bytes, { level: 6 })
+/**
+ * The page compressed with the Node server's settings for a response it compresses as it goes (scripts/serve.mjs),
+ * off the event loop; once made, counted in the cache's size (without renewing the page's time to live).
+ */
+async function compress(page: ServedPage, encoding: 'br' | 'gzip'): Promise<Uint8Array<ArrayBuffer>> {
+  const made =
+    encoding === 'br'
+      ? await brotliCompress(page.bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } })
+      : await gzip(page.bytes, { level: 6 })
+  page.compressedBytes += made.byteLength
+  if (servedPages.peek(page.digest) === page) servedPages.set(page.digest, page, { noUpdateTTL: true })
+  return new Uint8Array(made)
 }
 const brotliCompress = promisify(zlib.brotliCompress)
 const gzip = promisify(zlib.gzip)
@@ -162,7 +171,7 @@ export async function shareVisitorPage(
   )
   let page = servedPages.get(stable.digest)
   if (!page) {
-    page = { ...stable, bytes: Buffer.from(stable.body), compressed: {} }
+    page = { ...stable, bytes: Buffer.from(stable.body), compressed: {}, compressedBytes: 0 }
     servedPages.set(page.digest, page)
   }
   const headers = new Headers(response.headers)
@@ -178,7 +187,7 @@ export async function shareVisitorPage(
     return new Response(null, { status: 304, headers })
   const encoding = preferredEncoding(request.headers.get('accept-encoding'))
   if (!encoding) return new Response(page.bytes, { status: 200, headers })
-  page.compressed[encoding] ??= compress(page.bytes, encoding)
+  page.compressed[encoding] ??= compress(page, encoding)
   const pending = page.compressed[encoding]
   const body = await pending.catch(() => {
     // Tried again by the next request; this one goes out as it is.
@@ -189,5 +198,5 @@ export async function shareVisitorPage(
   // Marked as compressed, the Node server sends it as it is (scripts/serve.mjs compresses only what is not).
   headers.set('content-encoding', encoding)
   headers.set('content-length', String(body.byteLength))
-  return new Response(new Uint8Array(body), { status: 200, headers })
+  return new Response(body, { status: 200, headers })
 }
