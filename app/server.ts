@@ -3,6 +3,7 @@ import { createServerEntry } from '@tanstack/react-start/server-entry'
 import { closeDb, getDatabase } from './db/client'
 import { prepareDataDir } from './db/data-dir'
 import { closeEventBus } from './db/events'
+import { trackPageReads } from './db/page-reads'
 import { getIdentityProvider, idpNodeHandler, isEmbeddedIdpEnabled } from './idp'
 import { startBackgroundWork, stopBackgroundWork } from './notifications/runtime.server'
 import { assertSessionSecret } from './server/auth/session.server'
@@ -10,6 +11,7 @@ import { getConfig } from './server/config'
 import { closeLiveStreams } from './server/live-stream.server'
 import { logger } from './server/logger.server'
 import { renderPage } from './server/render-page.server'
+import { answerRenderedPage } from './server/response-policy.server'
 import { getStorageConfig } from './server/storage-config.server'
 
 /**
@@ -80,9 +82,13 @@ export async function onServerStop() {
 /** Start's request handler, with pages rendered to one string (render-page.server.tsx, docs/decisions/0032). */
 const fetchStart = createStartHandler(renderPage)
 
-/** The server entry of the Start build; scripts/serve.mjs serves it with Node's http server. */
+/**
+ * The server entry of the Start build; scripts/serve.mjs serves it with Node's http server. A visitor's page whose
+ * reads are all still current is answered as it was rendered; every other request runs with its reads recorded,
+ * so that its page can be kept (docs/decisions/0033).
+ */
 export default createServerEntry({
   fetch(request) {
-    return fetchStart(request)
+    return answerRenderedPage(request) ?? trackPageReads(() => fetchStart(request))
   },
 })

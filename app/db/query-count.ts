@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { Logger } from 'drizzle-orm'
+import { readLive } from './page-reads'
 
 /**
  * Counts the database statements one request makes (issue 18): the benchmark reports them per page and a test
@@ -8,11 +9,15 @@ import type { Logger } from 'drizzle-orm'
  */
 const current = new AsyncLocalStorage<{ queries: number }>()
 
-/** Drizzle's logger hook: one increment per statement, nothing outside a counted request. */
+/**
+ * Drizzle's logger hook: one increment per statement, nothing outside a counted request. A statement is also a read
+ * no cache answered, for the request's page (page-reads.ts).
+ */
 export const queryCountLogger: Logger = {
   logQuery() {
     const counter = current.getStore()
     if (counter) counter.queries++
+    readLive()
   },
 }
 

@@ -3,6 +3,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto'
 import { promisify } from 'node:util'
 import zlib, { constants as zlibConstants } from 'node:zlib'
 import { LRUCache } from 'lru-cache'
+import { currentPageReads } from '../db/page-reads'
 import { countQueries } from '../db/query-count'
 import { getCookie } from './auth/cookies.server'
 import { deriveSecret, resolveSessionSecret } from './auth/secret.server'
@@ -176,11 +177,72 @@ export async function shareVisitorPage(
   }
   const headers = new Headers(response.headers)
   headers.delete('content-length')
+  headers.delete('x-db-queries')
   headers.set('content-security-policy', cspFor(page.nonce))
   headers.set('cache-control', VISITOR_PAGE_CACHE_CONTROL)
   headers.set('etag', page.etag)
   // What a cache in front must key the page by: a member's cookie makes another page, and the body's coding.
   headers.set('vary', 'Cookie, Accept-Encoding')
+  const reads = currentPageReads()
+  if (reads && !reads.live)
+    renderedPages.set(pageAddress(request), { digest: page.digest, checks: reads.checks, headers })
+  const answer = await answerPage(request, page, new Headers(headers))
+  const queries = response.headers.get('x-db-queries')
+  if (queries !== null) answer.headers.set('x-db-queries', queries)
+  return answer
+}
+
+/**
+ * Visitor pages by address whose every read came from the API client's shared caches (docs/decisions/0033): while
+ * each of those caches still holds the very result the page was rendered from, the page is answered again without
+ * rendering. The caches are emptied on every instance by any write that may change what they hold (the crowd
+ * issue's `search_invalidate`), so a booked seat shows on the next request; and an entry lives no longer than its
+ * page may be kept by a CDN (s-maxage), which bounds what the server clock at the render (a lesson just ended) may
+ * have aged.
+ */
+const renderedPages = new LRUCache<string, RenderedPage>({ max: 2000, ttl: 30_000 })
+
+interface RenderedPage {
+  /** The page's content in servedPages. */
+  digest: string
+  /** The reads it was rendered from (page-reads.ts). */
+  checks: (() => boolean)[]
+  /** Its response's headers, before a content coding. */
+  headers: Headers
+}
+
+const pageAddress = (request: Request) => {
+  const url = new URL(request.url)
+  return url.pathname + url.search
+}
+
+/**
+ * A visitor's page answered without rendering, if it was rendered from reads that are all still current; else
+ * undefined, and the request is rendered (inside trackPageReads, so that shareVisitorPage can keep its page).
+ */
+export function answerRenderedPage(request: Request): Promise<Response> | undefined {
+  if (request.method !== 'GET' || isPersonal(request)) return undefined
+  const address = pageAddress(request)
+  const rendered = renderedPages.get(address)
+  if (!rendered) return undefined
+  const page = servedPages.get(rendered.digest)
+  if (!page || !rendered.checks.every((stillCurrent) => stillCurrent())) {
+    renderedPages.delete(address)
+    return undefined
+  }
+  const answer = answerPage(request, page, new Headers(rendered.headers))
+  // Benchmarks and tests (QUERY_COUNT_HEADER=1) see that the page was kept, not rendered.
+  return getConfig().queryCountHeader
+    ? answer.then((response) => {
+        response.headers.set('x-db-queries', '0')
+        response.headers.set('x-page', 'kept')
+        return response
+      })
+    : answer
+}
+
+/** A kept page answered: 304 to a matching If-None-Match, else its bytes in the coding the client prefers. */
+async function answerPage(request: Request, page: ServedPage, headers: Headers): Promise<Response> {
   // The 304 carries the page's own headers, CSP included: a browser updates the stored response's headers from it
   // (one without a CSP would get the server's nonce-less default and block the stored page's scripts).
   if (etagMatches(request.headers.get('if-none-match'), page.etag))

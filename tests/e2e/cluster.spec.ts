@@ -124,6 +124,7 @@ test.describe('three instances on one PostgreSQL @pc-only', () => {
           DATABASE_URL: url.toString(),
           IDP_TEST_LOGIN: '1',
           ENABLE_TEST_PAGES: '1',
+          QUERY_COUNT_HEADER: '1',
           SESSION_SECRET: 'cluster-test-session-secret-0123456789abcdef',
           LOG_LEVEL: 'error',
         },
@@ -319,6 +320,62 @@ test.describe('three instances on one PostgreSQL @pc-only', () => {
       }
       expect(seenAt, `instance ${i + 1} never showed the new title`).toBeGreaterThan(0)
       expect(seenAt - changedAt, `instance ${i + 1}`).toBeLessThanOrEqual(1_000)
+    }
+  })
+
+  test("a visitor's class page kept on one instance shows a seat sold through another within 1 s", async () => {
+    const teacher = await mint('demo|teacher')
+    const mine = await api('GET', '/v1/teachers/my_class_works?is_published=true', teacher)
+    const classId = (mine.body as { id: number; lesson_count: number }[]).find(
+      (c) => c.lesson_count === 1,
+    )!.id
+    const start = new Date(Date.now() + 21 * 86_400_000)
+    const schedule = await api('POST', `/v1/teachers/class_works/${classId}/schedules`, teacher, {
+      started_at: start.toISOString(),
+      ended_at: new Date(start.getTime() + 3_600_000).toISOString(),
+      capacity: 3,
+    })
+    expect(schedule.status).toBe(201)
+    const seats = async (i: number) => {
+      const res = await fetch(`${direct(i)}/class_search/detail/${classId}`)
+      const html = await res.text()
+      const shown = html.match(
+        new RegExp(`value="${schedule.body.id}"/>[\\s\\S]*?data-testid="schedule-seats">([^<]*)<`),
+      )?.[1]
+      return { seats: shown, kept: res.headers.get('x-page') === 'kept' }
+    }
+    // Instances 2 and 3 render the page for a visitor, then answer it again as kept (docs/decisions/0033) once
+    // the schedule's own invalidation has reached them.
+    for (const i of [1, 2])
+      await expect
+        .poll(() => seats(i), { timeout: 5_000, message: `instance ${i + 1} keeps the page` })
+        .toEqual({ seats: '残り3席', kept: true })
+    const run = Date.now().toString(36)
+    const member = await mint(`cluster|kept-${run}`, {
+      email: `kept-${run}@manabi.example`,
+      email_verified: true,
+    })
+    const reg = await api('POST', '/v1/users', member, {
+      nickname: '会員',
+      name: '会員 一郎',
+      name_kana: 'カイイン',
+      role: 'parent',
+      profession_id: 1,
+      agreed_to_terms: true,
+    })
+    expect(reg.status).toBe(201)
+    const bought = await api('POST', '/v1/purchases', member, { schedule_id: schedule.body.id }, direct(0))
+    expect(bought.status).toBe(201)
+    const soldAt = Date.now()
+    for (const i of [1, 2]) {
+      let seenAt = 0
+      while (!seenAt && Date.now() - soldAt < 5_000) {
+        const sentAt = Date.now()
+        if ((await seats(i)).seats === '残り2席') seenAt = sentAt
+        else await new Promise((r) => setTimeout(r, 50))
+      }
+      expect(seenAt, `instance ${i + 1} never showed the sold seat`).toBeGreaterThan(0)
+      expect(seenAt - soldAt, `instance ${i + 1}`).toBeLessThanOrEqual(1_000)
     }
   })
 

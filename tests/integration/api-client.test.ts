@@ -4,8 +4,12 @@ import { serve } from '@hono/node-server'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { EventBus, SubscribeHooks } from '../../app/db/events'
+import { currentPageReads, type PageReads, trackPageReads } from '../../app/db/page-reads'
 import { rooms } from '../../app/db/schema'
-import { type ApiClient, createApiClient } from '../../app/server/api-client/client'
+import { type ApiClient, type ApiClientOptions, createApiClient } from '../../app/server/api-client/client'
+
+type ApiClientEvents = ApiClientOptions['events']
+
 import { ApiError } from '../../app/server/api-client/errors'
 import { type ApiTransport, httpTransport, inProcessTransport } from '../../app/server/api-client/transport'
 import { setupApi, type TestApi } from './support/api'
@@ -478,6 +482,78 @@ describe('public pages and lists (docs/decisions/0026)', () => {
     await off.c.getMagazineFacets()
     await off.c.getMagazineFacets()
     expect(off.count('/v1/magazine_articles/facets')).toBe(2)
+  })
+})
+
+describe("a page's reads (docs/decisions/0033)", () => {
+  const client = (events: ApiClientEvents = null) =>
+    createApiClient(() => inProcessTransport(async () => api.app), { logger: recorder().logger, events })
+  const checked = (reads: PageReads) => reads.checks.map((stillCurrent) => stillCurrent())
+
+  it('cached reads are recorded with checks that hold until a write empties the cache', async () => {
+    const c = client()
+    const reads = await trackPageReads(async () => {
+      const [card] = (await c.listNewArrivalsByClass(1))!
+      await c.getClassWork(card!.id)
+      await c.getClassWork(card!.id) // the same entry again: a second check
+      await c.getMaster('categories')
+      return currentPageReads()!
+    })
+    expect(reads.live).toBe(false)
+    expect(checked(reads)).toEqual([true, true, true, true])
+    // Another request filling the same entries does not touch this request's record.
+    const again = await trackPageReads(async () => {
+      await c.listNewArrivalsByClass(1)
+      return currentPageReads()!
+    })
+    expect(again).toMatchObject({ live: false, checks: [expect.any(Function)] })
+    await c.updateMe(parent, { nickname: 'ママ' })
+    // The class entries are gone; the master list is not emptied by writes (it changes only with a deploy).
+    expect(checked(reads)).toEqual([false, false, false, true])
+  })
+
+  it('a read no cache answers makes the request live: a member call, an unknown id, the cache off', async () => {
+    const c = client()
+    const live = (run: () => Promise<unknown>) =>
+      trackPageReads(async () => {
+        await run()
+        return currentPageReads()!.live
+      })
+    expect(await live(() => c.getMagazineFacets())).toBe(false)
+    expect(await live(() => c.getMe(parent))).toBe(true)
+    expect(await live(() => c.getClassWork(999_999))).toBe(false) // a failed read: its check fails instead
+    const failed = await trackPageReads(async () => {
+      await c.getClassWork(999_999)
+      return currentPageReads()!
+    })
+    expect(checked(failed)).toEqual([false])
+    const off = createApiClient(() => inProcessTransport(async () => api.app), {
+      logger: recorder().logger,
+      events: null,
+      publicResultsTtlMs: 0,
+    })
+    expect(await live(() => off.getMagazineFacets())).toBe(true)
+    // A statement made by the request itself, outside any cached read.
+    expect(
+      await live(async () => {
+        await api.db.select().from(rooms).limit(1)
+      }),
+    ).toBe(true)
+  })
+
+  it('a result whose cache entry expires stops being current', async () => {
+    const c = createApiClient(() => inProcessTransport(async () => api.app), {
+      logger: recorder().logger,
+      events: null,
+      publicResultsTtlMs: 50,
+    })
+    const reads = await trackPageReads(async () => {
+      await c.getMagazineFacets()
+      return currentPageReads()!
+    })
+    expect(checked(reads)).toEqual([true])
+    await new Promise((resolve) => setTimeout(resolve, 80))
+    expect(checked(reads)).toEqual([false])
   })
 })
 

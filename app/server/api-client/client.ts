@@ -121,6 +121,7 @@ import {
 } from '../../contract/v1/users'
 import { type JoinWaitlistBody, WaitlistEntryList, WaitlistReceipt } from '../../contract/v1/waitlist'
 import { type EventBus, getEventBus } from '../../db/events'
+import { readCached, readLive, untracked } from '../../db/page-reads'
 import { ApiError } from './errors'
 import type { ApiRequest, ApiResponse, ApiTransport } from './transport'
 
@@ -178,6 +179,18 @@ function firstStart(cards: { next_schedule: { started_at: string } | null }[]): 
   return first
 }
 
+/**
+ * Whether the cache still holds this very result under its key (a page's read, page-reads.ts). Held weakly: a kept
+ * page must not keep a result alive that its cache has let go (thousands of distinct searches).
+ */
+function stillCached(cache: LRUCache<string, Promise<unknown>>, key: string, result: Promise<unknown>) {
+  const held = new WeakRef(result)
+  return () => {
+    const value = held.deref()
+    return value !== undefined && cache.get(key) === value
+  }
+}
+
 /** After a failed subscription, searches skip the cache for this long before the bus is tried again. */
 const SEARCH_BUS_RETRY_MS = 5_000
 
@@ -186,7 +199,11 @@ export const MASTER_TTL_MS = 5 * 60_000
 
 export function createApiClient(getTransport: () => ApiTransport, options: ApiClientOptions = {}) {
   const log = options.logger ?? console
-  const send = (request: ApiRequest) => getTransport()(request)
+  const send = (request: ApiRequest) => {
+    // A call no cache answers: the page of the request that makes it is rendered again next time (page-reads.ts).
+    readLive()
+    return getTransport()(request)
+  }
 
   /** Parses a success body with the contract; a mismatch is the API's fault: logged, then a 502. */
   function parse<S extends z.ZodType>(schema: S, res: ApiResponse, request: ApiRequest): z.output<S> {
@@ -291,9 +308,14 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     function fromCache(): Promise<T | undefined> {
       const cache = publicCache!
       const hit = cache.get(key) as Promise<T | undefined> | undefined
-      if (hit) return hit
-      const result = call()
+      if (hit) {
+        readCached(stillCached(cache, key, hit))
+        return hit
+      }
+      // The call is the entry's, not this request's: the request records the entry (page-reads.ts).
+      const result = untracked(call)
       cache.set(key, result, { ttl: ttlMs })
+      readCached(stillCached(cache, key, result))
       void result.then(
         (value) => {
           if (cache.get(key) !== result) return
@@ -443,10 +465,16 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
   // minutes instead of asking the API on every render. Failures are not cached.
   const masterCache = new Map<MasterKind, { at: number; value: Promise<MasterList | undefined> }>()
   function getMaster(kind: MasterKind): Promise<MasterList | undefined> {
+    const fresh = (entry: { at: number }) => Date.now() - entry.at < MASTER_TTL_MS
     const hit = masterCache.get(kind)
-    if (hit && Date.now() - hit.at < MASTER_TTL_MS) return hit.value
-    const value = publicCall(MasterList, () => get(`/v1/master/${kind}`))
-    masterCache.set(kind, { at: Date.now(), value })
+    if (hit && fresh(hit)) {
+      readCached(() => masterCache.get(kind) === hit && fresh(hit))
+      return hit.value
+    }
+    const value = untracked(() => publicCall(MasterList, () => get(`/v1/master/${kind}`)))
+    const entry = { at: Date.now(), value }
+    masterCache.set(kind, entry)
+    readCached(() => masterCache.get(kind) === entry && fresh(entry))
     void value.then(
       (v) => {
         if (v === undefined) masterCache.delete(kind)

@@ -1,0 +1,92 @@
+import { beforeAll, describe, expect, it, vi } from 'vitest'
+
+// A secret of its own, so that nothing is written to a data folder.
+vi.stubEnv('SESSION_SECRET', 'response-policy-test-secret-0123456789abcdef')
+vi.stubEnv('QUERY_COUNT_HEADER', '')
+
+const { readCached, readLive, trackPageReads } = await import('../db/page-reads')
+const { answerRenderedPage, applyResponsePolicy, newNonce, shareVisitorPage } = await import(
+  './response-policy.server'
+)
+const { FURIGANA_COOKIE } = await import('./furigana-cookie.server')
+const { authCookieNames } = await import('./auth/session.server')
+const { getConfig } = await import('./config')
+
+const ORIGIN = 'http://localhost:3000'
+const get = (path: string, headers: Record<string, string> = {}) =>
+  new Request(`${ORIGIN}${path}`, { headers })
+
+/** A visitor's page as the render answers it, through the response policy, while `reads` records its reads. */
+async function render(path: string, reads: () => void, request = get(path)) {
+  return trackPageReads(async () => {
+    const nonce = newNonce()
+    const page = new Response(`<!doctype html><script nonce="${nonce}">1</script><p>${path}</p>`, {
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+    })
+    reads()
+    const pathname = new URL(request.url).pathname
+    return shareVisitorPage(request, applyResponsePolicy(request, pathname, page, nonce), nonce)
+  })
+}
+
+describe('visitor pages kept while their reads are current (docs/decisions/0033)', () => {
+  let session = ''
+  beforeAll(() => {
+    session = authCookieNames(getConfig().secureCookies).session
+  })
+
+  it('are answered again as rendered, byte for byte, until a read is no longer current', async () => {
+    let current = true
+    const first = await render('/kept', () => readCached(() => current))
+    expect(first.headers.get('cache-control')).toContain('s-maxage')
+    const body = await first.text()
+    const again = await answerRenderedPage(get('/kept'))
+    expect(again).toBeDefined()
+    expect(await again!.text()).toBe(body)
+    for (const name of ['etag', 'content-security-policy', 'cache-control', 'vary', 'content-type'])
+      expect(again!.headers.get(name), name).toBe(first.headers.get(name))
+    // A revalidation gets its 304; a client that takes brotli gets the page compressed.
+    const revalidated = await answerRenderedPage(
+      get('/kept', { 'if-none-match': first.headers.get('etag')! }),
+    )
+    expect(revalidated?.status).toBe(304)
+    const compressed = await answerRenderedPage(get('/kept', { 'accept-encoding': 'br' }))
+    expect(compressed?.headers.get('content-encoding')).toBe('br')
+
+    current = false
+    expect(answerRenderedPage(get('/kept'))).toBeUndefined()
+    // Forgotten, not merely skipped: it is rendered (and kept) again from current reads.
+    current = true
+    expect(answerRenderedPage(get('/kept'))).toBeUndefined()
+  })
+
+  it('are not kept when the render read something no cache answered, or was not recorded', async () => {
+    await render('/live', () => {
+      readCached(() => true)
+      readLive()
+    })
+    expect(answerRenderedPage(get('/live'))).toBeUndefined()
+    const nonce = newNonce()
+    const untracked = applyResponsePolicy(
+      get('/untracked'),
+      '/untracked',
+      new Response('<p>untracked</p>', { headers: { 'content-type': 'text/html' } }),
+      nonce,
+    )
+    await shareVisitorPage(get('/untracked'), untracked, nonce)
+    expect(answerRenderedPage(get('/untracked'))).toBeUndefined()
+  })
+
+  it('are never answered to a member, a device in furigana mode, an API client, another address or method', async () => {
+    await render('/shared', () => readCached(() => true))
+    expect(answerRenderedPage(get('/shared'))).toBeDefined()
+    expect(answerRenderedPage(get('/shared', { cookie: `${session}=abc` }))).toBeUndefined()
+    expect(answerRenderedPage(get('/shared', { cookie: `${FURIGANA_COOKIE}=1` }))).toBeUndefined()
+    expect(answerRenderedPage(get('/shared', { authorization: 'Bearer x' }))).toBeUndefined()
+    expect(answerRenderedPage(get('/shared?page=2'))).toBeUndefined()
+    expect(answerRenderedPage(new Request(`${ORIGIN}/shared`, { method: 'HEAD' }))).toBeUndefined()
+    // A member's render is not kept for visitors either.
+    await render('/member', () => readCached(() => true), get('/member', { cookie: `${session}=abc` }))
+    expect(answerRenderedPage(get('/member'))).toBeUndefined()
+  })
+})
