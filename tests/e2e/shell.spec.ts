@@ -120,3 +120,23 @@ test.describe('on a tablet', () => {
     await expect(page.locator('meta[name=viewport]')).toHaveAttribute('content', 'width=1200')
   })
 })
+
+test('a message that replaces an open one gets its own time on screen', async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL })
+  await gotoReady(page, '/class_search/detail/1')
+  const copy = page.getByTestId('share-copy')
+  const snackbar = page.getByTestId('snackbar')
+  await copy.click()
+  await expect(snackbar).toContainText('リンクをコピーしました')
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseURL}/class_search/detail/1`)
+  await page.waitForTimeout(2_000)
+  await copy.click()
+  // 3.5 s after the first message and 1.5 s after the second (3 s each): only the first one's time is up.
+  await page.waitForTimeout(1_500)
+  await expect(snackbar).toContainText('リンクをコピーしました', { timeout: 100 })
+  await expect(snackbar).toBeHidden({ timeout: 5_000 })
+})

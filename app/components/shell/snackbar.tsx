@@ -21,9 +21,11 @@ export function Snackbar() {
   return (
     <Toast.Provider swipeDirection="down" label="通知">
       <Toast.Root
+        // A new message is a new toast with its own timer, not the open one with its text swapped.
+        key={s.id}
         open={s.show}
         onOpenChange={(open) => {
-          if (!open) closeSnackbar()
+          if (!open) closeSnackbar(s.id)
         }}
         duration={s.hasError ? Number.POSITIVE_INFINITY : s.timer}
         // Radix announces the toast through its own live region (foreground = assertive for errors); the root

@@ -42,6 +42,7 @@ describe('snackbar', () => {
   it('has the spec defaults', () => {
     showSnackbar({ message: '保存しました' })
     expect(uiStore.state.snackbar).toEqual({
+      id: expect.any(Number),
       show: true,
       message: '保存しました',
       icon: 'check-circle',
@@ -56,5 +57,17 @@ describe('snackbar', () => {
     expect(uiStore.state.snackbar).toMatchObject({ show: true, hasError: true, color: 'red' })
     closeSnackbar()
     expect(uiStore.state.snackbar).toMatchObject({ show: false, message: '', hasError: false, color: 'base' })
+  })
+  it('starts a new message with each call; the close of one that was replaced leaves the new one open', () => {
+    showSnackbar({ message: 'クラスを作成しました' })
+    const first = uiStore.state.snackbar.id
+    showSnackbar({ message: 'クラスを保存しました' })
+    const second = uiStore.state.snackbar.id
+    expect(second).toBeGreaterThan(first)
+    // The first message's timer runs out after the second replaced it.
+    closeSnackbar(first)
+    expect(uiStore.state.snackbar).toMatchObject({ id: second, show: true, message: 'クラスを保存しました' })
+    closeSnackbar(second)
+    expect(uiStore.state.snackbar).toMatchObject({ id: second, show: false, message: '' })
   })
 })

@@ -8,6 +8,11 @@ import type { IconName } from '../ui/icon'
  */
 
 export type SnackbarState = {
+  /**
+   * Which message this is: each showSnackbar starts a new one, with a timer of its own (the snackbar is keyed by
+   * it), so a message that replaces an open one is not closed by the earlier one's timer.
+   */
+  id: number
   show: boolean
   /** May contain HTML; sanitized before it is rendered. */
   message: string
@@ -38,6 +43,7 @@ export const PAGE_LOADING_KEY = 'pageLoading'
 export const DEFAULT_LOADING_MESSAGE = 'Loading'
 
 export const defaultSnackbar = (): SnackbarState => ({
+  id: 0,
   show: false,
   message: '',
   icon: 'check-circle',
@@ -86,10 +92,13 @@ export function isLoading(state: UiState): boolean {
   return state.loading.keys.length > 0
 }
 
-export type SnackbarInput = Partial<Omit<SnackbarState, 'show'>> & { message: string }
+export type SnackbarInput = Partial<Omit<SnackbarState, 'show' | 'id'>> & { message: string }
+
+let lastSnackbarId = 0
 
 export function showSnackbar(input: SnackbarInput) {
-  uiStore.setState((s) => ({ ...s, snackbar: { ...defaultSnackbar(), ...input, show: true } }))
+  const id = ++lastSnackbarId
+  uiStore.setState((s) => ({ ...s, snackbar: { ...defaultSnackbar(), ...input, id, show: true } }))
 }
 
 /** Error snackbars use the red alert style and stay until closed (spec §4). */
@@ -97,8 +106,13 @@ export function showErrorSnackbar(message: string) {
   showSnackbar({ message, hasError: true, color: 'red', icon: 'alert' })
 }
 
-export function closeSnackbar() {
-  uiStore.setState((s) => ({ ...s, snackbar: defaultSnackbar() }))
+/** Closes the message on screen; a later one's close leaves it alone (the message it was called for is gone). */
+export function closeSnackbar(id?: number) {
+  uiStore.setState((s) =>
+    id !== undefined && id !== s.snackbar.id
+      ? s
+      : { ...s, snackbar: { ...defaultSnackbar(), id: s.snackbar.id } },
+  )
 }
 
 export function setMenuOpen(open: boolean) {
