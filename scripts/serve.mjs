@@ -12,18 +12,14 @@ import {
   COMPRESSIBLE,
   createCompressedBodies,
   indexStaticFiles,
+  preferredEncoding,
 } from './static-files.mjs'
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)))
 const clientDir = join(root, process.env.BUILD_DIR ?? 'dist', 'client')
 const serverEntry = join(root, process.env.BUILD_DIR ?? 'dist', 'server', 'server.js')
 
-function pickEncoding(req) {
-  const accept = String(req.headers['accept-encoding'] ?? '')
-  if (/\bbr\b/.test(accept)) return 'br'
-  if (/\bgzip\b/.test(accept)) return 'gzip'
-  return undefined
-}
+const pickEncoding = (req) => preferredEncoding(req.headers['accept-encoding'])
 
 function compressor(encoding) {
   return encoding === 'br'

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, describe, expect, it, vi } from 'vitest'
-import { createCompressedBodies, indexStaticFiles } from './static-files.mjs'
+import { createCompressedBodies, indexStaticFiles, preferredEncoding } from './static-files.mjs'
 
 const dir = mkdtempSync(join(tmpdir(), 'static-files-'))
 mkdirSync(join(dir, 'assets', 'nested'), { recursive: true })
@@ -99,5 +99,20 @@ describe('createCompressedBodies', () => {
     }
     writeFileSync(gone.path, 'export {}\n')
     expect(brotliDecompressSync((await bodies.prepare(gone, 'br'))!).toString()).toBe('export {}\n')
+  })
+})
+
+describe("preferredEncoding (the Node server's choice for files and pages it compresses)", () => {
+  it('prefers brotli, then gzip; refuses a coding with q=0; answers identity otherwise', () => {
+    expect(preferredEncoding('gzip, deflate, br, zstd')).toBe('br')
+    expect(preferredEncoding('gzip')).toBe('gzip')
+    expect(preferredEncoding('br;q=0, gzip')).toBe('gzip')
+    expect(preferredEncoding('br;q=0.5')).toBe('br')
+    expect(preferredEncoding('gzip;q=0, br;q=0')).toBeUndefined()
+    expect(preferredEncoding('identity')).toBeUndefined()
+    expect(preferredEncoding('')).toBeUndefined()
+    expect(preferredEncoding(undefined)).toBeUndefined()
+    // Names, not substrings.
+    expect(preferredEncoding('xbr, gzipx')).toBeUndefined()
   })
 })
