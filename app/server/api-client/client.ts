@@ -245,36 +245,39 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
   function ensureListening(): Promise<boolean> {
     if (listening || !events) return Promise.resolve(true)
     if (subscribed || Date.now() - failedAt < SEARCH_BUS_RETRY_MS) return Promise.resolve(false)
-    subscribing ??= events()
-      .then((bus) =>
-        bus.subscribe(SEARCH_INVALIDATE_CHANNEL, () => publicCache?.clear(), {
-          onReady: () => {
-            publicCache?.clear()
-            listening = true
+    // Outside the request that happens to ask first: the subscription outlives it (page-reads.ts).
+    subscribing ??= untracked(() =>
+      events()
+        .then((bus) =>
+          bus.subscribe(SEARCH_INVALIDATE_CHANNEL, () => publicCache?.clear(), {
+            onReady: () => {
+              publicCache?.clear()
+              listening = true
+            },
+            onLost: () => {
+              listening = false
+              publicCache?.clear()
+            },
+          }),
+        )
+        .then(
+          () => {
+            subscribed = true
+            return true
           },
-          onLost: () => {
-            listening = false
-            publicCache?.clear()
+          (err) => {
+            failedAt = Date.now()
+            log.warn(
+              '[api-client] search cache off: no invalidation bus:',
+              err instanceof Error ? err.message : err,
+            )
+            return false
           },
+        )
+        .finally(() => {
+          subscribing = undefined
         }),
-      )
-      .then(
-        () => {
-          subscribed = true
-          return true
-        },
-        (err) => {
-          failedAt = Date.now()
-          log.warn(
-            '[api-client] search cache off: no invalidation bus:',
-            err instanceof Error ? err.message : err,
-          )
-          return false
-        },
-      )
-      .finally(() => {
-        subscribing = undefined
-      })
+    )
     return subscribing
   }
 
