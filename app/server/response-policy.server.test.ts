@@ -9,7 +9,7 @@ const { answerRenderedPage, applyResponsePolicy, newNonce, shareVisitorPage } = 
   './response-policy.server'
 )
 const { FURIGANA_COOKIE } = await import('./furigana-cookie.server')
-const { authCookieNames } = await import('./auth/session.server')
+const { authCookieNames, FLASH_COOKIE } = await import('./auth/session.server')
 const { getConfig } = await import('./config')
 
 const ORIGIN = 'http://localhost:3000'
@@ -83,6 +83,11 @@ describe('visitor pages kept while their reads are current (docs/decisions/0033)
     expect(answerRenderedPage(get('/shared', { cookie: `${session}=abc` }))).toBeUndefined()
     expect(answerRenderedPage(get('/shared', { cookie: `${FURIGANA_COOKIE}=1` }))).toBeUndefined()
     expect(answerRenderedPage(get('/shared', { authorization: 'Bearer x' }))).toBeUndefined()
+    // A message the login flow left for the next page is shown (and cleared) by a render.
+    expect(answerRenderedPage(get('/shared', { cookie: `${FLASH_COOKIE}=x` }))).toBeUndefined()
+    // Start answers 406 to a page request that does not take HTML; so does a kept page's address.
+    expect(answerRenderedPage(get('/shared', { accept: 'application/json' }))).toBeUndefined()
+    expect(answerRenderedPage(get('/shared', { accept: 'text/html,application/xhtml+xml' }))).toBeDefined()
     expect(answerRenderedPage(get('/shared?page=2'))).toBeUndefined()
     expect(answerRenderedPage(new Request(`${ORIGIN}/shared`, { method: 'HEAD' }))).toBeUndefined()
     // A member's render is not kept for visitors either.

@@ -184,8 +184,7 @@ export async function shareVisitorPage(
   // What a cache in front must key the page by: a member's cookie makes another page, and the body's coding.
   headers.set('vary', 'Cookie, Accept-Encoding')
   const reads = currentPageReads()
-  if (reads && !reads.live)
-    renderedPages.set(pageAddress(request), { digest: page.digest, checks: reads.checks, headers })
+  if (reads && !reads.live) renderedPages.set(pageAddress(request), { page, checks: reads.checks, headers })
   const answer = await answerPage(request, page, new Headers(headers))
   const queries = response.headers.get('x-db-queries')
   if (queries !== null) answer.headers.set('x-db-queries', queries)
@@ -203,12 +202,25 @@ export async function shareVisitorPage(
 const renderedPages = new LRUCache<string, RenderedPage>({ max: 2000, ttl: 30_000 })
 
 interface RenderedPage {
-  /** The page's content in servedPages. */
-  digest: string
+  /** The page as answered (while servedPages still holds it). */
+  page: ServedPage
   /** The reads it was rendered from (page-reads.ts). */
   checks: (() => boolean)[]
   /** Its response's headers, before a content coding. */
   headers: Headers
+}
+
+/**
+ * Whether this request would be rendered exactly as the visitor's page that was kept: no member, API client or
+ * furigana device (isPersonal), no one-time message to show and clear (the flash cookie the login flow leaves), and
+ * an Accept that takes HTML (Start answers others 406).
+ */
+function rendersAsKept(request: Request): boolean {
+  return (
+    !isPersonal(request) &&
+    getCookie(request, authCookieNames(getConfig().secureCookies).flash) === undefined &&
+    /(^|,)\s*(\*\/\*|text\/html)/.test(request.headers.get('accept') || '*/*')
+  )
 }
 
 const pageAddress = (request: Request) => {
@@ -221,11 +233,12 @@ const pageAddress = (request: Request) => {
  * undefined, and the request is rendered (inside trackPageReads, so that shareVisitorPage can keep its page).
  */
 export function answerRenderedPage(request: Request): Promise<Response> | undefined {
-  if (request.method !== 'GET' || isPersonal(request)) return undefined
+  if (request.method !== 'GET' || !rendersAsKept(request)) return undefined
   const address = pageAddress(request)
   const rendered = renderedPages.get(address)
   if (!rendered) return undefined
-  const page = servedPages.get(rendered.digest)
+  // The very page it was kept with (not another render of the same content, whose bytes and ETag differ).
+  const page = servedPages.get(rendered.page.digest) === rendered.page ? rendered.page : undefined
   if (!page || !rendered.checks.every((stillCurrent) => stillCurrent())) {
     renderedPages.delete(address)
     return undefined
