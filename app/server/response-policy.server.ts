@@ -184,7 +184,13 @@ export async function shareVisitorPage(
   // What a cache in front must key the page by: a member's cookie makes another page, and the body's coding.
   headers.set('vary', 'Cookie, Accept-Encoding')
   const reads = currentPageReads()
-  if (reads && !reads.live) renderedPages.set(pageAddress(request), { page, checks: reads.checks, headers })
+  if (reads && !reads.live)
+    renderedPages.set(pageAddress(request), {
+      digest: page.digest,
+      page: new WeakRef(page),
+      checks: reads.checks,
+      headers,
+    })
   const answer = await answerPage(request, page, new Headers(headers))
   const queries = response.headers.get('x-db-queries')
   if (queries !== null) answer.headers.set('x-db-queries', queries)
@@ -202,8 +208,12 @@ export async function shareVisitorPage(
 const renderedPages = new LRUCache<string, RenderedPage>({ max: 2000, ttl: 30_000 })
 
 interface RenderedPage {
-  /** The page as answered (while servedPages still holds it). */
-  page: ServedPage
+  digest: string
+  /**
+   * The page as answered, while servedPages still holds it. Held weakly: the 32 MB bound of servedPages holds for
+   * kept pages too (2,000 addresses of distinct pages would otherwise keep their bytes alive).
+   */
+  page: WeakRef<ServedPage>
   /** The reads it was rendered from (page-reads.ts). */
   checks: (() => boolean)[]
   /** Its response's headers, before a content coding. */
@@ -238,7 +248,8 @@ export function answerRenderedPage(request: Request): Promise<Response> | undefi
   const rendered = renderedPages.get(address)
   if (!rendered) return undefined
   // The very page it was kept with (not another render of the same content, whose bytes and ETag differ).
-  const page = servedPages.get(rendered.page.digest) === rendered.page ? rendered.page : undefined
+  const kept = rendered.page.deref()
+  const page = kept && servedPages.get(rendered.digest) === kept ? kept : undefined
   if (!page || !rendered.checks.every((stillCurrent) => stillCurrent())) {
     renderedPages.delete(address)
     return undefined
