@@ -2,6 +2,8 @@
  * Adds N synthetic published classes with three schedules each, then VACUUM ANALYZE (PGlite never
  * autovacuums):  npm run db:seed:scale -- 10000
  * For search and listing benchmarks; the demo content must exist (run the app once, or npm run db:reset).
+ * On PostgreSQL the role must be a superuser: each batch turns the row triggers off for its own transaction
+ * (session_replication_role, app/db/seed/scale.ts) and fails as a whole where it may not.
  */
 import { openDatabase } from '../app/db/client'
 import { seedScale } from '../app/db/seed/scale'

@@ -91,6 +91,11 @@ test('a teacher creates and publishes a class with two schedules, then cancels a
     await scheduleForm.getByLabel('ミーティングURL（任意）').fill('https://meet.example.com/e2e')
     await scheduleForm.getByTestId('save-schedule').click()
     await expect(page.getByTestId('schedule-row')).toHaveCount(days - 2)
+    // The fields are disabled while the save is pending and empty once usable again (read once, not waited
+    // for): a next schedule typed as soon as the row shows is not wiped by the reset.
+    await expect(scheduleForm.getByLabel('開始日時')).toBeEnabled()
+    expect(await scheduleForm.getByLabel('開始日時').inputValue()).toBe('')
+    expect(await scheduleForm.getByLabel('終了日時').inputValue()).toBe('')
   }
 
   // Published: found by the class search.

@@ -324,14 +324,16 @@ function ScheduleForm(props: { cls: TeacherClassWork; schedule?: TeacherSchedule
         showErrorSnackbar(result.message)
         return
       }
-      await queryClient.invalidateQueries({ queryKey: ['class-management'] })
-      showSnackbar({ message: schedule ? 'スケジュールを変更しました' : 'スケジュールを追加しました' })
+      // Emptied while the fields are still disabled (pending): the new row can show before this answer (a live
+      // update), and a next schedule typed in that moment would be wiped by the reset, its end left unfilled.
       if (!schedule) {
         setStart('')
         setEnd('')
         setLessonStarts((prev) => prev.map(() => ''))
         setMeetingUrl('')
       }
+      await queryClient.invalidateQueries({ queryKey: ['class-management'] })
+      showSnackbar({ message: schedule ? 'スケジュールを変更しました' : 'スケジュールを追加しました' })
       props.onDone?.()
     } catch {
       showErrorSnackbar('スケジュールを保存できませんでした')
@@ -366,13 +368,19 @@ function ScheduleForm(props: { cls: TeacherClassWork; schedule?: TeacherSchedule
                   className={inputClass}
                   value={value}
                   onChange={(e) => setLessonStart(i, e.target.value)}
+                  disabled={pending}
                   data-testid="lesson-start"
                 />
               )}
             </Field>
           ))}
           <div className="sm:col-span-2">
-            <button type="button" className="btn-outline px-3 py-1 text-sm" onClick={fillWeekly}>
+            <button
+              type="button"
+              className="btn-outline px-3 py-1 text-sm"
+              onClick={fillWeekly}
+              disabled={pending}
+            >
               第2回以降を毎週同じ時間で入力
             </button>
             {errors.lessons ? <p className="mt-1 text-sm text-red-dark">{errors.lessons}</p> : null}
@@ -388,6 +396,7 @@ function ScheduleForm(props: { cls: TeacherClassWork; schedule?: TeacherSchedule
                 className={inputClass}
                 value={start}
                 onChange={(e) => onStart(e.target.value)}
+                disabled={pending}
               />
             )}
           </Field>
@@ -399,6 +408,7 @@ function ScheduleForm(props: { cls: TeacherClassWork; schedule?: TeacherSchedule
                 className={inputClass}
                 value={end}
                 onChange={(e) => setEnd(e.target.value)}
+                disabled={pending}
               />
             )}
           </Field>
@@ -414,6 +424,7 @@ function ScheduleForm(props: { cls: TeacherClassWork; schedule?: TeacherSchedule
             className={inputClass}
             value={capacity}
             onChange={(e) => setCapacity(e.target.value)}
+            disabled={pending}
           />
         )}
       </Field>
@@ -431,6 +442,7 @@ function ScheduleForm(props: { cls: TeacherClassWork; schedule?: TeacherSchedule
             className={inputClass}
             value={meetingUrl}
             onChange={(e) => setMeetingUrl(e.target.value)}
+            disabled={pending}
           />
         )}
       </Field>
