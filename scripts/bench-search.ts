@@ -15,12 +15,12 @@ import { sql } from 'drizzle-orm'
 import postgres from 'postgres'
 import {
   classWorkSearchQueries,
-  recomputeSearchSortKeys,
   type SearchParams,
   searchClassWorkIds,
   searchClassWorks,
 } from '../app/api/services/class-works'
 import { type Database, openDatabase } from '../app/db/client'
+import { recomputeSearchKeys } from '../app/db/search-keys'
 import { seedMasters } from '../app/db/seed'
 import { normalizeSearchText, searchTerms } from '../app/lib/search-normalize'
 
@@ -238,7 +238,7 @@ async function load(database: Database, now: Date) {
   await database.exec(
     'alter table class_work_target_grades enable trigger class_work_target_grades_sort_keys',
   )
-  await step('search keys', () => recomputeSearchSortKeys(db, now))
+  await step('search keys', () => recomputeSearchKeys(db, now))
   await step('vacuum analyze', () => database.exec('VACUUM ANALYZE'))
   return { catId }
 }

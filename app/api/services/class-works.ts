@@ -10,7 +10,7 @@ import { TEACHER_CLASSES_PER_PAGE } from '../../contract/v1/teachers'
 import type { Db } from '../../db/client'
 import { PLANNED_PER_RUN } from '../../db/pglite-statements'
 import { rowsOf } from '../../db/rows'
-import { classWorkSchedules, classWorks, classWorkTargetGrades, organizations } from '../../db/schema'
+import { classWorkSchedules, classWorks, organizations } from '../../db/schema'
 import { retryOnConflict } from '../../db/transaction'
 import { gramsTsquery } from '../../lib/search-bigrams'
 import { searchTerms } from '../../lib/search-normalize'
@@ -283,32 +283,6 @@ export async function refreshNextStarts(db: Db, now: Date): Promise<void> {
       sql`select class_works_refresh_next_start(s.id, ${at}::timestamptz) from (select id from ${classWorks} where ${classWorks.nextStartAt} < ${at}::timestamptz order by id for no key update) s`,
     ),
   )
-}
-
-/**
- * Recomputes every class's search keys and card grades (triggers keep them otherwise): for bulk loads made with them
- * disabled.
- */
-export async function recomputeSearchSortKeys(db: Db, now: Date): Promise<void> {
-  await db.execute(sql`
-    update ${classWorks} c set seats_sold = coalesce(k.seats, 0), next_start_at = k.next,
-      upcoming_slots = coalesce(k.slots, '{}'),
-      target_grade_ids = coalesce((select array_agg(g.target_grade_id order by g.target_grade_id)
-        from ${classWorkTargetGrades} g where g.class_work_id = c.id), '{}')
-    from ${classWorks} c2 left join (
-      select class_work_id,
-        sum(purchased_count) filter (where not is_canceled) as seats,
-        min(started_at) filter (where not is_canceled and started_at >= ${now.toISOString()}::timestamptz) as next,
-        array_agg(distinct slot order by slot)
-          filter (where not is_canceled and started_at >= ${now.toISOString()}::timestamptz) as slots
-      from ${classWorkSchedules} group by class_work_id
-    ) k on k.class_work_id = c2.id
-    where c2.id = c.id`)
-  // The cards' grades (class_card_grades), which the same trigger keeps.
-  await db.execute(sql`
-    insert into class_card_grades (class_work_id, grades)
-    select id, card_grades_of(id) from ${classWorks} where target_grade_ids <> '{}'
-    on conflict (class_work_id) do update set grades = excluded.grades`)
 }
 
 /** The ids of one page of a search and the (capped) total, without the cards. */

@@ -3,6 +3,7 @@ import { asc, eq, sql } from 'drizzle-orm'
 import { classSearchText } from '../../lib/search-normalize'
 import type { Db } from '../client'
 import * as s from '../schema'
+import { recomputeSearchKeys } from '../search-keys'
 import { classDescription, classSeeds } from './classes'
 import { createRng } from './prng'
 
@@ -15,8 +16,8 @@ const DAY = 86_400_000
  *
  * The row triggers that keep a class's search keys (migrations 0004, 0018) are off in each batch: they update the
  * class once per schedule and grade row, and each update re-indexes its search bigrams, which made 100k classes take
- * over an hour. The keys are written instead — seats and grades with the row, the next start and the card grades by
- * the database's own refresh functions, once per class — and the furigana is filled by the caller (fillAllRuby).
+ * over an hour. The keys are written instead once per batch (recomputeSearchKeys, one update per class), and the
+ * furigana is filled by the caller (fillAllRuby).
  */
 export async function seedScale(db: Db, { count, now }: { count: number; now: Date }): Promise<number> {
   const rng = createRng(count * 7919 + 17)
@@ -75,9 +76,6 @@ export async function seedScale(db: Db, { count, now }: { count: number; now: Da
               categoryName: category.name,
             }),
             createdAt: new Date(now.getTime() - rng.int(1, 365) * DAY),
-            // What the triggers would keep: seats over the schedules (none canceled), the grade ids in order.
-            seatsSold: schedules.reduce((sum, x) => sum + x.purchasedCount, 0),
-            targetGradeIds: [...gradeIds].sort((a, b) => a - b),
           },
         }
       })
@@ -93,13 +91,10 @@ export async function seedScale(db: Db, { count, now }: { count: number; now: Da
       )
       await tx.insert(s.classWorkTargetGrades).values(gradeRows)
       await tx.insert(s.classWorkSchedules).values(scheduleRows)
-      const idList = sql.join(
-        ids.map((r) => sql`${r.id}`),
-        sql`, `,
-      )
-      await tx.execute(
-        sql`SELECT class_works_refresh_next_start(id, now()), class_card_grades_refresh(id)
-            FROM unnest(ARRAY[${idList}]::int[]) AS id`,
+      await recomputeSearchKeys(
+        tx,
+        now,
+        ids.map((r) => r.id),
       )
     })
     added += size
