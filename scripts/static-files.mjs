@@ -30,25 +30,8 @@ export const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml)|image\/
 /** Files this small are sent as they are: compression would save less than its headers cost. */
 export const COMPRESS_MIN_BYTES = 1024
 
-/**
- * The content coding to answer in (RFC 9110 §12.5.3): brotli, else gzip, if the client accepts one; a coding with
- * q=0 is refused. The same rule as app/server/http-policy.ts `preferredEncoding` (this script runs outside the
- * app's bundle and cannot import its TypeScript).
- * @param {string | string[] | undefined | null} acceptEncoding
- * @returns {'br' | 'gzip' | undefined}
- */
-export function preferredEncoding(acceptEncoding) {
-  const accepted = new Set()
-  for (const part of String(acceptEncoding ?? '').split(',')) {
-    const [coding = '', ...params] = part.trim().toLowerCase().split(';')
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='))
-    if (q && Number(q.slice(2)) === 0) continue
-    accepted.add(coding.trim())
-  }
-  if (accepted.has('br')) return 'br'
-  if (accepted.has('gzip')) return 'gzip'
-  return undefined
-}
+// The coding rule is the app's own, so that kept pages and files answer alike.
+export { preferredEncoding } from '../app/lib/accept-encoding.js'
 
 /**
  * Every file under `dir`, by its URL path (`/assets/index-abc.js`): `{ path, size, type }`. Only these are

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, describe, expect, it, vi } from 'vitest'
+import { preferredEncoding as appPreferredEncoding } from '../app/lib/accept-encoding.js'
 import { createCompressedBodies, indexStaticFiles, preferredEncoding } from './static-files.mjs'
 
 const dir = mkdtempSync(join(tmpdir(), 'static-files-'))
@@ -103,16 +104,7 @@ describe('createCompressedBodies', () => {
 })
 
 describe("preferredEncoding (the Node server's choice for files and pages it compresses)", () => {
-  it('prefers brotli, then gzip; refuses a coding with q=0; answers identity otherwise', () => {
-    expect(preferredEncoding('gzip, deflate, br, zstd')).toBe('br')
-    expect(preferredEncoding('gzip')).toBe('gzip')
-    expect(preferredEncoding('br;q=0, gzip')).toBe('gzip')
-    expect(preferredEncoding('br;q=0.5')).toBe('br')
-    expect(preferredEncoding('gzip;q=0, br;q=0')).toBeUndefined()
-    expect(preferredEncoding('identity')).toBeUndefined()
-    expect(preferredEncoding('')).toBeUndefined()
-    expect(preferredEncoding(undefined)).toBeUndefined()
-    // Names, not substrings.
-    expect(preferredEncoding('xbr, gzipx')).toBeUndefined()
+  it("is the app's own rule, so a kept page and a file are answered in the same coding", () => {
+    expect(preferredEncoding).toBe(appPreferredEncoding)
   })
 })

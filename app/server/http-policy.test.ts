@@ -1,12 +1,6 @@
 import { createHash, createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import {
-  cacheControlFor,
-  contentSecurityPolicy,
-  etagMatches,
-  preferredEncoding,
-  stabilizePage,
-} from './http-policy'
+import { cacheControlFor, contentSecurityPolicy, etagMatches, stabilizePage } from './http-policy'
 
 describe('contentSecurityPolicy', () => {
   it('allows scripts only from the origin or with the nonce, never inline without it', () => {
@@ -137,24 +131,5 @@ describe('stabilizePage and etagMatches (visitor pages a CDN can share)', () => 
     expect(etagMatches('*', '"abc"')).toBe(true)
     expect(etagMatches('"abcd"', '"abc"')).toBe(false)
     expect(etagMatches(null, '"abc"')).toBe(false)
-  })
-})
-
-describe('preferredEncoding (the coding a shared page is answered in)', () => {
-  it('prefers brotli, then gzip, as browsers send them', () => {
-    expect(preferredEncoding('gzip, deflate, br, zstd')).toBe('br')
-    expect(preferredEncoding('gzip, deflate')).toBe('gzip')
-    expect(preferredEncoding('GZIP;q=0.5, BR;q=1.0')).toBe('br')
-  })
-
-  it('answers identity when nothing usable is accepted, or a coding is refused with q=0', () => {
-    expect(preferredEncoding(null)).toBeUndefined()
-    expect(preferredEncoding('')).toBeUndefined()
-    expect(preferredEncoding('identity')).toBeUndefined()
-    expect(preferredEncoding('deflate, *;q=0')).toBeUndefined()
-    expect(preferredEncoding('br;q=0, gzip')).toBe('gzip')
-    expect(preferredEncoding('br;q=0, gzip;q=0.000')).toBeUndefined()
-    // Not a substring match: "brotli" or "xgzip" are not codings we send.
-    expect(preferredEncoding('brotli, xgzip')).toBeUndefined()
   })
 })

@@ -132,23 +132,6 @@ export function stabilizePage(
   return { digest, body, nonce, etag: `"${crypto.hash(body).slice(0, 32)}"` }
 }
 
-/**
- * The content coding a shared page is answered in (RFC 9110 §12.5.3): brotli, else gzip, if the client accepts one
- * (a coding with q=0 is refused); the same preference as the Node server's on-the-fly compression.
- */
-export function preferredEncoding(acceptEncoding: string | null): 'br' | 'gzip' | undefined {
-  const accepted = new Set<string>()
-  for (const part of (acceptEncoding ?? '').split(',')) {
-    const [coding = '', ...params] = part.trim().toLowerCase().split(';')
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='))
-    if (q && Number(q.slice(2)) === 0) continue
-    accepted.add(coding.trim())
-  }
-  if (accepted.has('br')) return 'br'
-  if (accepted.has('gzip')) return 'gzip'
-  return undefined
-}
-
 /** RFC 9110 §13.1.2: If-None-Match compares weakly; `*` matches any current representation. */
 export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
   if (!ifNoneMatch) return false

@@ -5,6 +5,7 @@ import zlib, { constants as zlibConstants } from 'node:zlib'
 import { LRUCache } from 'lru-cache'
 import { currentPageReads } from '../db/page-reads'
 import { countQueries } from '../db/query-count'
+import { preferredEncoding } from '../lib/accept-encoding.js'
 import { getCookie } from './auth/cookies.server'
 import { deriveSecret, resolveSessionSecret } from './auth/secret.server'
 import { authCookieNames } from './auth/session.server'
@@ -15,7 +16,6 @@ import {
   contentSecurityPolicy,
   etagMatches,
   PUBLIC_REVALIDATE,
-  preferredEncoding,
   type StablePage,
   stabilizePage,
   VISITOR_PAGE_CACHE_CONTROL,
