@@ -1,4 +1,4 @@
-import { and, eq, gt, sql } from 'drizzle-orm'
+import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   ClassWorkCardList,
@@ -9,6 +9,7 @@ import {
 import { Article, ArticlePage, RelatedArticles } from '../../app/contract/v1/magazine'
 import { MasterList, masterKinds } from '../../app/contract/v1/master'
 import { TEACHER_CLASSES_PER_PAGE, TeacherProfile } from '../../app/contract/v1/teachers'
+import { countQueries } from '../../app/db/query-count'
 import { classWorkSchedules, classWorks, magazineArticles, users } from '../../app/db/schema'
 import { summarizeSchedules } from '../../app/lib/schedule-summary'
 import { setupApi, type TestApi } from './support/api'
@@ -279,6 +280,26 @@ describe('GET /v1/class_works/{id}', () => {
     for (const bad of ['abc', '0', '-1', '1.5', '99999999999', '1e3', `${'9'.repeat(500)}`]) {
       const res = await api.call('GET', `/v1/class_works/${bad}`)
       expect(res.status, bad).toBe(400)
+    }
+  })
+
+  it('tells unknown (404), unpublished (404) and taken down (410) apart with one statement', async () => {
+    const [draft] = await api.db
+      .select({ id: classWorks.id })
+      .from(classWorks)
+      .where(and(eq(classWorks.isPublished, false), isNull(classWorks.hiddenAt)))
+    const statements = async (path: string) => {
+      const { result, counter } = countQueries(() => api.call('GET', path))
+      return { status: (await result).status, statements: counter.queries }
+    }
+    expect(await statements('/v1/class_works/999999')).toEqual({ status: 404, statements: 1 })
+    expect(await statements(`/v1/class_works/${draft!.id}`)).toEqual({ status: 404, statements: 1 })
+    // Taken down by an operator: unpublished with hidden_at (as reports.ts hides it).
+    await api.db.update(classWorks).set({ hiddenAt: api.now }).where(eq(classWorks.id, draft!.id))
+    try {
+      expect(await statements(`/v1/class_works/${draft!.id}`)).toEqual({ status: 410, statements: 1 })
+    } finally {
+      await api.db.update(classWorks).set({ hiddenAt: null }).where(eq(classWorks.id, draft!.id))
     }
   })
 })

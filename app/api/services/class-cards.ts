@@ -46,6 +46,7 @@ const classPageColumns = {
   organizationId: classWorks.organizationId,
   description: classWorks.description,
   isPublished: classWorks.isPublished,
+  hiddenAt: classWorks.hiddenAt,
   updatedAt: classWorks.updatedAt,
 }
 
