@@ -4,6 +4,7 @@ import { setupRouterSsrQueryIntegration } from '@tanstack/react-router-ssr-query
 import { createIsomorphicFn, getGlobalStartContext } from '@tanstack/react-start'
 import { setNonce } from 'get-nonce'
 import { ErrorPage } from './components/shell/lazy-error-page'
+import { retryTransientOnce } from './lib/retry'
 import { routeTree } from './routeTree.gen'
 
 /**
@@ -21,7 +22,7 @@ const cspNonce = createIsomorphicFn()
 
 export function getRouter() {
   const queryClient = new QueryClient({
-    defaultOptions: { queries: { staleTime: 30_000, retry: 1 } },
+    defaultOptions: { queries: { staleTime: 30_000, retry: retryTransientOnce } },
   })
   const router = createRouter({
     routeTree,

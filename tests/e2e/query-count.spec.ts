@@ -116,10 +116,16 @@ test.describe('database statements per public page @pc-only', () => {
     for (const name of ['home', 'search', 'class', 'teacher', 'magazine', 'article'])
       expect(demo[name], name).toBeGreaterThan(0)
     expect(larger).toEqual(demo)
+    const origin = `http://127.0.0.1:${PORT}`
+
+    // A class page that does not exist: the detail's one read and the reviews' one. The reviews' 404 is the answer,
+    // not tried again (TanStack Query's retry of it read twice and held the page 1.2 s).
+    const missing = await fetch(`${origin}/class_search/detail/999999`)
+    expect(missing.status).toBe(404)
+    expect(Number(missing.headers.get('x-db-queries'))).toBe(2)
 
     // Nor the work of rendering one: a teacher's page shows one page of their classes (24) and a pager, however
     // many they have (at 100k classes a demo teacher has thousands, and the page was 17 MB).
-    const origin = `http://127.0.0.1:${PORT}`
     const recent: { teacher: { id: number } }[] = await (
       await fetch(`${origin}/v1/class_works/new_arrivals_by_class?limit=50`)
     ).json()

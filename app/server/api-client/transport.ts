@@ -1,6 +1,7 @@
 import '@tanstack/react-start/server-only'
 import { FetchError, ofetch } from 'ofetch'
 import { markInProcess } from '../../api/in-process'
+import { RETRY_STATUSES } from '../../lib/retry'
 import { ApiError } from './errors'
 
 /** One /v1 call as the client sees it; the path starts with `/v1/`. */
@@ -26,8 +27,6 @@ export interface ApiResponse {
 /** Sends a request to the API and returns the status and JSON. Throws ApiError only when there is no response. */
 export type ApiTransport = (request: ApiRequest) => Promise<ApiResponse>
 
-/** Spec §9: the HTTP client retries these statuses (idempotent calls only). */
-export const RETRY_STATUSES = [408, 409, 425, 429, 500, 502, 503, 504]
 export const REQUEST_TIMEOUT_MS = 10_000
 
 function headersFor(request: ApiRequest): Headers {
@@ -90,7 +89,7 @@ export function httpTransport(
         timeout: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
         retry: request.method === 'GET' ? (options.retries ?? 2) : 0,
         retryDelay: options.retryDelayMs ?? 300,
-        retryStatusCodes: RETRY_STATUSES,
+        retryStatusCodes: [...RETRY_STATUSES],
         responseType: 'text',
       })
       return { status: response.status, data: parseText(response._data) }
