@@ -12,7 +12,8 @@ function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name)
     if (statSync(path).isDirectory()) return sources(path)
-    return /\.(ts|tsx)$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : []
+    // Plain JavaScript too (app/lib/accept-encoding.js is shared with the unbundled Node server).
+    return /\.(ts|tsx|js|mjs)$/.test(name) && !/\.test\.(tsx?|m?js)$/.test(name) ? [path] : []
   })
 }
 

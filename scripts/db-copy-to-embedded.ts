@@ -2,9 +2,9 @@
  * Copies every row of a PostgreSQL database of this app into the embedded database of DATA_DIR, replacing what it
  * held:  DATA_DIR=.data/x npm run db:copy-to-embedded -- postgres://…/manabi_bench_pages_scale
  *
- * For benchmarks of the embedded database at the 100k-class scale (issue 18): `db:seed:scale` writes row by row
- * through the triggers and reads every class's furigana, which takes hours on PGlite; the same data seeded once on
- * PostgreSQL copies over in minutes (docs/decisions/0026, fifth round).
+ * For benchmarks of the embedded database at the 100k-class scale (issue 18): both databases then hold the very same
+ * classes, seeded once on PostgreSQL (`db:seed:scale` itself runs ~9–10 ms a class on PGlite, 100k in about a
+ * quarter of an hour; docs/decisions/0026, fifth and ninth rounds).
  * - Both must be at the same migration (the copy refuses otherwise), and nothing may write to the source meanwhile
  *   (each batch is read on its own).
  * - Triggers and foreign keys do not fire during the copy (session_replication_role = replica): the rows arrive

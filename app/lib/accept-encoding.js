@@ -1,5 +1,6 @@
 // Plain JavaScript on purpose: the production Node server (scripts/serve.mjs, not bundled, no TypeScript loader)
-// and the app's shared-page cache (app/server/http-policy.ts) must agree on one rule, so both import this file.
+// and the app's shared-page cache (app/server/response-policy.server.ts) must agree on one rule, so both import
+// this file; the Node server therefore needs app/lib/ beside scripts/ at run time, as it has in this repository.
 
 /**
  * The content coding to answer in (RFC 9110 §12.5.3): brotli, else gzip, if the client accepts one; a coding with

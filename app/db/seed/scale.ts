@@ -14,10 +14,10 @@ const DAY = 86_400_000
  * Adds `count` synthetic published classes (variations of the demo classes, by the demo teachers) with three
  * schedules each around `now`. Returns how many classes were added.
  *
- * The row triggers that keep a class's search keys (migrations 0004, 0018) are off in each batch: they update the
+ * The row triggers that keep a class's search keys (migrations 0004, 0018, 0022) are off in each batch: they update the
  * class once per schedule and grade row, and each update re-indexes its search bigrams, which made 100k classes take
- * over an hour. The keys are written instead once per batch (recomputeSearchKeys, one update per class), and the
- * furigana is filled by the caller (fillAllRuby).
+ * over an hour. The keys are written instead once per batch (recomputeSearchKeys, one update per class) at `now`,
+ * the run's one clock, and the furigana is filled by the caller (fillAllRuby).
  */
 export async function seedScale(db: Db, { count, now }: { count: number; now: Date }): Promise<number> {
   const rng = createRng(count * 7919 + 17)
