@@ -129,7 +129,8 @@ export async function warmCompressedAssets(origin, pages, ms = 30_000) {
   const assets = new Set()
   for (const page of pages) {
     const html = await (await fetch(`${origin}${page}`)).text()
-    for (const [, path] of html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)) assets.add(path)
+    // Attributes (the stylesheet) and the boot script's JSON (the scripts it adds after the first paint, 0034).
+    for (const [, path] of html.matchAll(/"(\/assets\/[^"]+\.(?:js|css))"/g)) assets.add(path)
   }
   const until = Date.now() + ms
   for (const path of assets)

@@ -1,15 +1,10 @@
 /// <reference types="vite/client" />
 import type { QueryClient } from '@tanstack/react-query'
-import {
-  createRootRouteWithContext,
-  HeadContent,
-  Outlet,
-  Scripts,
-  useRouterState,
-} from '@tanstack/react-router'
+import { createRootRouteWithContext, Outlet, useRouterState } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { SimpleLayout } from '~/components/layouts/simple-layout'
 import { AppLoad } from '~/components/shell/app-load'
+import { DocumentHead, DocumentScripts } from '~/components/shell/document-assets'
 import { ERROR_TITLE, NOT_FOUND_TITLE } from '~/components/shell/error-titles'
 import { LazyErrorView, LazyNotFoundView } from '~/components/shell/lazy-error-page'
 import { LazyOverlays } from '~/components/shell/lazy-overlays'
@@ -113,7 +108,7 @@ function RootDocument({ children }: { children: ReactNode }) {
   return (
     <html lang="ja">
       <head>
-        <HeadContent />
+        <DocumentHead />
       </head>
       <body className={furigana ? `${bodyClass} furigana` : bodyClass}>
         <FuriganaScope on={furigana} texts={fixedFurigana}>
@@ -130,7 +125,7 @@ function RootDocument({ children }: { children: ReactNode }) {
           <AppLoad />
           <AuthEffects />
         </FuriganaScope>
-        <Scripts />
+        <DocumentScripts />
       </body>
     </html>
   )

@@ -195,6 +195,33 @@ test('a class detail has its facts, page meta and structured data', async ({ pag
   await expectAccessible(page)
 })
 
+test('public pages paint before their app code loads, then hydrate (0034)', async ({ page }) => {
+  const { classes } = await publicIds(page)
+  for (const path of ['/', '/class_search?q=英語', `/class_search/detail/${classes[0]}`]) {
+    const html = await (await page.request.get(path)).text()
+    // Nothing in the HTML fetches the app's modules: the boot script adds them after the first paint.
+    expect(html, path).not.toContain('rel="modulepreload"')
+    expect(html, path).not.toMatch(/<script[^>]*type="module"/)
+    await gotoReady(page, path)
+    const timing = await page.evaluate(() => ({
+      paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+      scripts: performance
+        .getEntriesByType('resource')
+        .filter((r) => new URL(r.name).pathname.endsWith('.js'))
+        .map((r) => r.startTime),
+    }))
+    expect(timing.scripts.length, path).toBeGreaterThan(0)
+    for (const start of timing.scripts) expect(start, path).toBeGreaterThanOrEqual(timing.paint)
+    // Hydrated: a client navigation, not a document load, follows a link.
+    await page.evaluate(() => {
+      ;(window as { notReloaded?: boolean }).notReloaded = true
+    })
+    await page.getByRole('banner').getByRole('link').first().click()
+    await expect(page).toHaveURL(new URL('/', page.url()).href)
+    expect(await page.evaluate(() => (window as { notReloaded?: boolean }).notReloaded)).toBe(true)
+  }
+})
+
 test('a first load leaves the server-function transport for later; the first client navigation loads it', async ({
   page,
 }) => {

@@ -1,0 +1,80 @@
+import { Asset, useRouter, useRouterState, useTags } from '@tanstack/react-router'
+import {
+  type AnyRouteMatch,
+  composeSsrBodyScripts,
+  getSsrBodyScriptParts,
+  type RouterManagedTag,
+} from '@tanstack/router-core'
+import { isServer } from '@tanstack/router-core/isServer'
+import { useState } from 'react'
+import { bootScript } from '~/lib/boot-script'
+
+/**
+ * TanStack Router's `HeadContent` and `Scripts`, except that the app's JavaScript starts after the first paint
+ * (docs/decisions/0034): the head carries no module preloads, and the entry's `<script type="module">` becomes an
+ * inline script that adds both once the first frame is out. Everything else is rendered as the originals do.
+ */
+
+const isModulePreload = (tag: RouterManagedTag) => tag.tag === 'link' && tag.attrs?.rel === 'modulepreload'
+const isEntry = (tag: RouterManagedTag) =>
+  tag.tag === 'script' && tag.attrs?.type === 'module' && typeof tag.attrs?.src === 'string'
+
+export function DocumentHead() {
+  const nonce = useRouter().options.ssr?.nonce
+  const tags = useTags().filter((tag) => !isModulePreload(tag))
+  return tags.map((tag) => <Asset {...tag} key={`tsr-meta-${JSON.stringify(tag)}`} nonce={nonce} />)
+}
+
+export function DocumentScripts() {
+  const router = useRouter()
+  return (isServer ?? router.isServer) ? <ServerScripts /> : <ClientScripts />
+}
+
+function scriptParts(router: ReturnType<typeof useRouter>, matches: AnyRouteMatch[]) {
+  const nonce = router.options.ssr?.nonce
+  return getSsrBodyScriptParts(matches, router.ssr?.manifest, nonce, { suppressHydrationWarning: true })
+}
+
+/** The server takes the dehydration scripts once; they surround the page's own scripts. */
+function ServerScripts() {
+  const router = useRouter()
+  const scripts = composeSsrBodyScripts(
+    scriptParts(router, router.stores.matches.get()),
+    router.serverSsr?.takeInitialHydrationScriptTags(),
+  )
+  return <BodyScripts scripts={scripts} />
+}
+
+/** The client renders what the server did for the matches it hydrates, as `Scripts` does. */
+function ClientScripts() {
+  const router = useRouter()
+  const scripts = useRouterState({ select: (s) => composeSsrBodyScripts(scriptParts(router, s.matches)) })
+  return <BodyScripts scripts={scripts} />
+}
+
+function BodyScripts({ scripts }: { scripts: RouterManagedTag[] }) {
+  const nonce = useRouter().options.ssr?.nonce
+  const preloads = useTags()
+    .filter(isModulePreload)
+    .map((tag) => String(tag.attrs?.href))
+  // The boot script stays the one the server sent: it ran once, and later routes' chunks are the router's business.
+  const [boot] = useState(() => {
+    const entry = scripts.find(isEntry)?.attrs?.src
+    return typeof entry === 'string' ? bootScript(entry, preloads) : undefined
+  })
+  return scripts.map((tag, i) =>
+    isEntry(tag) ? (
+      boot ? (
+        <script
+          key="app-boot"
+          nonce={nonce}
+          suppressHydrationWarning
+          // The build's own asset URLs, JSON-escaped (bootScript).
+          dangerouslySetInnerHTML={{ __html: boot }}
+        />
+      ) : null
+    ) : (
+      <Asset {...tag} key={`tsr-scripts-${tag.tag}-${i}`} />
+    ),
+  )
+}
