@@ -165,6 +165,42 @@ describe('in-process transport against the real API', () => {
   })
 })
 
+describe('in-process requests', () => {
+  it('carry the Content-Length an HTTP client sends, counted in bytes; multipart bodies are left to FormData', async () => {
+    const seen: Request[] = []
+    const transport = inProcessTransport(async () => ({
+      fetch: (request: Request) => {
+        seen.push(request)
+        return Response.json({})
+      },
+    }))
+    const body = { q: '英語のクラス', page: 1 }
+    await transport({ method: 'POST', path: '/v1/class_works/search', body })
+    expect(seen[0]!.headers.get('content-length')).toBe(
+      String(new TextEncoder().encode(JSON.stringify(body)).length),
+    )
+    expect(Number(seen[0]!.headers.get('content-length'))).toBe((await seen[0]!.arrayBuffer()).byteLength)
+    await transport({ method: 'GET', path: '/v1/master/categories' })
+    expect(seen[1]!.headers.has('content-length')).toBe(false)
+    const form = new FormData()
+    form.set('file', new Blob(['x']), 'x.png')
+    await transport({ method: 'POST', path: '/v1/uploads', form })
+    expect(seen[2]!.headers.get('content-type')).toMatch(/^multipart\/form-data; boundary=/)
+    expect(seen[2]!.headers.has('content-length')).toBe(false)
+  })
+
+  it('over the API body limit are refused with 413 from their declared length, as over HTTP', async () => {
+    const transport = inProcessTransport(async () => api.app)
+    const res = await transport({
+      method: 'POST',
+      path: '/v1/class_works/search',
+      body: { q: 'あ'.repeat(30_000) },
+    })
+    expect(res.status).toBe(413)
+    expect(res.data).toMatchObject({ code: 'payload_too_large' })
+  })
+})
+
 describe('responses that break the contract', () => {
   const broken: ApiTransport = async () => ({ status: 200, data: { unexpected: true } })
 

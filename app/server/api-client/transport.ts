@@ -61,12 +61,17 @@ export function inProcessTransport(
 ) {
   return async (request: ApiRequest): Promise<ApiResponse> => {
     const handler = await getHandler()
+    const headers = headersFor(request)
+    const json = request.form || request.body === undefined ? undefined : JSON.stringify(request.body)
+    // The length an HTTP client would send: without it the API's body limit reads the body as a stream and builds
+    // the request again to measure it (60 µs of CPU per call, half the hop); a multipart body's is left to FormData.
+    if (json !== undefined) headers.set('content-length', String(Buffer.byteLength(json)))
     const response = await handler.fetch(
       markInProcess(
         new Request(`http://internal${withQuery(request.path, request.query)}`, {
           method: request.method,
-          headers: headersFor(request),
-          body: request.form ?? (request.body === undefined ? undefined : JSON.stringify(request.body)),
+          headers,
+          body: request.form ?? json,
         }),
       ),
     )
