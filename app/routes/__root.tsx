@@ -1,6 +1,6 @@
 /// <reference types="vite/client" />
 import type { QueryClient } from '@tanstack/react-query'
-import { createRootRouteWithContext, Outlet, useRouterState } from '@tanstack/react-router'
+import { createRootRouteWithContext, Outlet, useRouter, useRouterState } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { SimpleLayout } from '~/components/layouts/simple-layout'
 import { AppLoad } from '~/components/shell/app-load'
@@ -78,7 +78,6 @@ export const Route = createRootRouteWithContext<RouterContext>()({
         { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
         { rel: 'apple-touch-icon', href: '/apple-touch-icon.png' },
       ],
-      scripts: [{ children: viewportScript }],
     }
   },
   shellComponent: RootDocument,
@@ -96,6 +95,7 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 })
 
 function RootDocument({ children }: { children: ReactNode }) {
+  const nonce = useRouter().options.ssr?.nonce
   const furigana = Route.useRouteContext({ select: (c) => c.auth?.furigana === true })
   const fixedFurigana = Route.useRouteContext({ select: (c) => c.fixedFurigana })
   // The body is named after the route (spec §2), and a 404 after itself: not after the home page it falls back to.
@@ -109,6 +109,9 @@ function RootDocument({ children }: { children: ReactNode }) {
     <html lang="ja">
       <head>
         <DocumentHead />
+        {/* Rendered here, not as a route script: TanStack's route scripts are added to the page again on every
+            client navigation, and this one has nothing to do after the first layout. */}
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: viewportScript }} />
       </head>
       <body className={furigana ? `${bodyClass} furigana` : bodyClass}>
         <FuriganaScope on={furigana} texts={fixedFurigana}>

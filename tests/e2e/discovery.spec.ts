@@ -222,6 +222,32 @@ test('public pages paint before their app code loads, then hydrate (0034)', asyn
   }
 })
 
+test('client navigations add no script to the page again (the boot and the route scripts ran once)', async ({
+  page,
+}) => {
+  await gotoReady(page, '/')
+  await page.evaluate(() => {
+    const w = window as { addedScripts?: string[] }
+    w.addedScripts = []
+    new MutationObserver((records) => {
+      for (const r of records)
+        for (const n of r.addedNodes)
+          if (n.nodeName === 'SCRIPT') {
+            const script = n as HTMLScriptElement
+            // Data (a page's JSON-LD in the head) is rendered by React like any tag; only code counts here.
+            if (!['', 'module', 'text/javascript'].includes(script.type)) continue
+            w.addedScripts!.push(script.src || script.text.slice(0, 80))
+          }
+    }).observe(document, { childList: true, subtree: true })
+  })
+  await page.getByTestId('site-footer').getByRole('link', { name: '会社概要' }).click()
+  await expect(page).toHaveURL(/\/company$/)
+  await page.getByRole('banner').getByRole('link').first().click()
+  await expect(page).toHaveURL(new URL('/', page.url()).href)
+  // Chunks the router loads for a new route come as <link rel=modulepreload> or import(), never as a script.
+  expect(await page.evaluate(() => (window as { addedScripts?: string[] }).addedScripts)).toEqual([])
+})
+
 test('a first load leaves the server-function transport for later; the first client navigation loads it', async ({
   page,
 }) => {

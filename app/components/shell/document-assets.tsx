@@ -3,12 +3,13 @@ import {
   _getAssetMatches,
   type AnyRouteMatch,
   composeSsrBodyScripts,
+  deepEqual,
   getSsrBodyScriptParts,
   type RouterManagedTag,
   resolveManifestAssetLink,
 } from '@tanstack/router-core'
 import { isServer } from '@tanstack/router-core/isServer'
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { bootScript } from '~/lib/boot-script'
 
 /**
@@ -50,7 +51,12 @@ function ServerScripts() {
 /** The client renders what the server did for the matches it hydrates, as `Scripts` does. */
 function ClientScripts() {
   const router = useRouter()
-  const scripts = useRouterState({ select: (s) => composeSsrBodyScripts(scriptParts(router, s.matches)) })
+  const selected = useRouterState({ select: (s) => composeSsrBodyScripts(scriptParts(router, s.matches)) })
+  // The tags' objects are kept while they are equal, as `Scripts`' deep compare does: `Asset`'s effect for a
+  // route's script runs again (and adds the script to the page again) whenever its attrs object changes.
+  const kept = useRef(selected)
+  if (kept.current !== selected && !deepEqual(kept.current, selected)) kept.current = selected
+  const scripts = kept.current
   return <BodyScripts scripts={scripts} />
 }
 

@@ -64,7 +64,7 @@ export function inProcessTransport(
     const headers = headersFor(request)
     const json = request.form || request.body === undefined ? undefined : JSON.stringify(request.body)
     // The length an HTTP client would send: without it the API's body limit reads the body as a stream and builds
-    // the request again to measure it (60 µs of CPU per call, half the hop); a multipart body's is left to FormData.
+    // the request again to measure it (~60 µs of CPU per call); a multipart body's length is left to FormData.
     if (json !== undefined) headers.set('content-length', String(Buffer.byteLength(json)))
     const response = await handler.fetch(
       markInProcess(
