@@ -84,7 +84,8 @@ function lazyServerFnTransport(): Plugin {
 
 /**
  * Lazy chunks load without Vite's preload table (`build.modulePreload: false`, docs/decisions/0008). A first load
- * does not need it: the server's HTML already has a modulepreload link for every chunk of the page. It only sped up
+ * does not need it: the page already names every chunk it needs for a modulepreload (added by the boot script after
+ * the first paint, 0034). It only sped up
  * client navigation, and cost every first load ~1.6 KB gzip (each chunk's name and hash, in the entry). Two things
  * keep navigation close to what it was:
  * - each chunk names all the chunks it needs, not only its direct imports (what Rollup's hoistTransitiveImports

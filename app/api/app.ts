@@ -125,16 +125,9 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
     '*',
     timeout(API_REQUEST_TIMEOUT_MS, () => new HTTPException(503, { message: 'request timed out' })),
   )
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => c.json({ code: 'payload_too_large', message: '送信するデータが大きすぎます' }, 413),
-    }),
-  )
-
   // Authenticated calls per access token from API clients (the token itself is checked by each route; a forged
-  // one only spends its own counter). The BFF's own in-process calls are not counted (app/api/in-process.ts).
+  // one only spends its own counter). The BFF's own in-process calls are not counted (app/api/in-process.ts):
+  // asked before the body limit, which may replace the request (a body without a length) and with it the mark.
   app.use('*', async (c, next) => {
     // One counter per token, however the scheme is spelt.
     const token = bearerToken(c.req.header('authorization'))
@@ -142,6 +135,14 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
       await routeDeps.rateLimit('apiPerToken', limitKey(`Bearer ${token}`))
     await next()
   })
+
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => c.json({ code: 'payload_too_large', message: '送信するデータが大きすぎます' }, 413),
+    }),
+  )
 
   // A repeated write (network retry, double tap) with the same Idempotency-Key gets the first answer.
   app.use('*', idempotency(getDb, routeDeps.auth))

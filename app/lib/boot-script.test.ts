@@ -1,19 +1,23 @@
 import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
-import { BOOT_FALLBACK_MS, bootScript } from './boot-script'
+import { BOOT_LATEST_MS, bootScript } from './boot-script'
 
 type Element = { tag: string; [k: string]: unknown }
 type Entries = { getEntriesByName: (name: string) => unknown[] }
 
-/** A page as far as the boot script sees it: the elements it adds; frames, timers and paints run by hand. */
-function page({ hidden = false, paintTiming = true } = {}) {
+/**
+ * A page as far as the boot script sees it: the elements it adds; the clock (ms since the navigation started),
+ * frames, timers and paints moved by hand.
+ */
+function page({ hidden = false, paintTiming = true, parsedAt = 50 } = {}) {
+  let clock = parsedAt
   const added: Element[] = []
   const frames: (() => void)[] = []
-  const timers: { fn: () => void; ms: number }[] = []
+  const timers: { fn: () => void; at: number }[] = []
   const listeners: Record<string, () => void> = {}
-  const observers: ((list: Entries, o: { disconnect: () => void }) => void)[] = []
+  const observers: ((list: Entries) => void)[] = []
+  const observed: unknown[] = []
   const paints: string[] = []
-  const entries = (names: string[]): Entries => ({ getEntriesByName: (n) => names.filter((x) => x === n) })
   const document = {
     visibilityState: hidden ? 'hidden' : 'visible',
     head: { appendChild: (el: Element) => added.push(el) },
@@ -28,28 +32,33 @@ function page({ hidden = false, paintTiming = true } = {}) {
       let on = true
       observers.push((l) => on && fn(l, { disconnect: () => (on = false) }))
     }
-    observe() {}
+    observe(options: unknown) {
+      observed.push(options)
+    }
   }
   const window = {
     requestAnimationFrame: (fn: () => void) => frames.push(fn),
-    performance: { getEntriesByName: (n: string) => paints.filter((x) => x === n) },
+    performance: { now: () => clock, getEntriesByName: (n: string) => paints.filter((x) => x === n) },
     ...(paintTiming ? { PerformanceObserver } : {}),
   }
-  const context = { window, document, setTimeout: (fn: () => void, ms = 0) => timers.push({ fn, ms }) }
+  const setTimeout = (fn: () => void, ms = 0) => timers.push({ fn, at: clock + ms })
+  const context = { window, document, setTimeout }
   return {
     added,
     listeners,
+    observed,
     run: (code: string) => runInNewContext(code, context),
     frame: () => {
       for (const fn of frames.splice(0)) fn()
     },
-    /** Runs the timers due within `ms`. */
-    timers: (ms = 0) => {
-      for (const t of timers.splice(0)) (t.ms <= ms ? t.fn : () => timers.push(t))()
+    /** Moves the clock to `at` and runs the timers due by then. */
+    until: (at: number) => {
+      clock = Math.max(clock, at)
+      for (const t of timers.splice(0)) (t.at <= clock ? t.fn : () => timers.push(t))()
     },
     paint: (name: string) => {
       paints.push(name)
-      for (const o of observers) o(entries([name]), { disconnect() {} })
+      for (const o of observers) o({ getEntriesByName: (n) => (n === name ? [name] : []) })
     },
   }
 }
@@ -65,21 +74,40 @@ const all = [
 ]
 
 describe('bootScript', () => {
-  it('adds nothing before the first contentful paint is reported, then the preloads and the entry once', () => {
-    const p = page()
+  it('on a fast network, waits for the first contentful paint, then adds the preloads and the entry once', () => {
+    const p = page({ parsedAt: 40 })
     p.run(bootScript(entry, preloads))
     p.frame()
-    p.timers()
+    p.until(100)
     p.paint('first-paint')
     expect(p.added).toEqual([])
+    // Buffered: a paint reported between the check and the observer's start is not missed.
+    expect(p.observed).toEqual([{ type: 'paint', buffered: true }])
     p.paint('first-contentful-paint')
     expect(loaded(p.added)).toEqual(all)
     expect(p.added[0]?.fetchPriority).toBe('low')
-    // Hiding the tab, the fallback timer, or the script run again (a re-added copy): nothing more.
+    // The time limit, hiding the tab, or the script run again (a re-added copy): nothing more.
+    p.until(BOOT_LATEST_MS)
     p.listeners.visibilitychange?.()
-    p.timers(BOOT_FALLBACK_MS)
     p.run(bootScript(entry, preloads))
     expect(p.added).toHaveLength(3)
+  })
+
+  it(`does not wait past ${BOOT_LATEST_MS} ms after the navigation started for a paint`, () => {
+    const p = page({ parsedAt: 40 })
+    p.run(bootScript(entry, preloads))
+    p.until(BOOT_LATEST_MS - 1)
+    expect(p.added).toEqual([])
+    p.until(BOOT_LATEST_MS)
+    expect(loaded(p.added)).toEqual(all)
+    p.paint('first-contentful-paint')
+    expect(p.added).toHaveLength(3)
+  })
+
+  it('on a slow network, where the page is parsed after that, asks for the code at once', () => {
+    const p = page({ parsedAt: 900 })
+    p.run(bootScript(entry, preloads))
+    expect(loaded(p.added)).toEqual(all)
   })
 
   it('loads at once when the paint was reported before it ran', () => {
@@ -92,15 +120,14 @@ describe('bootScript', () => {
   it('without paint timing, loads in the task after the next frame', () => {
     const p = page({ paintTiming: false })
     p.run(bootScript(entry, preloads))
-    p.timers()
-    expect(p.added).toEqual([])
+    p.until(60)
     p.frame()
     expect(p.added).toEqual([])
-    p.timers()
+    p.until(60)
     expect(loaded(p.added)).toEqual(all)
   })
 
-  it('loads at once in a hidden tab, where no frame comes, and when the tab is hidden before its paint', () => {
+  it('loads at once in a hidden tab, where nothing paints, and when the tab is hidden before its paint', () => {
     const hidden = page({ hidden: true })
     hidden.run(bootScript(entry, preloads))
     expect(loaded(hidden.added)).toEqual(all)
@@ -108,15 +135,6 @@ describe('bootScript', () => {
     const p = page()
     p.run(bootScript(entry, preloads))
     p.listeners.visibilitychange?.()
-    expect(loaded(p.added)).toEqual(all)
-  })
-
-  it(`starts the app after ${BOOT_FALLBACK_MS} ms when no paint is ever reported`, () => {
-    const p = page()
-    p.run(bootScript(entry, preloads))
-    p.timers(BOOT_FALLBACK_MS - 1)
-    expect(p.added).toEqual([])
-    p.timers(BOOT_FALLBACK_MS)
     expect(loaded(p.added)).toEqual(all)
   })
 

@@ -1,10 +1,16 @@
 /**
- * The inline script that starts the app's JavaScript after the page's first paint (docs/decisions/0034): it adds
- * the route's module preloads and the entry module once the first frame is out, at once in a hidden tab (where no
- * frame comes), and does it only once however often it runs. Plain ES5 in a string: it runs before any bundle.
+ * The inline script that starts the app's JavaScript (docs/decisions/0034): it adds the route's module preloads and
+ * the entry module at the page's first contentful paint, or BOOT_LATEST_MS after the navigation started if that
+ * comes first; at once in a hidden tab (where nothing paints); and only once, however often it runs. Plain ES5 in
+ * a string: it runs before any bundle.
  */
-/** How long the boot waits for a first paint that is not reported before starting the app anyway. */
-export const BOOT_FALLBACK_MS = 3000
+
+/**
+ * The latest the app's code is asked for, from the start of the navigation. On a fast network the page paints
+ * before this, and its scripts wait for that paint instead of taking the main thread from it. On a slow one the
+ * HTML alone arrives later than this, so the code is asked for as soon as the page is parsed, as before 0034.
+ */
+export const BOOT_LATEST_MS = 400
 
 export function bootScript(entry: string, preloads: readonly string[]): string {
   // JSON in a <script>: "</script" or "<!--" in a value would end the element, so every "<" of it is escaped.
@@ -14,15 +20,15 @@ export function bootScript(entry: string, preloads: readonly string[]): string {
     `var p=${json(preloads)};for(var i=0;i<p.length;i++){var l=d.createElement('link');l.rel='modulepreload';` +
     `l.href=p[i];l.fetchPriority='low';d.head.appendChild(l)}var s=d.createElement('script');s.type='module';` +
     `s.src=${json(entry)};d.head.appendChild(s)}` +
+    `var wait=${BOOT_LATEST_MS}-w.performance.now();` +
+    "if(wait<=0||d.visibilityState==='hidden')return go();setTimeout(go,wait);" +
+    "d.addEventListener('visibilitychange',go,{once:true});" +
     // The first contentful paint's entry comes once the frame is on screen (a requestAnimationFrame callback runs
     // before its frame is even drawn); without paint timing, the task after the next frame.
     "function painted(l){return l.getEntriesByName('first-contentful-paint').length>0}" +
-    "if(d.visibilityState==='hidden')return go();d.addEventListener('visibilitychange',go,{once:true});" +
     "var P=w.PerformanceObserver;if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.indexOf('paint')>=0){" +
     'if(painted(w.performance))return go();' +
     "new P(function(l,o){if(painted(l)){o.disconnect();go()}}).observe({type:'paint',buffered:true})}" +
-    'else w.requestAnimationFrame(function(){setTimeout(go,0)});' +
-    // A browser that never reports the paint still starts the app (what it did before: the script at once).
-    `setTimeout(go,${BOOT_FALLBACK_MS})})(window,document)`
+    'else w.requestAnimationFrame(function(){setTimeout(go,0)})})(window,document)'
   )
 }

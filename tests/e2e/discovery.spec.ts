@@ -202,22 +202,29 @@ test('public pages paint before their app code loads, then hydrate (0034)', asyn
     // Nothing in the HTML fetches the app's modules: the boot script adds them after the first paint.
     expect(html, path).not.toContain('rel="modulepreload"')
     expect(html, path).not.toMatch(/<script[^>]*type="module"/)
+    // It names the page's own chunks: the entry first, then the route's.
+    const preloads = JSON.parse(/var p=(\[[^\]]*\])/.exec(html)?.[1] ?? '[]') as string[]
+    expect(preloads.length, path).toBeGreaterThan(1)
     await gotoReady(page, path)
     const timing = await page.evaluate(() => ({
       paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
       scripts: performance
         .getEntriesByType('resource')
         .filter((r) => new URL(r.name).pathname.endsWith('.js'))
-        .map((r) => r.startTime),
+        .map((r) => ({ path: new URL(r.name).pathname, start: r.startTime })),
     }))
-    expect(timing.scripts.length, path).toBeGreaterThan(0)
-    for (const start of timing.scripts) expect(start, path).toBeGreaterThanOrEqual(timing.paint)
-    // Hydrated: a client navigation, not a document load, follows a link.
+    for (const p of preloads)
+      expect(
+        timing.scripts.map((s) => s.path),
+        path,
+      ).toContain(p)
+    for (const { start } of timing.scripts) expect(start, path).toBeGreaterThanOrEqual(timing.paint)
+    // Hydrated: a link to another page is followed by the router, without a document load.
     await page.evaluate(() => {
       ;(window as { notReloaded?: boolean }).notReloaded = true
     })
-    await page.getByRole('banner').getByRole('link').first().click()
-    await expect(page).toHaveURL(new URL('/', page.url()).href)
+    await page.getByTestId('site-footer').getByRole('link', { name: '会社概要' }).click()
+    await expect(page).toHaveURL(/\/company$/)
     expect(await page.evaluate(() => (window as { notReloaded?: boolean }).notReloaded)).toBe(true)
   }
 })

@@ -189,7 +189,7 @@ describe('in-process requests', () => {
     expect(seen[2]!.headers.has('content-length')).toBe(false)
   })
 
-  it('over the API body limit are refused with 413 from their declared length, as over HTTP', async () => {
+  it('over the API body limit are refused with 413: their length is counted in bytes, not characters', async () => {
     const transport = inProcessTransport(async () => api.app)
     const res = await transport({
       method: 'POST',

@@ -9,6 +9,7 @@ import { markInProcess } from '../../app/api/in-process'
 import { consume, isLimited, RateLimitedError, reset } from '../../app/db/rate-limit'
 import { messages } from '../../app/db/schema'
 import { LIMITS, RATE_LIMITED_MESSAGE } from '../../app/lib/limits'
+import { inProcessTransport } from '../../app/server/api-client/transport'
 import { setupApi, type TestApi } from './support/api'
 import { accessToken, SUBS, testAuth } from './support/tokens'
 
@@ -105,6 +106,35 @@ describe('calls per access token', () => {
       ),
     )
     expect(inProcess.status).toBe(200)
+    // Writes too, with a JSON body (the BFF's transport) or a multipart one, whose request the body limit rebuilds.
+    const write = await inProcessTransport(async () => a)({
+      method: 'POST',
+      path: '/v1/users/me/learners',
+      token,
+      body: {},
+    })
+    expect(write.status).not.toBe(429)
+    const form = new FormData()
+    form.set('file', new Blob(['x'], { type: 'image/png' }), 'x.png')
+    const upload = await a.fetch(
+      markInProcess(
+        new Request('http://internal/v1/users/me/learners', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}` },
+          body: form,
+        }),
+      ),
+    )
+    expect(upload.status).not.toBe(429)
+    // The same multipart call from an API client is counted.
+    const outside = await a.fetch(
+      new Request('http://api.test/v1/users/me/learners', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: form,
+      }),
+    )
+    expect(outside.status).toBe(429)
     // Public calls carry no token and are not counted per token.
     expect((await a.fetch(new Request('http://api.test/v1/master/categories'))).status).toBe(200)
   })

@@ -7,6 +7,7 @@ import {
   getSsrBodyScriptParts,
   type RouterManagedTag,
   resolveManifestAssetLink,
+  rootRouteId,
 } from '@tanstack/router-core'
 import { isServer } from '@tanstack/router-core/isServer'
 import { useRef, useState } from 'react'
@@ -19,8 +20,14 @@ import { bootScript } from '~/lib/boot-script'
  */
 
 const isModulePreload = (tag: RouterManagedTag) => tag.tag === 'link' && tag.attrs?.rel === 'modulepreload'
-const isEntry = (tag: RouterManagedTag) =>
-  tag.tag === 'script' && tag.attrs?.type === 'module' && typeof tag.attrs?.src === 'string'
+
+/** The app's entry: the root route's module script in the manifest (another route's scripts stay as they are). */
+function entrySrc(router: ReturnType<typeof useRouter>): string | undefined {
+  const entry = router.ssr?.manifest?.routes[rootRouteId]?.scripts?.find(
+    (s) => s.attrs?.type === 'module' && typeof s.attrs?.src === 'string',
+  )
+  return entry?.attrs?.src as string | undefined
+}
 
 export function DocumentHead() {
   const nonce = useRouter().options.ssr?.nonce
@@ -35,7 +42,14 @@ export function DocumentScripts() {
 
 function scriptParts(router: ReturnType<typeof useRouter>, matches: AnyRouteMatch[]) {
   const nonce = router.options.ssr?.nonce
-  return getSsrBodyScriptParts(matches, router.ssr?.manifest, nonce, { suppressHydrationWarning: true })
+  const parts = getSsrBodyScriptParts(matches, router.ssr?.manifest, nonce, {
+    suppressHydrationWarning: true,
+  })
+  // As `Scripts` does: a manifest script with a src stays where it is written (React 19 would hoist an async one).
+  for (const script of parts[1])
+    if (typeof script.attrs?.src === 'string')
+      (script as { preventScriptHoist?: boolean }).preventScriptHoist = true
+  return parts
 }
 
 /** The server takes the dehydration scripts once; they surround the page's own scripts. */
@@ -77,10 +91,10 @@ function BodyScripts({ scripts }: { scripts: RouterManagedTag[] }) {
   const router = useRouter()
   const nonce = router.options.ssr?.nonce
   // The boot script stays the one the server sent: it ran once, and later routes' chunks are the router's business.
-  const [boot] = useState(() => {
-    const entry = scripts.find(isEntry)?.attrs?.src
-    return typeof entry === 'string' ? bootScript(entry, pagePreloads(router)) : undefined
-  })
+  const [entry] = useState(() => entrySrc(router))
+  const [boot] = useState(() => (entry ? bootScript(entry, pagePreloads(router)) : undefined))
+  const isEntry = (tag: RouterManagedTag) =>
+    tag.tag === 'script' && entry !== undefined && tag.attrs?.src === entry
   return scripts.map((tag, i) =>
     isEntry(tag) ? (
       boot ? (
