@@ -14,9 +14,11 @@ import { useRef, useState } from 'react'
 import { bootScript } from '~/lib/boot-script'
 
 /**
- * TanStack Router's `HeadContent` and `Scripts`, except that the app's JavaScript starts after the first paint
+ * TanStack Router's `HeadContent` and `Scripts`, except that the app's JavaScript starts at the first paint
  * (docs/decisions/0034): the head carries no module preloads, and the entry's `<script type="module">` becomes an
- * inline script that adds both once the first frame is out. Everything else is rendered as the originals do.
+ * inline script that adds both then (bootScript). Everything else is rendered as the originals do. Built on
+ * router-core's own helpers, some of them internal (`_getAssetMatches`, `router.stores`,
+ * `takeInitialHydrationScriptTags`): check this file against `Scripts` and `HeadContent` on a TanStack upgrade.
  */
 
 const isModulePreload = (tag: RouterManagedTag) => tag.tag === 'link' && tag.attrs?.rel === 'modulepreload'
