@@ -83,6 +83,46 @@ function lazyServerFnTransport(): Plugin {
 }
 
 /**
+ * The app has no infinite queries, yet TanStack Query's `Query` imports their page-fetching behaviour (and its
+ * helpers) for the day one exists: ~0.5 KB gzip on every first load. In the browser build that module is a stub
+ * that says so if it is ever called (docs/decisions/0008). The build fails once infinite queries are used (their
+ * observer then has code in a chunk), so the stub cannot silently break a page: remove this plugin then.
+ */
+function noInfiniteQueries(): Plugin {
+  const stubId = '\0manabi:no-infinite-queries'
+  return {
+    name: 'manabi:no-infinite-queries',
+    enforce: 'pre',
+    apply: 'build',
+    applyToEnvironment: (environment) => environment.name === 'client',
+    resolveId(source, importer) {
+      return source === './infiniteQueryBehavior.js' &&
+        /[\\/]@tanstack[\\/]query-core[\\/]/.test(importer ?? '')
+        ? stubId
+        : null
+    },
+    load(id) {
+      if (id !== stubId) return null
+      return `const off = () => {
+  throw new Error('Infinite queries are left out of the browser build (noInfiniteQueries in vite.config.ts)')
+}
+export const infiniteQueryBehavior = off
+export const hasNextPage = off
+export const hasPreviousPage = off`
+    },
+    generateBundle(_options, bundle) {
+      for (const file of Object.values(bundle))
+        if (file.type === 'chunk')
+          for (const [id, module] of Object.entries(file.modules))
+            if (/[\\/]infiniteQueryObserver\.js$/.test(id) && module.renderedLength > 0)
+              this.error(
+                `noInfiniteQueries: ${file.fileName} uses infinite queries; remove the plugin from vite.config.ts`,
+              )
+    },
+  }
+}
+
+/**
  * Lazy chunks load without Vite's preload table (`build.modulePreload: false`, docs/decisions/0008). A first load
  * does not need it: the page already names every chunk it needs for a modulepreload (added by the boot script after
  * the first paint, 0034). It only sped up
@@ -209,12 +249,11 @@ export default defineConfig({
                       : null,
                 },
                 {
-                  // What the class and teacher pages share besides cards: the share buttons, the report button
-                  // (whose dialog loads on first open) and the gone page's loader; one chunk, not three small ones.
+                  // What the class and teacher pages share besides cards: the share buttons and the gone page's
+                  // loader; one chunk, not two small ones. The report button is not in it: the class page loads it
+                  // when the foot of the page comes into view.
                   name: (id: string) =>
-                    /[\\/]app[\\/](components[\\/]ui[\\/](share-buttons|lazy-gone-page)|features[\\/]report[\\/]report-button)\.tsx$/.test(
-                      id,
-                    )
+                    /[\\/]app[\\/]components[\\/]ui[\\/](share-buttons|lazy-gone-page)\.tsx$/.test(id)
                       ? 'page-actions'
                       : null,
                 },
@@ -244,6 +283,7 @@ export default defineConfig({
   plugins: [
     embeddedIdpDev(),
     lazyServerFnTransport(),
+    noInfiniteQueries(),
     leanChunkLoading(),
     tailwindcss(),
     tanstackStart({

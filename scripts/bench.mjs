@@ -13,14 +13,13 @@
 //     SMTP server, and write → live event on another instance, p50/p99 (BENCH_NOTIFY=0 skips).
 // Every request goes to this machine's own server on localhost and every loop stops by itself.
 import { spawn, spawnSync } from 'node:child_process'
-import { gzipSync } from 'node:zlib'
 import { chromium } from '@playwright/test'
 import { ensureChromium } from './find-chromium.mjs'
+import { FIRST_LOAD_BUDGET_KB, firstLoadJs } from './first-load-js.mjs'
 import { warmCompressedAssets } from './static-files.mjs'
 
 const PORT = Number(process.env.BENCH_PORT ?? 3200)
 const origin = `http://localhost:${PORT}`
-const BUDGET_KB = 130
 const SSR_SECONDS = Number(process.env.BENCH_SSR_SECONDS ?? 10)
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8)
 const LIGHTHOUSE = process.env.BENCH_LIGHTHOUSE !== '0'
@@ -52,32 +51,12 @@ async function classAndTeacherPaths() {
   return [`/class_search/detail/${first.id}`, `/teacher/detail/${first.teacher.id}`]
 }
 
-async function firstLoadJs(browser, pages) {
+async function firstLoadOfPages(browser, pages) {
   const rows = []
   for (const path of pages) {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
-    const page = await context.newPage()
-    const scripts = new Map()
-    page.on('response', async (res) => {
-      if (res.request().resourceType() !== 'script') return
-      try {
-        scripts.set(res.url(), await res.body())
-      } catch {}
-    })
-    await page.goto(`${origin}${path}`, { waitUntil: 'networkidle' })
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true')
-    let raw = 0
-    let gz = 0
-    for (const body of scripts.values()) {
-      raw += body.length
-      gz += gzipSync(body, { level: 9 }).length
-    }
-    rows.push({
-      page: path,
-      files: scripts.size,
-      rawKB: +(raw / 1024).toFixed(1),
-      gzipKB: +(gz / 1024).toFixed(1),
-    })
+    const { files, rawKB, gzipKB } = await firstLoadJs(await context.newPage(), `${origin}${path}`)
+    rows.push({ page: path, files: files.length, rawKB, gzipKB })
     await context.close()
   }
   return rows
@@ -191,12 +170,14 @@ try {
     : ['/', '/class_search', ...(await classAndTeacherPaths())]
 
   const browser = await chromium.launch({ executablePath: ensureChromium(), args: chromeFlags })
-  const js = await firstLoadJs(browser, pages)
+  const js = await firstLoadOfPages(browser, pages)
   await browser.close()
   console.log('\nFirst-load JavaScript (all scripts the page loads before it is interactive)')
   console.table(js)
   for (const r of js) {
-    console.log(`${r.page}: ${r.gzipKB} KB gzip ${r.gzipKB <= BUDGET_KB ? '≤' : '>'} budget ${BUDGET_KB} KB`)
+    console.log(
+      `${r.page}: ${r.gzipKB} KB gzip ${r.gzipKB <= FIRST_LOAD_BUDGET_KB ? '≤' : '>'} budget ${FIRST_LOAD_BUDGET_KB} KB`,
+    )
   }
 
   if (SSR_SECONDS > 0) {

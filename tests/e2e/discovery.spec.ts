@@ -1,5 +1,6 @@
 import { expect, type Page, type TestInfo, test } from '@playwright/test'
 import { BOOT_LATEST_MS } from '../../app/lib/boot-script'
+import { FIRST_LOAD_BUDGET_KB, firstLoadJs } from '../../scripts/first-load-js.mjs'
 import { expectAccessible, gotoReady, isPhone, login } from './helpers'
 
 /** Opens the filter panel on phones (it is always open from lg up). */
@@ -250,12 +251,18 @@ test('client navigations add no script to the page again (the boot and the route
           }
     }).observe(document, { childList: true, subtree: true })
   })
+  // The browser's bundle has no text for the boot script (document-assets.tsx): React must keep the server's.
+  const bootText = () =>
+    page.evaluate(() => [...document.scripts].find((s) => s.text.includes('__appBoot'))?.text ?? '')
+  const boot = await bootText()
+  expect(boot).toContain('modulepreload')
   await page.getByTestId('site-footer').getByRole('link', { name: '会社概要' }).click()
   await expect(page).toHaveURL(/\/company$/)
   await page.getByRole('banner').getByRole('link').first().click()
   await expect(page).toHaveURL(new URL('/', page.url()).href)
   // Chunks the router loads for a new route come as <link rel=modulepreload> or import(), never as a script.
   expect(await page.evaluate(() => (window as { addedScripts?: string[] }).addedScripts)).toEqual([])
+  expect(await bootText()).toBe(boot)
 })
 
 test('a first load leaves the server-function transport for later; the first client navigation loads it', async ({
@@ -316,6 +323,40 @@ test('no public page loads server-function code first; a client navigation loads
   await expect(page).toHaveURL(/\/class_search\?sort=new$/)
   await expect(page.getByTestId('search-results').getByTestId('class-card').first()).toBeVisible()
   expect(await serverFnCode()).toHaveLength(1)
+})
+
+test('every public page loads at most 130 KB gzip of JavaScript first, counted as npm run bench counts it', async ({
+  browser,
+  page,
+}, testInfo) => {
+  test.skip(
+    !isPhone(testInfo),
+    "the bench's count is a phone's (390×844): what is in view at load loads with it",
+  )
+  const { classes, teachers } = await publicIds(page)
+  const articles = (await (await page.request.get('/v1/magazine_articles')).json()) as {
+    items: { id: number }[]
+  }
+  const paths = [
+    '/',
+    '/class_search',
+    `/class_search/detail/${classes[0]}`,
+    `/teacher/detail/${teachers[0]}`,
+    '/magazine',
+    `/magazine/detail/${articles.items[0]!.id}`,
+  ]
+  for (const path of paths) {
+    // A fresh context for each page: nothing from the previous one in its cache.
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      baseURL: testInfo.project.use.baseURL,
+    })
+    const { gzipKB, files } = await firstLoadJs(await context.newPage(), path)
+    await context.close()
+    const list = files.map((f: { path: string; gzipBytes: number }) => `${f.path} ${f.gzipBytes}`).join(', ')
+    expect(files.length, path).toBeGreaterThan(1)
+    expect(gzipKB, `${path}: ${list}`).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_KB)
+  }
 })
 
 test('a teacher page has structured data and is accessible', async ({ page }) => {

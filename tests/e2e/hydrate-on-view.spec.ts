@@ -176,3 +176,30 @@ test('a link tapped in a part that has not hydrated opens its page by client nav
   // The window survived: the router opened the page, not a full load.
   expect(await page.evaluate(() => (window as { stayed?: boolean }).stayed)).toBe(true)
 })
+
+test('the home page loads the code of its part below the class lists only when it is scrolled to; a link tapped there meanwhile still opens @phone-only', async ({
+  page,
+}) => {
+  const errors = watchErrors(page)
+  let asked = 0
+  await page.route(/\/assets\/home-below-fold-[^/]+\.js$/, async (route) => {
+    asked++
+    await new Promise((r) => setTimeout(r, 1000))
+    await route.continue()
+  })
+  await gotoReady(page, '/')
+  await page.waitForLoadState('networkidle')
+  expect(asked).toBe(0)
+  await page.evaluate(() => {
+    ;(window as { stayed?: boolean }).stayed = true
+  })
+  // The server's HTML is there all along, readings and all.
+  await expect(page.locator('#promise-heading')).toContainText('まなびのたねの3つの約束')
+  const more = page.getByRole('link', { name: '記事をもっと読む' })
+  await more.click()
+  expect(asked).toBe(1)
+  await expect(page).toHaveURL(/\/magazine$/)
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+  expect(await page.evaluate(() => (window as { stayed?: boolean }).stayed)).toBe(true)
+  expect(errors).toEqual([])
+})

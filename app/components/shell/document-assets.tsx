@@ -61,7 +61,14 @@ function ServerScripts() {
     scriptParts(router, router.stores.matches.get()),
     router.serverSsr?.takeInitialHydrationScriptTags(),
   )
-  return <BodyScripts scripts={scripts} />
+  const entry = entrySrc(router)
+  return (
+    <BodyScripts
+      scripts={scripts}
+      entry={entry}
+      boot={entry ? bootScript(entry, pagePreloads(router)) : undefined}
+    />
+  )
 }
 
 /** The client renders what the server did for the matches it hydrates, as `Scripts` does. */
@@ -72,8 +79,9 @@ function ClientScripts() {
   // route's script runs again (and adds the script to the page again) whenever its attrs object changes.
   const kept = useRef(selected)
   if (kept.current !== selected && !deepEqual(kept.current, selected)) kept.current = selected
-  const scripts = kept.current
-  return <BodyScripts scripts={scripts} />
+  // The entry as the server saw it: later routes' chunks are the router's business, not the boot script's.
+  const [entry] = useState(() => entrySrc(router))
+  return <BodyScripts scripts={kept.current} entry={entry} />
 }
 
 /**
@@ -89,25 +97,36 @@ function pagePreloads(router: ReturnType<typeof useRouter>): string[] {
   return [...hrefs]
 }
 
-function BodyScripts({ scripts }: { scripts: RouterManagedTag[] }) {
-  const router = useRouter()
-  const nonce = router.options.ssr?.nonce
-  // The boot script stays the one the server sent: it ran once, and later routes' chunks are the router's business.
-  const [entry] = useState(() => entrySrc(router))
-  const [boot] = useState(() => (entry ? bootScript(entry, pagePreloads(router)) : undefined))
+/**
+ * The client hydrates the boot script the server sent and never renders its text: the script ran once, and
+ * React checks neither an inline script's text nor `dangerouslySetInnerHTML` when it hydrates. So `bootScript` and
+ * `pagePreloads` stay out of the browser's bundle (`isServer` is `false` there), which the first-load budget needs.
+ * The client's one object keeps React from writing the element's text again on each render.
+ */
+const HYDRATED_BOOT = { __html: '' }
+
+function BodyScripts({
+  scripts,
+  entry,
+  boot,
+}: {
+  scripts: RouterManagedTag[]
+  entry: string | undefined
+  /** The boot script's text, on the server only. */
+  boot?: string
+}) {
+  const nonce = useRouter().options.ssr?.nonce
   const isEntry = (tag: RouterManagedTag) =>
     tag.tag === 'script' && entry !== undefined && tag.attrs?.src === entry
   return scripts.map((tag, i) =>
     isEntry(tag) ? (
-      boot ? (
-        <script
-          key="app-boot"
-          nonce={nonce}
-          suppressHydrationWarning
-          // The build's own asset URLs, JSON-escaped (bootScript).
-          dangerouslySetInnerHTML={{ __html: boot }}
-        />
-      ) : null
+      <script
+        key="app-boot"
+        nonce={nonce}
+        suppressHydrationWarning
+        // The build's own asset URLs, JSON-escaped (bootScript).
+        dangerouslySetInnerHTML={boot === undefined ? HYDRATED_BOOT : { __html: boot }}
+      />
     ) : (
       <Asset {...tag} key={`tsr-scripts-${tag.tag}-${i}`} />
     ),

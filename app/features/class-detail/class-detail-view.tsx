@@ -186,7 +186,7 @@ export function ClassDetailView({
       <HydrateOnView>
         <TeacherSection c={c} ask={ask} />
       </HydrateOnView>
-      {report ? <p className="mt-8 text-right">{report}</p> : null}
+      {report ? <div className="mt-8 text-right">{report}</div> : null}
     </article>
   )
 }

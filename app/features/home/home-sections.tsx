@@ -1,7 +1,6 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
-import { ArticleCard } from '~/components/cards/article-card'
 import { ClassCard } from '~/components/cards/class-card'
 import { Ruby } from '~/components/ui/ruby'
 import type { ClassCardView } from '~/lib/card-view'
@@ -9,7 +8,7 @@ import { seatsLabel } from '~/lib/class-labels'
 import { formatPrice, formatShortDateJa, formatTimeJa } from '~/lib/format'
 import { homeQuery } from './queries'
 
-function SectionHeader({ id, title, more }: { id: string; title: string; more?: ReactNode }) {
+export function SectionHeader({ id, title, more }: { id: string; title: string; more?: ReactNode }) {
   return (
     <div className="flex items-end justify-between gap-4">
       <h2 id={id} className="text-2xl font-black">
@@ -20,7 +19,7 @@ function SectionHeader({ id, title, more }: { id: string; title: string; more?: 
   )
 }
 
-const moreLink = 'shrink-0 text-sm font-bold text-purple-dark underline'
+export const moreLink = 'shrink-0 text-sm font-bold text-purple-dark underline'
 
 /** A row of cards: swipes sideways on phones, a grid from sm up. */
 function CardRow({ cards, testId }: { cards: ClassCardView[]; testId: string }) {
@@ -155,31 +154,5 @@ export function ClassSections() {
         </section>
       ) : null}
     </>
-  )
-}
-
-/** The latest magazine articles. */
-export function MagazinePicks() {
-  const { articles } = useSuspenseQuery(homeQuery()).data
-  if (!articles.length) return null
-  return (
-    <section className="below-fold mx-auto max-w-6xl px-4 py-10" aria-labelledby="magazine-heading">
-      <SectionHeader
-        id="magazine-heading"
-        title="マガジン"
-        more={
-          <Link to="/magazine" className={moreLink}>
-            記事をもっと読む
-          </Link>
-        }
-      />
-      <ul className="mt-6 grid gap-4 md:grid-cols-3" data-testid="home-magazine">
-        {articles.map((a) => (
-          <li key={a.id}>
-            <ArticleCard article={a} />
-          </li>
-        ))}
-      </ul>
-    </section>
   )
 }

@@ -1,15 +1,18 @@
 import { createFileRoute, Link, redirect, useNavigate } from '@tanstack/react-router'
 import { useEffect } from 'react'
 import { HydrateOnView } from '~/components/shell/hydrate-on-view'
+import { lazyPart } from '~/components/shell/lazy-part'
 import { openLoginModal } from '~/components/shell/ui-store'
 import { Ruby } from '~/components/ui/ruby'
 import { registrationTarget, safeReturnTo } from '~/features/auth/auth-state'
 import { PageFurigana } from '~/features/furigana/page-furigana'
 import { prefetchFurigana } from '~/features/furigana/queries'
 import { homeClassIds } from '~/features/home/home-ids'
-import { CategorySection, ClassSections, MagazinePicks } from '~/features/home/home-sections'
+import { CategorySection, ClassSections } from '~/features/home/home-sections'
 import { homeQuery } from '~/features/home/queries'
 import { pageHead } from '~/lib/seo'
+
+const HomeBelowFold = lazyPart(() => import('~/features/home/home-below-fold'))
 
 export const Route = createFileRoute('/_default/')({
   // `login` carries the page a signed-out visitor wanted; the login modal opens and returns there.
@@ -42,39 +45,6 @@ function LoginPrompt() {
   }, [login, navigate])
   return null
 }
-
-const promises = [
-  {
-    title: '安心して任せられる先生',
-    body: 'クラスを公開できるのは、運営が本人確認書類で本人確認をした先生だけ（「本人確認済み」と表示）。メッセージは保護者と先生のあいだだけで、連絡先を含むものは運営が確認してから届きます。気になることは「通報する」から運営へ。',
-  },
-  {
-    title: '登録も月額も無料',
-    body: '会員登録と月額基本料は無料です。受講したいクラスだけを、1回ずつ予約できます。無料のクラスもたくさんあります。',
-  },
-  {
-    title: 'スマホでもPCでも',
-    body: '授業はすべてライブのオンライン。おうちのスマホ・タブレット・パソコンから、開始15分前に表示されるリンクで参加できます。',
-  },
-] as const
-
-const steps = [
-  {
-    n: '1',
-    title: 'さがす',
-    body: 'カテゴリや学年、日時から、お子さまにぴったりのクラスと先生を見つけます。',
-  },
-  {
-    n: '2',
-    title: 'よやくする',
-    body: '受講するお子さまを選んで予約。24時間前までならキャンセルして全額返金されます。',
-  },
-  {
-    n: '3',
-    title: 'まなぶ',
-    body: '当日はリンクから参加するだけ。先生へのメッセージやお知らせもここで届きます。',
-  },
-] as const
 
 function HomePage() {
   const { classIds } = Route.useLoaderData()
@@ -160,63 +130,9 @@ function HomePage() {
       <HydrateOnView>
         <ClassSections />
       </HydrateOnView>
+      {/* Far below it: its code too loads when about to be seen (0030); a visitor who stays on top never loads it. */}
       <HydrateOnView>
-        <section className="below-fold mx-auto max-w-6xl px-4 py-12" aria-labelledby="promise-heading">
-          <h2 id="promise-heading" className="text-center text-2xl font-black">
-            <Ruby>まなびのたねの3つの約束</Ruby>
-          </h2>
-          <ul className="mt-8 grid gap-6 md:grid-cols-3">
-            {promises.map((p) => (
-              <li key={p.title} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-                <h3 className="text-lg font-bold text-purple-dark">
-                  <Ruby text={p.title} />
-                </h3>
-                <p className="mt-3 text-sm text-slate-700">
-                  <Ruby text={p.body} />
-                </p>
-              </li>
-            ))}
-          </ul>
-        </section>
-
-        <section className="below-fold bg-light-grey" aria-labelledby="steps-heading">
-          <div className="mx-auto max-w-6xl px-4 py-12">
-            <h2 id="steps-heading" className="text-center text-2xl font-black">
-              はじめかた
-            </h2>
-            <ol className="mt-8 grid gap-6 md:grid-cols-3">
-              {steps.map((s) => (
-                <li key={s.n} className="flex gap-4 rounded-2xl bg-white p-6">
-                  <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-purple-dark text-lg font-black text-white">
-                    {s.n}
-                  </span>
-                  <div>
-                    <h3 className="font-bold">{s.title}</h3>
-                    <p className="mt-2 text-sm text-slate-700">
-                      <Ruby text={s.body} />
-                    </p>
-                  </div>
-                </li>
-              ))}
-            </ol>
-          </div>
-        </section>
-
-        <MagazinePicks />
-
-        <section
-          className="below-fold mx-auto max-w-3xl px-4 py-12 text-center"
-          aria-labelledby="teacher-heading"
-        >
-          <h2 id="teacher-heading" className="text-2xl font-black">
-            <Ruby>先生として教えたい方へ</Ruby>
-          </h2>
-          <p className="mt-4 text-slate-700">
-            <Ruby>
-              得意なことを、全国の子どもたちに。登録料・月額基本料は無料で、手数料は予約が成立したときだけ。個人でも、教室や団体としても始められます。
-            </Ruby>
-          </p>
-        </section>
+        <HomeBelowFold />
       </HydrateOnView>
     </PageFurigana>
   )

@@ -8,7 +8,6 @@ import { ClassDetailView, preloadClassDetailParts } from '~/features/class-detai
 import { classDetailQuery, classReviewsQuery, favoriteStateQuery } from '~/features/class-detail/queries'
 import { PageFurigana } from '~/features/furigana/page-furigana'
 import { prefetchFurigana } from '~/features/furigana/queries'
-import { ReportButton } from '~/features/report/report-button'
 import { parseId } from '~/lib/ids'
 import { pageHead, type SeoInput } from '~/lib/seo'
 
@@ -18,6 +17,9 @@ const ReservationPanel = lazyPart(() => panelPart().then((m) => ({ default: m.Re
 // Rendered in the teacher's card, which waits for the view the same way.
 const askPart = () => import('~/features/messages/ask-teacher-button')
 const AskTeacherButton = lazyPart(() => askPart().then((m) => ({ default: m.AskTeacherButton })))
+// At the foot of the page and under each review (which waits for the view too): the same.
+const reportPart = () => import('~/features/report/report-button')
+const ReportButton = lazyPart(() => reportPart().then((m) => ({ default: m.ReportButton })))
 
 export const Route = createFileRoute('/_default/class_search/detail/$id')({
   loader: async ({ context, params }) => {
@@ -40,6 +42,7 @@ export const Route = createFileRoute('/_default/class_search/detail/$id')({
       preloadClassDetailParts(),
       panelPart(),
       askPart(),
+      reportPart(),
     ])
     if (!page) throw notFound()
     if ('gone' in page)
@@ -71,7 +74,11 @@ function ClassDetailPage() {
             <ReservationPanel classWork={classWork} now={now} />
           </HydrateOnView>
         )}
-        report={<ReportButton target="class" id={id} />}
+        report={
+          <HydrateOnView>
+            <ReportButton target="class" id={id} />
+          </HydrateOnView>
+        }
         reportReview={(reviewId) => <ReportButton target="review" id={reviewId} compact />}
         ask={(teacher) => <AskTeacherButton teacherId={teacher.id} teacherName={teacher.nickname} />}
       />
