@@ -2,8 +2,9 @@ import { expect, type Page, test } from '@playwright/test'
 import { gotoReady, watchErrors } from './helpers'
 
 /**
- * The class page's parts below the fold (the schedule, the reservation panel, the reviews, the teacher's card)
- * hydrate when they come into view, and only then load their code (docs/decisions/0030).
+ * The class page's parts below the fold (the schedule, the reservation panel, the reviews, the teacher's card, the
+ * report button) and the home page's part below its class lists hydrate when they come into view, and only then load
+ * their code (docs/decisions/0030, 0008).
  */
 
 /** A string only the reservation panel's script carries. */
