@@ -85,9 +85,14 @@ function lazyServerFnTransport(): Plugin {
 /**
  * The app has no infinite queries, yet TanStack Query's `Query` imports their page-fetching behaviour (and its
  * helpers) for the day one exists: ~0.5 KB gzip on every first load. In the browser build that module is a stub
- * that says so if it is ever called (docs/decisions/0008). The build fails once infinite queries are used (their
- * observer then has code in a chunk), so the stub cannot silently break a page: remove this plugin then.
+ * that throws a clear error if it is ever called (docs/decisions/0008). So that it is never called, the build
+ * fails when a module of the app in the browser build names an infinite query (`useInfiniteQuery`,
+ * `infiniteQueryOptions`, `fetchInfiniteQuery`, `queryClient.infiniteQuery`, …) or when the infinite observer has
+ * code in a chunk: remove this plugin then. (A server-only module could still dehydrate one; none does.)
  */
+const INFINITE_QUERY_API =
+  /\b(?:use(?:Suspense)?InfiniteQuery|infiniteQueryOptions|(?:fetch|prefetch)InfiniteQuery|ensureInfiniteQueryData|InfiniteQueryObserver|infiniteQuery)\b/
+
 function noInfiniteQueries(): Plugin {
   const stubId = '\0manabi:no-infinite-queries'
   return {
@@ -100,6 +105,13 @@ function noInfiniteQueries(): Plugin {
         /[\\/]@tanstack[\\/]query-core[\\/]/.test(importer ?? '')
         ? stubId
         : null
+    },
+    transform(code, id) {
+      if (/[\\/]node_modules[\\/]/.test(id) || !/[\\/]app[\\/]/.test(id)) return null
+      const named = code.match(INFINITE_QUERY_API)
+      if (named)
+        this.error(`noInfiniteQueries: ${id} uses ${named[0]}; remove the plugin from vite.config.ts`)
+      return null
     },
     load(id) {
       if (id !== stubId) return null

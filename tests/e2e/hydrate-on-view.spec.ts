@@ -103,6 +103,25 @@ test('a class page opened from a list renders its lower parts at once', async ({
   expect(await page.evaluate(() => (window as { stayed?: boolean }).stayed)).toBe(true)
 })
 
+test('the home page opened by client navigation renders its lower part with the rest: the loader fetched its code', async ({
+  page,
+}) => {
+  // The part's code is slow to come: rendered without it, the page would show its top a second before the rest.
+  await page.route(/\/assets\/home-below-fold-[^/]+\.js$/, async (route) => {
+    await new Promise((r) => setTimeout(r, 1000))
+    await route.continue()
+  })
+  await gotoReady(page, '/company')
+  await page.evaluate(() => {
+    ;(window as { stayed?: boolean }).stayed = true
+  })
+  await page.getByRole('banner').getByRole('link').first().click()
+  await expect(page).toHaveURL(new URL('/', page.url()).href)
+  await expect(page.getByTestId('hero-search')).toBeVisible()
+  expect(await page.locator('#promise-heading').count()).toBe(1)
+  expect(await page.evaluate(() => (window as { stayed?: boolean }).stayed)).toBe(true)
+})
+
 test('furigana turned on before scrolling leaves the lower parts on screen, with readings once they are in view @phone-only', async ({
   page,
 }) => {
@@ -194,11 +213,11 @@ test('the home page loads the code of its part below the class lists only when i
   await page.evaluate(() => {
     ;(window as { stayed?: boolean }).stayed = true
   })
-  // The server's HTML is there all along, readings and all.
+  // The server's HTML is there all along.
   await expect(page.locator('#promise-heading')).toContainText('まなびのたねの3つの約束')
   const more = page.getByRole('link', { name: '記事をもっと読む' })
   await more.click()
-  expect(asked).toBe(1)
+  await expect.poll(() => asked).toBe(1)
   await expect(page).toHaveURL(/\/magazine$/)
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
   expect(await page.evaluate(() => (window as { stayed?: boolean }).stayed)).toBe(true)

@@ -76,5 +76,9 @@ test('the magazine list and an article are accessible', async ({ page }) => {
   await page.getByTestId('magazine-articles').getByTestId('article-card').first().getByRole('link').click()
   await expect(page).toHaveURL(/\/magazine\/detail\/\d+$/)
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
+  // The URL changes before the article has rendered: axe once scanned the page-loading overlay fading in (its
+  // message, half transparent, failed the contrast rule).
+  await expect(page.getByTestId('article-body')).toBeVisible()
+  await expect(page.getByTestId('loading-overlay')).toHaveCount(0)
   await expectAccessible(page)
 })

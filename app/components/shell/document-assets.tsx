@@ -99,9 +99,10 @@ function pagePreloads(router: ReturnType<typeof useRouter>): string[] {
 
 /**
  * The client hydrates the boot script the server sent and never renders its text: the script ran once, and
- * React checks neither an inline script's text nor `dangerouslySetInnerHTML` when it hydrates. So `bootScript` and
- * `pagePreloads` stay out of the browser's bundle (`isServer` is `false` there), which the first-load budget needs.
- * The client's one object keeps React from writing the element's text again on each render.
+ * React 19 neither compares nor writes `dangerouslySetInnerHTML` when it hydrates (in development the comparison is
+ * skipped under `suppressHydrationWarning`), and writes it later only when `__html` changes, which on the client
+ * it never does. So `bootScript` and `pagePreloads` stay out of the browser's bundle (`isServer` is `false` there),
+ * which the first-load budget needs (0008, 0034).
  */
 const HYDRATED_BOOT = { __html: '' }
 

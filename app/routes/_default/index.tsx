@@ -12,7 +12,9 @@ import { CategorySection, ClassSections } from '~/features/home/home-sections'
 import { homeQuery } from '~/features/home/queries'
 import { pageHead } from '~/lib/seo'
 
-const HomeBelowFold = lazyPart(() => import('~/features/home/home-below-fold'))
+// Far below the first screen on every device: its code loads when it comes into view (0030, 0008).
+const belowFoldPart = () => import('~/features/home/home-below-fold')
+const HomeBelowFold = lazyPart(belowFoldPart)
 
 export const Route = createFileRoute('/_default/')({
   // `login` carries the page a signed-out visitor wanted; the login modal opens and returns there.
@@ -26,7 +28,9 @@ export const Route = createFileRoute('/_default/')({
     if (target) throw redirect({ href: target })
   },
   loader: async ({ context }) => {
-    const home = await context.queryClient.ensureQueryData(homeQuery())
+    // A client navigation renders the lower part at once: its code comes with the data. (A first load does not
+    // run this loader in the browser; there it loads when the part comes into view.)
+    const [home] = await Promise.all([context.queryClient.ensureQueryData(homeQuery()), belowFoldPart()])
     const classIds = homeClassIds(home)
     await prefetchFurigana(context.queryClient, context.auth.furigana, { class_ids: classIds })
     return { classIds }
@@ -130,7 +134,8 @@ function HomePage() {
       <HydrateOnView>
         <ClassSections />
       </HydrateOnView>
-      {/* Far below it: its code too loads when about to be seen (0030); a visitor who stays on top never loads it. */}
+      {/* Far below it: its code too loads when about to be seen; a visitor who stays on top never loads it. What it
+          reads stays in the query cache meanwhile: CategorySection, hydrated with the page, observes homeQuery. */}
       <HydrateOnView>
         <HomeBelowFold />
       </HydrateOnView>
