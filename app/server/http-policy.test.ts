@@ -116,6 +116,37 @@ describe('stabilizePage and etagMatches (visitor pages a CDN can share)', () => 
     expect(hashed).toHaveLength(1)
   })
 
+  it('names the bytes in its ETag without hashing the page again: where the nonce stands and each render time count', () => {
+    const hashed: string[] = []
+    const counting = {
+      ...crypto,
+      hash: (data: string) => {
+        hashed.push(data)
+        return crypto.hash(data)
+      },
+    }
+    const page = `${render('N1', 1795627368675)}${'<p>本文</p>'.repeat(2000)}`
+    const a = stabilizePage(page, 'N1', counting)
+    expect(hashed).toHaveLength(1)
+    expect(hashed[0]!.length).toBeLessThan(400)
+    // Same content and digest, the nonce moved from one attribute to another: other bytes, another ETag.
+    const moved = stabilizePage(page.replace('<script nonce="N1">x', '<script nonce="">xN1'), 'N1', crypto)
+    expect(moved.digest).toBe(a.digest)
+    expect(moved.body).not.toBe(a.body)
+    expect(moved.etag).not.toBe(a.etag)
+    // The same render times in other places: other bytes, another ETag.
+    const swapped = (at1: number, at2: number, nonce = 'N1') =>
+      `<i>u:${at1}</i><i>u:${at2}</i><script nonce="${nonce}"></script>`
+    const first = stabilizePage(swapped(1795627368675, 1795627399999), 'N1', crypto)
+    const second = stabilizePage(swapped(1795627399999, 1795627368675), 'N1', crypto)
+    expect(second.digest).toBe(first.digest)
+    expect(second.etag).not.toBe(first.etag)
+    // The same bytes under another request's nonce: the same ETag.
+    expect(stabilizePage(swapped(1795627368675, 1795627399999, 'OTHER2'), 'OTHER2', crypto).etag).toBe(
+      first.etag,
+    )
+  })
+
   it('gives different content another nonce, digest and ETag', () => {
     const a = stabilizePage(render('N1', 1795627368675), 'N1', crypto)
     const b = stabilizePage(render('N1', 1795627368675, 'ピアノ'), 'N1', crypto)

@@ -111,8 +111,8 @@ const RENDER_TIMES =
 /**
  * Makes a visitor's page the same for every visitor while its content is the same: the per-request nonce is
  * replaced by one derived from the content (an HMAC under a server secret, so an injected script could only carry
- * it by predicting the HMAC of a page that contains itself), and the strong ETag is the hash of the resulting
- * bytes. `digest` names the content without render times: `known(digest)` gives the page already served for it,
+ * it by predicting the HMAC of a page that contains itself), and the strong ETag names the resulting bytes.
+ * `digest` names the content without render times: `known(digest)` gives the page already served for it,
  * whose exact bytes are answered again (shareVisitorPage) without building or hashing them a second time.
  * `hmac(data)` and `hash(data)` are keyed HMAC-SHA-256 and SHA-256, both as base64url.
  */
@@ -123,13 +123,22 @@ export function stabilizePage(
   known: (digest: string) => StablePage | undefined = () => undefined,
 ): StablePage {
   const parts = html.split(requestNonce)
-  const digest = crypto.hmac(parts.join('').replace(RENDER_TIMES, '<time>'))
+  const times: string[] = []
+  const digest = crypto.hmac(
+    parts.join('').replace(RENDER_TIMES, (time, ...rest) => {
+      times.push(`${rest.at(-2)}:${time}`)
+      return '<time>'
+    }),
+  )
   const served = known(digest)
   if (served) return served
   // base64url has no '/' or '+', so the nonce is valid in a CSP source and an HTML attribute as it is.
   const nonce = digest.slice(0, 24)
   const body = parts.join(nonce)
-  return { digest, body, nonce, etag: `"${crypto.hash(body).slice(0, 32)}"` }
+  // The bytes follow from what the digest names, where the nonce stood and each render time with its place, so
+  // hashing those names them as surely as hashing the whole page again would (a rendered page's largest cost here).
+  const made = `${digest}\n${parts.map((part) => part.length).join(',')}\n${times.join('\n')}`
+  return { digest, body, nonce, etag: `"${crypto.hash(made).slice(0, 32)}"` }
 }
 
 /** RFC 9110 §13.1.2: If-None-Match compares weakly; `*` matches any current representation. */
