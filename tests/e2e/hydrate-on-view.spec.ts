@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test'
-import { gotoReady, watchErrors } from './helpers'
+import { gotoReady, login, watchErrors } from './helpers'
 
 /**
  * The class page's parts below the fold (the schedule, the reservation panel, the reviews, the teacher's card, the
@@ -88,6 +88,44 @@ test('the reviews and the teacher card hydrate when scrolled to; a radio tapped 
 
   await page.getByTestId('teacher-card').scrollIntoViewIfNeeded()
   await expect(page.getByTestId('reviews-area')).toHaveAttribute('data-hydrated', 'true')
+})
+
+test("a member gets the report buttons' code once the page is up, not after the reviews' own; a visitor does not get it @phone-only", async ({
+  page,
+}) => {
+  // A class with reviews (the demo parent has written none, so each offers them a report button).
+  let path = ''
+  const res = await page.request.get('/v1/class_works/new_arrivals_by_class?limit=40')
+  for (const { id } of (await res.json()) as { id: number }[]) {
+    const reviews = (await (await page.request.get(`/v1/class_works/${id}/reviews`)).json()) as {
+      items?: unknown[]
+    }
+    if ((reviews.items?.length ?? 0) > 0) {
+      path = `/class_search/detail/${id}`
+      break
+    }
+  }
+  expect(path, 'a class with reviews').not.toBe('')
+  let asked = 0
+  page.on('request', (r) => {
+    if (/\/assets\/report-button-[^/]+\.js$/.test(r.url())) asked++
+  })
+  const reviewsArea = page.getByTestId('reviews-area')
+
+  await gotoReady(page, path)
+  await page.waitForLoadState('networkidle')
+  expect(asked).toBe(0)
+
+  await login(page, 'parent@manabi.example', path)
+  await page.waitForLoadState('networkidle')
+  // Asked for with the page, while the reviews, far below on a phone, have not hydrated yet.
+  await expect(reviewsArea).not.toHaveAttribute('data-hydrated', 'true')
+  expect(asked).toBe(1)
+
+  await reviewsArea.scrollIntoViewIfNeeded()
+  await expect(reviewsArea).toHaveAttribute('data-hydrated', 'true')
+  await reviewsArea.getByTestId('report-review').first().click()
+  await expect(page.getByTestId('report-dialog')).toBeVisible()
 })
 
 test('a class page opened from a list renders its lower parts at once', async ({ page }) => {

@@ -1,7 +1,9 @@
 import { createFileRoute, notFound } from '@tanstack/react-router'
+import { useEffect } from 'react'
 
 import { HydrateOnView } from '~/components/shell/hydrate-on-view'
 import { lazyPart } from '~/components/shell/lazy-part'
+import { useViewer } from '~/components/shell/use-viewer'
 import { LazyGonePage } from '~/components/ui/lazy-gone-page'
 import { isMember } from '~/features/auth/auth-state'
 import { ClassDetailView, preloadClassDetailParts } from '~/features/class-detail/class-detail-view'
@@ -64,6 +66,12 @@ export const Route = createFileRoute('/_default/class_search/detail/$id')({
 
 function ClassDetailPage() {
   const { id, gone } = Route.useLoaderData()
+  const viewer = useViewer()
+  // A member sees a report button under every review but their own: its code comes once the page is up, not one
+  // round trip after the reviews' own when they come into view (a visitor sees none there).
+  useEffect(() => {
+    if (viewer === 'member') void reportPart().catch(() => {})
+  }, [viewer])
   if (gone) return <LazyGonePage message={gone} />
   return (
     <PageFurigana ids={{ class_ids: [id] }}>
