@@ -141,6 +141,12 @@ describe('stabilizePage and etagMatches (visitor pages a CDN can share)', () => 
     const second = stabilizePage(swapped(1795627399999, 1795627368675), 'N1', crypto)
     expect(second.digest).toBe(first.digest)
     expect(second.etag).not.toBe(first.etag)
+    // A page whose text holds a literal <time>: the same digest, and only the render time's place tells the bytes
+    // apart.
+    const literal = stabilizePage('<b><time>u:1795627368675</b><script nonce="N1"></script>', 'N1', crypto)
+    const placed = stabilizePage('<b>u:1795627368675<time></b><script nonce="N1"></script>', 'N1', crypto)
+    expect(placed.digest).toBe(literal.digest)
+    expect(placed.etag).not.toBe(literal.etag)
     // The same bytes under another request's nonce: the same ETag.
     expect(stabilizePage(swapped(1795627368675, 1795627399999, 'OTHER2'), 'OTHER2', crypto).etag).toBe(
       first.etag,

@@ -126,6 +126,7 @@ export function stabilizePage(
   const times: string[] = []
   const digest = crypto.hmac(
     parts.join('').replace(RENDER_TIMES, (time, ...rest) => {
+      // The match's offset: replace's second-to-last argument while RENDER_TIMES has no named group.
       times.push(`${rest.at(-2)}:${time}`)
       return '<time>'
     }),

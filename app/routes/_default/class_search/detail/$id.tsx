@@ -70,8 +70,8 @@ function ClassDetailPage() {
   // A member sees a report button under every review but their own: its code comes once the page is up, not one
   // round trip after the reviews' own when they come into view (a visitor sees none there).
   useEffect(() => {
-    if (viewer === 'member') void reportPart().catch(() => {})
-  }, [viewer])
+    if (viewer === 'member' && !gone) void reportPart().catch(() => {})
+  }, [viewer, gone])
   if (gone) return <LazyGonePage message={gone} />
   return (
     <PageFurigana ids={{ class_ids: [id] }}>
