@@ -137,7 +137,7 @@ export function stabilizePage(
   const nonce = digest.slice(0, 24)
   const body = parts.join(nonce)
   // The bytes follow from what the digest names, where the nonce stood and each render time with its place, so
-  // hashing those names them as surely as hashing the whole page again would (a rendered page's largest cost here).
+  // hashing those names them as surely as hashing the whole page again would, at a fraction of the cost.
   const made = `${digest}\n${parts.map((part) => part.length).join(',')}\n${times.join('\n')}`
   return { digest, body, nonce, etag: `"${crypto.hash(made).slice(0, 32)}"` }
 }
