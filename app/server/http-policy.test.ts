@@ -78,6 +78,18 @@ describe('stabilizePage and etagMatches (visitor pages a CDN can share)', () => 
     hmac: (data: string) => createHmac('sha256', 'k').update(data).digest('base64url'),
     hash: (data: string) => createHash('sha256').update(data).digest('base64url'),
   }
+  /** `crypto` with every input of `hash` kept in `hashed`. */
+  const countingHashes = () => {
+    const hashed: string[] = []
+    const counting = {
+      ...crypto,
+      hash: (data: string) => {
+        hashed.push(data)
+        return crypto.hash(data)
+      },
+    }
+    return { hashed, counting }
+  }
   const render = (nonce: string, at: number, title = '英語') =>
     `<script nonce="${nonce}">x</script><h1>${title}</h1><script nonce="${nonce}">$R={i:"#",u:${at},s:"success"},{dehydratedAt:${at},state:{data:{now:"${new Date(at).toISOString()}"},dataUpdatedAt:${at},errorUpdatedAt:0}}</script>`
 
@@ -97,14 +109,7 @@ describe('stabilizePage and etagMatches (visitor pages a CDN can share)', () => 
 
   it('answers the page already served for the same content without hashing its bytes again', () => {
     const first = stabilizePage(render('N1', 1795627368675), 'N1', crypto)
-    const hashed: string[] = []
-    const counting = {
-      ...crypto,
-      hash: (data: string) => {
-        hashed.push(data)
-        return crypto.hash(data)
-      },
-    }
+    const { hashed, counting } = countingHashes()
     const again = stabilizePage(render('N2', 1795627399999), 'N2', counting, (digest) =>
       digest === first.digest ? first : undefined,
     )
@@ -117,14 +122,7 @@ describe('stabilizePage and etagMatches (visitor pages a CDN can share)', () => 
   })
 
   it('names the bytes in its ETag without hashing the page again: where the nonce stands and each render time count', () => {
-    const hashed: string[] = []
-    const counting = {
-      ...crypto,
-      hash: (data: string) => {
-        hashed.push(data)
-        return crypto.hash(data)
-      },
-    }
+    const { hashed, counting } = countingHashes()
     const page = `${render('N1', 1795627368675)}${'<p>本文</p>'.repeat(2000)}`
     const a = stabilizePage(page, 'N1', counting)
     expect(hashed).toHaveLength(1)
