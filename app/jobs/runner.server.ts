@@ -30,6 +30,18 @@ export class PermanentJobError extends Error {
   override name = 'PermanentJobError'
 }
 
+/**
+ * A job whose moment has not come by the handler's clock: runners claim by the database's clock, and an instance's
+ * clock may be behind it. The job runs again at `runAt` (at the earliest a second from now, so a clock that is far
+ * behind does not make the runner spin), and the attempt does not count.
+ */
+export class JobNotDueError extends Error {
+  override name = 'JobNotDueError'
+  constructor(readonly runAt: Date) {
+    super(`not due before ${runAt.toISOString()}`)
+  }
+}
+
 export interface RecurringJob {
   kind: string
   everyMs: number
@@ -121,6 +133,17 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
     const mine = and(eq(jobs.id, job.id), eq(jobs.lockedBy, workerId))
     if (error === undefined) {
       await db.update(jobs).set({ finishedAt: sql`now()`, lockedUntil: null, lastError: null }).where(mine)
+      return
+    }
+    if (error instanceof JobNotDueError) {
+      await db
+        .update(jobs)
+        .set({
+          runAt: sql`greatest(${error.runAt.toISOString()}::timestamptz, now() + interval '1 second')`,
+          attempts: sql`${jobs.attempts} - 1`,
+          lockedUntil: null,
+        })
+        .where(mine)
       return
     }
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error)

@@ -2,7 +2,7 @@ import '@tanstack/react-start/server-only'
 import { cancelAtProvider, expireHold, reconcilePayments, runRefund } from '../api/services/payments'
 import type { Db } from '../db/client'
 import type { JobHandler, RecurringJob } from '../jobs/runner.server'
-import { PermanentJobError } from '../jobs/runner.server'
+import { JobNotDueError, PermanentJobError } from '../jobs/runner.server'
 import type { PaymentProvider } from './provider.server'
 
 /** How often the reconciliation sweep asks the provider about payments whose outcome was not recorded. */
@@ -25,8 +25,10 @@ export function paymentHandlers(deps: {
   const paymentDeps = (db: Db) => ({ now: new Date(), provider: deps.provider(db) })
   return {
     'payments.expire_hold': async (job, { db }) => {
-      if (await expireHold(db, positiveId(job.payload.purchaseId, 'purchaseId'), paymentDeps(db)))
-        await deps.publicContentChanged?.('job:payments.expire_hold')
+      const outcome = await expireHold(db, positiveId(job.payload.purchaseId, 'purchaseId'), paymentDeps(db))
+      // Finishing it early would leave the seat held for good: nothing else ends a hold.
+      if (outcome instanceof Date) throw new JobNotDueError(outcome)
+      if (outcome === 'changed') await deps.publicContentChanged?.('job:payments.expire_hold')
     },
     'payments.cancel': async (job, { db }) => {
       await cancelAtProvider(db, positiveId(job.payload.paymentId, 'paymentId'), paymentDeps(db))

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type Database, openDatabase } from '../../app/db/client'
 import { jobs, mails } from '../../app/db/schema'
 import { enqueue } from '../../app/jobs/queue.server'
-import { type Job, PermanentJobError, startJobRunner } from '../../app/jobs/runner.server'
+import { type Job, JobNotDueError, PermanentJobError, startJobRunner } from '../../app/jobs/runner.server'
 import { closeMailTransport } from '../../app/mail/mailer.server'
 import { appJobHandlers } from './support/jobs'
 import { testMailSettings } from './support/mail'
@@ -108,6 +108,47 @@ describe('job runner', () => {
     expect(row).toMatchObject({ attempts: 2, failed: true, lastError: 'Error: boom 2' })
     expect(row!.finishedAt).toBeInstanceOf(Date)
     expect(calls).toBe(2)
+  })
+
+  it("a job its handler finds not due yet (a clock behind the database's) runs again then; the early attempts do not count", async () => {
+    await enqueue(database.db, 'test.early', {}, { maxAttempts: 1 })
+    const at = new Date(Date.now() + 30_000)
+    const answers: (Date | undefined)[] = [at, new Date(0), undefined]
+    const runner = startJobRunner({
+      db: database.db,
+      autoStart: false,
+      handlers: {
+        'test.early': async () => {
+          const notBefore = answers.shift()
+          if (notBefore) throw new JobNotDueError(notBefore)
+        },
+      },
+    })
+    expect(await runner.drain()).toBe(1)
+    let [row] = await rowsOf()
+    expect(row).toMatchObject({
+      attempts: 0,
+      finishedAt: null,
+      failed: false,
+      lastError: null,
+      lockedUntil: null,
+    })
+    expect(row!.runAt.getTime()).toBe(at.getTime())
+    expect(await runner.drain()).toBe(0)
+    // A handler whose clock is far behind: again no sooner than a second later, not in a tight loop.
+    await database.db.update(jobs).set({ runAt: new Date(Date.now() - 1000) })
+    const before = Date.now()
+    expect(await runner.drain()).toBe(1)
+    ;[row] = await rowsOf()
+    expect(row!.runAt.getTime()).toBeGreaterThanOrEqual(before + 900)
+    expect(await runner.drain()).toBe(0)
+    // Its time comes: it runs and finishes, its one attempt still its own.
+    await database.db.update(jobs).set({ runAt: new Date(Date.now() - 1000) })
+    expect(await runner.drain()).toBe(1)
+    ;[row] = await rowsOf()
+    expect(row).toMatchObject({ attempts: 1, failed: false })
+    expect(row!.finishedAt).toBeInstanceOf(Date)
+    expect(answers).toEqual([])
   })
 
   it('fails a job of an unknown kind, or one that says so, without retrying', async () => {

@@ -247,8 +247,10 @@ describe('a hold that ends unpaid', () => {
       .from(jobs)
       .where(and(eq(jobs.kind, 'payments.expire_hold'), eq(jobs.dedupeKey, `hold:${p.id}`)))
     expect(job!.runAt.toISOString()).toBe(p.hold_expires_at)
-    // Too early: nothing happens.
-    await expireHold(api.db, p.id, { now: new Date(api.now.getTime() + 9 * MINUTE), provider: embedded() })
+    // Too early: nothing happens, and the hold's end is the time to try again.
+    expect(
+      await expireHold(api.db, p.id, { now: new Date(api.now.getTime() + 9 * MINUTE), provider: embedded() }),
+    ).toEqual(new Date(p.hold_expires_at!))
     expect(await seatsOf(schedule.id)).toBe(1)
     await expireHold(api.db, p.id, { now: new Date(api.now.getTime() + 11 * MINUTE), provider: embedded() })
     expect(await seatsOf(schedule.id)).toBe(0)
@@ -277,6 +279,33 @@ describe('a hold that ends unpaid', () => {
     ok(await api.as(b!, 'POST', '/v1/purchases', { schedule_id: schedule.id }), 201)
     const mine = ok(await api.as(a!, 'GET', '/v1/purchases?scope=upcoming')) as { id: number }[]
     expect(mine.map((x) => x.id)).not.toContain(p.id)
+  })
+
+  it("a hold's job claimed before the hold has ended by this instance's clock runs again then, not never", async () => {
+    const { schedule } = await paidSchedule(1)
+    const [a] = await insertMembers(api.db, 'pay-skew', 1)
+    const p = await hold(a!, schedule.id)
+    const byKey = and(eq(jobs.kind, 'payments.expire_hold'), eq(jobs.dedupeKey, `hold:${p.id}`))
+    // The database's clock is ahead of this instance's: the job is due there, the hold has a minute left here.
+    const ends = new Date(Date.now() + MINUTE)
+    await api.db.update(purchases).set({ holdExpiresAt: ends }).where(eq(purchases.id, p.id))
+    await api.db.update(jobs).set({ runAt: sql`now() - interval '1 second'` }).where(byKey)
+    await drainJobs()
+    const [waiting] = await api.db.select().from(jobs).where(byKey)
+    expect(waiting).toMatchObject({ finishedAt: null, failed: false, attempts: 0 })
+    expect(waiting!.runAt.getTime()).toBe(ends.getTime())
+    expect(await seatsOf(schedule.id)).toBe(1)
+    // The minute passes: the seat is given back.
+    await api.db
+      .update(purchases)
+      .set({ holdExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(purchases.id, p.id))
+    await api.db.update(jobs).set({ runAt: sql`now() - interval '1 second'` }).where(byKey)
+    await drainJobs()
+    expect(await seatsOf(schedule.id)).toBe(0)
+    const [done] = await api.db.select().from(jobs).where(byKey)
+    expect(done).toMatchObject({ failed: false, attempts: 1 })
+    expect(done!.finishedAt).toBeInstanceOf(Date)
   })
 
   it('the job that ends a hold tells every instance that public pages changed (their caches empty)', async () => {
@@ -466,6 +495,48 @@ describe('idempotency and crashes', () => {
     // A second cancellation path (the teacher cancelling now) does not refund it again.
     ok(await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_work_schedules/${schedule.id}/cancel`))
     expect(await api.db.select().from(refunds).where(eq(refunds.purchaseId, p.id))).toHaveLength(1)
+  })
+
+  it('a refund is never recorded without its mail: when queuing the mail fails, the record waits for the retry', async () => {
+    const { schedule } = await paidSchedule()
+    const [sub] = await insertMembers(api.db, 'pay-refund-mail', 1)
+    const p = Purchase.parse(ok(await api.book(sub!, { schedule_id: schedule.id }), 201))
+    ok(await api.as(sub!, 'POST', `/v1/purchases/${p.id}/cancel`))
+    const [refund] = await api.db.select().from(refunds).where(eq(refunds.purchaseId, p.id))
+    const mailsOf = () =>
+      api.db
+        .select()
+        .from(jobs)
+        .where(
+          sql`${jobs.kind} = 'notify.refund_completed' and ${jobs.payload}->>'refundId' = ${String(refund!.id)}`,
+        )
+    // The database refuses the mail's job (it went away between the two writes).
+    await api.db.execute(sql`create function refuse_refund_mail() returns trigger language plpgsql as $$
+      begin if new.kind = 'notify.refund_completed' then raise exception 'the database went away'; end if;
+      return new; end $$`)
+    await api.db.execute(
+      sql`create trigger refuse_refund_mail before insert on jobs for each row execute function refuse_refund_mail()`,
+    )
+    try {
+      await expect(runRefund(api.db, refund!.id, { now: api.now, provider: embedded() })).rejects.toThrow()
+      const [waiting] = await api.db.select().from(refunds).where(eq(refunds.id, refund!.id))
+      expect(waiting!.status).toBe('pending')
+      expect(await mailsOf()).toEqual([])
+    } finally {
+      await api.db.execute(sql`drop trigger refuse_refund_mail on jobs`)
+      await api.db.execute(sql`drop function refuse_refund_mail()`)
+    }
+    // The job's retry records it and queues the mail; the provider refunded once.
+    await runRefund(api.db, refund!.id, { now: api.now, provider: embedded() })
+    const [done] = await api.db.select().from(refunds).where(eq(refunds.id, refund!.id))
+    expect(done!.status).toBe('succeeded')
+    expect(await mailsOf()).toHaveLength(1)
+    expect(
+      await api.db
+        .select()
+        .from(embeddedRefunds)
+        .where(eq(embeddedRefunds.idempotencyKey, `refund-${refund!.id}`)),
+    ).toHaveLength(1)
   })
 
   it('refunds sum to what was paid, one per payment, across member, teacher and course cancellations', async () => {
@@ -773,6 +844,70 @@ describe('the Stripe adapter (a local stub of its API, webhooks signed by the SD
     expect(made[0]).toMatchObject({ amount: 3300, idempotencyKey: `refund-${refund!.id}` })
     const [done] = await api.db.select().from(refunds).where(eq(refunds.id, refund!.id))
     expect(done).toMatchObject({ status: 'succeeded', providerRef: made[0]!.id })
+  })
+
+  it('money Stripe.js took just as the hold ended is settled: by the late confirm, or by the sweep when that answer is lost', async () => {
+    const { schedule } = await paidSchedule(2)
+    const [a, b, c] = await insertMembers(api.db, 'stripe-late', 3)
+    const holdOf = async (sub: string) => {
+      const held = await call(sub, 'POST', '/v1/purchases', { schedule_id: schedule.id })
+      expect(held.status, JSON.stringify(held.body)).toBe(201)
+      const [pay] = await api.db.select().from(payments).where(eq(payments.id, held.body.payment.id))
+      return { purchaseId: Number(held.body.id), paymentId: pay!.id, intent: pay!.providerRef! }
+    }
+    const statusOf = async (purchaseId: number) =>
+      (await api.db.select().from(purchases).where(eq(purchases.id, purchaseId)))[0]!.status
+    const ended = new Date(api.now.getTime() + 11 * MINUTE)
+    const sweep = (at: Date) => reconcilePayments(api.db, { now: at, provider })
+
+    // a: the hold ends while the card check is open in the browser, and Stripe.js pays before our cancel reaches
+    // Stripe. The browser's confirm settles it: the seat is still free, so a has it.
+    const pa = await holdOf(a!)
+    expect(await expireHold(api.db, pa.purchaseId, { now: ended, provider })).toBe('changed')
+    stub.pay(pa.intent)
+    expect((await call(a!, 'POST', `/v1/payments/${pa.paymentId}/confirm`, {})).status).toBe(200)
+    expect(await statusOf(pa.purchaseId)).toBe('reserved')
+
+    // b: the same, but the browser's confirm never arrives and neither does the webhook: the sweep settles it.
+    const pb = await holdOf(b!)
+    await expireHold(api.db, pb.purchaseId, { now: ended, provider })
+    stub.pay(pb.intent)
+    await sweep(new Date(ended.getTime() + 2 * MINUTE))
+    expect(await statusOf(pb.purchaseId)).toBe('reserved')
+    expect(await seatsOf(schedule.id)).toBe(2)
+
+    // c: no seat is left when its money arrives late. a gives a seat up, c holds it and its hold ends, a takes the
+    // seat again meanwhile: c's confirm says so, and c's payment is refunded in full.
+    ok(await call(a!, 'POST', `/v1/purchases/${pa.purchaseId}/cancel`))
+    const pc = await holdOf(c!)
+    await expireHold(api.db, pc.purchaseId, { now: ended, provider })
+    await holdOf(a!)
+    stub.pay(pc.intent)
+    const refused = await call(c!, 'POST', `/v1/payments/${pc.paymentId}/confirm`, {})
+    expect([refused.status, refused.body.code]).toEqual([409, 'refunded_no_seat'])
+    const [refund] = await api.db.select().from(refunds).where(eq(refunds.purchaseId, pc.purchaseId))
+    expect(refund).toMatchObject({ amount: 3300, reason: 'no_seat' })
+    expect(await seatsOf(schedule.id)).toBe(2)
+  })
+
+  it('a payment given up here but still payable at Stripe is cancelled by the sweep, then left alone', async () => {
+    const { schedule } = await paidSchedule(1)
+    const [a] = await insertMembers(api.db, 'stripe-giveup', 1)
+    const held = await call(a!, 'POST', '/v1/purchases', { schedule_id: schedule.id })
+    expect(held.status, JSON.stringify(held.body)).toBe(201)
+    const paymentId = Number(held.body.payment.id)
+    const ended = new Date(api.now.getTime() + 11 * MINUTE)
+    await expireHold(api.db, Number(held.body.id), { now: ended, provider })
+    const [given] = await api.db.select().from(payments).where(eq(payments.id, paymentId))
+    expect(given).toMatchObject({ status: 'canceled', lastAttemptAt: ended })
+    // Its cancel job has not reached Stripe: the sweep a minute later cancels it there.
+    expect(stub.intents.get(given!.providerRef!)!.status).toBe('requires_payment_method')
+    await reconcilePayments(api.db, { now: new Date(ended.getTime() + 2 * MINUTE), provider })
+    expect(stub.intents.get(given!.providerRef!)!.status).toBe('canceled')
+    // The next sweep sees it cancelled at Stripe too: out of the sweep for good.
+    await reconcilePayments(api.db, { now: new Date(ended.getTime() + 4 * MINUTE), provider })
+    const [out] = await api.db.select().from(payments).where(eq(payments.id, paymentId))
+    expect(out).toMatchObject({ status: 'canceled', lastAttemptAt: null })
   })
 
   it('when Stripe cannot be reached, the seat is not kept: 503 in Japanese and the hold ends at once', async () => {

@@ -564,7 +564,7 @@ export async function cancelHeldSchedule(
     .set({ status: 'expired', holdExpiresAt: null })
     .where(and(eq(purchases.scheduleId, schedule.id), eq(purchases.status, 'pending')))
     .returning({ id: purchases.id })
-  for (const p of unpaid) await givePaymentUp(tx, p.id)
+  for (const p of unpaid) await givePaymentUp(tx, p.id, now)
   // Nobody waits for a cancelled lesson (issue 16): the waitlist ends and no seat stays held.
   await cancelWaitlistOf(tx, schedule.id)
   const [row] = await tx

@@ -185,16 +185,20 @@ export async function releaseHold(tx: Tx, purchaseId: number, now: Date): Promis
     .update(classWorkSchedules)
     .set({ purchasedCount: sql`${classWorkSchedules.purchasedCount} - 1` })
     .where(eq(classWorkSchedules.id, seat.scheduleId))
-  await givePaymentUp(tx, purchaseId)
+  await givePaymentUp(tx, purchaseId, now)
   await offerFreedSeats(tx, seat.scheduleId, now)
   return true
 }
 
-/** The payment of a purchase that will not be paid: canceled here, and at the provider by a job after commit. */
-export async function givePaymentUp(tx: Tx, purchaseId: number) {
+/**
+ * The payment of a purchase that will not be paid: canceled here, and at the provider by a job after commit. The
+ * member may still be paying at the provider meanwhile (a card check in the browser), so the reconciliation sweep
+ * looks at it once more a minute later: money that arrived is settled (a seat if one is free, else a refund).
+ */
+export async function givePaymentUp(tx: Tx, purchaseId: number, now: Date) {
   const given = await tx
     .update(payments)
-    .set({ status: 'canceled' })
+    .set({ status: 'canceled', lastAttemptAt: now })
     .where(and(eq(payments.purchaseId, purchaseId), eq(payments.status, 'requires_payment')))
     .returning({ id: payments.id, providerRef: payments.providerRef })
   for (const p of given)
@@ -211,8 +215,15 @@ async function endHold(db: Db, purchaseId: number, now: Date) {
  * Job `payments.expire_hold`, when the hold's time is up: a payment the provider took (its answer was lost) is
  * settled; anything else gives the seat back.
  */
-/** True when it changed a seat (given back, or settled after all). */
-export async function expireHold(db: Db, purchaseId: number, deps: PaymentDeps): Promise<boolean> {
+/**
+ * 'changed' when it moved a seat (given back, or settled after all). The hold's end when it has not come yet by
+ * `deps.now`: the job was claimed by the database's clock, and this instance's may be behind it (try again then).
+ */
+export async function expireHold(
+  db: Db,
+  purchaseId: number,
+  deps: PaymentDeps,
+): Promise<'changed' | 'unchanged' | Date> {
   const [row] = await db
     .select({
       status: purchases.status,
@@ -224,18 +235,18 @@ export async function expireHold(db: Db, purchaseId: number, deps: PaymentDeps):
     .from(purchases)
     .leftJoin(payments, eq(payments.purchaseId, purchases.id))
     .where(eq(purchases.id, purchaseId))
-  if (row?.status !== 'pending' || !row.holdExpiresAt) return false
-  if (row.holdExpiresAt > deps.now) return false
+  if (row?.status !== 'pending' || !row.holdExpiresAt) return 'unchanged'
+  if (row.holdExpiresAt > deps.now) return row.holdExpiresAt
   if (row.paymentId && row.providerRef && row.provider) {
     const state = await providerFor(db, deps.provider, row.provider)
       .retrieve(row.providerRef)
       .catch(() => undefined)
     if (state?.status === 'succeeded') {
       await settlePayment(db, row.paymentId, deps.now)
-      return true
+      return 'changed'
     }
   }
-  return endHold(db, purchaseId, deps.now)
+  return (await endHold(db, purchaseId, deps.now)) ? 'changed' : 'unchanged'
 }
 
 /** Job `payments.cancel`: the provider forgets a payment that will not be paid (a paid one it keeps). */
@@ -284,9 +295,20 @@ export async function confirmPayment(
 ): Promise<void> {
   const p = await ownPayment(db, userId, paymentId)
   if (p.status === 'succeeded') return
-  if (p.status === 'canceled' || p.purchaseStatus !== 'pending' || !p.holdExpiresAt) throw holdEnded()
-  if (p.holdExpiresAt <= deps.now) throw holdEnded()
   const provider = providerFor(db, deps.provider, p.provider)
+  if (
+    p.status === 'canceled' ||
+    p.purchaseStatus !== 'pending' ||
+    !p.holdExpiresAt ||
+    p.holdExpiresAt <= deps.now
+  ) {
+    // The browser may have paid at the provider (Stripe.js) just as the hold ended: that money is settled now (the
+    // seat if one is still free, else a full refund), not left to the webhook or the sweep.
+    const state = p.providerRef ? await provider.retrieve(p.providerRef).catch(() => undefined) : undefined
+    if (state?.status !== 'succeeded') throw holdEnded()
+    if ((await settlePayment(db, p.id, deps.now)) === 'refunded') throw refundedNoSeat()
+    return
+  }
   if (provider.name === 'embedded' && !body.card)
     throw new ApiError(422, 'card_required', 'カード情報を入力してください')
   let ref = p.providerRef
@@ -319,12 +341,15 @@ export async function confirmPayment(
     throw err
   }
   if (state.status === 'succeeded' && (await settlePayment(db, p.id, deps.now)) === 'refunded')
-    throw new ApiError(
-      409,
-      'refunded_no_seat',
-      'お支払いの間に席がなくなったため、予約できませんでした。お支払いは全額返金します',
-    )
+    throw refundedNoSeat()
 }
+
+const refundedNoSeat = () =>
+  new ApiError(
+    409,
+    'refunded_no_seat',
+    'お支払いの間に席がなくなったため、予約できませんでした。お支払いは全額返金します',
+  )
 
 /**
  * The provider took the money: the purchase becomes reserved (mails queued). Money that arrives after the hold
@@ -447,13 +472,17 @@ export async function runRefund(db: Db, refundId: number, deps: PaymentDeps): Pr
       amount: r.amount,
       idempotencyKey: `refund-${refundId}`,
     })
-    const [recorded] = await db
-      .update(refunds)
-      .set({ status: 'succeeded', providerRef: done.ref, succeededAt: deps.now, lastError: null })
-      .where(and(eq(refunds.id, refundId), eq(refunds.status, 'pending')))
-      .returning({ id: refunds.id })
-    if (recorded)
-      await enqueue(db, 'notify.refund_completed', { refundId }, { dedupeKey: `refund-mail:${refundId}` })
+    // The record and its mail commit together: a retry finds the refund succeeded and returns, so a mail queued
+    // apart from it could be lost for good (and this mail cannot be switched off, 0017).
+    await transaction(db, async (tx) => {
+      const [recorded] = await tx
+        .update(refunds)
+        .set({ status: 'succeeded', providerRef: done.ref, succeededAt: deps.now, lastError: null })
+        .where(and(eq(refunds.id, refundId), eq(refunds.status, 'pending')))
+        .returning({ id: refunds.id })
+      if (recorded)
+        await enqueue(tx, 'notify.refund_completed', { refundId }, { dedupeKey: `refund-mail:${refundId}` })
+    })
   } catch (err) {
     await db
       .update(refunds)
@@ -500,9 +529,17 @@ export async function reconcilePayments(db: Db, deps: PaymentDeps): Promise<numb
     if (state.status === 'succeeded') {
       await settlePayment(db, p.id, deps.now)
       settled++
-    } else if (p.status === 'canceled' || state.status === 'canceled') {
+    } else if (state.status === 'canceled') {
       // Nothing more can happen to it: out of the sweep.
       await db.update(payments).set({ lastAttemptAt: null }).where(eq(payments.id, p.id))
+    } else if (p.status === 'canceled' && state.status === 'requires_payment') {
+      // Given up here but still payable there (its cancel job has not run, or failed): cancel it now and look again
+      // at the next sweep. One still processing is only looked at again: it may yet succeed.
+      const canceled = await providerFor(db, deps.provider, p.provider)
+        .cancel(p.ref!)
+        .then(() => true)
+        .catch(() => false)
+      if (canceled) await db.update(payments).set({ lastAttemptAt: deps.now }).where(eq(payments.id, p.id))
     }
   }
   return settled
