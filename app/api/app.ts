@@ -80,6 +80,8 @@ function databaseInputError(err: unknown): ApiError | undefined {
   if (code === '23505') return new ApiError(409, 'conflict', 'すでに登録されています')
   if (code === '23503') return new ApiError(400, 'invalid_request', '存在しないデータが指定されています')
   if (code === '23514') return new ApiError(409, 'conflict', '条件を満たさないため処理できませんでした')
+  // A required value missing (a body that skipped its schema): the request, not the server, is wrong.
+  if (code === '23502') return new ApiError(400, 'invalid_request', '入力内容に誤りがあります')
   if (code.startsWith('22')) return new ApiError(400, 'invalid_request', '入力内容に誤りがあります')
   return undefined
 }

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, lte, ne, type SQL, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, isNull, lte, ne, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { expireOffers, offerDetails } from '../api/services/waitlist'
 import type { Db } from '../db/client'
@@ -337,7 +337,14 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
         .select({ id: users.id, email: users.email })
         .from(roomMembers)
         .innerJoin(users, eq(users.id, roomMembers.userId))
-        .where(and(eq(roomMembers.roomId, m.roomId), ne(roomMembers.userId, m.senderId)))
+        // A suspended account is not written to (nor mailed) any more, even about a message sent just before.
+        .where(
+          and(
+            eq(roomMembers.roomId, m.roomId),
+            ne(roomMembers.userId, m.senderId),
+            isNull(users.suspendedAt),
+          ),
+        )
       // The open pages first: a mail that fails (and retries) must not hold the badge back.
       await live(
         recipients.map((r) => r.id),

@@ -160,6 +160,7 @@ describe('notices', () => {
       { title: 'x', body: 'x'.repeat(5001) },
       { title: 'x', body: 'x', published_at: 'tomorrow' },
       { title: 'x', body: 'x', created_by: 1 },
+      undefined, // no body at all (no content type either): was a 500
     ]) {
       const res = await api.as(SUBS.operator, 'POST', '/v1/admin/notices', body)
       expect(res.status, JSON.stringify(body)).toBe(400)

@@ -110,4 +110,23 @@ describe('profile avatar path', () => {
       expect((await api.as(SUBS.parent, 'PATCH', '/v1/users/me', { avatar_url: bad })).status, bad).toBe(400)
     }
   })
+
+  it("refuses another member's uploaded photo (showing their face, then deleting it as one's own old avatar)", async () => {
+    const theirs = `/uploads/avatars/${'b'.repeat(32)}.webp`
+    expect((await api.as(SUBS.teacher, 'PATCH', '/v1/users/me', { avatar_url: theirs })).status).toBe(200)
+    const before = User.parse((await api.as(SUBS.parent, 'GET', '/v1/users/me')).body)
+    const res = await api.as(SUBS.parent, 'PATCH', '/v1/users/me', {
+      avatar_url: theirs,
+      nickname: 'なりすまし',
+    })
+    expect([res.status, res.body.code]).toEqual([400, 'invalid_request'])
+    expect(JSON.stringify(res.body)).toContain('この画像は使えません')
+    const after = User.parse((await api.as(SUBS.parent, 'GET', '/v1/users/me')).body)
+    expect([after.avatar_url, after.nickname]).toEqual([before.avatar_url, before.nickname])
+    expect(User.parse((await api.as(SUBS.teacher, 'GET', '/v1/users/me')).body).avatar_url).toBe(theirs)
+    // The owner may send their own path again; a bundled image is anyone's.
+    expect((await api.as(SUBS.teacher, 'PATCH', '/v1/users/me', { avatar_url: theirs })).status).toBe(200)
+    const bundled = '/images/avatars/teacher-11.svg'
+    expect((await api.as(SUBS.parent, 'PATCH', '/v1/users/me', { avatar_url: bundled })).status).toBe(200)
+  })
 })

@@ -503,6 +503,19 @@ describe('documents', () => {
     expect(res.body.components.securitySchemes.bearerAuth.scheme).toBe('bearer')
   })
 
+  it('marks every request body required: an optional one lets a request without a body skip its schema', async () => {
+    const res = await api.call('GET', '/v1/openapi.json')
+    const bodies = Object.entries(res.body.paths as Record<string, Record<string, { requestBody?: unknown }>>)
+      .flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ at: `${method} ${path}`, op })))
+      .filter(({ op }) => op.requestBody)
+    expect(bodies.length).toBeGreaterThan(20)
+    expect(
+      bodies
+        .filter(({ op }) => (op.requestBody as { required?: boolean }).required !== true)
+        .map((b) => b.at),
+    ).toEqual([])
+  })
+
   it('serves a self-contained reference page (no external scripts)', async () => {
     const res = await api.call('GET', '/v1/docs')
     expect(res.status).toBe(200)

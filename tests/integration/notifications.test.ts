@@ -223,6 +223,7 @@ describe('/v1 settings and unsubscribe', () => {
       'operator_notice',
     ])
     for (const body of [
+      undefined, // no body at all (no content type either): was a 500
       { kind: 'nope', enabled: false },
       { kind: 'message' },
       { kind: 'message', enabled: 'no' },

@@ -36,7 +36,7 @@ import {
   users,
 } from '../../app/db/schema'
 import { retriedConflicts } from '../../app/db/transaction'
-import { startJobRunner } from '../../app/jobs/runner.server'
+import { type JobHandler, startJobRunner } from '../../app/jobs/runner.server'
 import { LIMITS } from '../../app/lib/limits'
 import { createDbUploadStore } from '../../app/server/upload-store.server'
 import { uploadResponse } from '../../app/server/uploads.server'
@@ -1310,6 +1310,38 @@ describe('通報: suspending an account', () => {
       409,
       'already_suspended',
     )
+  })
+
+  it('a suspended account is not written to: a message into a room opened before is refused (410), one queued just before mails nobody', async () => {
+    const teacher = await newPerson({ teacher: true, verified: true })
+    const parent = await newPerson()
+    await createClass(teacher.sub, { is_published: true, price: 0 })
+    const room = expectOk(
+      await call(parent.sub, 'POST', '/v1/rooms', { partner_id: teacher.id, body: 'はじめまして' }),
+      201,
+    ) as { id: number }
+    const sent = expectOk(
+      await call(parent.sub, 'POST', `/v1/rooms/${room.id}/messages`, { body: '体験の日程について質問です' }),
+      201,
+    ) as { id: number }
+    // The operator suspends the teacher before that message's job runs.
+    await api.db.update(users).set({ suspendedAt: api.now }).where(eq(users.id, teacher.id))
+    await api.db.delete(jobs).where(eq(jobs.kind, 'mail.send'))
+    const handlers: Record<string, JobHandler> = appJobHandlers({ mail: testMailSettings() })
+    await handlers['notify.message']!(
+      { id: 0, kind: 'notify.message', payload: { messageId: sent.id }, attempts: 1 },
+      { db: api.db },
+    )
+    const mailed = (await api.db.select().from(jobs).where(eq(jobs.kind, 'mail.send'))).filter(
+      (j) => (j.payload as { to?: string }).to === teacher.email,
+    )
+    expect(mailed).toEqual([])
+    expectError(
+      await call(parent.sub, 'POST', `/v1/rooms/${room.id}/messages`, { body: 'もしもし' }),
+      410,
+      'gone',
+    )
+    expect(await api.db.select().from(messages).where(eq(messages.roomId, room.id))).toHaveLength(2)
   })
 })
 

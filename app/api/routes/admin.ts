@@ -49,7 +49,7 @@ export function registerAdminRoutes(app: ApiApp, deps: RouteDeps) {
       summary: 'お知らせを作成する（published_at が未来なら予約投稿）',
       security: bearer,
       middleware: [operator] as const,
-      request: { body: { content: { 'application/json': { schema: CreateNoticeBody } } } },
+      request: { body: { content: { 'application/json': { schema: CreateNoticeBody } }, required: true } },
       responses: { 201: json(AdminNotice, '作成したお知らせ'), ...errors(400, 401, 404, 503) },
     }),
     async (c) =>

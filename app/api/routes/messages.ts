@@ -113,7 +113,7 @@ export function registerMessageRoutes(app: ApiApp, deps: RouteDeps) {
         params: IdParams,
         body: { content: { 'application/json': { schema: SendMessageBody } }, required: true },
       },
-      responses: { 201: json(Message, '送ったメッセージ'), ...errors(400, 401, 404, 413, 429, 503) },
+      responses: { 201: json(Message, '送ったメッセージ'), ...errors(400, 401, 404, 410, 413, 429, 503) },
     }),
     async (c) => {
       await deps.rateLimit('messagesPerMember', String(c.var.user.id))

@@ -47,7 +47,9 @@ export function registerNotificationSettingRoutes(
       summary: 'メール通知の種類ごとのオン・オフを変更する（返金のお知らせは停止できません）',
       security: bearer,
       middleware: [member] as const,
-      request: { body: { content: { 'application/json': { schema: UpdateNotificationSettingBody } } } },
+      request: {
+        body: { content: { 'application/json': { schema: UpdateNotificationSettingBody } }, required: true },
+      },
       responses: { 200: json(NotificationSettingList, '変更後の設定'), ...errors(400, 401, 404, 422, 503) },
     }),
     async (c) => {
@@ -86,7 +88,7 @@ export function registerNotificationSettingRoutes(
       path: '/unsubscribe',
       tags: ['users'],
       summary: '配信停止リンクからその種類のメールを停止する（サインイン不要、繰り返しても同じ結果）',
-      request: { body: { content: { 'application/json': { schema: UnsubscribeToken } } } },
+      request: { body: { content: { 'application/json': { schema: UnsubscribeToken } }, required: true } },
       responses: { 200: json(UnsubscribeState, '停止後の設定'), ...errors(400, 503) },
     }),
     async (c) => {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Destination, Message, Room } from '../../contract/v1/rooms'
 import type { Db, Tx } from '../../db/client'
@@ -15,7 +15,7 @@ import {
 import { enqueue } from '../../jobs/queue.server'
 import { containsContactInfo } from '../../lib/contact-detector'
 import type { UserRow } from '../auth'
-import { notFound } from '../errors'
+import { ApiError, notFound } from '../errors'
 import { iso } from './class-cards'
 
 const MESSAGE_LIMIT = 200
@@ -267,6 +267,15 @@ export async function sendMessage(
 ): Promise<Message> {
   return db.transaction(async (tx) => {
     await requireRoomMember(tx, userId, roomId)
+    // A suspended account can no longer be written to, in a room opened before the suspension too.
+    const [partner] = await tx
+      .select({ suspendedAt: users.suspendedAt })
+      .from(roomMembers)
+      .innerJoin(users, eq(users.id, roomMembers.userId))
+      .where(and(eq(roomMembers.roomId, roomId), ne(roomMembers.userId, userId)))
+      .limit(1)
+    if (partner?.suspendedAt)
+      throw new ApiError(410, 'gone', 'この相手は現在ご利用いただけないため、メッセージを送れません')
     return insertMessage(tx, userId, roomId, body, now)
   })
 }

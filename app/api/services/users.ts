@@ -1,4 +1,4 @@
-import { and, asc, count, countDistinct, desc, eq, gte, inArray } from 'drizzle-orm'
+import { and, asc, count, countDistinct, desc, eq, gte, inArray, ne } from 'drizzle-orm'
 import type { DeepMe, Following, RegisterUserBody, UpdateUserBody, User } from '../../contract/v1/users'
 import type { Db, DbOrTx, Tx } from '../../db/client'
 import {
@@ -256,6 +256,19 @@ export async function updateMe(db: Db, user: UserRow, body: UpdateUserBody): Pro
   }
   // Retried on a deadlock: a nickname change rewrites the search text of the teacher's classes.
   return transaction(db, async (tx) => {
+    // An uploaded avatar's path is public once someone shows it: pointing at another member's photo would show
+    // their face here, and removing "one's own" old avatar would then delete theirs.
+    if (body.avatar_url?.startsWith('/uploads/') && body.avatar_url !== user.avatarUrl) {
+      const [taken] = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.avatarUrl, body.avatar_url), ne(users.id, user.id)))
+        .limit(1)
+      if (taken)
+        throw invalidRequest('入力内容に誤りがあります', [
+          { path: ['avatar_url'], message: 'この画像は使えません' },
+        ])
+    }
     await checkMasters(tx, {
       professions: [body.profession_id],
       schoolTypes: [body.school_type_id],
