@@ -110,6 +110,7 @@ async function purchaseDetailsWhere(db: Db, where: SQL | undefined) {
       memberId: users.id,
       memberEmail: users.email,
       memberNickname: users.nickname,
+      memberSuspendedAt: users.suspendedAt,
       learnerNickname: learners.nickname,
       teacherId: teachers.id,
       teacherEmail: teachers.email,
@@ -390,7 +391,13 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
         .from(purchases)
         .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
         .innerJoin(users, eq(users.id, purchases.userId))
-        .where(and(eq(classWorkSchedules.classWorkId, a.classWorkId), eq(purchases.status, 'reserved')))
+        .where(
+          and(
+            eq(classWorkSchedules.classWorkId, a.classWorkId),
+            eq(purchases.status, 'reserved'),
+            isNull(users.suspendedAt),
+          ),
+        )
       const excerpt = a.body.length > 200 ? `${a.body.slice(0, 200)}…` : a.body
       for (const u of members) {
         await mailMember(db, deps, `announcement-${a.id}-${u.id}`, u, 'class_announcement', {
@@ -419,13 +426,14 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           className: classWorks.title,
           teacherId: teachers.id,
           teacherEmail: teachers.email,
+          teacherSuspendedAt: teachers.suspendedAt,
         })
         .from(reviews)
         .innerJoin(users, eq(users.id, reviews.userId))
         .innerJoin(classWorks, eq(classWorks.id, reviews.classWorkId))
         .innerJoin(teachers, eq(teachers.id, classWorks.teacherId))
         .where(eq(reviews.id, reviewId))
-      if (r?.status !== 'visible') return
+      if (r?.status !== 'visible' || r.teacherSuspendedAt) return
       await mailMember(
         db,
         deps,
@@ -462,7 +470,13 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
         .select({ id: classRequests.id, userId: users.id, email: users.email })
         .from(classRequests)
         .innerJoin(users, eq(users.id, classRequests.userId))
-        .where(and(eq(classRequests.classWorkId, classWorkId), sql`${classRequests.notifiedAt} is null`))
+        .where(
+          and(
+            eq(classRequests.classWorkId, classWorkId),
+            sql`${classRequests.notifiedAt} is null`,
+            isNull(users.suspendedAt),
+          ),
+        )
       for (const r of open) {
         await mailMember(db, deps, `request-${r.id}`, { id: r.userId, email: r.email }, 'request_scheduled', {
           className: s.title,
@@ -553,7 +567,11 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
         .from(notificationPreferences)
         .innerJoin(users, eq(users.id, notificationPreferences.userId))
         .where(
-          and(eq(notificationPreferences.kind, 'operator_notice'), eq(notificationPreferences.enabled, true)),
+          and(
+            eq(notificationPreferences.kind, 'operator_notice'),
+            eq(notificationPreferences.enabled, true),
+            isNull(users.suspendedAt),
+          ),
         )
       const excerpt = n.body.length > 200 ? `${n.body.slice(0, 200)}…` : n.body
       for (const u of members)
@@ -626,6 +644,9 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           }),
         ]
         for (const { p, lesson } of reminders) {
+          // A suspended account cannot sign in to attend: no reminder (a course run already under way keeps
+          // its seat, see 0020).
+          if (p.memberSuspendedAt) continue
           // Keyed by the start time too: a lesson moved to another day is reminded again for the new time.
           await mailMember(
             db,

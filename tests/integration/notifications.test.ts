@@ -12,6 +12,7 @@ import {
   mails,
   notificationThrottles,
   purchases,
+  users,
 } from '../../app/db/schema'
 import { startJobRunner } from '../../app/jobs/runner.server'
 import {
@@ -23,6 +24,7 @@ import type { LiveEventType } from '../../app/server/live-events.server'
 import { setupApi, type TestApi } from './support/api'
 import { appJobHandlers } from './support/jobs'
 import { testMailSettings } from './support/mail'
+import { insertMembers } from './support/people'
 import { SUBS } from './support/tokens'
 
 const HOUR = 3_600_000
@@ -371,13 +373,22 @@ describe('reminders', () => {
     const tomorrow = await place(DAY - 10 * 60_000)
     const soon = await place(HOUR - 10 * 60_000)
     await place(HOUR - 5 * 60_000) // canceled below, with the demo's own lessons of the next day
+    // A seat whose member is suspended (a course run under way keeps its seat): no reminder, they cannot sign in.
+    const ofSuspended = await place(HOUR - 8 * 60_000)
+    const [suspendedSub] = await insertMembers(api.db, 'reminder-suspended', 1)
+    const suspendedId = await api.userId(suspendedSub!)
+    await api.db
+      .update(users)
+      .set({ suspendedAt: new Date(realNow) })
+      .where(eq(users.id, suspendedId))
+    await api.db.update(purchases).set({ userId: suspendedId }).where(eq(purchases.id, ofSuspended.id))
     // Only this test's reservations in the next day (the demo data has lessons around the real clock too).
     await api.db
       .update(purchases)
       .set({ status: 'canceled_by_user' })
       .where(
         and(
-          notInArray(purchases.id, [tomorrow.id, soon.id]),
+          notInArray(purchases.id, [tomorrow.id, soon.id, ofSuspended.id]),
           inArray(
             purchases.scheduleId,
             api.db

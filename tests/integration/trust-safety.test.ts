@@ -1312,6 +1312,87 @@ describe('通報: suspending an account', () => {
     )
   })
 
+  it("a suspended account is mailed nothing others' acts cause (announcements, dates asked for, notices); a taken-down class cannot be reviewed", async () => {
+    const teacher = await newPerson({ teacher: true, verified: true })
+    const member = await newPerson()
+    const cls = await createClass(teacher.sub, { is_published: true, price: 0 })
+    const asked = await createClass(teacher.sub, { is_published: true, price: 0 })
+    // The member attended a lesson of cls (ended), asked for dates of `asked`, and takes the operator's notices.
+    const past = await addSchedule(teacher.sub, cls.id, 2 * DAY)
+    const attended = await reserve(member.sub, past)
+    await api.db
+      .update(classWorkSchedules)
+      .set({
+        startedAt: new Date(api.now.getTime() - 2 * DAY),
+        endedAt: new Date(api.now.getTime() - 2 * DAY + HOUR),
+      })
+      .where(eq(classWorkSchedules.id, past))
+    expectOk(
+      await call(member.sub, 'POST', `/v1/class_works/${asked.id}/requests`, {
+        weekdays: ['sat'],
+        times: ['morning'],
+      }),
+      201,
+    )
+    expectOk(
+      await call(member.sub, 'PUT', '/v1/users/notification_settings', {
+        kind: 'operator_notice',
+        enabled: true,
+      }),
+    )
+    await api.db.update(users).set({ suspendedAt: api.now }).where(eq(users.id, member.id))
+    await api.db.delete(jobs)
+    expectOk(
+      await call(teacher.sub, 'POST', `/v1/teachers/class_works/${cls.id}/announcements`, {
+        title: '持ち物',
+        body: '色鉛筆をご用意ください',
+      }),
+      201,
+    )
+    await addSchedule(teacher.sub, asked.id, 5 * DAY)
+    expectOk(
+      await call(SUBS.operator, 'POST', '/v1/admin/notices', { title: 'お知らせ', body: '本文です' }),
+      201,
+    )
+    await startJobRunner({
+      db: api.db,
+      autoStart: false,
+      handlers: appJobHandlers({ mail: testMailSettings() }),
+    }).drain()
+    const toMember = (await api.db.select().from(mails)).filter((m) => m.toAddress === member.email)
+    expect(toMember.map((m) => m.kind)).toEqual([])
+
+    // The teacher is suspended: cls is taken down, so the member (another one, not suspended) cannot review it.
+    const other = await newPerson()
+    const ended = await addSchedule(teacher.sub, cls.id, 3 * DAY)
+    const seat = await reserve(other.sub, ended)
+    await api.db
+      .update(classWorkSchedules)
+      .set({
+        startedAt: new Date(api.now.getTime() - DAY),
+        endedAt: new Date(api.now.getTime() - DAY + HOUR),
+      })
+      .where(eq(classWorkSchedules.id, ended))
+    await api.db
+      .update(classWorks)
+      .set({ hiddenAt: api.now, isPublished: false })
+      .where(eq(classWorks.id, cls.id))
+    const mine = expectOk(await call(other.sub, 'GET', '/v1/purchases?scope=past')) as {
+      id: number
+      can_review: boolean
+    }[]
+    expect(mine.find((p) => p.id === seat)?.can_review).toBe(false)
+    expectError(
+      await call(other.sub, 'POST', `/v1/purchases/${seat}/review`, {
+        rating: 5,
+        comment: 'とても楽しかったです',
+      }),
+      410,
+      'gone',
+    )
+    expect(attended).toBeGreaterThan(0)
+  })
+
   it('a suspended account is not written to: a message into a room opened before is refused (410), one queued just before mails nobody', async () => {
     const teacher = await newPerson({ teacher: true, verified: true })
     const parent = await newPerson()

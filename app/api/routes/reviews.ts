@@ -54,7 +54,7 @@ export function registerReviewRoutes(app: ApiApp, deps: RouteDeps) {
       },
       responses: {
         201: json(CreatedReview, '書いたレビュー'),
-        ...errors(400, 401, 404, 409, 422, 503),
+        ...errors(400, 401, 404, 409, 410, 422, 503),
       },
     }),
     async (c) =>

@@ -306,6 +306,7 @@ async function listPurchaseRows(
       title: classWorks.title,
       imageUrl: classWorks.imageUrl,
       lessonCount: classWorks.lessonCount,
+      classHiddenAt: classWorks.hiddenAt,
       teacherId: users.id,
       teacherNickname: users.nickname,
       teacherAvatarUrl: users.avatarUrl,
@@ -376,8 +377,8 @@ async function listPurchaseRows(
       hold_expires_at: r.status === 'pending' && r.holdExpiresAt ? iso(r.holdExpiresAt) : null,
       review:
         r.reviewId !== null && r.reviewRating !== null ? { id: r.reviewId, rating: r.reviewRating } : null,
-      // Attended (a live reservation) and ended, not reviewed yet (issue 16).
-      can_review: live && r.endedAt <= now && r.reviewId === null,
+      // Attended (a live reservation) and ended, not reviewed yet (issue 16), of a class not taken down.
+      can_review: live && r.endedAt <= now && r.reviewId === null && r.classHiddenAt === null,
     }
   })
 }

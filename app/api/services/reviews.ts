@@ -68,11 +68,14 @@ export async function createReview(
     if (p.status !== 'reserved' || p.isCanceled)
       throw new ApiError(422, 'not_attended', 'キャンセルされた授業にはレビューを書けません')
     if (p.endedAt > now) throw new ApiError(422, 'not_ended', 'レビューは授業が終わってから書けます')
-    await tx
-      .select({ id: classWorks.id })
+    const [cls] = await tx
+      .select({ hiddenAt: classWorks.hiddenAt })
       .from(classWorks)
       .where(eq(classWorks.id, p.classWorkId))
       .for('no key update')
+    // Taken down by an operator (its teacher suspended, or the class itself): its page is gone, and so is reviewing.
+    if (cls?.hiddenAt)
+      throw new ApiError(410, 'gone', 'このクラスは公開が停止されたため、レビューを書けません')
     const [row] = await tx
       .insert(reviews)
       .values({
