@@ -28,6 +28,11 @@ export const LIMITS = {
    * stolen-card tester is stopped, a parent who mistyped is not, and paying many lessons never counts.
    */
   paymentDeclines: { points: 5, durationS: 10 * 60 },
+  /**
+   * Images one member uploads (avatars, class images): each is decoded and re-encoded with sharp and stored. Enough
+   * for a teacher trying crops on several classes in an hour, too few to fill the store or the CPU from one account.
+   */
+  imageUploadsPerMember: { points: 30, durationS: 60 * 60 },
   /** Authenticated /v1 calls with one access token (the BFF's in-process calls count too: a page makes ~5). */
   apiPerToken: { points: 600, durationS: 60 },
 } as const satisfies Record<string, Limit>

@@ -10,6 +10,12 @@ describe('redirectTarget', () => {
     expect(redirectTarget('/profile/private/edit_user')).toBe('/profile/edit_user')
     expect(redirectTarget('/private')).toBe('/')
   })
+  it('always stays on this site: no protocol-relative target from doubled slashes', () => {
+    expect(redirectTarget('/private//evil.example/login')).toBe('/evil.example/login')
+    expect(redirectTarget('/private/\\evil.example')).toBe('/evil.example')
+    expect(redirectTarget('/private///evil.example', '?a=1')).toBe('/evil.example?a=1')
+    expect(redirectTarget('//private//evil.example')).toBe('/evil.example')
+  })
   it('sends every apple touch icon variant to the one icon', () => {
     expect(redirectTarget('/apple-touch-icon-precomposed.png')).toBe('/apple-touch-icon.png')
     expect(redirectTarget('/apple-touch-icon-120x120.png')).toBe('/apple-touch-icon.png')

@@ -8,7 +8,8 @@ const appleTouchIconPattern = /^\/apple-touch-icon(-\d+x\d+)?(-precomposed)?\.pn
 export function redirectTarget(pathname: string, search = ''): string | undefined {
   if (pathname !== APPLE_TOUCH_ICON && appleTouchIconPattern.test(pathname)) return APPLE_TOUCH_ICON
   if (pathname.includes('/private/') || pathname.endsWith('/private')) {
-    const stripped = pathname.replace(/\/private(?=\/|$)/g, '') || '/'
+    // One leading slash only: `/private//evil.example` must not become the protocol-relative `//evil.example`.
+    const stripped = pathname.replace(/\/private(?=\/|$)/g, '').replace(/^[/\\]*/, '/')
     return stripped + search
   }
   return undefined

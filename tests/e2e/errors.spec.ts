@@ -71,6 +71,9 @@ test('paths with /private/ redirect permanently without that segment', async ({ 
   const r = await request.get('/private/company', { maxRedirects: 0 })
   expect(r.status()).toBe(301)
   expect(r.headers().location).toBe('/company')
+  // Never off the site: slashes doubled after the segment stay one path (was `//evil.example/login`).
+  const off = await request.get('/private//evil.example/login', { maxRedirects: 0 })
+  expect([off.status(), off.headers().location]).toEqual([301, '/evil.example/login'])
   await page.goto('/private/terms_of_service')
   await expect(page).toHaveURL(/\/terms_of_service$/)
 })

@@ -245,6 +245,8 @@ describe('sign-in through the provider page (demo-account button, cookie jar)', 
     expect(result.url.pathname).toBe('/mypage')
     expect(browser.cookies.has('manabi_session')).toBe(false)
     expect(flashOf(browser)).toBeUndefined()
+    // The session itself ended, not only this browser's cookie: the first browser's copy no longer works.
+    expect(await h.flow.getSessionAccessToken(signedIn.sessionRequest())).toBeUndefined()
   })
 
   it('signs up with an e-mail address, unverified until the confirmation link is opened', async () => {

@@ -10,6 +10,7 @@ import { consume, isLimited, RateLimitedError, reset } from '../../app/db/rate-l
 import { messages } from '../../app/db/schema'
 import { LIMITS, RATE_LIMITED_MESSAGE } from '../../app/lib/limits'
 import { inProcessTransport } from '../../app/server/api-client/transport'
+import { refuseImageUploadOverLimit } from '../../app/server/upload-limit.server'
 import { setupApi, type TestApi } from './support/api'
 import { accessToken, SUBS, testAuth } from './support/tokens'
 
@@ -153,5 +154,17 @@ describe('the limiter', () => {
     await reset(api.db, 'passwordPerAccount', key, limit)
     expect(await isLimited(api.db, 'passwordPerAccount', key, limit)).toBe(0)
     await consume(api.db, 'passwordPerAccount', key, limit)
+  })
+})
+
+describe('image uploads per member', () => {
+  it('counts each upload before its bytes are decoded: the 31st in an hour is refused in Japanese, for that member only', async () => {
+    const [a, b] = [await api.userId(SUBS.teacher), await api.userId(SUBS.parent)]
+    const { points } = LIMITS.imageUploadsPerMember
+    for (let i = 0; i < points; i++) expect(await refuseImageUploadOverLimit(a, api.db)).toBeUndefined()
+    const refused = await refuseImageUploadOverLimit(a, api.db)
+    expect(refused?.message).toBe(RATE_LIMITED_MESSAGE)
+    expect(refused?.retryAfterS).toBeGreaterThan(0)
+    expect(await refuseImageUploadOverLimit(b, api.db)).toBeUndefined()
   })
 })

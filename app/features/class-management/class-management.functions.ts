@@ -14,6 +14,7 @@ import { ApiError, api } from '~/server/api-client'
 import { writeResult } from '~/server/api-result.server'
 import { setRefusalStatus } from '~/server/server-fn-errors.server'
 import { requireAccessToken } from '~/server/session-token.server'
+import { refuseImageUploadOverLimit } from '~/server/upload-limit.server'
 import { saveClassImage } from '~/server/uploads.server'
 
 /** /class_management: the caller's classes in one tab (published or not), and whether they teach at all. */
@@ -127,6 +128,11 @@ export const uploadClassImage = createServerFn({ method: 'POST' })
     if (!me.data?.is_teacher) {
       setRefusalStatus(403)
       return { ok: false as const, message: '先生として登録すると利用できます' }
+    }
+    const limited = await refuseImageUploadOverLimit(me.data.id)
+    if (limited) {
+      setRefusalStatus(429)
+      return { ok: false as const, message: limited.message }
     }
     const saved = await saveClassImage(data.file, undefined, data.crop)
     if (!saved.ok) setRefusalStatus(400)

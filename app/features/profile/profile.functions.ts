@@ -9,6 +9,7 @@ import { api } from '~/server/api-client'
 import { removeAvatar, saveAvatar } from '~/server/avatar-upload.server'
 import { setRefusalStatus } from '~/server/server-fn-errors.server'
 import { requireAccessToken } from '~/server/session-token.server'
+import { refuseImageUploadOverLimit } from '~/server/upload-limit.server'
 import { ProfileEditInput } from './profile-schema'
 
 /** The signed-in member's basic information (GET /v1/users/deep_me) with the master lists to name its ids. */
@@ -67,12 +68,27 @@ export const uploadAvatar = createServerFn({ method: 'POST' })
   .validator(fileInput)
   .handler(async ({ data }): Promise<ActionResult<{ avatar_url: string | null }>> => {
     const token = await requireAccessToken()
+    const before = await api.getMe(token)
+    if (!before.data) {
+      setRefusalStatus(403)
+      return {
+        ok: false,
+        status: 403,
+        code: 'unregistered',
+        message: 'プロフィールを登録すると利用できます',
+        fieldErrors: {},
+      }
+    }
+    const limited = await refuseImageUploadOverLimit(before.data.id)
+    if (limited) {
+      setRefusalStatus(429)
+      return { ok: false, status: 429, code: 'rate_limited', message: limited.message, fieldErrors: {} }
+    }
     const saved = await saveAvatar(data)
     if (!saved.ok) {
       setRefusalStatus(400)
       return { ok: false, status: 400, code: 'invalid_image', message: saved.message, fieldErrors: {} }
     }
-    const before = await api.getMe(token)
     const result = await toActionResult(async () => {
       const user = await api.updateMe(token, { avatar_url: saved.url })
       return { avatar_url: user.avatar_url }

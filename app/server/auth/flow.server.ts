@@ -267,6 +267,11 @@ export function createAuthFlow(options: AuthFlowOptions) {
       if (tx.prompt === 'none' && SILENT_RENEWAL_ERRORS.has(providerError)) {
         // Silent renewal found no provider session: log out locally, quietly, and go back where we were.
         const previous = await store.readSession(request, clock())
+        // Ended here as on logout: a copy of the cookie must not keep the session (0016: the row is the session).
+        if (previous) {
+          await store.deleteSession(previous.sid)
+          await revokeAll(previous.refreshToken ? [previous.refreshToken] : [])
+        }
         headers.append('Set-Cookie', store.clearSessionCookie())
         await runLogoutListeners({
           sessionId: previous?.sid,
