@@ -178,6 +178,38 @@ describe('リクエスト開催', () => {
     expect((await api.db.select().from(mails).where(eq(mails.toAddress, a.email))).length).toBe(1)
   })
 
+  it('a request and a new date at the same moment: the request is refused (409) or its member is told of the date, never neither', async () => {
+    const teacher = await person(true)
+    const rounds = 12
+    const results = await Promise.all(
+      Array.from({ length: rounds }, async () => {
+        const member = await person()
+        const classId = await classWithoutDates(teacher)
+        const [request, schedule] = await Promise.all([
+          call(member.sub, 'POST', `/v1/class_works/${classId}/requests`, {
+            weekdays: ['sat'],
+            times: ['morning'],
+          }),
+          (async () => addSchedule(teacher, classId, 4))(),
+        ])
+        return { request, schedule }
+      }),
+    )
+    for (const { request, schedule } of results) {
+      if (request.status === 409) {
+        expect(request.body.code).toBe('has_schedule')
+        continue
+      }
+      expect(request.status, JSON.stringify(request.body)).toBe(201)
+      // Accepted: the date's transaction came after it, counted it and queued the notice.
+      const notices = await api.db
+        .select()
+        .from(jobs)
+        .where(eq(jobs.dedupeKey, `requests:${schedule}`))
+      expect(notices, `request ${request.body.id}, schedule ${schedule}`).toHaveLength(1)
+    }
+  })
+
   it('is refused while a date is coming, and for bad input', async () => {
     const teacher = await person(true)
     const a = await person()

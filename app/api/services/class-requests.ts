@@ -2,6 +2,7 @@ import { and, asc, count, eq, gt, isNull, sql } from 'drizzle-orm'
 import type { ClassRequestList, CreateClassRequestBody } from '../../contract/v1/requests'
 import type { Db, DbOrTx } from '../../db/client'
 import { classRequests, classWorkSchedules, classWorks, users } from '../../db/schema'
+import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
 import { contactKindsLabel, detectContactInfo } from '../../lib/contact-detector'
 import type { UserRow } from '../auth'
@@ -31,45 +32,50 @@ export async function createClassRequest(
       'contact_info',
       `連絡先やSNSのIDは書けません（${contactKindsLabel(found.kinds)}）`,
     )
-  const [cls] = await db
-    .select({ teacherId: classWorks.teacherId })
-    .from(classWorks)
-    .where(and(eq(classWorks.id, classWorkId), eq(classWorks.isPublished, true)))
-  if (!cls) throw notFound('クラス')
-  if (cls.teacherId === user.id)
-    throw new ApiError(422, 'own_class', 'ご自身のクラスにはリクエストできません')
-  const [upcoming] = await db
-    .select({ id: classWorkSchedules.id })
-    .from(classWorkSchedules)
-    .where(
-      and(
-        eq(classWorkSchedules.classWorkId, classWorkId),
-        eq(classWorkSchedules.isCanceled, false),
-        gt(classWorkSchedules.startedAt, now),
-      ),
-    )
-    .limit(1)
-  if (upcoming)
-    throw new ApiError(409, 'has_schedule', '予定されている日程があります。日程から予約してください')
-  const [row] = await db
-    .insert(classRequests)
-    .values({
-      classWorkId,
-      userId: user.id,
-      weekdays: body.weekdays,
-      times: body.times,
-      note,
-      createdAt: now,
-    })
-    // A literal predicate: it must match the partial unique index when the statement is prepared.
-    .onConflictDoNothing({
-      target: [classRequests.classWorkId, classRequests.userId],
-      where: sql`${classRequests.notifiedAt} is null`,
-    })
-    .returning({ id: classRequests.id })
-  if (!row) throw new ApiError(409, 'already_requested', 'このクラスにはすでにリクエストしています')
-  const [n] = await db.select({ n: count() }).from(classRequests).where(openRequests(classWorkId))
-  return { id: row.id, request_count: Number(n?.n ?? 0) }
+  // The class row is shared-locked first: adding a schedule locks it for update (0015), so a date added meanwhile
+  // is either seen below (409) or added after this request commits, and then counts it and tells its member.
+  return transaction(db, async (tx) => {
+    const [cls] = await tx
+      .select({ teacherId: classWorks.teacherId })
+      .from(classWorks)
+      .where(and(eq(classWorks.id, classWorkId), eq(classWorks.isPublished, true)))
+      .for('share')
+    if (!cls) throw notFound('クラス')
+    if (cls.teacherId === user.id)
+      throw new ApiError(422, 'own_class', 'ご自身のクラスにはリクエストできません')
+    const [upcoming] = await tx
+      .select({ id: classWorkSchedules.id })
+      .from(classWorkSchedules)
+      .where(
+        and(
+          eq(classWorkSchedules.classWorkId, classWorkId),
+          eq(classWorkSchedules.isCanceled, false),
+          gt(classWorkSchedules.startedAt, now),
+        ),
+      )
+      .limit(1)
+    if (upcoming)
+      throw new ApiError(409, 'has_schedule', '予定されている日程があります。日程から予約してください')
+    const [row] = await tx
+      .insert(classRequests)
+      .values({
+        classWorkId,
+        userId: user.id,
+        weekdays: body.weekdays,
+        times: body.times,
+        note,
+        createdAt: now,
+      })
+      // A literal predicate: it must match the partial unique index when the statement is prepared.
+      .onConflictDoNothing({
+        target: [classRequests.classWorkId, classRequests.userId],
+        where: sql`${classRequests.notifiedAt} is null`,
+      })
+      .returning({ id: classRequests.id })
+    if (!row) throw new ApiError(409, 'already_requested', 'このクラスにはすでにリクエストしています')
+    const [n] = await tx.select({ n: count() }).from(classRequests).where(openRequests(classWorkId))
+    return { id: row.id, request_count: Number(n?.n ?? 0) }
+  })
 }
 
 /** The open requests of the teacher's own class (404 for anyone else's). */
