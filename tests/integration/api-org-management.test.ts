@@ -74,6 +74,49 @@ describe('invitation codes and joining', () => {
     expect((await api.as(SUBS.owner, 'DELETE', `/v1/org_users/${teacherId}`)).status).toBe(404)
   })
 
+  it('a class created while its teacher leaves or joins takes the membership that holds after both', async () => {
+    const teacherId = await api.userId(SUBS.teacher)
+    const [category, style, grade] = await Promise.all(
+      ['categories', 'class_styles', 'target_grades'].map(
+        async (k) => (await api.call('GET', `/v1/master/${k}`)).body[0].id as number,
+      ),
+    )
+    const createClass = () =>
+      api.as(SUBS.teacher, 'POST', '/v1/teachers/class_works', {
+        title: '団体の出入りと同時に作る教室',
+        description: '説明です。',
+        category_id: category,
+        class_style_id: style,
+        target_grade_ids: [grade],
+        price: 0,
+        capacity: 5,
+        duration_minutes: 60,
+      })
+    const join = async () => {
+      const { invitation_code } = InvitationCode.parse(
+        (await api.as(SUBS.owner, 'GET', '/v1/org_users/invitation_code')).body,
+      )
+      return api.as(SUBS.teacher, 'POST', '/v1/org_users/join', { invitation_code })
+    }
+    const remove = () => api.as(SUBS.owner, 'DELETE', `/v1/org_users/${teacherId}`)
+    const orgsOfClasses = async () =>
+      new Set(
+        (await api.db.select().from(classWorks).where(eq(classWorks.teacherId, teacherId))).map(
+          (c) => c.organizationId,
+        ),
+      )
+    for (let round = 0; round < 8; round++) {
+      expect((await join()).status).toBe(200)
+      const [made, removed] = await Promise.all([createClass(), remove()])
+      expect([made.status, removed.status]).toEqual([201, 200])
+      expect(await orgsOfClasses()).toEqual(new Set([null]))
+      const [made2, joined] = await Promise.all([createClass(), join()])
+      expect([made2.status, joined.status]).toEqual([201, 200])
+      expect([...(await orgsOfClasses())].every((o) => o !== null)).toBe(true)
+      expect((await remove()).status).toBe(200)
+    }
+  })
+
   it('only teachers may join (403 not_teacher); a bad body is 400', async () => {
     const code = InvitationCode.parse((await api.as(SUBS.owner, 'GET', '/v1/org_users/invitation_code')).body)
     const res = await api.as(SUBS.parent, 'POST', '/v1/org_users/join', code)

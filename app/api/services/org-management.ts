@@ -7,7 +7,7 @@ import type {
 } from '../../contract/v1/org-management'
 import type { InvitationCode, OrgUser } from '../../contract/v1/organizations'
 import type { Db, Tx } from '../../db/client'
-import { classWorks, organizations, orgUsers } from '../../db/schema'
+import { classWorks, organizations, orgUsers, users } from '../../db/schema'
 import { transaction } from '../../db/transaction'
 import type { UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
@@ -114,9 +114,19 @@ export async function joinOrganization(db: Db, user: UserRow, body: JoinOrganiza
     await tx
       .insert(orgUsers)
       .values({ organizationId: org.id, userId: user.id, role: 'member', joinedAt: now })
+    await lockTeacherRow(tx, user.id)
     await lockClassesOfTeacher(tx, user.id)
     await tx.update(classWorks).set({ organizationId: org.id }).where(eq(classWorks.teacherId, user.id))
   })
+}
+
+/**
+ * The member's user row, before their classes change organisation: creating a class reads the membership under a
+ * share lock on that row, so a class created meanwhile is either seen by the class update that follows or
+ * created after this commits, with the new membership (organisation → user → classes, as 0015 orders them).
+ */
+async function lockTeacherRow(tx: Tx, userId: number) {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update')
 }
 
 /** DELETE /v1/org_users/{user_id}: the owner removes a member (never the owner); their classes leave too. */
@@ -131,6 +141,7 @@ export async function removeMember(db: Db, user: UserRow, memberId: number): Pro
     if (target.role === 'owner')
       throw new ApiError(422, 'cannot_remove_owner', '団体のオーナーは削除できません')
     await tx.delete(orgUsers).where(and(eq(orgUsers.organizationId, org.id), eq(orgUsers.userId, memberId)))
+    await lockTeacherRow(tx, memberId)
     await lockClassesOfTeacher(tx, memberId)
     await tx
       .update(classWorks)
