@@ -433,6 +433,42 @@ describe('offers', () => {
     expect(await offerJobs([ec.id, ea.id, eb.id])).toEqual([ec.id, ea.id, eb.id].sort((x, y) => x - y))
   })
 
+  it('an unpublished class offers nothing (a live offer goes back to waiting); published again, its line is served', async () => {
+    const full = await fullSchedule(2)
+    const [a, b] = await newPeople(2)
+    const ea = await joined(a!, full.scheduleId, at(MINUTE))
+    const eb = await joined(b!, full.scheduleId, at(2 * MINUTE))
+    const publish = (published: boolean, when: Date) =>
+      call(
+        full.teacher,
+        'PATCH',
+        `/v1/teachers/class_works/${full.classId}`,
+        { is_published: published },
+        when,
+      )
+    const offerMailsOf = async (entryId: number) =>
+      (await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.waitlist_offer'))).filter(
+        (j) => Number((j.payload as { entryId: number }).entryId) === entryId,
+      ).length
+    // A seat frees and a is offered it; then the teacher unpublishes the class, which nobody can book now.
+    expectOk(await cancelReservation(full.seats[0]!.member, full.seats[0]!.purchaseId, at(HOUR)))
+    expect((await entryOf(ea.id)).status).toBe('offered')
+    expectOk(await publish(false, at(2 * HOUR)))
+    expect(await entryOf(ea.id)).toMatchObject({ status: 'waiting', offerExpiresAt: null })
+    expect(await seats(full.scheduleId)).toMatchObject({ purchased: 1, held: 0, offered: 0 })
+    // Another seat frees meanwhile: nobody is offered a seat they could not book.
+    expectOk(await cancelReservation(full.seats[1]!.member, full.seats[1]!.purchaseId, at(3 * HOUR)))
+    expect(await seats(full.scheduleId)).toMatchObject({ purchased: 0, held: 0, offered: 0 })
+    expect([(await entryOf(ea.id)).status, (await entryOf(eb.id)).status]).toEqual(['waiting', 'waiting'])
+    // Published again: both free seats go to the line in its order, and a is told again.
+    expectOk(await publish(true, at(4 * HOUR)))
+    expect([(await entryOf(ea.id)).status, (await entryOf(eb.id)).status]).toEqual(['offered', 'offered'])
+    expect(await seats(full.scheduleId)).toMatchObject({ purchased: 0, held: 2, offered: 2 })
+    expect([await offerMailsOf(ea.id), await offerMailsOf(eb.id)]).toEqual([2, 1])
+    expectOk(await call(a!, 'POST', '/v1/purchases', { schedule_id: full.scheduleId }, at(5 * HOUR)), 201)
+    expect((await entryOf(ea.id)).status).toBe('booked')
+  })
+
   it('members who joined at the same moment are served in the order they joined', async () => {
     const full = await fullSchedule(1)
     const [a, b] = await newPeople(2)

@@ -36,7 +36,7 @@ import { queueRequestNotices } from './class-requests'
 import { courseLessonsOf, type LessonPeriod, lessonsOr } from './lessons'
 import { givePaymentUp, requestRefund } from './payments'
 import { requireVerifiedTeacher } from './verifications'
-import { cancelWaitlistOf, offerFreedSeats } from './waitlist'
+import { cancelWaitlistOf, offerFreedSeats, offerSeatsOfClass, withdrawOffersOf } from './waitlist'
 
 /**
  * Class management (issue #7). Rules:
@@ -295,6 +295,9 @@ export async function updateClassWork(
         .insert(classWorkTargetGrades)
         .values(patch.target_grade_ids.map((g) => ({ classWorkId, targetGradeId: g })))
     }
+    // The waitlist follows whether the class takes bookings (0023).
+    if (patch.is_published === false && current.isPublished) await withdrawOffersOf(tx, classWorkId, now)
+    if (patch.is_published === true && !current.isPublished) await offerSeatsOfClass(tx, classWorkId, now)
   })
   return teacherClassWork(db, user, classWorkId, now)
 }

@@ -49,10 +49,13 @@ export async function offerFreedSeats(tx: Tx, scheduleId: number, now: Date): Pr
       held: classWorkSchedules.heldCount,
       isCanceled: classWorkSchedules.isCanceled,
       startedAt: classWorkSchedules.startedAt,
+      isPublished: classWorks.isPublished,
     })
     .from(classWorkSchedules)
+    .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
     .where(eq(classWorkSchedules.id, scheduleId))
-  if (!s || s.isCanceled || s.startedAt <= now) return 0
+  // An unpublished class takes no booking, so an offer could not be used: the line waits until it is published.
+  if (!s || s.isCanceled || s.startedAt <= now || !s.isPublished) return 0
   const free = s.capacity - s.purchased - s.held
   if (free <= 0) return 0
   const next = await tx
@@ -78,9 +81,57 @@ export async function offerFreedSeats(tx: Tx, scheduleId: number, now: Date): Pr
     .update(classWorkSchedules)
     .set({ heldCount: sql`${classWorkSchedules.heldCount} + ${next.length}` })
     .where(eq(classWorkSchedules.id, scheduleId))
+  // Keyed by the offer's time too: an entry offered again after its class was published again is told again.
   for (const n of next)
-    await enqueue(tx, 'notify.waitlist_offer', { entryId: n.id }, { dedupeKey: `offer:${n.id}` })
+    await enqueue(
+      tx,
+      'notify.waitlist_offer',
+      { entryId: n.id },
+      { dedupeKey: `offer:${n.id}:${now.getTime()}` },
+    )
   return next.length
+}
+
+/** The upcoming live schedules of a class, locked in id order (the caller holds the class lock, 0015). */
+async function lockUpcomingSchedules(tx: Tx, classWorkId: number, now: Date): Promise<number[]> {
+  const rows = await tx
+    .select({ id: classWorkSchedules.id })
+    .from(classWorkSchedules)
+    .where(
+      and(
+        eq(classWorkSchedules.classWorkId, classWorkId),
+        eq(classWorkSchedules.isCanceled, false),
+        gt(classWorkSchedules.startedAt, now),
+      ),
+    )
+    .orderBy(asc(classWorkSchedules.id))
+    .for('no key update')
+  return rows.map((r) => r.id)
+}
+
+/**
+ * The teacher unpublished the class (the caller holds its lock): nobody can book it, so live offers go back to
+ * waiting, in their place in line, and the seats they held are free again.
+ */
+export async function withdrawOffersOf(tx: Tx, classWorkId: number, now: Date): Promise<void> {
+  for (const scheduleId of await lockUpcomingSchedules(tx, classWorkId, now)) {
+    const back = await tx
+      .update(waitlistEntries)
+      .set({ status: 'waiting', offeredAt: null, offerExpiresAt: null })
+      .where(and(eq(waitlistEntries.scheduleId, scheduleId), eq(waitlistEntries.status, 'offered')))
+      .returning({ id: waitlistEntries.id })
+    if (back.length > 0)
+      await tx
+        .update(classWorkSchedules)
+        .set({ heldCount: sql`${classWorkSchedules.heldCount} - ${back.length}` })
+        .where(eq(classWorkSchedules.id, scheduleId))
+  }
+}
+
+/** The class is published again (the caller holds its lock): each upcoming schedule's free seats go to its line. */
+export async function offerSeatsOfClass(tx: Tx, classWorkId: number, now: Date): Promise<void> {
+  for (const scheduleId of await lockUpcomingSchedules(tx, classWorkId, now))
+    await offerFreedSeats(tx, scheduleId, now)
 }
 
 /** A schedule was cancelled: nobody waits for it any more and no seat stays held. */
