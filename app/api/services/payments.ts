@@ -295,7 +295,6 @@ export async function confirmPayment(
 ): Promise<void> {
   const p = await ownPayment(db, userId, paymentId)
   if (p.status === 'succeeded') return
-  const provider = providerFor(db, deps.provider, p.provider)
   if (
     p.status === 'canceled' ||
     p.purchaseStatus !== 'pending' ||
@@ -304,11 +303,17 @@ export async function confirmPayment(
   ) {
     // The browser may have paid at the provider (Stripe.js) just as the hold ended: that money is settled now (the
     // seat if one is still free, else a full refund), not left to the webhook or the sweep.
-    const state = p.providerRef ? await provider.retrieve(p.providerRef).catch(() => undefined) : undefined
+    const ref = p.providerRef
+    const state = ref
+      ? await Promise.resolve()
+          .then(() => providerFor(db, deps.provider, p.provider).retrieve(ref))
+          .catch(() => undefined)
+      : undefined
     if (state?.status !== 'succeeded') throw holdEnded()
     if ((await settlePayment(db, p.id, deps.now)) === 'refunded') throw refundedNoSeat()
     return
   }
+  const provider = providerFor(db, deps.provider, p.provider)
   if (provider.name === 'embedded' && !body.card)
     throw new ApiError(422, 'card_required', 'カード情報を入力してください')
   let ref = p.providerRef

@@ -68,14 +68,16 @@ export const uploadAvatar = createServerFn({ method: 'POST' })
   .validator(fileInput)
   .handler(async ({ data }): Promise<ActionResult<{ avatar_url: string | null }>> => {
     const token = await requireAccessToken()
+    // Who uploads, before anything is decoded (the limit counts per member); the API's answer when it cannot say.
     const before = await api.getMe(token)
     if (!before.data) {
-      setRefusalStatus(403)
+      const status = before.status === 200 ? 503 : before.status
+      setRefusalStatus(status, before.code)
       return {
         ok: false,
-        status: 403,
-        code: 'unregistered',
-        message: 'プロフィールを登録すると利用できます',
+        status,
+        code: before.code ?? 'unregistered',
+        message: before.message ?? 'プロフィールを登録すると利用できます',
         fieldErrors: {},
       }
     }
