@@ -264,6 +264,8 @@ export const classWorks = pgTable(
     // next_start_at asc nulls last, id desc; also finds the stale next starts (next_start_at < now).
     index('class_works_next_start_idx').on(t.nextStartAt.asc().nullsLast(), t.id.desc().nullsFirst()),
     index('class_works_ruby_todo_idx').on(t.id).where(sql`${t.ruby} is null and ${t.isPublished}`),
+    // Whether an uploaded class image is still shown by some class (app/api/services/class-images.ts).
+    index('class_works_image_url_idx').on(t.imageUrl).where(sql`${t.imageUrl} like '/uploads/%'`),
     check('class_works_price_check', sql`${t.price} >= 0`),
     check('class_works_capacity_check', sql`${t.capacity} > 0`),
     check('class_works_duration_check', sql`${t.durationMinutes} > 0`),
@@ -656,6 +658,22 @@ export const idempotencyKeys = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+)
+
+/**
+ * Who uploaded each class image (`classes/<32 hex>.webp`, the path under /uploads/): only its uploader may put it
+ * on a class, and an image no class shows any more is deleted with its row (docs/decisions/0035).
+ */
+export const classImages = pgTable(
+  'class_images',
+  {
+    path: text('path').primaryKey(),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index('class_images_owner_idx').on(t.ownerId), index('class_images_created_idx').on(t.createdAt)],
 )
 
 /** Uploaded images when no S3-compatible storage is configured: in the database, never on one instance's disk. */

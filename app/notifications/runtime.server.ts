@@ -10,6 +10,11 @@ import { closeMailTransport } from '../mail/mailer.server'
 import { unsubscribeSecretOf } from '../mail/unsubscribe.server'
 import { paymentHandlers, paymentRecurringJobs } from '../payments/jobs.server'
 import { getPaymentProvider } from '../payments/runtime.server'
+import {
+  CLASS_IMAGE_SWEEP_EVERY_MS,
+  CLASS_IMAGE_SWEEP_KIND,
+  classImageHandlers,
+} from '../server/class-images.server'
 import { getConfig } from '../server/config'
 import { publishMemberEvent } from '../server/live-events.server'
 import { logger } from '../server/logger.server'
@@ -64,12 +69,14 @@ export function startBackgroundWork(): void {
               await purgeVerificationDocuments(ctx.db, new Date())
             },
             [RUBY_FILL_KIND]: rubyFillHandler(publicContentChanged),
+            ...classImageHandlers(),
           },
           recurring: [
             ...recurringJobs,
             ...paymentRecurringJobs,
             { kind: 'verifications.purge', everyMs: VERIFICATION_PURGE_EVERY_MS },
             { kind: RUBY_FILL_KIND, everyMs: RUBY_FILL_EVERY_MS },
+            { kind: CLASS_IMAGE_SWEEP_KIND, everyMs: CLASS_IMAGE_SWEEP_EVERY_MS },
           ],
         })
       } catch (err) {

@@ -54,6 +54,12 @@ const notFound = () =>
     headers: { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' },
   })
 
+/** Where the share image of a class made from `imageUrl` is kept (a new picture, a new name). */
+export function ogImagePath(classWorkId: number, imageUrl: string): string {
+  const key = createHash('sha256').update(imageUrl).digest('hex').slice(0, 16)
+  return `og/classes/${classWorkId}-${key}.png`
+}
+
 /** GET /og/class/<id>.png */
 export async function classOgImageResponse(
   file: string,
@@ -70,8 +76,7 @@ export async function classOgImageResponse(
     if (error instanceof ApiError && error.status === 410) return notFound()
     throw error
   }
-  const key = createHash('sha256').update(imageUrl).digest('hex').slice(0, 16)
-  const path = `og/classes/${m[1]}-${key}.png`
+  const path = ogImagePath(Number(m[1]), imageUrl)
   const cached = await store.get(path)
   if (cached) return png(cached.bytes)
   const source = (await sourceBytes(imageUrl)) ?? (await readBundled(DEFAULT_IMAGE))

@@ -32,6 +32,7 @@ import { classSearchText } from '../../lib/search-normalize'
 import { ACCOUNT_SUSPENDED_MESSAGE, type UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
 import { iso, scheduleColumns, selectClassRows, summaryJson, toCards, toPublicSchedule } from './class-cards'
+import { releaseClassImage, requireOwnClassImage } from './class-images'
 import { queueRequestNotices } from './class-requests'
 import { courseLessonsOf, type LessonPeriod, lessonsOr } from './lessons'
 import { givePaymentUp, requestRefund } from './payments'
@@ -199,6 +200,7 @@ export async function createClassWork(
   if (input.is_published) requireVerifiedTeacher(user, 'publish')
   const id = await transaction(db, async (tx) => {
     await refuseIfSuspended(tx, user.id, 'share')
+    await requireOwnClassImage(tx, user.id, input.image_url)
     const searchText = await searchTextFor(tx, {
       title: input.title,
       description: input.description,
@@ -246,6 +248,7 @@ export async function updateClassWork(
     const current = await lockOwnClass(tx, user.id, classWorkId)
     // Read after the class lock: a suspension that committed meanwhile (it holds the classes first) is seen here.
     await refuseIfSuspended(tx, user.id)
+    await requireOwnClassImage(tx, user.id, patch.image_url, current.imageUrl)
     if (patch.is_published && !current.isPublished) {
       requireVerifiedTeacher(user, 'publish')
       if (current.hiddenAt)
@@ -295,6 +298,8 @@ export async function updateClassWork(
         .insert(classWorkTargetGrades)
         .values(patch.target_grade_ids.map((g) => ({ classWorkId, targetGradeId: g })))
     }
+    if (patch.image_url !== undefined && patch.image_url !== current.imageUrl)
+      await releaseClassImage(tx, current.imageUrl, classWorkId)
     // The waitlist follows whether the class takes bookings (0023).
     if (patch.is_published === false && current.isPublished) await withdrawOffersOf(tx, classWorkId, now)
     if (patch.is_published === true && !current.isPublished) await offerSeatsOfClass(tx, classWorkId, now)
@@ -307,7 +312,7 @@ export async function deleteClassWork(db: Db, user: UserRow, classWorkId: number
   requireTeacher(user)
   await transaction(db, async (tx) => {
     // FOR UPDATE: the row goes, so foreign-key checks of rows pointing at it must wait.
-    await lockOwnClass(tx, user.id, classWorkId, 'update')
+    const current = await lockOwnClass(tx, user.id, classWorkId, 'update')
     const [booked] = await tx
       .select({ id: purchases.id })
       .from(purchases)
@@ -321,6 +326,7 @@ export async function deleteClassWork(db: Db, user: UserRow, classWorkId: number
         '予約のあるクラスは削除できません。非公開にするか、スケジュールを休講にしてください',
       )
     await tx.delete(classWorks).where(eq(classWorks.id, classWorkId))
+    await releaseClassImage(tx, current.imageUrl, classWorkId)
   })
 }
 

@@ -26,6 +26,7 @@ import { enqueue } from '../../jobs/queue.server'
 import type { UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
 import { iso } from './class-cards'
+import { releaseClassImage } from './class-images'
 import { cancelHeldSchedule } from './class-management'
 import { releaseHold, requestRefund } from './payments'
 import { hideReview } from './reviews'
@@ -336,14 +337,26 @@ async function suspendAccount(tx: Tx, userId: number, now: Date) {
       .orderBy(asc(classWorks.id))
   ).map((c) => c.id)
   const cancellation = await cancelFutureLessons(tx, { classIds, memberId: userId }, now)
-  // Published classes are taken down (hidden: their pages answer 410); drafts stay drafts, never revealed.
-  const unpublished = classIds.length
+  // Published classes are taken down (hidden: their pages answer 410, their pictures are deleted); drafts stay
+  // drafts, never revealed.
+  const published = classIds.length
     ? await tx
-        .update(classWorks)
-        .set({ isPublished: false, hiddenAt: now, updatedAt: now })
+        .select({ id: classWorks.id, imageUrl: classWorks.imageUrl })
+        .from(classWorks)
         .where(and(inArray(classWorks.id, classIds), eq(classWorks.isPublished, true)))
-        .returning({ id: classWorks.id })
     : []
+  if (published.length) {
+    await tx
+      .update(classWorks)
+      .set({ isPublished: false, hiddenAt: now, imageUrl: null, updatedAt: now })
+      .where(
+        inArray(
+          classWorks.id,
+          published.map((c) => c.id),
+        ),
+      )
+    for (const c of published) await releaseClassImage(tx, c.imageUrl, c.id)
+  }
   // Their place in any waitlist ends: waiting entries are cancelled; a seat held for them expires now and the
   // minute's expiry job passes it to the next in line (no extra class locks taken here).
   await tx
@@ -358,22 +371,24 @@ async function suspendAccount(tx: Tx, userId: number, now: Date) {
     .delete(sessions)
     .where(and(eq(sessions.issuer, user.issuer), eq(sessions.sub, user.sub)))
     .returning({ id: sessions.id })
-  return { user, cancellation, unpublished: unpublished.length, sessionsEnded: ended.length }
+  return { user, cancellation, unpublished: published.length, sessionsEnded: ended.length }
 }
 
 /** Hides one class: out of search and pages (410), its future lessons cancelled and refunded. */
 async function hideClass(tx: Tx, classWorkId: number, now: Date) {
   const [cls] = await tx
-    .select({ id: classWorks.id, hiddenAt: classWorks.hiddenAt })
+    .select({ id: classWorks.id, hiddenAt: classWorks.hiddenAt, imageUrl: classWorks.imageUrl })
     .from(classWorks)
     .where(eq(classWorks.id, classWorkId))
   if (!cls) throw notFound('クラス')
   if (cls.hiddenAt) return { canceled: 0, refunded: 0 }
   const cancellation = await cancelFutureLessons(tx, { classIds: [classWorkId] }, now)
+  // Its picture goes too: a report is often about it, and its address must stop answering (0035).
   await tx
     .update(classWorks)
-    .set({ hiddenAt: now, isPublished: false, updatedAt: now })
+    .set({ hiddenAt: now, isPublished: false, imageUrl: null, updatedAt: now })
     .where(eq(classWorks.id, classWorkId))
+  await releaseClassImage(tx, cls.imageUrl, classWorkId)
   return cancellation
 }
 

@@ -12,9 +12,11 @@ import { parseImageCrop } from '~/lib/image-type'
 import { fileInput, InvalidInputError } from '~/lib/input-error'
 import { ApiError, api } from '~/server/api-client'
 import { writeResult } from '~/server/api-result.server'
+import { recordClassImage } from '~/server/class-images.server'
 import { setRefusalStatus } from '~/server/server-fn-errors.server'
 import { requireAccessToken } from '~/server/session-token.server'
 import { refuseImageUploadOverLimit } from '~/server/upload-limit.server'
+import { getUploadStore } from '~/server/upload-store.server'
 import { saveClassImage } from '~/server/uploads.server'
 
 /** /class_management: the caller's classes in one tab (published or not), and whether they teach at all. */
@@ -135,7 +137,19 @@ export const uploadClassImage = createServerFn({ method: 'POST' })
       return { ok: false as const, message: limited.message }
     }
     const saved = await saveClassImage(data.file, undefined, data.crop)
-    if (!saved.ok) setRefusalStatus(400)
+    if (!saved.ok) {
+      setRefusalStatus(400)
+      return saved
+    }
+    // Only its uploader may put it on a class (0035); an upload never saved on one is swept a day later.
+    const path = saved.url.slice('/uploads/'.length)
+    await recordClassImage(path, me.data.id).catch(async (error) => {
+      // Unrecorded, nothing could ever delete it: it goes now, and the upload fails as a whole.
+      await getUploadStore()
+        .delete(path)
+        .catch(() => {})
+      throw error
+    })
     return saved
   })
 

@@ -1,0 +1,308 @@
+/**
+ * Uploaded class images have an owner and an end (docs/decisions/0035): only the uploader may put one on a class,
+ * and an image no class shows any more — replaced, the class deleted or taken down, or never used — is deleted
+ * from the store by a job queued with the change, so its address answers 404. Runs on PGlite, and on PostgreSQL
+ * with TEST_DATABASE_URL (the race between a release and a teacher taking the image up again).
+ */
+import { and, eq, sql } from 'drizzle-orm'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CLASS_IMAGE_RELEASE_KIND, requireOwnClassImage } from '../../app/api/services/class-images'
+import { classImages, classWorks, jobs } from '../../app/db/schema'
+import { PermanentJobError } from '../../app/jobs/runner.server'
+import {
+  CLASS_IMAGE_SWEEP_KIND,
+  classImageHandlers,
+  recordClassImage,
+  releaseClassImagePath,
+  sweepAbandonedClassImages,
+} from '../../app/server/class-images.server'
+import { ogImagePath } from '../../app/server/og-image.server'
+import { createDbUploadStore, type UploadStore } from '../../app/server/upload-store.server'
+import { saveClassImage, uploadResponse } from '../../app/server/uploads.server'
+import { setupApi, type TestApi } from './support/api'
+import { SUBS } from './support/tokens'
+
+let api: TestApi
+let store: UploadStore
+let masters: { category: number; style: number; grades: number[] }
+
+beforeAll(async () => {
+  api = await setupApi()
+  store = createDbUploadStore(async () => api.db)
+  const [cats, styles, grades] = await Promise.all(
+    ['categories', 'class_styles', 'target_grades'].map(
+      async (k) => (await api.call('GET', `/v1/master/${k}`)).body,
+    ),
+  )
+  masters = { category: cats[0].id, style: styles[0].id, grades: [grades[0].id] }
+})
+afterAll(async () => {
+  await api?.close()
+})
+
+/** What uploadClassImage does: store the re-encoded picture and record its uploader. */
+async function upload(sub: string): Promise<{ url: string; path: string }> {
+  const png = await sharp({ create: { width: 800, height: 500, channels: 3, background: '#3a7bd5' } })
+    .png()
+    .toBuffer()
+  const saved = await saveClassImage(new File([new Uint8Array(png)], 'p.png', { type: 'image/png' }), store)
+  if (!saved.ok) throw new Error(saved.message)
+  const path = saved.url.slice('/uploads/'.length)
+  await recordClassImage(path, await api.userId(sub), api.db)
+  return { url: saved.url, path }
+}
+
+async function createClass(sub: string, extra: Record<string, unknown> = {}) {
+  const res = await api.as(sub, 'POST', '/v1/teachers/class_works', {
+    title: `画像テスト ${Math.random().toString(36).slice(2, 8)}`,
+    description: '説明',
+    category_id: masters.category,
+    class_style_id: masters.style,
+    target_grade_ids: masters.grades,
+    price: 0,
+    capacity: 5,
+    duration_minutes: 60,
+    ...extra,
+  })
+  return res
+}
+
+const served = async (path: string) => (await uploadResponse(path, store)).status
+
+/** Runs the release jobs queued for `path` as the runner would, and says what each found. */
+async function runReleases(path: string) {
+  const queued = await api.db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.kind, CLASS_IMAGE_RELEASE_KIND), sql`${jobs.payload}->>'path' = ${path}`))
+  const handler = classImageHandlers(() => store)[CLASS_IMAGE_RELEASE_KIND]!
+  for (const job of queued) {
+    await handler(
+      { id: job.id, kind: job.kind, payload: job.payload as Record<string, unknown>, attempts: 1 },
+      { db: api.db },
+    )
+    await api.db.delete(jobs).where(eq(jobs.id, job.id))
+  }
+  return queued.length
+}
+
+const owned = async (path: string) =>
+  (await api.db.select().from(classImages).where(eq(classImages.path, path))).length === 1
+
+describe('who may put an uploaded image on a class', () => {
+  it('the uploader may; another teacher may not (400 on image_url), and nothing is written', async () => {
+    const mine = await upload(SUBS.teacher)
+    const created = await createClass(SUBS.teacher, { image_url: mine.url })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    expect(created.body.image_url).toBe(mine.url)
+
+    const before = await api.count('class_works')
+    const theirs = await createClass(SUBS.emily, { image_url: mine.url })
+    expect(theirs.status).toBe(400)
+    expect(theirs.body.code).toBe('invalid_request')
+    expect(JSON.stringify(theirs.body)).toContain('この画像は使えません')
+    expect(await api.count('class_works')).toBe(before)
+
+    const own = await createClass(SUBS.emily)
+    expect(own.status).toBe(201)
+    const patch = await api.as(SUBS.emily, 'PATCH', `/v1/teachers/class_works/${own.body.id}`, {
+      image_url: mine.url,
+      title: '変わらないはず',
+    })
+    expect(patch.status).toBe(400)
+    const [row] = await api.db.select().from(classWorks).where(eq(classWorks.id, own.body.id))
+    expect([row!.imageUrl, row!.title]).toEqual([null, own.body.title])
+  })
+
+  it('an uploads address nobody recorded (made up, or already deleted) is refused', async () => {
+    const res = await createClass(SUBS.teacher, { image_url: `/uploads/classes/${'ab'.repeat(16)}.webp` })
+    expect(res.status).toBe(400)
+  })
+
+  it('a bundled picture needs no owner, and saving a class with its current image again is fine', async () => {
+    const bundled = await createClass(SUBS.teacher, { image_url: '/images/classes/default.svg' })
+    expect(bundled.status).toBe(201)
+    const mine = await upload(SUBS.teacher)
+    const created = await createClass(SUBS.teacher, { image_url: mine.url })
+    // Ownership is gone (an image from before owners were recorded): the class keeps showing it when saved.
+    await api.db.delete(classImages).where(eq(classImages.path, mine.path))
+    const again = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${created.body.id}`, {
+      image_url: mine.url,
+      title: '同じ画像で保存',
+    })
+    expect(again.status, JSON.stringify(again.body)).toBe(200)
+  })
+})
+
+describe('an image no class shows is deleted', () => {
+  it('replaced: the old picture, its smaller widths and its share image stop answering; the new one stays', async () => {
+    const first = await upload(SUBS.teacher)
+    const second = await upload(SUBS.teacher)
+    const created = await createClass(SUBS.teacher, { image_url: first.url })
+    const id = created.body.id as number
+    const variant = first.path.replace('.webp', '-w640.webp')
+    expect(await served(variant)).toBe(200) // made and kept on first request
+    const og = ogImagePath(id, first.url)
+    await store.put(og, 'image/png', new Uint8Array([1, 2, 3]))
+
+    const patch = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${id}`, {
+      image_url: second.url,
+    })
+    expect(patch.status).toBe(200)
+    expect(await served(first.path)).toBe(200) // until the job runs
+    expect(await runReleases(first.path)).toBe(1)
+    expect(await served(first.path)).toBe(404)
+    expect(await store.get(variant)).toBeUndefined()
+    expect(await store.get(og)).toBeUndefined()
+    expect(await owned(first.path)).toBe(false)
+    expect(await served(second.path)).toBe(200)
+    expect(await owned(second.path)).toBe(true)
+    // Gone means gone: the teacher cannot put the deleted address back.
+    const back = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${id}`, {
+      image_url: first.url,
+    })
+    expect(back.status).toBe(400)
+  })
+
+  it('removed (image_url null) and the class deleted: both release; a picture another class shows is kept', async () => {
+    const shared = await upload(SUBS.teacher)
+    const a = await createClass(SUBS.teacher, { image_url: shared.url })
+    const b = await createClass(SUBS.teacher, { image_url: shared.url })
+    expect(b.status).toBe(201)
+    expect(
+      (await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${a.body.id}`, { image_url: null }))
+        .status,
+    ).toBe(200)
+    await runReleases(shared.path)
+    expect(await served(shared.path)).toBe(200)
+    expect(await owned(shared.path)).toBe(true)
+
+    expect((await api.as(SUBS.teacher, 'DELETE', `/v1/teachers/class_works/${b.body.id}`)).status).toBe(200)
+    expect(await runReleases(shared.path)).toBe(1)
+    expect(await served(shared.path)).toBe(404)
+    expect(await owned(shared.path)).toBe(false)
+  })
+
+  it('a write that fails queues nothing: a refused PATCH keeps the picture', async () => {
+    const mine = await upload(SUBS.teacher)
+    const created = await createClass(SUBS.teacher, { image_url: mine.url })
+    const refused = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${created.body.id}`, {
+      image_url: null,
+      price: -1,
+    })
+    expect(refused.status).toBe(400)
+    expect(await runReleases(mine.path)).toBe(0)
+    expect(await served(mine.path)).toBe(200)
+  })
+
+  it('an operator hiding a reported class takes its picture down too', async () => {
+    const mine = await upload(SUBS.teacher)
+    const created = await createClass(SUBS.teacher, { image_url: mine.url, is_published: true })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    const filed = await api.as(SUBS.parent, 'POST', '/v1/reports', {
+      target_type: 'class',
+      target_id: created.body.id,
+      reason: 'child_safety',
+    })
+    expect(filed.status, JSON.stringify(filed.body)).toBe(201)
+    const resolved = await api.as(SUBS.operator, 'POST', `/v1/admin/reports/${filed.body.id}/resolve`, {
+      action: 'hide',
+    })
+    expect(resolved.status, JSON.stringify(resolved.body)).toBe(200)
+    const [row] = await api.db.select().from(classWorks).where(eq(classWorks.id, created.body.id))
+    expect(row!.hiddenAt).not.toBeNull()
+    expect(row!.imageUrl).toBeNull()
+    expect(await runReleases(mine.path)).toBe(1)
+    expect(await served(mine.path)).toBe(404)
+  })
+})
+
+describe('the job and the sweep', () => {
+  it('a release whose store delete fails is tried again and then deletes; a bad payload is not retried', async () => {
+    const mine = await upload(SUBS.teacher)
+    let failures = 1
+    const flaky: UploadStore = {
+      ...store,
+      async delete(path) {
+        if (failures-- > 0) throw new Error('store away')
+        await store.delete(path)
+      },
+    }
+    await expect(releaseClassImagePath(api.db, mine.path, undefined, flaky)).rejects.toThrow('store away')
+    // The row went with the first attempt; the retry finds neither row nor class and deletes the files.
+    expect(await owned(mine.path)).toBe(false)
+    expect(await served(mine.path)).toBe(200)
+    expect(await releaseClassImagePath(api.db, mine.path, undefined, flaky)).toBe('deleted')
+    expect(await served(mine.path)).toBe(404)
+
+    const handler = classImageHandlers(() => store)[CLASS_IMAGE_RELEASE_KIND]!
+    for (const payload of [
+      {},
+      { path: '../avatars/x.webp' },
+      { path: 'avatars/' + 'a'.repeat(32) + '.webp' },
+    ])
+      await expect(handler({ id: 0, kind: '', payload, attempts: 1 }, { db: api.db })).rejects.toBeInstanceOf(
+        PermanentJobError,
+      )
+  })
+
+  it('uploads never put on a class are swept after a day; younger ones and shown ones stay', async () => {
+    const abandoned = await upload(SUBS.teacher)
+    const young = await upload(SUBS.teacher)
+    const shown = await upload(SUBS.teacher)
+    await createClass(SUBS.teacher, { image_url: shown.url })
+    const dayAgo = new Date(Date.now() - 25 * 3600_000)
+    for (const p of [abandoned.path, shown.path])
+      await api.db.update(classImages).set({ createdAt: dayAgo }).where(eq(classImages.path, p))
+    expect(await sweepAbandonedClassImages(api.db, new Date(), store)).toBeGreaterThanOrEqual(1)
+    expect(await served(abandoned.path)).toBe(404)
+    expect(await served(young.path)).toBe(200)
+    expect(await served(shown.path)).toBe(200)
+    expect(classImageHandlers()[CLASS_IMAGE_SWEEP_KIND]).toBeTypeOf('function')
+  })
+})
+
+describe('a release and a teacher taking the picture up again, at once', () => {
+  it('a release waits for a write that has checked the picture, then sees it shown (the ownership row lock)', async () => {
+    const mine = await upload(SUBS.teacher)
+    const created = await createClass(SUBS.teacher)
+    const teacherId = await api.userId(SUBS.teacher)
+    let release: Promise<'kept' | 'deleted'> | undefined
+    await api.db.transaction(async (tx) => {
+      await requireOwnClassImage(tx, teacherId, mine.url, null)
+      release = releaseClassImagePath(api.db, mine.path, undefined, store)
+      // Time for the release to finish if nothing held it back.
+      await new Promise((r) => setTimeout(r, 300))
+      await tx.update(classWorks).set({ imageUrl: mine.url }).where(eq(classWorks.id, created.body.id))
+    })
+    expect(await release).toBe('kept')
+    expect(await served(mine.path)).toBe(200)
+    expect(await owned(mine.path)).toBe(true)
+  })
+
+  it('ends either with the picture on the class and stored, or refused and deleted — never a class showing a deleted image', async () => {
+    for (let round = 0; round < 6; round++) {
+      const mine = await upload(SUBS.teacher)
+      const created = await createClass(SUBS.teacher, { image_url: mine.url })
+      const id = created.body.id as number
+      await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${id}`, { image_url: null })
+      const [patch, release] = await Promise.all([
+        api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${id}`, { image_url: mine.url }),
+        releaseClassImagePath(api.db, mine.path, id, store),
+      ])
+      const [row] = await api.db.select().from(classWorks).where(eq(classWorks.id, id))
+      if (patch.status === 200) {
+        expect(release).toBe('kept')
+        expect(row!.imageUrl).toBe(mine.url)
+        expect(await served(mine.path)).toBe(200)
+      } else {
+        expect(patch.status).toBe(400)
+        expect(release).toBe('deleted')
+        expect(row!.imageUrl).toBeNull()
+        expect(await served(mine.path)).toBe(404)
+      }
+      await api.db.delete(jobs).where(eq(jobs.kind, CLASS_IMAGE_RELEASE_KIND))
+    }
+  })
+})
