@@ -17,6 +17,10 @@ export const notFound = (what = 'お探しの情報') =>
   new ApiError(404, 'not_found', `${what}が見つかりませんでした`)
 /** Content an operator took down (a hidden class, a suspended teacher): 410, not 404 — it existed and will not return. */
 export const gone = (message: string) => new ApiError(410, 'gone', message)
+/** An operator deciding on their own account, content or message: another operator must (four eyes). */
+export const ownAccount = () =>
+  new ApiError(409, 'own_account', 'ご自身に関わる審査・対応はできません。ほかの運営担当者が対応します')
+
 export const invalidRequest = (message = '入力内容に誤りがあります', issues?: unknown[]) =>
   new ApiError(400, 'invalid_request', message, issues ? { issues } : undefined)
 

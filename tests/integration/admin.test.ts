@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AdminNotice, AdminNoticeList, AuditPage } from '../../app/contract/v1/admin'
 import { audit } from '../../app/db/audit'
 import { setOperator } from '../../app/db/operators'
-import { auditLog, jobs, mails, notices, users } from '../../app/db/schema'
+import { auditLog, jobs, mails, messages, notices, users } from '../../app/db/schema'
 import { startJobRunner } from '../../app/jobs/runner.server'
 import { setNotificationPreference } from '../../app/notifications/preferences.server'
 import { setupApi, type TestApi } from './support/api'
@@ -288,6 +288,52 @@ describe('held messages', () => {
     )
     const [entry] = await api.db.select().from(auditLog).where(eq(auditLog.action, 'message_release'))
     expect(entry).toMatchObject({ actorId: operatorId, targetId: String(sent.body.id) })
+  })
+
+  it('a released message arrives when released: unread and last even if the recipient read the room meanwhile', async () => {
+    const teacherId = await api.userId(SUBS.teacher)
+    const roomId = (await api.as(SUBS.parent, 'POST', '/v1/rooms', { partner_id: teacherId })).body
+      .id as number
+    const held = await api.as(SUBS.parent, 'POST', `/v1/rooms/${roomId}/messages`, {
+      body: 'ラインは hanako.mama です。ぜろきゅうぜろ いちにさんよん ごろくななはち',
+    })
+    expect(held.body.status).toBe('held')
+    const next = await api.as(SUBS.parent, 'POST', `/v1/rooms/${roomId}/messages`, {
+      body: 'よろしくお願いします',
+    })
+    expect(next.body.status).toBe('visible')
+    expect((await api.as(SUBS.teacher, 'POST', `/v1/rooms/${roomId}/read`)).status).toBe(200)
+    const room = async () =>
+      (await api.as(SUBS.teacher, 'GET', '/v1/rooms')).body.find((r: { id: number }) => r.id === roomId)
+    expect((await room()).unread_count).toBe(0)
+    const before = api.database.now
+    api.database.now = new Date(before.getTime() + 2 * 3_600_000)
+    try {
+      expect((await api.as(SUBS.operator, 'POST', `/v1/admin/messages/${held.body.id}/release`)).status).toBe(
+        200,
+      )
+      const after = await room()
+      expect(after.unread_count).toBe(1)
+      expect(after.last_message.id).toBe(held.body.id)
+      const theirs = (await api.as(SUBS.teacher, 'GET', `/v1/rooms/${roomId}/messages`)).body
+      expect(theirs.at(-1).id).toBe(held.body.id)
+    } finally {
+      api.database.now = before
+    }
+  })
+
+  it('an operator cannot release their own held message (409 own_account)', async () => {
+    const teacherId = await api.userId(SUBS.teacher)
+    const roomId = (await api.as(SUBS.operator, 'POST', '/v1/rooms', { partner_id: teacherId })).body
+      .id as number
+    const sent = await api.as(SUBS.operator, 'POST', `/v1/rooms/${roomId}/messages`, {
+      body: 'インスタは hanako.mama です。ぜろきゅうぜろ いちにさんよん ごろくななはち',
+    })
+    expect(sent.body.status, JSON.stringify(sent.body)).toBe('held')
+    const own = await api.as(SUBS.operator, 'POST', `/v1/admin/messages/${sent.body.id}/release`)
+    expect([own.status, own.body.code]).toEqual([409, 'own_account'])
+    const [row] = await api.db.select().from(messages).where(eq(messages.id, sent.body.id))
+    expect(row!.status).toBe('held')
   })
 
   it('a deleted message never reaches the recipient; its sender sees that it was removed', async () => {

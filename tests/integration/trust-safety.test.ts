@@ -1792,3 +1792,40 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
     }, 180_000)
   },
 )
+
+describe('an operator never decides on their own account (four eyes)', () => {
+  it('their own 本人確認 and a report about them answer 409 own_account and change nothing', async () => {
+    const verificationId = await submitVerification(SUBS.operator)
+    const decided = await call(SUBS.operator, 'POST', `/v1/admin/verifications/${verificationId}/decision`, {
+      decision: 'approve',
+    })
+    expectError(decided, 409, 'own_account')
+    const [v] = await api.db
+      .select()
+      .from(teacherVerifications)
+      .where(eq(teacherVerifications.id, verificationId))
+    expect(v!.status).toBe('pending')
+    const [me] = await api.db.select().from(users).where(eq(users.id, operatorId))
+    expect(me!.teacherVerifiedAt).toBeNull()
+
+    const reporter = await newPerson()
+    const [filed] = await api.db
+      .insert(reports)
+      .values({
+        reporterId: reporter.id,
+        targetType: 'teacher',
+        targetId: operatorId,
+        targetUserId: operatorId,
+        reason: 'inappropriate',
+      })
+      .returning({ id: reports.id })
+    for (const action of ['dismiss', 'hide'])
+      expectError(
+        await call(SUBS.operator, 'POST', `/v1/admin/reports/${filed!.id}/resolve`, { action }),
+        409,
+        'own_account',
+      )
+    const [r] = await api.db.select().from(reports).where(eq(reports.id, filed!.id))
+    expect(r!.status).toBe('open')
+  })
+})

@@ -14,7 +14,7 @@ import { messages, notices, rooms, users } from '../../db/schema'
 import { enqueue } from '../../jobs/queue.server'
 import { contactKindsLabel, detectContactInfo } from '../../lib/contact-detector'
 import type { UserRow } from '../auth'
-import { ApiError, notFound } from '../errors'
+import { ApiError, notFound, ownAccount } from '../errors'
 import { iso } from './class-cards'
 import { renderNoticeMarkdown } from './markdown'
 
@@ -232,10 +232,17 @@ export async function adminModerateMessage(
     const [m] = await tx.select().from(messages).where(eq(messages.id, id)).for('update')
     if (!m) throw notFound('メッセージ')
     if (m.status !== 'held') throw new ApiError(409, 'not_held', 'このメッセージは確認待ちではありません')
+    if (m.senderId === operator.id) throw ownAccount()
     const status = decision === 'release' ? 'visible' : 'deleted'
     await tx
       .update(messages)
-      .set({ status, moderatedAt: now, moderatedBy: operator.id })
+      // Released, it arrives now: after anything the recipient has read meanwhile (unread, mail, order).
+      .set({
+        status,
+        moderatedAt: now,
+        moderatedBy: operator.id,
+        ...(status === 'visible' ? { createdAt: now } : {}),
+      })
       .where(eq(messages.id, id))
     if (status === 'visible') {
       await tx.update(rooms).set({ lastMessageAt: now }).where(eq(rooms.id, m.roomId))

@@ -24,7 +24,7 @@ import {
 import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
 import type { UserRow } from '../auth'
-import { ApiError, notFound } from '../errors'
+import { ApiError, notFound, ownAccount } from '../errors'
 import { iso } from './class-cards'
 import { releaseClassImage } from './class-images'
 import { cancelHeldSchedule } from './class-management'
@@ -405,6 +405,7 @@ export async function adminResolveReport(
     const [report] = await tx.select().from(reports).where(eq(reports.id, id)).for('update')
     if (!report) throw notFound('通報')
     if (report.status !== 'open') throw new ApiError(409, 'already_resolved', 'この通報は対応済みです')
+    if (report.targetUserId === operator.id) throw ownAccount()
     const note = (body.note ?? '').trim() || null
     let status: 'dismissed' | 'hidden' | 'suspended' = 'dismissed'
     let cancellation: Cancellation = { canceled: 0, refunded: 0 }

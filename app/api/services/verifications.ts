@@ -11,7 +11,7 @@ import { teacherVerifications, users } from '../../db/schema'
 import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
 import type { UserRow } from '../auth'
-import { ApiError, notFound } from '../errors'
+import { ApiError, notFound, ownAccount } from '../errors'
 import { iso } from './class-cards'
 
 /**
@@ -203,6 +203,7 @@ export async function adminDecideVerification(
       .for('update')
     if (!row) throw notFound('本人確認の申請')
     if (row.status !== 'pending') throw new ApiError(409, 'already_decided', 'この申請はすでに審査済みです')
+    if (row.userId === operator.id) throw ownAccount()
     const approve = body.decision === 'approve'
     const reason = approve ? null : (body.reason ?? '').trim()
     await tx
