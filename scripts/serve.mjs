@@ -7,6 +7,7 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import zlib from 'node:zlib'
+import { bodyLimit, clientAddress } from '../app/lib/forwarded.js'
 import {
   COMPRESS_MIN_BYTES,
   COMPRESSIBLE,
@@ -113,17 +114,6 @@ function applyBaseline(res, baseline) {
   if (!res.hasHeader('content-security-policy')) res.setHeader('content-security-policy', DEFAULT_CSP)
 }
 
-/** The client's address: the socket's, or the first X-Forwarded-For hop when TRUST_PROXY is set. */
-function clientAddress(req, trustProxy) {
-  if (trustProxy) {
-    const forwarded = String(req.headers['x-forwarded-for'] ?? '')
-      .split(',')[0]
-      ?.trim()
-    if (forwarded) return forwarded
-  }
-  return req.socket.remoteAddress ?? ''
-}
-
 const PAYLOAD_TOO_LARGE = JSON.stringify({
   code: 'payload_too_large',
   message: '送信するデータが大きすぎます',
@@ -188,11 +178,6 @@ function readBody(req, limit) {
     req.on('end', () => resolve(Buffer.concat(chunks)))
     req.on('error', reject)
   })
-}
-
-function bodyLimit(req, options) {
-  const type = String(req.headers['content-type'] ?? '')
-  return type.startsWith('multipart/form-data') ? options.maxUploadBytes : options.maxJsonBytes
 }
 
 function toRequest(req, origin, body) {
@@ -283,7 +268,11 @@ export async function startServer({ host = process.env.HOST ?? '0.0.0.0' } = {})
     try {
       const pathname = (req.url ?? '/').split('?')[0] ?? '/'
       // The client's address for rate limits and logs; never what the client claims it is.
-      req.headers['x-real-ip'] = clientAddress(req, options.trustProxy)
+      req.headers['x-real-ip'] = clientAddress(
+        req.headers['x-forwarded-for'],
+        req.socket.remoteAddress,
+        options.trustProxy,
+      )
       if (draining && pathname === '/readyz') {
         res.writeHead(503, {
           'content-type': 'application/json',
@@ -302,7 +291,7 @@ export async function startServer({ host = process.env.HOST ?? '0.0.0.0' } = {})
       let body
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         try {
-          body = await readBody(req, bodyLimit(req, options))
+          body = await readBody(req, bodyLimit(pathname, req.headers['content-type'], options))
         } catch (error) {
           if (!(error instanceof BodyTooLarge)) throw error
           return refuseTooLarge(req, res)
