@@ -1,4 +1,5 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { contactKindsLabel, detectContactInfo } from '../lib/contact-detector'
 
 /** An error the API answers with `{ code, message }` (message in Japanese, shown to users as is). */
 export class ApiError extends Error {
@@ -31,4 +32,19 @@ export function sqlState(err: unknown): string | undefined {
     if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code
   }
   return undefined
+}
+
+/**
+ * 422 `contact_info` when member text meant for others carries contact details or an SNS id: on a children's
+ * marketplace, contact moves off the platform only through its messages, which are held for an operator instead.
+ * `what` names the field (レビュー, 返信, お知らせ); without it the message says only what was found.
+ */
+export function refuseContactInfo(text: string, what?: string): void {
+  const found = detectContactInfo(text)
+  if (found.flagged)
+    throw new ApiError(
+      422,
+      'contact_info',
+      `${what ?? ''}${what ? 'に' : ''}連絡先やSNSのIDは書けません（${contactKindsLabel(found.kinds)}）`,
+    )
 }

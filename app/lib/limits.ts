@@ -33,6 +33,8 @@ export const LIMITS = {
    * for a teacher trying crops on several classes in an hour, too few to fill the store or the CPU from one account.
    */
   imageUploadsPerMember: { points: 30, durationS: 60 * 60 },
+  /** Class announcements (お知らせ) of one teacher: each one mails every booked family. */
+  announcementsPerTeacher: { points: 10, durationS: 60 * 60 },
   /** Authenticated /v1 calls with one access token (the BFF's in-process calls count too: a page makes ~5). */
   apiPerToken: { points: 600, durationS: 60 },
 } as const satisfies Record<string, Limit>

@@ -406,6 +406,41 @@ describe('class announcements', () => {
     expect(foreign.status).toBe(404)
     expect(await api.count('class_announcements')).toBe(before)
   })
+
+  it('contact details in an announcement are refused (422 contact_info): nothing posted, nobody mailed', async () => {
+    const cls = await createClass(SUBS.emily)
+    const before = await api.count('class_announcements')
+    const jobsBefore = await api.count('jobs')
+    for (const body of [
+      { title: '連絡', body: 'LINE ID: sensei123 に送ってください' },
+      { title: 'TEL 090-1234-5678', body: '本文です' },
+    ]) {
+      const res = await api.as(SUBS.emily, 'POST', `/v1/teachers/class_works/${cls.id}/announcements`, body)
+      expect([res.status, res.body.code], JSON.stringify(body)).toEqual([422, 'contact_info'])
+      expect(res.body.message).toContain('お知らせに連絡先やSNSのIDは書けません')
+    }
+    expect(await api.count('class_announcements')).toBe(before)
+    expect(await api.count('jobs')).toBe(jobsBefore)
+  })
+
+  it('a teacher posts at most 10 announcements an hour (each mails every booked family): the 11th is 429', async () => {
+    const cls = await createClass(SUBS.emily)
+    const post = (n: number) =>
+      api.as(SUBS.emily, 'POST', `/v1/teachers/class_works/${cls.id}/announcements`, {
+        title: `お知らせ ${n}`,
+        body: '本文です',
+      })
+    const statuses: number[] = []
+    for (let n = 1; n <= 11; n++) statuses.push((await post(n)).status)
+    // The contact-details test above spent two of the hour's ten.
+    const posted = statuses.filter((s) => s === 201).length
+    expect(posted).toBeGreaterThanOrEqual(8)
+    expect(posted).toBeLessThanOrEqual(10)
+    expect(statuses.slice(posted).every((s) => s === 429)).toBe(true)
+    const last = await post(12)
+    expect(last.status).toBe(429)
+    expect(last.body.code).toBe('rate_limited')
+  })
 })
 
 describe('my class works after writes', () => {

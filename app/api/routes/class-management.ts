@@ -195,11 +195,12 @@ export function registerClassManagementRoutes(app: ApiApp, deps: RouteDeps) {
       request: { params: IdParams, body: body(AnnouncementInput) },
       responses: {
         201: json(AnnouncementCreated, '送ったお知らせ'),
-        ...errors(400, 401, 403, 404, 413, 503),
+        ...errors(400, 401, 403, 404, 413, 422, 429, 503),
       },
     }),
-    async (c) =>
-      c.json(
+    async (c) => {
+      await deps.rateLimit('announcementsPerTeacher', String(c.var.user.id))
+      return c.json(
         await postAnnouncement(
           await deps.getDb(),
           c.var.user,
@@ -208,6 +209,7 @@ export function registerClassManagementRoutes(app: ApiApp, deps: RouteDeps) {
           deps.now(),
         ),
         201,
-      ),
+      )
+    },
   )
 }

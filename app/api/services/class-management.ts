@@ -30,7 +30,7 @@ import { formatRunJa } from '../../lib/format'
 import { findOverlap } from '../../lib/schedule-overlap'
 import { classSearchText } from '../../lib/search-normalize'
 import { ACCOUNT_SUSPENDED_MESSAGE, type UserRow } from '../auth'
-import { ApiError, notFound } from '../errors'
+import { ApiError, notFound, refuseContactInfo } from '../errors'
 import { iso, scheduleColumns, selectClassRows, summaryJson, toCards, toPublicSchedule } from './class-cards'
 import { releaseClassImage, requireOwnClassImage } from './class-images'
 import { queueRequestNotices } from './class-requests'
@@ -635,6 +635,8 @@ export async function postAnnouncement(
   now: Date,
 ): Promise<AnnouncementCreated> {
   requireTeacher(user)
+  // It reaches every booked family, in the app and by mail: no contact details, as in reviews (0020).
+  refuseContactInfo(`${input.title}\n${input.body}`, 'お知らせ')
   return transaction(db, async (tx) => {
     await lockOwnClass(tx, user.id, classWorkId)
     const [recipients] = await tx

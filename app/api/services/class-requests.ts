@@ -4,9 +4,8 @@ import type { Db, DbOrTx } from '../../db/client'
 import { classRequests, classWorkSchedules, classWorks, users } from '../../db/schema'
 import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
-import { contactKindsLabel, detectContactInfo } from '../../lib/contact-detector'
 import type { UserRow } from '../auth'
-import { ApiError, notFound } from '../errors'
+import { ApiError, notFound, refuseContactInfo } from '../errors'
 import { iso } from './class-cards'
 
 /**
@@ -25,13 +24,7 @@ export async function createClassRequest(
   now: Date,
 ): Promise<{ id: number; request_count: number }> {
   const note = (body.note ?? '').trim()
-  const found = detectContactInfo(note)
-  if (found.flagged)
-    throw new ApiError(
-      422,
-      'contact_info',
-      `連絡先やSNSのIDは書けません（${contactKindsLabel(found.kinds)}）`,
-    )
+  refuseContactInfo(note)
   // The class row is shared-locked first: adding a schedule locks it for update (0015), so a date added meanwhile
   // is either seen below (409) or added after this request commits, and then counts it and tells its member.
   return transaction(db, async (tx) => {

@@ -12,10 +12,9 @@ import type { Db, Tx } from '../../db/client'
 import { classWorkSchedules, classWorks, purchases, reviews, users } from '../../db/schema'
 import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
-import { contactKindsLabel, detectContactInfo } from '../../lib/contact-detector'
 import { ratingSummary } from '../../lib/rating'
 import type { UserRow } from '../auth'
-import { ApiError, notFound } from '../errors'
+import { ApiError, notFound, refuseContactInfo } from '../errors'
 import { iso } from './class-cards'
 
 /**
@@ -23,16 +22,6 @@ import { iso } from './class-cards'
  * replies once. The class's rating (count and sum, hence the Bayesian score that sort=rating walks) changes in
  * the same transaction as the review, after the class row is locked (lock order: class first, 0015).
  */
-
-function refuseContactInfo(text: string, what: string) {
-  const found = detectContactInfo(text)
-  if (found.flagged)
-    throw new ApiError(
-      422,
-      'contact_info',
-      `${what}に連絡先やSNSのIDは書けません（${contactKindsLabel(found.kinds)}）`,
-    )
-}
 
 async function adjustRating(tx: Tx, classWorkId: number, delta: { count: number; sum: number }) {
   await tx
