@@ -237,11 +237,7 @@ describe('the job and the sweep', () => {
     expect(await served(mine.path)).toBe(404)
 
     const handler = classImageHandlers(() => store)[CLASS_IMAGE_RELEASE_KIND]!
-    for (const payload of [
-      {},
-      { path: '../avatars/x.webp' },
-      { path: 'avatars/' + 'a'.repeat(32) + '.webp' },
-    ])
+    for (const payload of [{}, { path: '../avatars/x.webp' }, { path: `avatars/${'a'.repeat(32)}.webp` }])
       await expect(handler({ id: 0, kind: '', payload, attempts: 1 }, { db: api.db })).rejects.toBeInstanceOf(
         PermanentJobError,
       )

@@ -3,7 +3,7 @@
  * test card, a hold that ends unpaid, a double submit, crashes between the provider and our records, the Stripe
  * adapter against a local stub of its API with webhooks signed by the SDK's own helper.
  */
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiApp } from '../../app/api/app'
@@ -20,6 +20,7 @@ import {
   purchases,
   refunds,
   teacherBankAccounts,
+  users,
   webhookEvents,
 } from '../../app/db/schema'
 import { startJobRunner } from '../../app/jobs/runner.server'
@@ -374,6 +375,39 @@ describe('a hold that ends unpaid', () => {
     // Settling again changes nothing.
     expect(await settlePayment(api.db, p2.payment!.id, api.now)).toBe('already')
   })
+
+  it('late money takes no seat for a buyer suspended meanwhile, nor on a class unpublished meanwhile: refunded in full', async () => {
+    const { schedule, cls } = await paidSchedule(3)
+    const [a, b] = await insertMembers(api.db, 'pay-late-gone', 2)
+    const provider = embedded()
+    const late = async (sub: string) => {
+      const p = await hold(sub, schedule.id)
+      await expireHold(api.db, p.id, { now: new Date(api.now.getTime() + 11 * MINUTE), provider })
+      const [pay] = await api.db.select().from(payments).where(eq(payments.id, p.payment!.id))
+      await api.db
+        .update(embeddedPayments)
+        .set({ status: 'succeeded' })
+        .where(eq(embeddedPayments.ref, pay!.providerRef!))
+      return p
+    }
+    const pa = await late(a!)
+    await api.db.update(users).set({ suspendedAt: api.now }).where(eq(users.sub, a!))
+    expect(await settlePayment(api.db, pa.payment!.id, api.now)).toBe('refunded')
+    expect(await seatsOf(schedule.id)).toBe(0)
+
+    const pb = await late(b!)
+    ok(await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${cls.id}`, { is_published: false }))
+    expect(await settlePayment(api.db, pb.payment!.id, api.now)).toBe('refunded')
+    expect(await seatsOf(schedule.id)).toBe(0)
+    const refunded = await api.db
+      .select()
+      .from(refunds)
+      .where(inArray(refunds.purchaseId, [pa.id, pb.id]))
+    expect(refunded.map((r) => [r.amount, r.reason])).toEqual([
+      [3300, 'no_seat'],
+      [3300, 'no_seat'],
+    ])
+  })
 })
 
 describe('idempotency and crashes', () => {
@@ -628,7 +662,6 @@ describe('receipts and history', () => {
 describe('payouts for teachers', () => {
   it('the month’s statement: gross, commission, refunds (commission returned), net, paid at the end of the next month', async () => {
     const [teacherSub] = await insertMembers(api.db, 'pay-teacher', 1)
-    const { users } = await import('../../app/db/schema')
     await api.db
       .update(users)
       .set({ isTeacher: true, role: 'teacher', teacherVerifiedAt: api.now })

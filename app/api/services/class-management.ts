@@ -29,8 +29,9 @@ import { enqueue } from '../../jobs/queue.server'
 import { formatRunJa } from '../../lib/format'
 import { findOverlap } from '../../lib/schedule-overlap'
 import { classSearchText } from '../../lib/search-normalize'
-import { ACCOUNT_SUSPENDED_MESSAGE, type UserRow } from '../auth'
+import type { UserRow } from '../auth'
 import { ApiError, notFound, refuseContactInfo } from '../errors'
+import { refuseIfSuspended } from './account-state'
 import { iso, scheduleColumns, selectClassRows, summaryJson, toCards, toPublicSchedule } from './class-cards'
 import { releaseClassImage, requireOwnClassImage } from './class-images'
 import { queueRequestNotices } from './class-requests'
@@ -90,17 +91,6 @@ async function lockOwnClass(
     .for(strength)
   if (!row) throw notFound('クラス')
   return row
-}
-
-/**
- * A suspension committed after the caller signed in ends their writes too (issue 15). `share` (before any class
- * lock, as the suspension takes the user row first) makes a class created concurrently either wait for the
- * suspension or be seen and taken down by it.
- */
-async function refuseIfSuspended(tx: Tx, userId: number, lock?: 'share') {
-  const q = tx.select({ suspendedAt: users.suspendedAt }).from(users).where(eq(users.id, userId))
-  const [row] = lock ? await q.for('share') : await q
-  if (row?.suspendedAt) throw new ApiError(403, 'account_suspended', ACCOUNT_SUSPENDED_MESSAGE)
 }
 
 /**

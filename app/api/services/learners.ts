@@ -2,7 +2,7 @@ import { and, asc, count, eq, inArray } from 'drizzle-orm'
 import type { CreateLearnerBody, Learner, UpdateLearnerBody } from '../../contract/v1/users'
 import { MAX_LEARNERS } from '../../contract/v1/users'
 import type { Db, Tx } from '../../db/client'
-import { learners, purchases, schoolTypes, targetGrades } from '../../db/schema'
+import { learners, purchases, schoolTypes, targetGrades, waitlistEntries } from '../../db/schema'
 import type { UserRow } from '../auth'
 import { ApiError, invalidRequest, notFound } from '../errors'
 
@@ -98,18 +98,39 @@ export async function updateLearner(
   })
 }
 
-/** Removes a learner profile; one with a reservation (past or upcoming) stays (409), so history keeps its name. */
+/** Removes a learner profile; one with a live reservation or waitlist place stays (409). */
 export async function removeLearner(db: Db, userId: number, learnerId: number): Promise<void> {
   await db.transaction(async (tx) => {
-    await ownLearner(tx, userId, learnerId)
+    // Locked: a booking or waitlist entry for this child (they lock the profile FOR SHARE) is either committed
+    // and seen below, or waits and then finds the profile gone — never a child's seat left without its child.
+    const [own] = await tx
+      .select({ id: learners.id })
+      .from(learners)
+      .where(and(eq(learners.id, learnerId), eq(learners.userId, userId)))
+      .for('update')
+    if (!own) throw notFound('お子さまのプロフィール')
     const [held] = await tx
       .select({ id: purchases.id })
       .from(purchases)
       .where(and(eq(purchases.learnerId, learnerId), inArray(purchases.status, ['reserved', 'pending'])))
       .limit(1)
-    if (held) {
-      throw new ApiError(409, 'has_reservations', '予約のあるお子さまのプロフィールは削除できません')
-    }
+    const [waiting] = await tx
+      .select({ id: waitlistEntries.id })
+      .from(waitlistEntries)
+      .where(
+        and(
+          eq(waitlistEntries.learnerId, learnerId),
+          inArray(waitlistEntries.status, ['waiting', 'offered']),
+        ),
+      )
+      .limit(1)
+    if (held) throw new ApiError(409, 'has_reservations', '予約のあるお子さまのプロフィールは削除できません')
+    if (waiting)
+      throw new ApiError(
+        409,
+        'has_waitlist',
+        'キャンセル待ち中のお子さまのプロフィールは削除できません。先にキャンセル待ちを取り消してください',
+      )
     await tx.delete(learners).where(and(eq(learners.id, learnerId), eq(learners.userId, userId)))
   })
 }

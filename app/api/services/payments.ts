@@ -391,7 +391,20 @@ export async function settlePayment(
     }
     if (purchase.status === 'pending') return reserve()
     if (purchase.status === 'expired') {
-      // Paid after the hold ended: the seat again if one is free and the person holds no other seat there.
+      // Paid after the hold ended: the seat again if one is free, the person holds no other seat there, and a
+      // booking would be taken now (the class still published, the buyer not suspended meanwhile).
+      const [still] = await tx
+        .select({ id: classWorkSchedules.id })
+        .from(classWorkSchedules)
+        .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+        .innerJoin(users, eq(users.id, purchase.userId))
+        .where(
+          and(
+            eq(classWorkSchedules.id, purchase.scheduleId),
+            eq(classWorks.isPublished, true),
+            isNull(users.suspendedAt),
+          ),
+        )
       const [other] = await tx
         .select({ id: purchases.id })
         .from(purchases)
@@ -403,20 +416,21 @@ export async function settlePayment(
             inArray(purchases.status, ['pending', 'reserved']),
           ),
         )
-      const taken = other
-        ? []
-        : await tx
-            .update(classWorkSchedules)
-            .set({ purchasedCount: sql`${classWorkSchedules.purchasedCount} + 1` })
-            .where(
-              and(
-                eq(classWorkSchedules.id, purchase.scheduleId),
-                sql`${classWorkSchedules.purchasedCount} + ${classWorkSchedules.heldCount} < ${classWorkSchedules.capacity}`,
-                eq(classWorkSchedules.isCanceled, false),
-                sql`${classWorkSchedules.startedAt} > ${now.toISOString()}::timestamptz`,
-              ),
-            )
-            .returning({ id: classWorkSchedules.id })
+      const taken =
+        other || !still
+          ? []
+          : await tx
+              .update(classWorkSchedules)
+              .set({ purchasedCount: sql`${classWorkSchedules.purchasedCount} + 1` })
+              .where(
+                and(
+                  eq(classWorkSchedules.id, purchase.scheduleId),
+                  sql`${classWorkSchedules.purchasedCount} + ${classWorkSchedules.heldCount} < ${classWorkSchedules.capacity}`,
+                  eq(classWorkSchedules.isCanceled, false),
+                  sql`${classWorkSchedules.startedAt} > ${now.toISOString()}::timestamptz`,
+                ),
+              )
+              .returning({ id: classWorkSchedules.id })
       if (taken.length > 0) return reserve()
     }
     await requestRefund(tx, purchase.id, 'no_seat')

@@ -17,6 +17,7 @@ import { canCancel, cancelDeadline, commissionOf, isMeetingOpen } from '../../li
 import type { PaymentProvider } from '../../payments/provider.server'
 import type { UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
+import { refuseIfSuspended } from './account-state'
 import { iso } from './class-cards'
 import { courseLessonsOf, lessonJson, lessonsOr } from './lessons'
 import { createAtProvider, openPayment, paymentsOfPurchases, releaseHold, requestRefund } from './payments'
@@ -48,11 +49,17 @@ export interface PurchaseDeps {
  * reservation never holds a schedule while waiting for its class, which a teacher's edit holds the other way round.
  */
 async function lockClassOf(tx: Tx, classWorkId: number) {
-  await tx
-    .select({ id: classWorks.id })
+  const [row] = await tx
+    .select({
+      title: classWorks.title,
+      teacherId: classWorks.teacherId,
+      price: classWorks.price,
+      isPublished: classWorks.isPublished,
+    })
     .from(classWorks)
     .where(eq(classWorks.id, classWorkId))
     .for('no key update')
+  return row
 }
 
 /**
@@ -72,28 +79,26 @@ export async function createPurchase(
   let held: { id: number; paymentId: number | undefined; title: string }
   try {
     held = await transaction(db, async (tx) => {
+      // Locks in the order of 0015: the member (a suspension running now is waited for, or sees this seat),
+      // the child's profile (it cannot be deleted under the booking), then the class.
+      await refuseIfSuspended(tx, user.id, 'key share')
       if (learnerId !== null) {
         const [own] = await tx
           .select({ id: learners.id })
           .from(learners)
           .where(and(eq(learners.id, learnerId), eq(learners.userId, user.id)))
-          .limit(1)
+          .for('share')
         if (!own) throw notFound('お子さまのプロフィール')
       }
-      const [schedule] = await tx
-        .select({
-          id: classWorkSchedules.id,
-          classWorkId: classWorks.id,
-          title: classWorks.title,
-          teacherId: classWorks.teacherId,
-          price: classWorks.price,
-          isPublished: classWorks.isPublished,
-        })
+      const [found] = await tx
+        .select({ classWorkId: classWorkSchedules.classWorkId })
         .from(classWorkSchedules)
-        .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
         .where(eq(classWorkSchedules.id, body.schedule_id))
-        .limit(1)
-      if (!schedule?.isPublished) throw notFound('クラスの日程')
+      // Price, publication and teacher as they are under the class lock: a price change or unpublishing that
+      // committed while this waited is what the booking sees.
+      const cls = found && (await lockClassOf(tx, found.classWorkId))
+      if (!found || !cls?.isPublished) throw notFound('クラスの日程')
+      const schedule = { id: body.schedule_id, classWorkId: found.classWorkId, ...cls }
       if (schedule.teacherId === user.id) {
         throw new ApiError(422, 'own_class', 'ご自身のクラスは予約できません')
       }
@@ -111,7 +116,6 @@ export async function createPurchase(
         .limit(1)
       if (dup) throw alreadyReserved()
 
-      await lockClassOf(tx, schedule.classWorkId)
       // A member offered a seat from the waitlist takes the seat held for them; anyone else needs one that is
       // neither sold nor held (issue 16).
       const offer = await activeOffer(tx, user.id, schedule.id, deps.now)

@@ -6,6 +6,7 @@ import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
 import type { UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
+import { refuseIfSuspended } from './account-state'
 import { iso } from './class-cards'
 
 /**
@@ -171,11 +172,14 @@ export async function joinWaitlist(
   now: Date,
 ): Promise<{ id: number; position: number }> {
   return transaction(db, async (tx) => {
+    // As a booking (purchases.ts): the member, the child's profile, then the class (0015).
+    await refuseIfSuspended(tx, user.id, 'key share')
     if (learnerId !== null) {
       const [own] = await tx
         .select({ id: learners.id })
         .from(learners)
         .where(and(eq(learners.id, learnerId), eq(learners.userId, user.id)))
+        .for('share')
       if (!own) throw notFound('お子さまのプロフィール')
     }
     const [cls] = await tx

@@ -1,0 +1,189 @@
+/**
+ * A booking (and a waitlist entry) takes its locks in the order of docs/decisions/0015: the member's row, the
+ * child's profile, then the class; and reads price and publication under the class lock. Each case below holds
+ * one of those rows in an open transaction, as the concurrent write would (a suspension, a profile deletion, a
+ * price change), starts the booking, and commits: the booking must see the committed change. Meaningful on
+ * PostgreSQL (TEST_DATABASE_URL); on PGlite, with one connection, the booking simply runs after the commit.
+ */
+import { and, eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { TeacherClassWork, TeacherSchedule } from '../../app/contract/v1/class-management'
+import {
+  classWorkSchedules,
+  classWorks,
+  learners,
+  purchases,
+  users,
+  waitlistEntries,
+} from '../../app/db/schema'
+import { setupApi, type TestApi } from './support/api'
+import { insertMembers } from './support/people'
+import { SUBS } from './support/tokens'
+
+const DAY = 24 * 3_600_000
+let api: TestApi
+let masters: { category: number; style: number; grades: number[]; schoolType: number }
+
+beforeAll(async () => {
+  api = await setupApi()
+  const [cats, styles, grades, schoolTypes] = await Promise.all(
+    ['categories', 'class_styles', 'target_grades', 'school_types'].map(
+      async (k) => (await api.call('GET', `/v1/master/${k}`)).body,
+    ),
+  )
+  masters = {
+    category: cats[0].id,
+    style: styles[0].id,
+    grades: [grades[0].id],
+    schoolType: schoolTypes[0].id,
+  }
+})
+afterAll(async () => {
+  await api?.close()
+})
+
+async function schedule(price = 0, capacity = 5) {
+  const cls = TeacherClassWork.parse(
+    (
+      await api.as(SUBS.teacher, 'POST', '/v1/teachers/class_works', {
+        title: `ロック順テスト ${Math.random().toString(36).slice(2, 8)}`,
+        description: '説明',
+        category_id: masters.category,
+        class_style_id: masters.style,
+        target_grade_ids: masters.grades,
+        price,
+        capacity,
+        duration_minutes: 60,
+        is_published: true,
+      })
+    ).body,
+  )
+  const start = new Date(api.now.getTime() + 3 * DAY)
+  const s = TeacherSchedule.parse(
+    (
+      await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${cls.id}/schedules`, {
+        started_at: start.toISOString(),
+        ended_at: new Date(start.getTime() + 3_600_000).toISOString(),
+      })
+    ).body,
+  )
+  return { classId: cls.id, scheduleId: s.id }
+}
+
+/** Runs `hold` in a transaction, starts `write` while it is open, waits, commits, and returns the write's answer. */
+async function whileHeld<T>(
+  hold: (tx: Parameters<Parameters<TestApi['db']['transaction']>[0]>[0]) => Promise<void>,
+  write: () => Promise<T>,
+) {
+  let pending: Promise<T> | undefined
+  await api.db.transaction(async (tx) => {
+    await hold(tx)
+    pending = write()
+    // Time for the write to finish if nothing held it back.
+    await new Promise((r) => setTimeout(r, 300))
+  })
+  return pending!
+}
+
+describe('a booking sees what committed while it waited', () => {
+  it('a suspension: the booking is refused (403) and no seat is held for the suspended member', async () => {
+    const { scheduleId } = await schedule()
+    const [member] = await insertMembers(api.db, 'lock-suspend', 1)
+    const res = await whileHeld(
+      async (tx) => {
+        await tx.select({ id: users.id }).from(users).where(eq(users.sub, member!)).for('update')
+        await tx.update(users).set({ suspendedAt: api.now }).where(eq(users.sub, member!))
+      },
+      () => api.book(member!, { schedule_id: scheduleId }),
+    )
+    expect([res.status, res.body.code]).toEqual([403, 'account_suspended'])
+    const [{ purchasedCount }] = (await api.db
+      .select({ purchasedCount: classWorkSchedules.purchasedCount })
+      .from(classWorkSchedules)
+      .where(eq(classWorkSchedules.id, scheduleId))) as [{ purchasedCount: number }]
+    expect(purchasedCount).toBe(0)
+  })
+
+  it('a suspension: joining a waitlist is refused too', async () => {
+    const { scheduleId } = await schedule(0, 1)
+    const [first, member] = await insertMembers(api.db, 'lock-suspend-wait', 2)
+    expect((await api.book(first!, { schedule_id: scheduleId })).status).toBe(201)
+    const res = await whileHeld(
+      async (tx) => {
+        await tx.select({ id: users.id }).from(users).where(eq(users.sub, member!)).for('update')
+        await tx.update(users).set({ suspendedAt: api.now }).where(eq(users.sub, member!))
+      },
+      () => api.as(member!, 'POST', `/v1/class_work_schedules/${scheduleId}/waitlist`, {}),
+    )
+    expect(res.status).toBe(403)
+    const entries = await api.db
+      .select()
+      .from(waitlistEntries)
+      .where(eq(waitlistEntries.scheduleId, scheduleId))
+    expect(entries).toEqual([])
+  })
+
+  it("the child's profile deleted: the booking for that child is 404, never a seat moved to the parent", async () => {
+    const { scheduleId } = await schedule()
+    const [parent] = await insertMembers(api.db, 'lock-learner', 1)
+    const child = await api.as(parent!, 'POST', '/v1/users/me/learners', {
+      nickname: 'たろう',
+      school_type_id: masters.schoolType,
+      target_grade_id: masters.grades[0],
+    })
+    expect(child.status, JSON.stringify(child.body)).toBe(201)
+    const res = await whileHeld(
+      async (tx) => {
+        await tx
+          .select({ id: learners.id })
+          .from(learners)
+          .where(eq(learners.id, child.body.id))
+          .for('update')
+        await tx.delete(learners).where(eq(learners.id, child.body.id))
+      },
+      () => api.book(parent!, { schedule_id: scheduleId, learner_id: child.body.id }),
+    )
+    expect(res.status).toBe(404)
+    const seats = await api.db.select().from(purchases).where(eq(purchases.scheduleId, scheduleId))
+    expect(seats).toEqual([])
+  })
+
+  it('a price change: the booking is taken at the new price (held for payment), not the one it read first', async () => {
+    const { classId, scheduleId } = await schedule(0)
+    const [member] = await insertMembers(api.db, 'lock-price', 1)
+    const res = await whileHeld(
+      async (tx) => {
+        await tx
+          .select({ id: classWorks.id })
+          .from(classWorks)
+          .where(eq(classWorks.id, classId))
+          .for('no key update')
+        await tx.update(classWorks).set({ price: 3000 }).where(eq(classWorks.id, classId))
+      },
+      () => api.as(member!, 'POST', '/v1/purchases', { schedule_id: scheduleId }),
+    )
+    expect(res.status, JSON.stringify(res.body)).toBe(201)
+    const [p] = await api.db
+      .select({ price: purchases.price, status: purchases.status })
+      .from(purchases)
+      .where(and(eq(purchases.scheduleId, scheduleId)))
+    expect(p).toEqual({ price: 3000, status: 'pending' })
+  })
+
+  it('a live waitlist place keeps the child’s profile (409 has_waitlist)', async () => {
+    const { scheduleId } = await schedule(0, 1)
+    const [first, parent] = await insertMembers(api.db, 'lock-learner-wait', 2)
+    expect((await api.book(first!, { schedule_id: scheduleId })).status).toBe(201)
+    const child = await api.as(parent!, 'POST', '/v1/users/me/learners', {
+      nickname: 'じろう',
+      school_type_id: masters.schoolType,
+      target_grade_id: masters.grades[0],
+    })
+    const joined = await api.as(parent!, 'POST', `/v1/class_work_schedules/${scheduleId}/waitlist`, {
+      learner_id: child.body.id,
+    })
+    expect(joined.status, JSON.stringify(joined.body)).toBe(201)
+    const removed = await api.as(parent!, 'DELETE', `/v1/users/me/learners/${child.body.id}`)
+    expect([removed.status, removed.body.code]).toEqual([409, 'has_waitlist'])
+  })
+})
