@@ -1,7 +1,7 @@
 import { and, eq, gt, inArray, isNull, lte, ne, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { expireOffers, offerDetails } from '../api/services/waitlist'
-import type { Db } from '../db/client'
+import type { Db, DbOrTx } from '../db/client'
 import {
   classAnnouncements,
   classRequests,
@@ -23,6 +23,7 @@ import {
   teacherVerifications,
   users,
 } from '../db/schema'
+import { transaction } from '../db/transaction'
 import { enqueue } from '../jobs/queue.server'
 import type { Job, JobHandler, RecurringJob } from '../jobs/runner.server'
 import { PermanentJobError } from '../jobs/runner.server'
@@ -76,7 +77,7 @@ function messageIdFor(deps: NotificationDeps, key: string) {
 
 /** Queues a mail to a member when they have an address and have not switched the kind off. */
 async function mailMember<N extends TemplateName>(
-  db: Db,
+  db: DbOrTx,
   deps: NotificationDeps,
   key: string,
   user: { id: number; email: string | null },
@@ -353,20 +354,26 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
       )
       for (const r of recipients) {
         // At most one mail per room and recipient per 10 minutes: claim the slot atomically, so that two messages
-        // handled at once on two instances still send one mail.
-        const claimed = await db
-          .insert(notificationThrottles)
-          .values({ key: `message:${m.roomId}:${r.id}`, sentAt: m.at })
-          .onConflictDoUpdate({
-            target: notificationThrottles.key,
-            set: { sentAt: m.at },
-            setWhere: lte(notificationThrottles.sentAt, new Date(m.at.getTime() - MESSAGE_MAIL_INTERVAL_MS)),
+        // handled at once on two instances still send one mail. The claim and the mail commit together: a job
+        // retried after a failure between them must not find its slot taken and send nothing.
+        await transaction(db, async (tx) => {
+          const claimed = await tx
+            .insert(notificationThrottles)
+            .values({ key: `message:${m.roomId}:${r.id}`, sentAt: m.at })
+            .onConflictDoUpdate({
+              target: notificationThrottles.key,
+              set: { sentAt: m.at },
+              setWhere: lte(
+                notificationThrottles.sentAt,
+                new Date(m.at.getTime() - MESSAGE_MAIL_INTERVAL_MS),
+              ),
+            })
+            .returning({ key: notificationThrottles.key })
+          if (claimed.length === 0) return
+          await mailMember(tx, deps, `message-${messageId}-${r.id}`, r, 'new_message', {
+            sender: m.sender,
+            roomUrl: `${deps.mail.siteOrigin}/message?room=${m.roomId}`,
           })
-          .returning({ key: notificationThrottles.key })
-        if (claimed.length === 0) continue
-        await mailMember(db, deps, `message-${messageId}-${r.id}`, r, 'new_message', {
-          sender: m.sender,
-          roomUrl: `${deps.mail.siteOrigin}/message?room=${m.roomId}`,
         })
       }
     },

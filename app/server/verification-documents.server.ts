@@ -49,6 +49,39 @@ export async function saveVerificationImage(
   return { ok: true, path }
 }
 
+/**
+ * Saves the face photo and the document, then hands their paths to `submit` (the API call). An identity document
+ * that no verification row points at would never be purged (0020), so whatever goes wrong after a save — the
+ * second image unreadable, the store or the API failing (thrown), or `submit` answering `keep: false` (refused) —
+ * deletes the images already saved.
+ */
+export async function submitWithDocuments<T>(
+  face: File,
+  document: File,
+  submit: (paths: { face_path: string; document_path: string }) => Promise<{ result: T; keep: boolean }>,
+  store: UploadStore = getUploadStore(),
+): Promise<{ ok: true; result: T } | { ok: false; field: 'face' | 'document'; message: string }> {
+  const saved: string[] = []
+  const drop = () => Promise.all(saved.map((p) => store.delete(p).catch(() => {})))
+  try {
+    const faceSaved = await saveVerificationImage(face, '顔写真', store)
+    if (!faceSaved.ok) return { ok: false, field: 'face', message: faceSaved.message }
+    saved.push(faceSaved.path)
+    const documentSaved = await saveVerificationImage(document, '本人確認書類の画像', store)
+    if (!documentSaved.ok) {
+      await drop()
+      return { ok: false, field: 'document', message: documentSaved.message }
+    }
+    saved.push(documentSaved.path)
+    const { result, keep } = await submit({ face_path: faceSaved.path, document_path: documentSaved.path })
+    if (!keep) await drop()
+    return { ok: true, result }
+  } catch (error) {
+    await drop()
+    throw error
+  }
+}
+
 /** The stored image at a verification path (the caller has had the API authorise and audit the read). */
 export async function readVerificationImage(
   path: string,

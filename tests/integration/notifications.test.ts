@@ -14,7 +14,7 @@ import {
   purchases,
   users,
 } from '../../app/db/schema'
-import { startJobRunner } from '../../app/jobs/runner.server'
+import { type JobHandler, startJobRunner } from '../../app/jobs/runner.server'
 import {
   isNotificationEnabled,
   listNotificationPreferences,
@@ -328,6 +328,36 @@ describe('messages', () => {
     await api.as(SUBS.parent, 'POST', `/v1/rooms/${roomId}/messages`, { body: 'もう一つ' })
     await runJobs()
     expect(await mailbox()).toHaveLength(2)
+  })
+
+  it('a message job that fails after claiming the mail slot still mails when it runs again', async () => {
+    const roomId = (await api.as(SUBS.parent, 'POST', '/v1/rooms', { partner_id: teacherId })).body
+      .id as number
+    await api.as(SUBS.parent, 'POST', `/v1/rooms/${roomId}/messages`, { body: '再試行のテスト' })
+    const [job] = await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.message'))
+    const handlers: Record<string, JobHandler> = appJobHandlers({ mail: settings, publish: async () => {} })
+    const handler = handlers['notify.message']!
+    const run = () =>
+      handler(
+        { id: job!.id, kind: job!.kind, payload: job!.payload as Record<string, unknown>, attempts: 1 },
+        {
+          db: api.db,
+        },
+      )
+    // The mail cannot be queued (the database refuses the insert) the first time: the job fails.
+    await api.db.execute(sql`create or replace function test_refuse_mail_job() returns trigger language plpgsql as $$
+      begin if new.kind = 'mail.send' then raise exception 'refused for the test'; end if; return new; end $$`)
+    await api.db.execute(
+      sql`create trigger test_refuse_mail_job before insert on jobs for each row execute function test_refuse_mail_job()`,
+    )
+    try {
+      await expect(run()).rejects.toThrow()
+    } finally {
+      await api.db.execute(sql`drop trigger test_refuse_mail_job on jobs`)
+    }
+    await run()
+    const queued = await api.db.select().from(jobs).where(eq(jobs.kind, 'mail.send'))
+    expect(queued).toHaveLength(1)
   })
 })
 

@@ -5,7 +5,7 @@
  * of the identity images. Last, on PostgreSQL only, members booking while an operator suspends their teacher.
  */
 import { randomBytes } from 'node:crypto'
-import { and, eq, gt, inArray, ne, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, like, ne, sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiApp } from '../../app/api/app'
@@ -33,6 +33,7 @@ import {
   reports,
   sessions,
   teacherVerifications,
+  uploads,
   users,
 } from '../../app/db/schema'
 import { retriedConflicts } from '../../app/db/transaction'
@@ -44,6 +45,7 @@ import {
   purgeVerificationDocuments,
   readVerificationImage,
   saveVerificationImage,
+  submitWithDocuments,
 } from '../../app/server/verification-documents.server'
 import { type CallResult, setupApi, TEST_CARD, type TestApi } from './support/api'
 import { TEST_ISSUER } from './support/constants'
@@ -1467,6 +1469,75 @@ describe('the audit log of trust and safety', () => {
 
 describe('本人確認: the images', () => {
   const store = () => createDbUploadStore(async () => api.db)
+
+  it('are not kept when the submission does not go through: a bad second image, a store or API failure, a refusal', async () => {
+    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#888888' } })
+      .png()
+      .toBuffer()
+    const image = (name: string) => new File([new Uint8Array(png)], name, { type: 'image/png' })
+    const notImage = new File([new Uint8Array([1, 2, 3, 4])], 'x.png', { type: 'image/png' })
+    const stored = async () =>
+      (await api.db.select({ path: uploads.path }).from(uploads).where(like(uploads.path, 'verifications/%')))
+        .length
+    const before = await stored()
+    const accept = async () => ({ result: 'ok', keep: true })
+
+    expect(await submitWithDocuments(image('f.png'), notImage, accept, store())).toMatchObject({
+      ok: false,
+      field: 'document',
+    })
+    expect(await stored()).toBe(before)
+
+    await expect(
+      submitWithDocuments(
+        image('f.png'),
+        image('d.png'),
+        async () => {
+          throw new Error('api down')
+        },
+        store(),
+      ),
+    ).rejects.toThrow('api down')
+    expect(await stored()).toBe(before)
+
+    let puts = 0
+    const failingSecondPut = {
+      ...store(),
+      put: async (path: string, type: string, bytes: Uint8Array) => {
+        if (++puts === 2) throw new Error('store away')
+        await store().put(path, type, bytes)
+      },
+    }
+    await expect(
+      submitWithDocuments(image('f.png'), image('d.png'), accept, failingSecondPut),
+    ).rejects.toThrow('store away')
+    expect(await stored()).toBe(before)
+
+    expect(
+      await submitWithDocuments(
+        image('f.png'),
+        image('d.png'),
+        async () => ({ result: 'refused', keep: false }),
+        store(),
+      ),
+    ).toEqual({ ok: true, result: 'refused' })
+    expect(await stored()).toBe(before)
+
+    let paths: { face_path: string; document_path: string } | undefined
+    expect(
+      await submitWithDocuments(
+        image('f.png'),
+        image('d.png'),
+        async (p) => {
+          paths = p
+          return { result: 'ok', keep: true }
+        },
+        store(),
+      ),
+    ).toEqual({ ok: true, result: 'ok' })
+    expect(await stored()).toBe(before + 2)
+    for (const p of [paths!.face_path, paths!.document_path]) await store().delete(p)
+  })
 
   it('are re-encoded to WebP under verifications/, never served by /uploads, read by operators only, and purged 30 days after the decision', async () => {
     const png = await sharp({

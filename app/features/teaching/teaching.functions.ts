@@ -5,8 +5,7 @@ import { api } from '~/server/api-client'
 import { writeResult } from '~/server/api-result.server'
 import { setRefusalStatus } from '~/server/server-fn-errors.server'
 import { requireAccessToken } from '~/server/session-token.server'
-import { getUploadStore } from '~/server/upload-store.server'
-import { saveVerificationImage } from '~/server/verification-documents.server'
+import { submitWithDocuments } from '~/server/verification-documents.server'
 
 /** 先生として活動する (issue 15): the member's verification state, and the submission with its two images. */
 
@@ -64,25 +63,19 @@ export const submitTeacherVerification = createServerFn({ method: 'POST' })
         fieldErrors,
       }
     }
-    const store = getUploadStore()
-    const face = await saveVerificationImage(data.face, '顔写真', store)
-    const document = face.ok ? await saveVerificationImage(data.document, '本人確認書類の画像', store) : face
-    if (!face.ok || !document.ok) {
-      if (face.ok) await store.delete(face.path).catch(() => {})
+    const submitted = await submitWithDocuments(data.face, data.document, async (paths) => {
+      const result = await writeResult(() => api.submitVerification(token, { ...parsed.data, ...paths }))
+      return { result, keep: result.ok }
+    })
+    if (!submitted.ok) {
       setRefusalStatus(400)
-      const failed = !face.ok ? face : document
       return {
         ok: false as const,
         status: 400,
         code: 'invalid_image',
-        message: failed.ok ? '' : failed.message,
-        fieldErrors: { [!face.ok ? 'face' : 'document']: failed.ok ? '' : failed.message },
+        message: submitted.message,
+        fieldErrors: { [submitted.field]: submitted.message },
       }
     }
-    const result = await writeResult(() =>
-      api.submitVerification(token, { ...parsed.data, face_path: face.path, document_path: document.path }),
-    )
-    // Refused (already pending, too young…): the images are not kept.
-    if (!result.ok) await Promise.all([store.delete(face.path), store.delete(document.path)]).catch(() => {})
-    return result
+    return submitted.result
   })
