@@ -5,6 +5,7 @@ import {
   createLiveHub,
   type LiveHub,
   liveEventsResponse,
+  MAX_STREAMS_PER_MEMBER,
   type MemberResolver,
   sseComment,
   sseMessage,
@@ -238,6 +239,39 @@ describe('live hub', () => {
     expect(hub.stats().streams).toBe(0)
   })
 
+  it(`keeps at most ${MAX_STREAMS_PER_MEMBER} streams of one member: a new one ends the oldest, others untouched`, async () => {
+    const bus = fakeBus()
+    hub = createLiveHub({ getBus: async () => bus.bus })
+    const other = reader(await hub.open(2))
+    const mine = []
+    for (let n = 0; n <= MAX_STREAMS_PER_MEMBER; n++) mine.push(reader(await hub.open(1)))
+    await mine[0]!.ended
+    expect(mine[0]!.done).toBe(true)
+    expect(mine.slice(1).every((s) => !s.done)).toBe(true)
+    expect(other.done).toBe(false)
+    expect(hub.stats()).toMatchObject({ streams: MAX_STREAMS_PER_MEMBER + 1, users: 2 })
+  })
+
+  it('ends a stream at the next heartbeat once its session is gone (logout elsewhere, suspension)', async () => {
+    vi.useFakeTimers()
+    const bus = fakeBus()
+    const alive = new Set(['s1', 's2'])
+    hub = createLiveHub({
+      getBus: async () => bus.bus,
+      heartbeatMs: 25_000,
+      sessionsAlive: async (ids) => new Set(ids.filter((id) => alive.has(id))),
+    })
+    const one = reader(await hub.open(1, { sessionId: 's1' }))
+    const two = reader(await hub.open(1, { sessionId: 's2' }))
+    await vi.advanceTimersByTimeAsync(25_000)
+    expect([one.done, two.done]).toEqual([false, false])
+    alive.delete('s1')
+    await vi.advanceTimersByTimeAsync(25_000)
+    await one.ended
+    expect([one.done, two.done]).toEqual([true, false])
+    expect(hub.stats().streams).toBe(1)
+  })
+
   it('ends every stream on shutdown and refuses new ones', async () => {
     const bus = fakeBus()
     hub = createLiveHub({ getBus: async () => bus.bus })
@@ -269,7 +303,9 @@ describe('GET /events', () => {
   function deps(userId: number | null | undefined) {
     const bus = fakeBus()
     const hub = createLiveHub({ getBus: async () => bus.bus })
-    const resolveMember: MemberResolver = vi.fn(async () => userId)
+    const resolveMember: MemberResolver = vi.fn(async () =>
+      typeof userId === 'number' ? { userId } : userId,
+    )
     return { hub, resolveMember, bus }
   }
 

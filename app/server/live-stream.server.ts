@@ -1,6 +1,6 @@
 import '@tanstack/react-start/server-only'
 import { randomBytes } from 'node:crypto'
-import { and, eq } from 'drizzle-orm'
+import { and, eq, inArray } from 'drizzle-orm'
 import { DATABASE_RETRY_AFTER_S, type Db, getDb, isDatabaseUnavailable } from '../db/client'
 import { type EventBus, getEventBus, type Unsubscribe } from '../db/events'
 import { sessions, users } from '../db/schema'
@@ -26,6 +26,11 @@ export const STREAM_LIFETIME_MS = 30 * 60_000
 export const RETRY_MS = 3_000
 /** A client that has this many chunks unread (a stalled connection) is let go. */
 const MAX_QUEUED_CHUNKS = 64
+/**
+ * Open streams of one member on one instance. A family's phones and PCs with a few tabs each stay far below it; a
+ * script opening streams with one cookie cannot hold the process's sockets. A new stream past it ends the oldest.
+ */
+export const MAX_STREAMS_PER_MEMBER = 16
 
 // ── Server-Sent Events framing ───────────────────────────────────────────────────────────────────────────
 
@@ -63,6 +68,11 @@ export interface LiveHubOptions {
   lifetimeMs?: number
   retryMs?: number
   now?: () => number
+  /**
+   * Which of these session row ids still exist (checked with each heartbeat): a stream whose session ended —
+   * logout, この端末以外からログアウト, a suspension — on any instance ends at the next heartbeat.
+   */
+  sessionsAlive?: (ids: string[]) => Promise<Set<string>>
 }
 
 export interface OpenStreamOptions {
@@ -70,6 +80,8 @@ export interface OpenStreamOptions {
   lastEventId?: string | null
   /** Aborted when the client goes away (where the server ties it to the connection). */
   signal?: AbortSignal
+  /** The session row the stream was opened with (see LiveHubOptions.sessionsAlive). */
+  sessionId?: string
 }
 
 export interface LiveHubStats {
@@ -93,6 +105,7 @@ export class LiveHubClosedError extends Error {
 
 interface Connection {
   userId: number
+  sessionId?: string
   controller: ReadableStreamDefaultController<Uint8Array>
   expiresAt: number
   closed: boolean
@@ -150,6 +163,8 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
     }
   }
 
+  let checkingSessions = false
+
   function tick() {
     const at = now()
     for (const conns of [...byUser.values()]) {
@@ -157,6 +172,23 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
         if (at >= conn.expiresAt) end(conn)
         else write(conn, sseComment())
       }
+    }
+    void endStreamsOfEndedSessions()
+  }
+
+  /** One query per heartbeat for every stream of this instance; skipped while the last one runs or fails. */
+  async function endStreamsOfEndedSessions() {
+    if (!options.sessionsAlive || checkingSessions) return
+    const open = [...byUser.values()].flatMap((conns) => [...conns]).filter((c) => c.sessionId !== undefined)
+    if (open.length === 0) return
+    checkingSessions = true
+    try {
+      const alive = await options.sessionsAlive([...new Set(open.map((c) => c.sessionId!))])
+      for (const conn of open) if (!alive.has(conn.sessionId!)) end(conn)
+    } catch (err) {
+      logger.warn({ err }, 'live events: cannot check the sessions of open streams')
+    } finally {
+      checkingSessions = false
     }
   }
 
@@ -189,6 +221,8 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
   function add(conn: Connection) {
     const conns = byUser.get(conn.userId) ?? new Set<Connection>()
     byUser.set(conn.userId, conns)
+    // A Set iterates in insertion order: the first is the oldest.
+    while (conns.size >= MAX_STREAMS_PER_MEMBER) end(conns.values().next().value!)
     conns.add(conn)
     count++
     if (!heartbeat) {
@@ -225,12 +259,12 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
   }
 
   return {
-    async open(userId, { lastEventId, signal } = {}) {
+    async open(userId, { lastEventId, signal, sessionId } = {}) {
       if (closing) throw new LiveHubClosedError('The live event hub is shutting down')
       let conn!: Connection
       const stream = new ReadableStream<Uint8Array>({
         start(controller) {
-          conn = { userId, controller, expiresAt: now() + lifetimeMs, closed: false }
+          conn = { userId, sessionId, controller, expiresAt: now() + lifetimeMs, closed: false }
         },
         cancel() {
           forget(conn)
@@ -274,10 +308,13 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
 // ── The request ──────────────────────────────────────────────────────────────────────────────────────────
 
 /**
- * users.id of the request's member: undefined when not signed in, null when signed in without a profile yet.
- * The session's issuer and subject name the users row, as the /v1 API's requireUser does with a token's.
+ * users.id of the request's member (and the session row it came with): undefined when not signed in, null when
+ * signed in without a profile yet. The session's issuer and subject name the users row, as the /v1 API's
+ * requireUser does with a token's.
  */
-export type MemberResolver = (request: Request) => Promise<number | null | undefined>
+export type MemberResolver = (
+  request: Request,
+) => Promise<{ userId: number; sessionId?: string } | null | undefined>
 
 export function sessionMemberResolver(deps: {
   store: () => SessionStore
@@ -289,13 +326,14 @@ export function sessionMemberResolver(deps: {
     const session = await store.readSession(request)
     if (!session) return undefined
     const db = await deps.getDb()
+    const sessionId = sessionRowId(session.sid)
     const [row] = await db
       .select({ id: users.id })
       .from(sessions)
       .innerJoin(users, and(eq(users.issuer, sessions.issuer), eq(users.sub, sessions.sub)))
-      .where(eq(sessions.id, sessionRowId(session.sid)))
+      .where(eq(sessions.id, sessionId))
       .limit(1)
-    return row ? row.id : null
+    return row ? { userId: row.id, sessionId } : null
   }
 }
 
@@ -325,20 +363,21 @@ export async function liveEventsResponse(request: Request, deps: LiveEventsDeps 
     jsonError(503, 'live_unavailable', 'ただいま自動更新を利用できません。しばらくしてからお試しください。', {
       'retry-after': String(DATABASE_RETRY_AFTER_S),
     })
-  let userId: number | null | undefined
+  let member: Awaited<ReturnType<MemberResolver>>
   try {
-    userId = await deps.resolveMember(request)
+    member = await deps.resolveMember(request)
   } catch (err) {
     if (!isDatabaseUnavailable(err)) throw err
     return unavailable()
   }
-  if (userId === undefined) return jsonError(401, 'unauthorized', 'ログインが必要です')
-  if (userId === null) return jsonError(403, 'unregistered', 'プロフィールが登録されていません')
+  if (member === undefined) return jsonError(401, 'unauthorized', 'ログインが必要です')
+  if (member === null) return jsonError(403, 'unregistered', 'プロフィールが登録されていません')
   let stream: ReadableStream<Uint8Array>
   try {
-    stream = await deps.hub.open(userId, {
+    stream = await deps.hub.open(member.userId, {
       lastEventId: request.headers.get('last-event-id'),
       signal: request.signal,
+      sessionId: member.sessionId,
     })
   } catch (err) {
     if (!(err instanceof LiveHubClosedError)) logger.warn({ err }, 'live events: cannot subscribe to the bus')
@@ -356,9 +395,20 @@ export async function liveEventsResponse(request: Request, deps: LiveEventsDeps 
 
 let appHub: LiveHub | undefined
 
+/** sessionsAlive over the sessions table (app/server/auth/session.server.ts): the ids among `ids` still there. */
+export function liveSessionIds(getDbFn: () => Promise<Db>) {
+  return async (ids: string[]): Promise<Set<string>> => {
+    const rows = await (await getDbFn())
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(inArray(sessions.id, ids))
+    return new Set(rows.map((r) => r.id))
+  }
+}
+
 /** The process's hub, on the app's event bus. */
 export function getLiveHub(): LiveHub {
-  appHub ??= createLiveHub({ getBus: getEventBus })
+  appHub ??= createLiveHub({ getBus: getEventBus, sessionsAlive: liveSessionIds(getDb) })
   return appHub
 }
 

@@ -7,14 +7,15 @@ import { randomBytes } from 'node:crypto'
 import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLocalEventBus, createPostgresEventBus, type EventBus } from '../../app/db/events'
-import { users } from '../../app/db/schema'
-import { createSessionStore } from '../../app/server/auth/session.server'
+import { sessions, users } from '../../app/db/schema'
+import { createSessionStore, sessionRowId } from '../../app/server/auth/session.server'
 import { publishMemberEventOn } from '../../app/server/live-events.server'
 import {
   createLiveHub,
   type LiveEventsDeps,
   type LiveHub,
   liveEventsResponse,
+  liveSessionIds,
   sessionMemberResolver,
 } from '../../app/server/live-stream.server'
 import { TEST_ISSUER } from './support/constants'
@@ -240,5 +241,45 @@ describe(`GET /events across instances (${pgUrl ? 'PostgreSQL LISTEN/NOTIFY' : '
       shutdownDeps,
     )
     expect(refused.status).toBe(503)
+  })
+})
+
+describe('a stream ends with its session', () => {
+  it('once the session row is gone (signed out on another device, suspended), the next heartbeat ends its stream', async () => {
+    const bus = newBus()
+    const hub = createLiveHub({
+      getBus: async () => bus,
+      heartbeatMs: 100,
+      sessionsAlive: liveSessionIds(async () => database.db),
+    })
+    const deps: LiveEventsDeps = {
+      hub,
+      resolveMember: sessionMemberResolver({ store: () => store, getDb: async () => database.db }),
+    }
+    try {
+      const open = async (cookie: string) =>
+        events(
+          (
+            await liveEventsResponse(
+              new Request(`${ORIGIN}/events`, { headers: { 'sec-fetch-site': 'same-origin', cookie } }),
+              deps,
+            )
+          ).body!,
+        )
+      const ended = await cookieFor(SUBS.parent)
+      const kept = await cookieFor(SUBS.parent)
+      const gone = await open(ended)
+      const stays = await open(kept)
+      await within(2_000, () => hub.stats().streams === 2)
+      const endedId = sessionRowId(decodeURIComponent(ended.split('=')[1]!))
+      const deleted = await database.db.delete(sessions).where(eq(sessions.id, endedId)).returning()
+      expect(deleted).toHaveLength(1)
+      await within(2_000, () => hub.stats().streams === 1)
+      await gone.ended
+      await stays.cancel()
+    } finally {
+      await hub.closeAll()
+      await bus.close()
+    }
   })
 })
