@@ -7,7 +7,13 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiApp } from '../../app/api/app'
-import { expireHold, reconcilePayments, runRefund, settlePayment } from '../../app/api/services/payments'
+import {
+  expireHold,
+  reconcilePayments,
+  requeueStuckRefunds,
+  runRefund,
+  settlePayment,
+} from '../../app/api/services/payments'
 import { TeacherClassWork, TeacherSchedule } from '../../app/contract/v1/class-management'
 import { Checkout, PaymentHistory, PaymentReceipt, PayoutStatement } from '../../app/contract/v1/payments'
 import { Purchase } from '../../app/contract/v1/purchases'
@@ -498,6 +504,44 @@ describe('idempotency and crashes', () => {
     expect((await api.db.select().from(purchases).where(eq(purchases.id, held.id)))[0]!.status).toBe(
       'reserved',
     )
+  })
+
+  it('a refund whose job gave up is queued again once an hour by the sweep until it is paid back', async () => {
+    const { schedule } = await paidSchedule()
+    const [sub] = await insertMembers(api.db, 'pay-refund-stuck', 1)
+    const p = Purchase.parse(ok(await api.book(sub!, { schedule_id: schedule.id }), 201))
+    ok(await api.as(sub!, 'POST', `/v1/purchases/${p.id}/cancel`))
+    const [refund] = await api.db.select().from(refunds).where(eq(refunds.purchaseId, p.id))
+    // Its job tried for hours and gave up (the provider kept refusing).
+    await api.db
+      .update(jobs)
+      .set({ finishedAt: new Date(), failed: true })
+      .where(eq(jobs.dedupeKey, `refund:${refund!.id}`))
+    const now = new Date()
+    expect(await requeueStuckRefunds(api.db, now)).toBe(0) // decided just now: its job's own retries count
+    await api.db
+      .update(refunds)
+      .set({ createdAt: new Date(now.getTime() - 2 * HOUR) })
+      .where(eq(refunds.id, refund!.id))
+    expect(await requeueStuckRefunds(api.db, now)).toBe(1)
+    expect(await requeueStuckRefunds(api.db, now)).toBe(0) // one attempt queued is enough
+    await drainJobs()
+    const [done] = await api.db.select().from(refunds).where(eq(refunds.id, refund!.id))
+    expect(done!.status).toBe('succeeded')
+    expect(await requeueStuckRefunds(api.db, new Date(now.getTime() + 2 * HOUR))).toBe(0)
+  })
+
+  it('a hold whose provider can no longer be asked (switched off) still ends: the seat is freed', async () => {
+    const { schedule } = await paidSchedule(1)
+    const [sub] = await insertMembers(api.db, 'pay-provider-gone', 1)
+    const p = await hold(sub!, schedule.id)
+    await api.db.update(payments).set({ provider: 'stripe' }).where(eq(payments.id, p.payment!.id))
+    const outcome = await expireHold(api.db, p.id, {
+      now: new Date(api.now.getTime() + 11 * MINUTE),
+      provider: embedded(),
+    })
+    expect(outcome).toBe('changed')
+    expect(await seatsOf(schedule.id)).toBe(0)
   })
 
   it('a crash between the provider’s refund and its record refunds once when the job runs again', async () => {

@@ -12,6 +12,7 @@ import type { Db, DbOrTx, Tx } from '../../db/client'
 import {
   classWorkSchedules,
   classWorks,
+  jobs,
   learners,
   payments,
   purchases,
@@ -238,8 +239,10 @@ export async function expireHold(
   if (row?.status !== 'pending' || !row.holdExpiresAt) return 'unchanged'
   if (row.holdExpiresAt > deps.now) return row.holdExpiresAt
   if (row.paymentId && row.providerRef && row.provider) {
-    const state = await providerFor(db, deps.provider, row.provider)
-      .retrieve(row.providerRef)
+    const { provider, providerRef } = row
+    // A provider that cannot be asked (down, or no longer configured) must not keep the seat held for ever.
+    const state = await Promise.resolve()
+      .then(() => providerFor(db, deps.provider, provider).retrieve(providerRef))
       .catch(() => undefined)
     if (state?.status === 'succeeded') {
       await settlePayment(db, row.paymentId, deps.now)
@@ -541,8 +544,9 @@ export async function reconcilePayments(db: Db, deps: PaymentDeps): Promise<numb
     .limit(100)
   let settled = 0
   for (const p of open) {
-    const state = await providerFor(db, deps.provider, p.provider)
-      .retrieve(p.ref!)
+    // One payment whose provider cannot be asked does not stop the sweep of the others.
+    const state = await Promise.resolve()
+      .then(() => providerFor(db, deps.provider, p.provider).retrieve(p.ref!))
       .catch(() => undefined)
     if (!state) continue
     if (state.status === 'succeeded') {
@@ -554,14 +558,48 @@ export async function reconcilePayments(db: Db, deps: PaymentDeps): Promise<numb
     } else if (p.status === 'canceled' && state.status === 'requires_payment') {
       // Given up here but still payable there (its cancel job has not run, or failed): cancel it now and look again
       // at the next sweep. One still processing is only looked at again: it may yet succeed.
-      const canceled = await providerFor(db, deps.provider, p.provider)
-        .cancel(p.ref!)
+      const canceled = await Promise.resolve()
+        .then(() => providerFor(db, deps.provider, p.provider).cancel(p.ref!))
         .then(() => true)
         .catch(() => false)
       if (canceled) await db.update(payments).set({ lastAttemptAt: deps.now }).where(eq(payments.id, p.id))
     }
   }
+  await requeueStuckRefunds(db, deps.now)
   return settled
+}
+
+/** A refund still owed this long after it was decided, with no job left trying, is tried again (hourly). */
+export const REFUND_RETRY_AFTER_MS = 3600_000
+
+/**
+ * A refund's job gives up after its attempts (about ten hours: the provider refusing, a balance too low): the
+ * money is still owed. The sweep queues one more attempt per hour for every such refund, for as long as it stays
+ * pending; the provider's idempotency key (`refund-<id>`) makes any repeat the same refund.
+ */
+export async function requeueStuckRefunds(db: Db, now: Date): Promise<number> {
+  const stuck = await db
+    .select({ id: refunds.id })
+    .from(refunds)
+    .where(
+      and(
+        eq(refunds.status, 'pending'),
+        lt(refunds.createdAt, new Date(now.getTime() - REFUND_RETRY_AFTER_MS)),
+        sql`not exists (select 1 from ${jobs} where ${jobs.kind} = 'payments.refund' and ${jobs.finishedAt} is null
+          and ${jobs.payload}->>'refundId' = ${refunds.id}::text)`,
+      ),
+    )
+    .orderBy(refunds.id)
+    .limit(100)
+  const hour = Math.floor(now.getTime() / REFUND_RETRY_AFTER_MS)
+  for (const r of stuck)
+    await enqueue(
+      db,
+      'payments.refund',
+      { refundId: r.id },
+      { dedupeKey: `refund:${r.id}:retry:${hour}`, maxAttempts: 1 },
+    )
+  return stuck.length
 }
 
 /** A verified webhook event, handled once by its id (a replay has no effect). */
