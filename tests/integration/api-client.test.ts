@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { z } from 'zod'
 import type { EventBus, SubscribeHooks } from '../../app/db/events'
 import { currentPageReads, type PageReads, trackPageReads } from '../../app/db/page-reads'
 import { rooms } from '../../app/db/schema'
@@ -615,6 +616,26 @@ describe('HTTP transport', () => {
     expect(await c.getMe(await tokenFor(SUBS.line))).toMatchObject({ status: 404, code: 'unregistered' })
     expect((await c.searchClassWorks({ q: '陶芸' }))!.total).toBeGreaterThan(0)
     await expect(c.getInvitationCode(parent)).rejects.toMatchObject({ status: 404 })
+  })
+
+  it('hands a file (the sales CSV) over as bytes on both transports; its refusal is still an ApiError', async () => {
+    const teacher = await tokenFor(SUBS.teacher)
+    const request = {
+      method: 'GET' as const,
+      path: '/v1/teachers/sales.csv',
+      query: { month: '2026-01' },
+      bytes: true,
+    }
+    for (const transport of [httpTransport(baseUrl), inProcessTransport(async () => api.app)]) {
+      const c = createApiClient(() => transport, { logger: recorder().logger })
+      const bytes = await c.request(teacher, z.instanceof(Uint8Array), request)
+      expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+      expect(new TextDecoder().decode(bytes.subarray(3))).toMatch(/^購入ID,/)
+      await expect(c.request(parent, z.instanceof(Uint8Array), request)).rejects.toMatchObject({
+        status: 403,
+        code: 'not_teacher',
+      })
+    }
   })
 
   /** A server that answers `failures` times with `status` before answering 200 []. */

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TeacherClassWork, TeacherSchedule } from '../../app/contract/v1/class-management'
 import { CustomerList, OrganizationSales, Receipt, SalesReport } from '../../app/contract/v1/sales'
-import { purchases } from '../../app/db/schema'
+import { classWorkSchedules, purchases } from '../../app/db/schema'
 import { tokyoMonth } from '../../app/lib/month'
 import { setupApi, type TestApi } from './support/api'
 import { SUBS, tokenFor } from './support/tokens'
@@ -163,6 +163,39 @@ describe('GET /v1/teachers/sales.csv', () => {
     expect(mine.some((l) => l.includes(',1500,300,1200,予約済み,'))).toBe(true)
     expect(mine.some((l) => l.includes(',1500,300,0,キャンセル（返金済み）,'))).toBe(true)
     expect(text.endsWith('\r\n')).toBe(true)
+  })
+
+  it('holds every line of the month, past the 2,000 the report page lists', async () => {
+    const [schedule] = await api.db
+      .select({ id: classWorkSchedules.id })
+      .from(classWorkSchedules)
+      .where(eq(classWorkSchedules.classWorkId, cls.id))
+      .limit(1)
+    const buyer = await api.userId(SUBS.parent)
+    await api.db.insert(purchases).values(
+      Array.from({ length: 2001 }, () => ({
+        scheduleId: schedule!.id,
+        userId: buyer,
+        price: 100,
+        commission: 20,
+        status: 'canceled_by_user',
+        canceledAt: api.now,
+        createdAt: api.now,
+      })),
+    )
+    const report = SalesReport.parse(
+      (await api.as(SUBS.teacher, 'GET', `/v1/teachers/sales?month=${month}`)).body,
+    )
+    expect(report.purchases).toHaveLength(2000)
+    const res = await api.app.fetch(
+      new Request(`http://api.test/v1/teachers/sales.csv?month=${month}`, {
+        headers: { authorization: `Bearer ${await tokenFor(SUBS.teacher)}` },
+      }),
+    )
+    const rows = new TextDecoder().decode(new Uint8Array(await res.arrayBuffer()).slice(3)).split('\r\n')
+    // Header, every line of the month (the 2,001 above and the earlier ones), the empty string after the last CRLF.
+    expect(rows.length - 2).toBeGreaterThan(2001)
+    expect(rows.filter((r) => r.includes(',100,20,')).length).toBe(2001)
   })
 
   it('needs a teacher', async () => {

@@ -38,7 +38,7 @@ export function registerSalesRoutes(app: ApiApp, deps: RouteDeps) {
     request: query,
     responses: {
       200: { description: 'CSV', content: { 'text/csv': { schema: z.string() } } },
-      ...errors(400, 401, 403, 503),
+      ...errors(400, 401, 403, 422, 503),
     },
   })
   app.get('/teachers/sales.csv', member, async (c) => {

@@ -21,7 +21,7 @@ import { csvBytes } from '../../lib/csv'
 import { tokyoMonth, tokyoMonthRange } from '../../lib/month'
 import { SALES_CSV_HEADER, salesCsvRows } from '../../lib/sales-csv'
 import type { UserRow } from '../auth'
-import { notFound } from '../errors'
+import { ApiError, notFound } from '../errors'
 import { iso } from './class-cards'
 import { requireTeacher } from './class-management'
 
@@ -117,13 +117,24 @@ const toLine = (r: LineRow): SalesLine => ({
   canceled_at: r.canceledAt ? iso(r.canceledAt) : null,
 })
 
+/** Lines the report page shows (its totals count every line, in SQL). */
 const LINE_LIMIT = 2000
+/**
+ * Lines a month's CSV may hold. The CSV is the teacher's bookkeeping: it holds every line of the month or none
+ * (422), never a silent part of it.
+ */
+export const CSV_LINE_LIMIT = 50_000
 
-async function monthLines(db: Db, teacherId: number, month: string): Promise<SalesLine[]> {
+async function monthLines(
+  db: Db,
+  teacherId: number,
+  month: string,
+  limit = LINE_LIMIT,
+): Promise<SalesLine[]> {
   const rows = await selectLines(db)
     .where(and(ownClass(teacherId), inMonth(month)))
     .orderBy(desc(purchases.createdAt), desc(purchases.id))
-    .limit(LINE_LIMIT)
+    .limit(limit)
   return rows.map(toLine)
 }
 
@@ -195,7 +206,14 @@ export async function receipt(db: Db, user: UserRow, purchaseId: number): Promis
 export async function salesCsv(db: Db, user: UserRow, month: string | undefined, now: Date) {
   requireTeacher(user)
   const m = month ?? tokyoMonth(now)
-  return { month: m, bytes: csvBytes(SALES_CSV_HEADER, salesCsvRows(await monthLines(db, user.id, m))) }
+  const lines = await monthLines(db, user.id, m, CSV_LINE_LIMIT + 1)
+  if (lines.length > CSV_LINE_LIMIT)
+    throw new ApiError(
+      422,
+      'too_many_lines',
+      `1か月の明細が${CSV_LINE_LIMIT.toLocaleString('ja-JP')}件を超えるため、CSVを作成できません。お問い合わせください`,
+    )
+  return { month: m, bytes: csvBytes(SALES_CSV_HEADER, salesCsvRows(lines)) }
 }
 
 /** GET /v1/teachers/customers: members with live reservations on the caller's classes. */

@@ -16,11 +16,13 @@ export interface ApiRequest {
   form?: FormData
   /** The browser's address (x-real-ip), for what the API records (the audit log). */
   clientAddress?: string
+  /** A success body is returned as bytes (a CSV file), not parsed as JSON; an error body is still JSON. */
+  bytes?: boolean
 }
 
 export interface ApiResponse {
   status: number
-  /** Parsed JSON, or undefined for an empty or non-JSON body. */
+  /** Parsed JSON, or undefined for an empty or non-JSON body; a Uint8Array for a `bytes` request's success. */
   data: unknown
 }
 
@@ -75,6 +77,8 @@ export function inProcessTransport(
         }),
       ),
     )
+    if (request.bytes && response.ok)
+      return { status: response.status, data: new Uint8Array(await response.arrayBuffer()) }
     return { status: response.status, data: await readJson(response) }
   }
 }
@@ -95,12 +99,15 @@ export function httpTransport(
         retry: request.method === 'GET' ? (options.retries ?? 2) : 0,
         retryDelay: options.retryDelayMs ?? 300,
         retryStatusCodes: [...RETRY_STATUSES],
-        responseType: 'text',
+        responseType: request.bytes ? 'arrayBuffer' : 'text',
       })
+      if (request.bytes)
+        return { status: response.status, data: new Uint8Array(response._data as ArrayBuffer) }
       return { status: response.status, data: parseText(response._data) }
     } catch (err) {
       if (err instanceof FetchError && err.response) {
-        return { status: err.response.status, data: parseText(err.data) }
+        const data = err.data instanceof ArrayBuffer ? new TextDecoder().decode(err.data) : err.data
+        return { status: err.response.status, data: parseText(data) }
       }
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || /timeout/i.test(err.message))
       throw new ApiError(
