@@ -114,6 +114,7 @@ describe('class works: create, read, update, delete', () => {
   it.each([
     ['an empty title', { title: '' }],
     ['a negative price', { price: -1 }],
+    ['a paid price under ¥50 (no card payment can take it)', { price: 49 }],
     ['no target grade', { target_grade_ids: [] }],
     ['zero capacity', { capacity: 0 }],
     ['a foreign image URL', { image_url: 'https://evil.example/x.png' }],
@@ -137,6 +138,14 @@ describe('class works: create, read, update, delete', () => {
     const messages = res.body.issues.map((i: { message: string }) => i.message)
     expect(messages).toContain('料金は0円以上で入力してください')
     expect(messages).toContain('入力してください')
+    const cheap = await api.as(SUBS.teacher, 'POST', '/v1/teachers/class_works', classBody({ price: 1 }))
+    expect(cheap.body.issues.map((i: { message: string }) => i.message)).toEqual([
+      '有料のクラスは50円以上にしてください',
+    ])
+    for (const price of [0, 50])
+      expect(
+        (await api.as(SUBS.teacher, 'POST', '/v1/teachers/class_works', classBody({ price }))).status,
+      ).toBe(201)
   })
 
   it('gives every field error a Japanese text, also where the schema names none (wrong types, unknown choices)', async () => {

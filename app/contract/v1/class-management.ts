@@ -25,6 +25,9 @@ export const ClassImageUrl = z
     '画像が正しくありません',
   )
 
+/** The lowest price of a paid class (yen). */
+export const MIN_PAID_PRICE = 50
+
 /** The most lessons a course (全N回) may have. */
 export const MAX_LESSONS = 20
 
@@ -43,7 +46,13 @@ export const ClassWorkInput = z
       .refine((ids) => new Set(ids).size === ids.length, '対象学年が重複しています'),
     price: int('料金')
       .min(0, '料金は0円以上で入力してください')
-      .max(1_000_000, '料金は100万円以下で入力してください'),
+      .max(1_000_000, '料金は100万円以下で入力してください')
+      // Card payments in yen start at ¥50 (Stripe's minimum charge): a dearer-than-free class below it could be
+      // published but never paid for.
+      .refine(
+        (yen) => yen === 0 || yen >= MIN_PAID_PRICE,
+        `有料のクラスは${MIN_PAID_PRICE}円以上にしてください`,
+      ),
     capacity: int('定員')
       .min(1, '定員は1人以上で入力してください')
       .max(100, '定員は100人以下で入力してください'),
