@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DestinationList, Message, MessageList, Room, RoomList } from '../../app/contract/v1/rooms'
 import { messages, roomMembers, rooms } from '../../app/db/schema'
 import { setupApi, type TestApi } from './support/api'
+import { insertMembers } from './support/people'
 import { SUBS } from './support/tokens'
 
 let api: TestApi
@@ -195,5 +196,30 @@ describe('sending messages', () => {
     expect(before).toBeGreaterThanOrEqual(2)
     await api.as(SUBS.teacher, 'POST', `/v1/rooms/${roomId}/read`)
     expect((await roomsOf(SUBS.teacher)).find((r) => r.id === roomId)!.unread_count).toBe(0)
+  })
+})
+
+describe('empty rooms', () => {
+  it("a stranger's room with no message (or only a held one) is not in the teacher's list; the opener's list has it", async () => {
+    const [stranger] = await insertMembers(api.db, 'empty-room', 1)
+    const teacherId = await api.userId(SUBS.teacher)
+    const opened = await api.as(stranger!, 'POST', '/v1/rooms', { partner_id: teacherId })
+    expect(opened.status).toBe(201)
+    const roomId = opened.body.id as number
+    const listed = async (sub: string) =>
+      RoomList.parse((await api.as(sub, 'GET', '/v1/rooms')).body).some((r) => r.id === roomId)
+    expect(await listed(stranger!)).toBe(true)
+    expect(await listed(SUBS.teacher)).toBe(false)
+    // Opening it again answers the same room (200), still not in the teacher's list.
+    expect((await api.as(stranger!, 'POST', '/v1/rooms', { partner_id: teacherId })).status).toBe(200)
+    const held = await api.as(stranger!, 'POST', `/v1/rooms/${roomId}/messages`, {
+      body: 'インスタは hanako.mama です。ぜろきゅうぜろ いちにさんよん ごろくななはち',
+    })
+    expect(held.body.status).toBe('held')
+    expect(await listed(SUBS.teacher)).toBe(false)
+    expect(
+      (await api.as(stranger!, 'POST', `/v1/rooms/${roomId}/messages`, { body: '質問です' })).status,
+    ).toBe(201)
+    expect(await listed(SUBS.teacher)).toBe(true)
   })
 })

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Destination, Message, Room } from '../../contract/v1/rooms'
 import type { Db, Tx } from '../../db/client'
@@ -20,8 +20,16 @@ import { iso } from './class-cards'
 
 const MESSAGE_LIMIT = 200
 
-/** The caller's rooms, most recent activity first, each with the number of unread messages from the partner. */
-export async function listRooms(db: Db, userId: number): Promise<Room[]> {
+/** The most rooms a list holds (the most recent ones). */
+const ROOM_LIMIT = 200
+
+/**
+ * The caller's rooms, most recent activity first, each with the number of unread messages from the partner. A
+ * room with no message yet is listed only to whoever opened or visited it: anyone may open a room with a teacher
+ * (a question before booking), and a stranger's empty room — or one whose only message is held — must not
+ * appear in the teacher's list. `roomId`: that room only (what opening a room answers).
+ */
+export async function listRooms(db: Db, userId: number, roomId?: number): Promise<Room[]> {
   const partner = alias(users, 'partner')
   const unread = sql<number>`(select count(*)::int from ${messages} where ${messages.roomId} = ${rooms.id} and ${messages.senderId} <> ${userId} and ${messages.status} = 'visible' and ${messages.createdAt} > coalesce(${roomMembers.lastReadAt}, '-infinity'::timestamptz))`
   const rows = await db
@@ -44,8 +52,16 @@ export async function listRooms(db: Db, userId: number): Promise<Room[]> {
         sql`case when ${rooms.teacherId} = ${userId} then ${rooms.memberId} else ${rooms.teacherId} end`,
       ),
     )
-    .where(eq(roomMembers.userId, userId))
+    .where(
+      and(
+        eq(roomMembers.userId, userId),
+        roomId === undefined
+          ? or(isNotNull(rooms.lastMessageAt), isNotNull(roomMembers.lastReadAt))
+          : eq(rooms.id, roomId),
+      ),
+    )
     .orderBy(desc(sql`coalesce(${rooms.lastMessageAt}, ${rooms.createdAt})`), desc(rooms.id))
+    .limit(ROOM_LIMIT)
   if (rows.length === 0) return []
   const last = await db
     .selectDistinctOn([messages.roomId], {
@@ -247,10 +263,16 @@ export async function openRoom(
           .select({ id: rooms.id })
           .from(rooms)
           .where(and(eq(rooms.teacherId, teacherId), eq(rooms.memberId, memberId)))
+    // The opener has the room in their list from now on, even before the first message.
+    await tx
+      .update(roomMembers)
+      .set({ lastReadAt: sql`coalesce(${roomMembers.lastReadAt}, ${now.toISOString()}::timestamptz)` })
+      .where(and(eq(roomMembers.roomId, existing!.id), eq(roomMembers.userId, user.id)))
     if (firstMessage !== undefined) await insertMessage(tx, user.id, existing!.id, firstMessage, now)
     return { roomId: existing!.id, created: Boolean(room) }
   })
-  const room = (await listRooms(db, user.id)).find((r) => r.id === roomId)!
+  const [room] = await listRooms(db, user.id, roomId)
+  if (!room) throw notFound('メッセージの送信先')
   return { room, created }
 }
 
