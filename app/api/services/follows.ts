@@ -117,6 +117,8 @@ export async function listFavorites(db: Db, userId: number, now: Date): Promise<
     .innerJoin(classWorks, eq(classWorks.id, favorites.classWorkId))
     .where(and(eq(favorites.userId, userId), eq(classWorks.isPublished, true)))
     .orderBy(desc(favorites.createdAt), desc(favorites.classWorkId))
+    // Bounded like every list a member can grow: the latest 200 (one page's cards, one IN list).
+    .limit(200)
   if (mine.length === 0) return []
   const rows = await selectCardRows(db).where(
     inArray(

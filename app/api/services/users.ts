@@ -151,6 +151,7 @@ export async function followings(db: Db, userId: number): Promise<Following[]> {
     .leftJoin(organizations, eq(organizations.id, orgUsers.organizationId))
     .where(eq(follows.followerId, userId))
     .orderBy(desc(follows.createdAt), desc(users.id))
+    .limit(200)
   return rows.map((r) => ({
     id: r.id,
     nickname: r.nickname,

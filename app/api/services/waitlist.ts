@@ -316,6 +316,7 @@ export async function myWaitlist(db: Db, user: UserRow, now: Date): Promise<Wait
       ),
     )
     .orderBy(asc(classWorkSchedules.startedAt), asc(waitlistEntries.id))
+    .limit(200)
   return rows.map((r) => ({
     id: r.id,
     status: r.status as WaitlistEntry['status'],
