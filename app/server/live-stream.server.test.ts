@@ -9,6 +9,7 @@ import {
   type MemberResolver,
   sseComment,
   sseMessage,
+  TooManyStreamsError,
 } from './live-stream.server'
 
 /** An in-memory bus that counts subscriptions and lets a test drop and restore its "connection". */
@@ -239,17 +240,19 @@ describe('live hub', () => {
     expect(hub.stats().streams).toBe(0)
   })
 
-  it(`keeps at most ${MAX_STREAMS_PER_MEMBER} streams of one member: a new one ends the oldest, others untouched`, async () => {
+  it(`keeps at most ${MAX_STREAMS_PER_MEMBER} streams of one member: the next is refused, open ones and others untouched`, async () => {
     const bus = fakeBus()
     hub = createLiveHub({ getBus: async () => bus.bus })
     const other = reader(await hub.open(2))
     const mine = []
-    for (let n = 0; n <= MAX_STREAMS_PER_MEMBER; n++) mine.push(reader(await hub.open(1)))
-    await mine[0]!.ended
-    expect(mine[0]!.done).toBe(true)
-    expect(mine.slice(1).every((s) => !s.done)).toBe(true)
+    for (let n = 0; n < MAX_STREAMS_PER_MEMBER; n++) mine.push(reader(await hub.open(1)))
+    await expect(hub.open(1)).rejects.toBeInstanceOf(TooManyStreamsError)
+    expect(mine.every((s) => !s.done)).toBe(true)
     expect(other.done).toBe(false)
     expect(hub.stats()).toMatchObject({ streams: MAX_STREAMS_PER_MEMBER + 1, users: 2 })
+    // One closes: a new one is taken again.
+    await mine[0]!.cancel()
+    reader(await hub.open(1))
   })
 
   it('ends a stream at the next heartbeat once its session is gone (logout elsewhere, suspension)', async () => {
@@ -321,6 +324,16 @@ describe('GET /events', () => {
     expect(s.events().map((e) => e.event)).toEqual(['ready', 'sync', 'announcement'])
     await d.hub.closeAll()
     await s.ended
+  })
+
+  it('answers 429 with a Japanese message past the streams one member may hold', async () => {
+    const d = deps(7)
+    for (let n = 0; n < MAX_STREAMS_PER_MEMBER; n++) reader(await d.hub.open(7))
+    const res = await liveEventsResponse(request(), d)
+    expect(res.status).toBe(429)
+    expect(res.headers.get('retry-after')).toBe('60')
+    expect((await res.json()).code).toBe('too_many_streams')
+    await d.hub.closeAll()
   })
 
   it('answers 401 with a Japanese message when signed out, 403 without a profile', async () => {

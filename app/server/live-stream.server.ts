@@ -28,7 +28,9 @@ export const RETRY_MS = 3_000
 const MAX_QUEUED_CHUNKS = 64
 /**
  * Open streams of one member on one instance. A family's phones and PCs with a few tabs each stay far below it; a
- * script opening streams with one cookie cannot hold the process's sockets. A new stream past it ends the oldest.
+ * script opening streams with one cookie cannot hold the process's sockets. A stream past it is refused (429):
+ * ending the oldest instead would make that tab reconnect and end the next one, in a loop; a refused page
+ * tries again later with its back-off (app/components/shell/live-updates.ts).
  */
 export const MAX_STREAMS_PER_MEMBER = 16
 
@@ -96,6 +98,11 @@ export interface LiveHub {
   /** Ends every stream cleanly, refuses new ones and lets go of the bus (shutdown). */
   closeAll(): Promise<void>
   stats(): LiveHubStats
+}
+
+/** Thrown by LiveHub.open when the member already has MAX_STREAMS_PER_MEMBER streams here. */
+export class TooManyStreamsError extends Error {
+  override name = 'TooManyStreamsError'
 }
 
 /** Thrown by LiveHub.open while the hub is shutting down. */
@@ -221,8 +228,6 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
   function add(conn: Connection) {
     const conns = byUser.get(conn.userId) ?? new Set<Connection>()
     byUser.set(conn.userId, conns)
-    // A Set iterates in insertion order: the first is the oldest.
-    while (conns.size >= MAX_STREAMS_PER_MEMBER) end(conns.values().next().value!)
     conns.add(conn)
     count++
     if (!heartbeat) {
@@ -261,6 +266,8 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
   return {
     async open(userId, { lastEventId, signal, sessionId } = {}) {
       if (closing) throw new LiveHubClosedError('The live event hub is shutting down')
+      if ((byUser.get(userId)?.size ?? 0) >= MAX_STREAMS_PER_MEMBER)
+        throw new TooManyStreamsError(`member ${userId} has ${MAX_STREAMS_PER_MEMBER} streams open`)
       let conn!: Connection
       const stream = new ReadableStream<Uint8Array>({
         start(controller) {
@@ -380,6 +387,13 @@ export async function liveEventsResponse(request: Request, deps: LiveEventsDeps 
       sessionId: member.sessionId,
     })
   } catch (err) {
+    if (err instanceof TooManyStreamsError)
+      return jsonError(
+        429,
+        'too_many_streams',
+        '自動更新を開いている画面が多すぎます。使っていない画面を閉じてください。',
+        { 'retry-after': '60' },
+      )
     if (!(err instanceof LiveHubClosedError)) logger.warn({ err }, 'live events: cannot subscribe to the bus')
     return unavailable()
   }

@@ -1,10 +1,10 @@
 import '@tanstack/react-start/server-only'
 import { randomBytes } from 'node:crypto'
-import { and, eq, isNotNull, isNull, lt } from 'drizzle-orm'
+import { and, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm'
 import { DOCUMENT_RETENTION_MS } from '~/api/services/verifications'
 import { VERIFICATION_PATH } from '~/contract/v1/trust'
 import { audit } from '~/db/audit'
-import type { Db } from '~/db/client'
+import { type Db, getDb } from '~/db/client'
 import { teacherVerifications } from '~/db/schema'
 import { MAX_IMAGE_BYTES, sniffImageType } from '~/lib/image-type'
 import { getUploadStore, type UploadStore } from './upload-store.server'
@@ -53,13 +53,15 @@ export async function saveVerificationImage(
  * Saves the face photo and the document, then hands their paths to `submit` (the API call). An identity document
  * that no verification row points at would never be purged (0020), so whatever goes wrong after a save — the
  * second image unreadable, the store or the API failing (thrown), or `submit` answering `keep: false` (refused) —
- * deletes the images already saved.
+ * deletes the images already saved. A failure that leaves it unknown whether the API saved the row (a timeout, an
+ * answer lost) deletes them only once the database shows no verification pointing at them.
  */
 export async function submitWithDocuments<T>(
   face: File,
   document: File,
   submit: (paths: { face_path: string; document_path: string }) => Promise<{ result: T; keep: boolean }>,
   store: UploadStore = getUploadStore(),
+  referenced: (paths: string[]) => Promise<boolean> = referencedByVerification,
 ): Promise<{ ok: true; result: T } | { ok: false; field: 'face' | 'document'; message: string }> {
   const saved: string[] = []
   const drop = () => Promise.all(saved.map((p) => store.delete(p).catch(() => {})))
@@ -73,13 +75,36 @@ export async function submitWithDocuments<T>(
       return { ok: false, field: 'document', message: documentSaved.message }
     }
     saved.push(documentSaved.path)
-    const { result, keep } = await submit({ face_path: faceSaved.path, document_path: documentSaved.path })
-    if (!keep) await drop()
-    return { ok: true, result }
+    let answer: { result: T; keep: boolean }
+    try {
+      answer = await submit({ face_path: faceSaved.path, document_path: documentSaved.path })
+    } catch (error) {
+      // Kept when a row points at them (the API saved it before the answer was lost), or when that cannot be
+      // told: better an image left over than a pending verification whose documents are gone.
+      const inUse = await referenced(saved).catch(() => true)
+      if (!inUse) await drop()
+      saved.length = 0
+      throw error
+    }
+    if (!answer.keep) await drop()
+    return { ok: true, result: answer.result }
   } catch (error) {
     await drop()
     throw error
   }
+}
+
+/** Whether any verification row points at one of these stored paths. */
+async function referencedByVerification(paths: string[]): Promise<boolean> {
+  if (paths.length === 0) return false
+  const [row] = await (await getDb())
+    .select({ id: teacherVerifications.id })
+    .from(teacherVerifications)
+    .where(
+      or(inArray(teacherVerifications.facePath, paths), inArray(teacherVerifications.documentPath, paths)),
+    )
+    .limit(1)
+  return row !== undefined
 }
 
 /** The stored image at a verification path (the caller has had the API authorise and audit the read). */

@@ -11,6 +11,7 @@ import { type ApiClient, createApiClient } from '../../app/server/api-client/cli
 import { ApiError } from '../../app/server/api-client/errors'
 import { inProcessTransport } from '../../app/server/api-client/transport'
 import { setupApi, type TestApi } from './support/api'
+import { insertMembers } from './support/people'
 import { SUBS, tokenFor } from './support/tokens'
 
 let api: TestApi
@@ -315,5 +316,37 @@ describe('BFF client', () => {
   it('reads the sitemap entries publicly', async () => {
     const entries = await client.getSitemapEntries()
     expect(entries?.class_works.length).toBeGreaterThan(0)
+  })
+})
+
+describe('a list a member grows holds the latest 200', () => {
+  it('favorites: 201 saved, the 200 most recent listed', async () => {
+    const [sub] = await insertMembers(api.db, 'many-favorites', 1)
+    const userId = await api.userId(sub!)
+    const [template] = await api.db.select().from(classWorks).where(eq(classWorks.id, published))
+    const made = await api.db
+      .insert(classWorks)
+      .values(
+        Array.from({ length: 201 }, (_, n) => ({
+          teacherId: template!.teacherId,
+          title: `お気に入り上限 ${n}`,
+          description: '説明',
+          categoryId: template!.categoryId,
+          classStyleId: template!.classStyleId,
+          price: 0,
+          capacity: 5,
+          durationMinutes: 60,
+          isPublished: true,
+        })),
+      )
+      .returning({ id: classWorks.id })
+    const base = Date.now()
+    await api.db
+      .insert(favorites)
+      .values(made.map((c, n) => ({ userId, classWorkId: c.id, createdAt: new Date(base + n * 1000) })))
+    const list = FavoriteList.parse((await api.as(sub!, 'GET', '/v1/users/favorites')).body)
+    expect(list).toHaveLength(200)
+    expect(list[0]!.class_work.id).toBe(made.at(-1)!.id)
+    expect(list.map((f) => f.class_work.id)).not.toContain(made[0]!.id)
   })
 })

@@ -2,7 +2,8 @@
  * Uploaded class images have an owner and an end (docs/decisions/0035): only the uploader may put one on a class,
  * and an image no class shows any more — replaced, the class deleted or taken down, or never used — is deleted
  * from the store by a job queued with the change, so its address answers 404. Runs on PGlite, and on PostgreSQL
- * with TEST_DATABASE_URL (the race between a release and a teacher taking the image up again).
+ * with TEST_DATABASE_URL: the races between a release and a teacher taking the image up again mean something only
+ * there (PGlite has one connection, so the release simply runs after the other transaction).
  */
 import { and, eq, sql } from 'drizzle-orm'
 import sharp from 'sharp'

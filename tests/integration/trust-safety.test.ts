@@ -1488,16 +1488,24 @@ describe('本人確認: the images', () => {
     })
     expect(await stored()).toBe(before)
 
+    const apiDown = async () => {
+      throw new Error('api down')
+    }
+    const noRow = async () => false
     await expect(
-      submitWithDocuments(
-        image('f.png'),
-        image('d.png'),
-        async () => {
-          throw new Error('api down')
-        },
-        store(),
-      ),
+      submitWithDocuments(image('f.png'), image('d.png'), apiDown, store(), noRow),
     ).rejects.toThrow('api down')
+    expect(await stored()).toBe(before)
+    // The answer was lost after the API saved the row (a timeout): the images it points at stay.
+    let kept: string[] = []
+    await expect(
+      submitWithDocuments(image('f.png'), image('d.png'), apiDown, store(), async (paths) => {
+        kept = [...paths]
+        return true
+      }),
+    ).rejects.toThrow('api down')
+    expect(await stored()).toBe(before + 2)
+    for (const p of kept) await store().delete(p)
     expect(await stored()).toBe(before)
 
     let puts = 0

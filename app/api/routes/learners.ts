@@ -69,7 +69,7 @@ export function registerLearnerRoutes(app: ApiApp, deps: RouteDeps) {
       responses: { 204: { description: '削除しました' }, ...errors(400, 401, 404, 409, 503) },
     }),
     async (c) => {
-      await removeLearner(await deps.getDb(), c.var.user.id, c.req.valid('param').id)
+      await removeLearner(await deps.getDb(), c.var.user.id, c.req.valid('param').id, deps.now())
       return c.body(null, 204)
     },
   )

@@ -1,8 +1,15 @@
-import { and, asc, count, eq, inArray } from 'drizzle-orm'
+import { and, asc, count, eq, gt, inArray } from 'drizzle-orm'
 import type { CreateLearnerBody, Learner, UpdateLearnerBody } from '../../contract/v1/users'
 import { MAX_LEARNERS } from '../../contract/v1/users'
 import type { Db, Tx } from '../../db/client'
-import { learners, purchases, schoolTypes, targetGrades, waitlistEntries } from '../../db/schema'
+import {
+  classWorkSchedules,
+  learners,
+  purchases,
+  schoolTypes,
+  targetGrades,
+  waitlistEntries,
+} from '../../db/schema'
 import type { UserRow } from '../auth'
 import { ApiError, invalidRequest, notFound } from '../errors'
 
@@ -98,8 +105,11 @@ export async function updateLearner(
   })
 }
 
-/** Removes a learner profile; one with a live reservation or waitlist place stays (409). */
-export async function removeLearner(db: Db, userId: number, learnerId: number): Promise<void> {
+/**
+ * Removes a learner profile; one with a reservation (past or upcoming, so history keeps its name) or a place in
+ * the line of an upcoming lesson stays (409).
+ */
+export async function removeLearner(db: Db, userId: number, learnerId: number, now: Date): Promise<void> {
   await db.transaction(async (tx) => {
     // Locked: a booking or waitlist entry for this child (they lock the profile FOR SHARE) is either committed
     // and seen below, or waits and then finds the profile gone — never a child's seat left without its child.
@@ -114,13 +124,16 @@ export async function removeLearner(db: Db, userId: number, learnerId: number): 
       .from(purchases)
       .where(and(eq(purchases.learnerId, learnerId), inArray(purchases.status, ['reserved', 'pending'])))
       .limit(1)
+    // A place in the line of a lesson that has started is over, whatever its status says.
     const [waiting] = await tx
       .select({ id: waitlistEntries.id })
       .from(waitlistEntries)
+      .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, waitlistEntries.scheduleId))
       .where(
         and(
           eq(waitlistEntries.learnerId, learnerId),
           inArray(waitlistEntries.status, ['waiting', 'offered']),
+          gt(classWorkSchedules.startedAt, now),
         ),
       )
       .limit(1)

@@ -182,14 +182,16 @@ export async function joinWaitlist(
         .for('share')
       if (!own) throw notFound('お子さまのプロフィール')
     }
-    const [cls] = await tx
-      .select({ teacherId: classWorks.teacherId, isPublished: classWorks.isPublished })
-      .from(classWorkSchedules)
-      .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
-      .where(eq(classWorkSchedules.id, scheduleId))
-    if (!cls?.isPublished) throw notFound('クラスの日程')
+    const s = await lockClassAndSchedule(tx, scheduleId)
+    // Publication and teacher under the class lock: an unpublishing that committed meanwhile is seen.
+    const [cls] = s
+      ? await tx
+          .select({ teacherId: classWorks.teacherId, isPublished: classWorks.isPublished })
+          .from(classWorks)
+          .where(eq(classWorks.id, s.classWorkId))
+      : []
+    if (!s || !cls?.isPublished) throw notFound('クラスの日程')
     if (cls.teacherId === user.id) throw new ApiError(422, 'own_class', 'ご自身のクラスには申し込めません')
-    const s = (await lockClassAndSchedule(tx, scheduleId))!
     if (s.isCanceled) throw new ApiError(409, 'canceled', 'この日程は中止になりました')
     if (s.startedAt <= now) throw new ApiError(409, 'started', 'この日程はすでに始まっています')
     if (s.purchasedCount + s.heldCount < s.capacity)

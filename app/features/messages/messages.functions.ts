@@ -15,9 +15,12 @@ export const getRooms = createServerFn({ method: 'GET' }).handler(async () => {
     api.listDestinations(token, 'teachers'),
     me.data?.is_teacher ? api.listDestinations(token, 'students') : Promise.resolve([]),
   ])
+  // A destination whose room is listed is reached there; one whose room is not (empty, or only a held message,
+  // rooms.ts) stays a destination, so that nobody drops out of both lists.
+  const listed = new Set(rooms.map((r) => r.id))
   const seen = new Set<number>()
   const destinations = [...teachers, ...students].filter((d) => {
-    if (d.room_id !== null || seen.has(d.id)) return false
+    if ((d.room_id !== null && listed.has(d.room_id)) || seen.has(d.id)) return false
     seen.add(d.id)
     return true
   })
