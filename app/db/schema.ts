@@ -264,8 +264,9 @@ export const classWorks = pgTable(
     // next_start_at asc nulls last, id desc; also finds the stale next starts (next_start_at < now).
     index('class_works_next_start_idx').on(t.nextStartAt.asc().nullsLast(), t.id.desc().nullsFirst()),
     index('class_works_ruby_todo_idx').on(t.id).where(sql`${t.ruby} is null and ${t.isPublished}`),
-    // Whether an uploaded class image is still shown by some class (app/api/services/class-images.ts).
-    index('class_works_image_url_idx').on(t.imageUrl).where(sql`${t.imageUrl} like '/uploads/%'`),
+    // Whether an uploaded class image is still shown by some class (app/api/services/class-images.ts). Not
+    // partial: `image_url = $1` does not prove a LIKE predicate, so the planner could not use such an index.
+    index('class_works_image_url_idx').on(t.imageUrl),
     check('class_works_price_check', sql`${t.price} >= 0`),
     check('class_works_capacity_check', sql`${t.capacity} > 0`),
     check('class_works_duration_check', sql`${t.durationMinutes} > 0`),

@@ -336,6 +336,15 @@ test.describe('bad input @pc-only', () => {
       multipart: { file: { name: 'a.png', mimeType: 'image/png', buffer: Buffer.alloc(12 * 1024 * 1024) } },
     })
     expect(upload.status()).toBe(413)
+    // Claiming to upload does not buy the upload limit where no upload goes: 2 MB of "multipart" to the logout
+    // form is refused like 2 MB of JSON.
+    const posing = await page.request.post('/auth/logout', {
+      headers: { origin: headers.origin, 'sec-fetch-site': 'same-origin' },
+      multipart: {
+        file: { name: 'a.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(2 * 1024 * 1024) },
+      },
+    })
+    expect(posing.status()).toBe(413)
 
     // The site still works for this member.
     await gotoReady(page, '/mypage')

@@ -17,26 +17,17 @@ import {
   waitlistEntries,
 } from '../../app/db/schema'
 import { setupApi, type TestApi } from './support/api'
+import { loadMasters, type Masters, postClass, postSchedule } from './support/classes'
 import { insertMembers } from './support/people'
 import { SUBS } from './support/tokens'
 
 const DAY = 24 * 3_600_000
 let api: TestApi
-let masters: { category: number; style: number; grades: number[]; schoolType: number }
+let masters: Masters
 
 beforeAll(async () => {
   api = await setupApi()
-  const [cats, styles, grades, schoolTypes] = await Promise.all(
-    ['categories', 'class_styles', 'target_grades', 'school_types'].map(
-      async (k) => (await api.call('GET', `/v1/master/${k}`)).body,
-    ),
-  )
-  masters = {
-    category: cats[0].id,
-    style: styles[0].id,
-    grades: [grades[0].id],
-    schoolType: schoolTypes[0].id,
-  }
+  masters = await loadMasters(api)
 })
 afterAll(async () => {
   await api?.close()
@@ -44,29 +35,10 @@ afterAll(async () => {
 
 async function schedule(price = 0, capacity = 5) {
   const cls = TeacherClassWork.parse(
-    (
-      await api.as(SUBS.teacher, 'POST', '/v1/teachers/class_works', {
-        title: `ロック順テスト ${Math.random().toString(36).slice(2, 8)}`,
-        description: '説明',
-        category_id: masters.category,
-        class_style_id: masters.style,
-        target_grade_ids: masters.grades,
-        price,
-        capacity,
-        duration_minutes: 60,
-        is_published: true,
-      })
-    ).body,
+    (await postClass(api, masters, SUBS.teacher, { price, capacity, is_published: true })).body,
   )
   const start = new Date(api.now.getTime() + 3 * DAY)
-  const s = TeacherSchedule.parse(
-    (
-      await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${cls.id}/schedules`, {
-        started_at: start.toISOString(),
-        ended_at: new Date(start.getTime() + 3_600_000).toISOString(),
-      })
-    ).body,
-  )
+  const s = TeacherSchedule.parse((await postSchedule(api, SUBS.teacher, cls.id, start)).body)
   return { classId: cls.id, scheduleId: s.id }
 }
 

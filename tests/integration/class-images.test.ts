@@ -9,7 +9,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLASS_IMAGE_RELEASE_KIND, requireOwnClassImage } from '../../app/api/services/class-images'
-import { classImages, classWorks, jobs } from '../../app/db/schema'
+import { classImages, classWorks, jobs, users } from '../../app/db/schema'
 import { PermanentJobError } from '../../app/jobs/runner.server'
 import {
   CLASS_IMAGE_SWEEP_KIND,
@@ -22,21 +22,18 @@ import { ogImagePath } from '../../app/server/og-image.server'
 import { createDbUploadStore, type UploadStore } from '../../app/server/upload-store.server'
 import { saveClassImage, uploadResponse } from '../../app/server/uploads.server'
 import { setupApi, type TestApi } from './support/api'
+import { loadMasters, type Masters, postClass } from './support/classes'
+import { TEST_ISSUER } from './support/constants'
 import { SUBS } from './support/tokens'
 
 let api: TestApi
 let store: UploadStore
-let masters: { category: number; style: number; grades: number[] }
+let masters: Masters
 
 beforeAll(async () => {
   api = await setupApi()
   store = createDbUploadStore(async () => api.db)
-  const [cats, styles, grades] = await Promise.all(
-    ['categories', 'class_styles', 'target_grades'].map(
-      async (k) => (await api.call('GET', `/v1/master/${k}`)).body,
-    ),
-  )
-  masters = { category: cats[0].id, style: styles[0].id, grades: [grades[0].id] }
+  masters = await loadMasters(api)
 })
 afterAll(async () => {
   await api?.close()
@@ -54,20 +51,7 @@ async function upload(sub: string): Promise<{ url: string; path: string }> {
   return { url: saved.url, path }
 }
 
-async function createClass(sub: string, extra: Record<string, unknown> = {}) {
-  const res = await api.as(sub, 'POST', '/v1/teachers/class_works', {
-    title: `画像テスト ${Math.random().toString(36).slice(2, 8)}`,
-    description: '説明',
-    category_id: masters.category,
-    class_style_id: masters.style,
-    target_grade_ids: masters.grades,
-    price: 0,
-    capacity: 5,
-    duration_minutes: 60,
-    ...extra,
-  })
-  return res
-}
+const createClass = (sub: string, extra: Record<string, unknown> = {}) => postClass(api, masters, sub, extra)
 
 const served = async (path: string) => (await uploadResponse(path, store)).status
 
@@ -301,5 +285,58 @@ describe('a release and a teacher taking the picture up again, at once', () => {
       }
       await api.db.delete(jobs).where(eq(jobs.kind, CLASS_IMAGE_RELEASE_KIND))
     }
+  })
+})
+
+describe('suspension and the index', () => {
+  it("suspending a teacher takes down the pictures of their published classes; a draft's stays (never public)", async () => {
+    const sub = `images|teacher-${Date.now()}`
+    const [teacher] = await api.db
+      .insert(users)
+      .values({
+        issuer: TEST_ISSUER,
+        sub,
+        email: 'images-teacher@manabi.example',
+        emailVerified: true,
+        nickname: '画像先生',
+        name: '画像 先生',
+        nameKana: 'ガゾウ センセイ',
+        role: 'teacher',
+        isTeacher: true,
+        teacherVerifiedAt: new Date(api.now.getTime() - 86_400_000),
+        agreedToTermsAt: new Date(api.now.getTime() - 86_400_000),
+      })
+      .returning({ id: users.id })
+    const shown = await upload(sub)
+    const draft = await upload(sub)
+    const published = await createClass(sub, { image_url: shown.url, is_published: true })
+    expect(published.status, JSON.stringify(published.body)).toBe(201)
+    expect((await createClass(sub, { image_url: draft.url })).status).toBe(201)
+    const filed = await api.as(SUBS.parent, 'POST', '/v1/reports', {
+      target_type: 'teacher',
+      target_id: teacher!.id,
+      reason: 'child_safety',
+    })
+    expect(filed.status, JSON.stringify(filed.body)).toBe(201)
+    const resolved = await api.as(SUBS.operator, 'POST', `/v1/admin/reports/${filed.body.id}/resolve`, {
+      action: 'suspend',
+    })
+    expect(resolved.status, JSON.stringify(resolved.body)).toBe(200)
+    expect(await runReleases(shown.path)).toBe(1)
+    expect(await served(shown.path)).toBe(404)
+    expect(await runReleases(draft.path)).toBe(0)
+    expect(await served(draft.path)).toBe(200)
+  })
+
+  it('whether a class still shows an image is answered from an index (no scan of the catalogue)', async () => {
+    const plan = await api.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`)
+      return tx.execute(
+        sql`explain select id from class_works where image_url = ${'/uploads/classes/x.webp'} limit 1`,
+      )
+    })
+    // postgres.js answers the rows, PGlite an object holding them.
+    const rows = Array.isArray(plan) ? plan : (plan as { rows: unknown[] }).rows
+    expect(JSON.stringify(rows)).toContain('class_works_image_url_idx')
   })
 })
