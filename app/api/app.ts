@@ -7,7 +7,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { z } from 'zod'
 import { DATABASE_RETRY_AFTER_S, type Db, getDb as defaultGetDb, isDatabaseUnavailable } from '../db/client'
 import type { EventBus } from '../db/events'
-import { consume, isLimited, limitKey, RateLimitedError } from '../db/rate-limit'
+import { consume, giveBack, isLimited, limitKey, RateLimitedError } from '../db/rate-limit'
 import { LIMITS, type Limit, type LimitName } from '../lib/limits'
 import { unsubscribeSecretOf } from '../mail/unsubscribe.server'
 import type { PaymentProvider } from '../payments/provider.server'
@@ -104,6 +104,10 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
     rateLimit: async (name, key) => {
       if (limits === false) return
       await consume(await getDb(), name, key, limits?.[name] ?? LIMITS[name])
+    },
+    giveBack: async (name, key) => {
+      if (limits === false) return
+      await giveBack(await getDb(), name, key, limits?.[name] ?? LIMITS[name])
     },
     refuseIfLimited: async (name, key) => {
       if (limits === false) return

@@ -13,6 +13,8 @@ export interface RouteDeps {
   getDb: () => Promise<Db>
   /** Counts one action under a rate limit (app/lib/limits.ts); throws RateLimitedError (429) when over it. */
   rateLimit: (name: LimitName, key: string) => Promise<void>
+  /** Returns one action counted by rateLimit that was then refused (it did not do what the limit guards). */
+  giveBack: (name: LimitName, key: string) => Promise<void>
   /** Throws RateLimitedError (429) when `key` is already over the limit, without counting an action. */
   refuseIfLimited: (name: LimitName, key: string) => Promise<void>
   auth: AuthConfigSource

@@ -84,6 +84,19 @@ export async function isLimited(db: Db, name: LimitName, key: string, limit: Lim
     : 0
 }
 
+/**
+ * Returns one counted action to `key` (an action that was counted first, so that concurrent callers cannot pass the
+ * limit together, and then refused for its content: a refused announcement is not one the families were mailed).
+ */
+export async function giveBack(
+  db: Db,
+  name: LimitName,
+  key: string,
+  limit: Limit = LIMITS[name],
+): Promise<void> {
+  await limiterFor(db, name, limit).reward(key, 1)
+}
+
 /** Forgets the count of `key` (a successful login clears its failed attempts). */
 export async function reset(
   db: Db,

@@ -13,6 +13,7 @@ import {
 } from '../../contract/v1/class-management'
 import { IdParams } from '../../contract/v1/common'
 import { requireUser } from '../auth'
+import { ApiError } from '../errors'
 import { type ApiApp, bearer, errors, json, type RouteDeps } from '../openapi'
 import {
   addSchedule,
@@ -199,17 +200,24 @@ export function registerClassManagementRoutes(app: ApiApp, deps: RouteDeps) {
       },
     }),
     async (c) => {
-      await deps.rateLimit('announcementsPerTeacher', String(c.var.user.id))
-      return c.json(
-        await postAnnouncement(
+      const key = String(c.var.user.id)
+      // Counted before posting, so that concurrent posts cannot pass the limit together; a refused one (contact
+      // details, another teacher's class) mailed nobody and is given back.
+      await deps.rateLimit('announcementsPerTeacher', key)
+      try {
+        const created = await postAnnouncement(
           await deps.getDb(),
           c.var.user,
           c.req.valid('param').id,
           c.req.valid('json'),
           deps.now(),
-        ),
-        201,
-      )
+        )
+        return c.json(created, 201)
+      } catch (err) {
+        if (err instanceof ApiError && err.status < 500)
+          await deps.giveBack('announcementsPerTeacher', key).catch(() => {})
+        throw err
+      }
     },
   )
 }
