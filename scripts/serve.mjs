@@ -39,14 +39,14 @@ function decodable(pathname) {
 
 /**
  * A path that is not valid percent-encoding (`/%`, `/%E3%81`): no route can match it, and the app would answer an
- * empty 400. A short page in Japanese instead (no script, no style: it needs no nonce).
+ * empty 400. The error page of spec §2 instead, in its words (no script, no style: it needs no nonce).
  */
 function badAddress(req, res) {
   const html =
     '<!DOCTYPE html><html lang="ja"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
-    '<meta name="robots" content="noindex"><title>ページのアドレスが正しくありません | まなびのたね</title></head>' +
-    '<body><main><h1>ページのアドレスが正しくありません</h1><p>URLに使えない文字が含まれています。アドレスをご確認ください。</p>' +
-    '<p><a href="/">トップページへ戻る</a></p></main></body></html>'
+    '<meta name="robots" content="noindex"><title>エラーが発生しました</title></head>' +
+    '<body><main><h1>エラーが発生しました。</h1><p>ページのアドレスが正しくありません。URLに使えない文字が含まれています。</p>' +
+    '<p><a href="/">トップページへ</a></p></main></body></html>'
   res.writeHead(400, {
     'content-type': 'text/html; charset=utf-8',
     'content-security-policy':

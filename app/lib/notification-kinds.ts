@@ -12,8 +12,8 @@ export const NOTIFICATION_KINDS = [
   },
   {
     kind: 'refund',
-    label: 'お支払い・返金・開催中止',
-    description: '領収書、返金の完了、予約した授業の中止（停止できません）',
+    label: 'お支払い・返金・開催中止・日時の変更',
+    description: '領収書、返金の完了、予約した授業の中止や日時の変更（停止できません）',
     mandatory: true,
     defaultOn: true,
   },

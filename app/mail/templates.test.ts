@@ -59,6 +59,17 @@ const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
     '【開催中止】はじめての将棋',
     '料金は全額返金されます',
   ],
+  schedule_moved: [
+    {
+      ...lesson,
+      previousStartedAt: '2026-12-01T10:00:00.000Z',
+      previousEndedAt: '2026-12-01T11:00:00.000Z',
+      cancelDeadline: '2026-12-04T10:00:00.000Z',
+      attendanceUrl: 'https://manabi.example/class_attendance',
+    },
+    '【日時変更】はじめての将棋',
+    '変更前の日時：2026/12/1(火) 19:00',
+  ],
   teacher_new_reservation: [
     { ...lesson, member: 'はなこ', seatsLeft: 2, manageUrl: 'https://manabi.example/class_management' },
     '新しい予約がありました：はじめての将棋',
@@ -165,6 +176,7 @@ describe('mail templates', () => {
       const optional = ![
         'verify_email',
         'schedule_canceled',
+        'schedule_moved',
         'payment_receipt',
         'refund_completed',
         'verification_approved',

@@ -168,6 +168,37 @@ export const templates = {
     ),
   }),
 
+  schedule_moved: define<
+    Lesson & {
+      previousStartedAt: string
+      previousEndedAt: string
+      cancelDeadline: string
+      attendanceUrl: string
+    }
+  >({
+    kind: 'refund',
+    subject: (p) => `【日時変更】${p.className}`,
+    body: (p) => (
+      <MailLayout
+        preview={`${p.className}の日時が変わりました`}
+        heading="授業の日時が変わりました"
+        footer={p.footer}
+      >
+        <P>
+          先生の都合により、ご予約の授業の日時が変わりました。新しい日時で参加できない場合は、キャンセル期限までにキャンセルすると全額返金されます。
+        </P>
+        <Details
+          rows={[
+            ...lessonRows(p),
+            ['変更前の日時', formatRunJa(p.previousStartedAt, p.previousEndedAt, p.lessonCount ?? 1)],
+            ['キャンセル期限', `${formatDateJa(p.cancelDeadline)} ${formatTimeJa(p.cancelDeadline)}まで`],
+          ]}
+        />
+        <Action href={p.attendanceUrl}>受講するクラスを見る</Action>
+      </MailLayout>
+    ),
+  }),
+
   teacher_new_reservation: define<Lesson & { member: string; seatsLeft: number; manageUrl: string }>({
     kind: 'teacher_reservation',
     subject: (p) => `新しい予約がありました：${p.className}`,

@@ -319,6 +319,42 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
       await live([...notified], 'announcement')
     },
 
+    'notify.schedule_moved': async (job, { db }) => {
+      const scheduleId = positiveId(job.payload.scheduleId, 'scheduleId')
+      const { startedAt, previousStartedAt, previousEndedAt } = job.payload
+      if (
+        typeof startedAt !== 'string' ||
+        typeof previousStartedAt !== 'string' ||
+        typeof previousEndedAt !== 'string'
+      )
+        throw new PermanentJobError('payload of notify.schedule_moved is incomplete')
+      const booked = await purchaseDetailsWhere(
+        db,
+        and(eq(purchases.scheduleId, scheduleId), inArray(purchases.status, ['reserved', 'pending'])),
+      )
+      const notified = new Set<number>()
+      for (const p of booked) {
+        // Moved again since: the later move's job tells the time that stands.
+        if (p.lesson.startedAt !== startedAt) return
+        await mailMember(
+          db,
+          deps,
+          `purchase-${p.id}-moved-${Date.parse(startedAt)}`,
+          { id: p.memberId, email: p.memberEmail },
+          'schedule_moved',
+          {
+            ...p.lesson,
+            previousStartedAt,
+            previousEndedAt,
+            cancelDeadline: cancelDeadline(new Date(startedAt)).toISOString(),
+            attendanceUrl: attendanceUrl(deps),
+          },
+        )
+        notified.add(p.memberId)
+      }
+      await live([...notified], 'reservation')
+    },
+
     'notify.message': async (job, { db }) => {
       const messageId = positiveId(job.payload.messageId, 'messageId')
       const [m] = await db

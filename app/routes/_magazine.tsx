@@ -1,12 +1,25 @@
 import { createFileRoute, Link, Outlet } from '@tanstack/react-router'
 import { MagazineLayout } from '~/components/layouts/magazine-layout'
+import { SimpleLayout } from '~/components/layouts/simple-layout'
+import { useErroredPage } from '~/components/layouts/use-errored-page'
 import { AccountControls } from '~/features/auth/account-controls'
 import { FuriganaToggle } from '~/features/furigana/furigana-toggle'
 
 export const Route = createFileRoute('/_magazine')({
   // The header and footer of nearly every page ship in the entry, not in a chunk of their own (0008).
   codeSplitGroupings: [],
-  component: () => (
+  component: MagazineRoute,
+})
+
+function MagazineRoute() {
+  // An error page has the simple layout (spec §2), whichever page failed.
+  if (useErroredPage())
+    return (
+      <SimpleLayout>
+        <Outlet />
+      </SimpleLayout>
+    )
+  return (
     <MagazineLayout
       headerActions={
         <>
@@ -22,5 +35,5 @@ export const Route = createFileRoute('/_magazine')({
     >
       <Outlet />
     </MagazineLayout>
-  ),
-})
+  )
+}

@@ -135,6 +135,13 @@ test('an unverified user is sent to register/confirm_email, wherever the sign-in
   await page.goto('/register/input')
   await expect(page).toHaveURL(/\/register\/confirm_email$/)
   await expect(page.getByRole('heading', { level: 1, name: 'メールアドレスの確認' })).toBeVisible()
+  // 「別のアカウントでログインする」 signs out with one click (spec §4: back to the site origin), no second page.
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
+  await page.getByTestId('confirm-email-other-account').click()
+  await expect(page).toHaveURL(/\/$/)
+  await expect(page.getByTestId('header-login')).toBeVisible()
+  await page.goto('/register/confirm_email')
+  await expect(page.getByRole('heading', { level: 1, name: 'メールアドレスの確認' })).toHaveCount(0)
 })
 
 test('the sessions page lists the member’s devices and logs out every other one @pc-only', async ({

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { expectAccessible, gotoReady } from './helpers'
+import { expectAccessible, gotoReady, login } from './helpers'
 
 const NOT_FOUND_TITLE = /お探しのページは見つかりませんでした$/
 
@@ -26,8 +26,11 @@ test('a path that is not valid percent-encoding answers a Japanese 400 page, not
   expect(raw.headers()['content-type']).toContain('text/html')
   const response = await page.goto('/%E3%81')
   expect(response?.status()).toBe(400)
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('ページのアドレスが正しくありません')
-  await expect(page.getByRole('link', { name: 'トップページへ戻る' })).toHaveAttribute('href', '/')
+  // Spec §2's other-error page: its title, 'エラーが発生しました。', the message, a top page link.
+  await expect(page).toHaveTitle('エラーが発生しました')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('エラーが発生しました。')
+  await expect(page.getByText('ページのアドレスが正しくありません。')).toBeVisible()
+  await expect(page.getByRole('link', { name: 'トップページへ' })).toHaveAttribute('href', '/')
 })
 
 test('/favicon.ico is an icon, and list pages name their address without a trailing slash', async ({
@@ -92,4 +95,33 @@ test('apple touch icon variants redirect to the one icon, which exists', async (
 test('the 404 page is accessible', async ({ page }) => {
   await gotoReady(page, '/no/such/page')
   await expectAccessible(page)
+})
+
+test('a failed read of the member’s deep info: the error page in the simple layout, an error snackbar, then the top page after 3 s @pc-only', async ({
+  page,
+}) => {
+  // The page's data comes from a server function when the browser navigates: that read fails, from the start (a
+  // link in view is preloaded once the page is up). An error answer: a lost connection would count as a failed
+  // chunk load and reload the page.
+  await page.route('**/_serverFn/**', (route) =>
+    route.request().method() === 'GET'
+      ? route.fulfill({ status: 500, contentType: 'text/plain; charset=utf-8', body: '一時的な障害です' })
+      : route.continue(),
+  )
+  await login(page, 'parent@manabi.example', '/mypage')
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
+  await page
+    .getByRole('navigation', { name: 'ショートカット' })
+    .getByRole('link', { name: '基本情報' })
+    .click()
+  const failedAt = Date.now()
+  await expect(page.getByTestId('snackbar')).toContainText('エラーが発生しました。一時的な障害です')
+  await expect(page.locator('[data-layout="simple"]')).toBeVisible()
+  await expect(page.getByTestId('site-header')).toHaveCount(0)
+  await page.unroute('**/_serverFn/**')
+  await expect(page).toHaveURL(/\/$/, { timeout: 10_000 })
+  expect(Date.now() - failedAt).toBeGreaterThanOrEqual(2_500)
+  // The error snackbar stays until closed (spec §4), on the top page in its own layout again.
+  await expect(page.getByTestId('snackbar')).toContainText('エラーが発生しました。')
+  await expect(page.locator('[data-layout="simple"]')).toHaveCount(0)
 })

@@ -142,6 +142,9 @@ test.describe('the database goes away and comes back @pc-only', () => {
     const shown = await page.goto(`${origin}/class_search/detail/1`)
     expect(shown?.status()).toBe(503)
     await expect(page.getByText('サーバーで問題が発生しました。')).toBeVisible()
+    // In the simple layout (spec §2), not inside the page's header and navigation.
+    await expect(page.locator('[data-layout="simple"]')).toBeVisible()
+    await expect(page.getByTestId('site-header')).toHaveCount(0)
 
     for (const [method, p] of [
       ['GET', '/v1/class_works/1'],

@@ -188,6 +188,10 @@ describe('in-process requests', () => {
     await transport({ method: 'POST', path: '/v1/uploads', form })
     expect(seen[2]!.headers.get('content-type')).toMatch(/^multipart\/form-data; boundary=/)
     expect(seen[2]!.headers.has('content-length')).toBe(false)
+    // Spec §7: authenticated calls send the bearer token and a JSON content type, reads included.
+    await transport({ method: 'GET', path: '/v1/users/me', token: 'a-token' })
+    expect(seen[3]!.headers.get('authorization')).toBe('Bearer a-token')
+    expect(seen[3]!.headers.get('content-type')).toBe('application/json')
   })
 
   it('over the API body limit are refused with 413: their length is counted in bytes, not characters', async () => {

@@ -179,6 +179,68 @@ describe('reservations', () => {
   })
 })
 
+describe('a booked lesson moved by its teacher', () => {
+  it('mails each member the new and the old time (mandatory, like a cancellation); a change of capacity mails nobody', async () => {
+    // Times no other test uses: the class's lessons must not overlap.
+    const s = await newSchedule(6 * DAY + 3 * HOUR)
+    const p = (await api.book(SUBS.parent, { schedule_id: s.id })).body
+    await setNotificationPreference(api.db, parentId, 'reservation', false)
+    await runJobs()
+    await api.db.delete(mails)
+    published = []
+    const path = `/v1/teachers/class_work_schedules/${s.id}`
+    expect((await api.as(SUBS.teacher, 'PATCH', path, { capacity: 6 })).status).toBe(200)
+    const start = new Date(api.now.getTime() + 6 * DAY + 9 * HOUR)
+    const moved = await api.as(SUBS.teacher, 'PATCH', path, {
+      started_at: start.toISOString(),
+      ended_at: new Date(start.getTime() + HOUR).toISOString(),
+    })
+    expect([moved.status, moved.body.code]).toEqual([200, undefined])
+    // The same time again is no move.
+    expect(
+      (
+        await api.as(SUBS.teacher, 'PATCH', path, {
+          started_at: start.toISOString(),
+          ended_at: new Date(start.getTime() + HOUR).toISOString(),
+        })
+      ).status,
+    ).toBe(200)
+    await runJobs()
+    const box = await mailbox()
+    expect(box.map((m) => [m.to, m.kind, m.subject])).toEqual([
+      ['parent@manabi.example', 'refund', `【日時変更】${p.class_work.title}`],
+    ])
+    expect(box[0]!.text).toContain('変更前の日時')
+    expect(box[0]!.text).toContain('キャンセル期限')
+    expect(published.map((e) => e.type)).toContain('reservation')
+    await setNotificationPreference(api.db, parentId, 'reservation', true)
+  })
+
+  it('cannot be moved to start within 24 hours (its members could no longer cancel): 409, nothing changed or mailed', async () => {
+    const s = await newSchedule(7 * DAY + 3 * HOUR)
+    await api.book(SUBS.parent, { schedule_id: s.id })
+    await runJobs()
+    await api.db.delete(mails)
+    const start = new Date(api.now.getTime() + 20 * HOUR)
+    const res = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_work_schedules/${s.id}`, {
+      started_at: start.toISOString(),
+      ended_at: new Date(start.getTime() + HOUR).toISOString(),
+    })
+    expect([res.status, res.body.code]).toEqual([409, 'booked_move_too_late'])
+    const [after] = await api.db.select().from(classWorkSchedules).where(eq(classWorkSchedules.id, s.id))
+    expect(after!.startedAt.getTime()).toBe(s.startedAt.getTime())
+    await runJobs()
+    expect(await mailbox()).toEqual([])
+    // A lesson nobody booked moves freely.
+    const empty = await newSchedule(8 * DAY + 3 * HOUR)
+    const free = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_work_schedules/${empty.id}`, {
+      started_at: new Date(start.getTime() + 3 * HOUR).toISOString(),
+      ended_at: new Date(start.getTime() + 4 * HOUR).toISOString(),
+    })
+    expect(free.status).toBe(200)
+  })
+})
+
 describe('preferences', () => {
   it('a member who switched a kind off gets no mail of it; mandatory kinds cannot be switched off', async () => {
     await setNotificationPreference(api.db, teacherId, 'teacher_reservation', false)

@@ -1,4 +1,4 @@
-import { and, asc, eq, ne, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm'
 import type {
   AnnouncementCreated,
   AnnouncementInput,
@@ -27,6 +27,7 @@ import {
 import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
 import { formatRunJa } from '../../lib/format'
+import { CANCEL_DEADLINE_MS } from '../../lib/reservation-rules'
 import { findOverlap } from '../../lib/schedule-overlap'
 import { classSearchText } from '../../lib/search-normalize'
 import type { UserRow } from '../auth'
@@ -495,6 +496,16 @@ export async function updateSchedule(
     if ((patch.started_at || patch.lessons) && period.startedAt <= now)
       throw new ApiError(422, 'starts_in_past', '開始日時には現在より後の日時を指定してください')
     checkOverlaps(lessons, await otherLiveLessons(tx, schedule.classWorkId, scheduleId))
+    const moved = !samePeriods(current, lessons)
+    // Members who booked the old time hear of the new one, and can still cancel with a full refund after hearing
+    // (bookings lock the class first, 0015, so none can arrive between this count and the update).
+    const booked = moved ? await liveReservationCount(tx, scheduleId) : 0
+    if (booked > 0 && period.startedAt.getTime() < now.getTime() + CANCEL_DEADLINE_MS)
+      throw new ApiError(
+        409,
+        'booked_move_too_late',
+        '予約のある回は、今から24時間より後に始まる日時にだけ変更できます（受講者がキャンセルを選べるように）。この日時にするには、休講にしてから新しい日程を追加してください',
+      )
     const capacity = patch.capacity ?? schedule.capacity
     if (capacity < schedule.purchasedCount + schedule.heldCount)
       throw new ApiError(
@@ -514,6 +525,20 @@ export async function updateSchedule(
       .where(eq(classWorkSchedules.id, scheduleId))
       .returning(scheduleReturning)
     const written = patch.lessons ? await writeLessons(tx, scheduleId, lessons, isCourse) : current
+    if (booked > 0)
+      await enqueue(
+        tx,
+        'notify.schedule_moved',
+        {
+          scheduleId,
+          startedAt: period.startedAt.toISOString(),
+          previousStartedAt: schedule.startedAt.toISOString(),
+          previousEndedAt: schedule.endedAt.toISOString(),
+        },
+        {
+          dedupeKey: `schedule-moved:${scheduleId}:${period.startedAt.getTime()}:${period.endedAt.getTime()}`,
+        },
+      )
     // An offer never outlasts the lesson's (new) start.
     if (period.startedAt.getTime() !== schedule.startedAt.getTime())
       await tx
@@ -532,6 +557,22 @@ export async function updateSchedule(
     }
     return toTeacherSchedule(row!, written)
   })
+}
+
+const samePeriods = (a: LessonPeriod[], b: LessonPeriod[]) =>
+  a.length === b.length &&
+  a.every(
+    (l, i) =>
+      l.startedAt.getTime() === b[i]!.startedAt.getTime() && l.endedAt.getTime() === b[i]!.endedAt.getTime(),
+  )
+
+/** Reservations on a schedule that a change of its time concerns: paid ones and ones being paid for. */
+async function liveReservationCount(tx: Tx, scheduleId: number): Promise<number> {
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(purchases)
+    .where(and(eq(purchases.scheduleId, scheduleId), inArray(purchases.status, ['reserved', 'pending'])))
+  return row?.n ?? 0
 }
 
 const CANCEL_REASONS = {

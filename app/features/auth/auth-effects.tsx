@@ -3,11 +3,8 @@ import { useLocation } from '@tanstack/react-router'
 import { useEffect, useRef } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { useLiveUpdates } from '~/components/shell/use-live-updates'
+import { escapeHtml } from '~/lib/escape-html'
 import { authStateQuery } from './queries'
-
-function escapeHtml(text: string) {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-}
 
 /**
  * Browser side of the auth state (spec §4, §8): login errors as snackbars, silent renewal, and live updates for a

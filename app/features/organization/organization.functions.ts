@@ -14,12 +14,21 @@ export const getOrganizationPage = createServerFn({ method: 'GET' })
     const session = await requireSession()
     const [me, org] = await Promise.all([api.getMe(session.token), cachedOrganization(session)])
     const isOwner = org?.my_role === 'owner'
-    // deep_me is cached per session; the member list is read fresh, so a teacher who just joined shows at once.
-    const [members, sales] = await Promise.all([
+    // deep_me is cached per session; the member list is read fresh, so a teacher who just joined shows at once,
+    // and so is the owner's invitation code (its own call, spec §7), so a code regenerated elsewhere shows too.
+    const [members, sales, code] = await Promise.all([
       org ? api.listOrgUsers(session.token) : undefined,
       isOwner ? api.getOrganizationSales(session.token, data.month) : null,
+      isOwner ? api.getInvitationCode(session.token) : null,
     ])
-    return { isTeacher: me.data?.is_teacher ?? false, org: org && members ? { ...org, members } : org, sales }
+    return {
+      isTeacher: me.data?.is_teacher ?? false,
+      org:
+        org && members
+          ? { ...org, members, invitation_code: code?.invitation_code ?? org.invitation_code }
+          : org,
+      sales,
+    }
   })
 
 /** /profile/edit_organization: the organisation the caller owns (null: create one; member: read only). */

@@ -34,7 +34,10 @@ export const REQUEST_TIMEOUT_MS = 10_000
 function headersFor(request: ApiRequest): Headers {
   const headers = new Headers({ accept: 'application/json' })
   if (request.token) headers.set('authorization', `Bearer ${request.token}`)
-  if (request.body !== undefined && !request.form) headers.set('content-type', 'application/json')
+  // JSON bodies, and authenticated reads too (spec §7: "Authenticated calls send a bearer token and JSON content
+  // type"); a bodyless write sends none, as a JSON type with no JSON would not parse.
+  if (!request.form && (request.body !== undefined || (request.token && request.method === 'GET')))
+    headers.set('content-type', 'application/json')
   if (request.clientAddress) headers.set('x-real-ip', request.clientAddress)
   return headers
 }

@@ -1,4 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router'
+import { DeepInfoFailure } from '~/components/shell/deep-info-failure'
 import { MyPageView } from '~/features/mypage/mypage-view'
 import { myPageQuery } from '~/features/mypage/queries'
 import { pageHead } from '~/lib/seo'
@@ -11,6 +12,7 @@ const TEACHER_LINKS = [
 
 export const Route = createFileRoute('/_default/_auth/mypage')({
   loader: ({ context }) => context.queryClient.ensureQueryData(myPageQuery()),
+  errorComponent: DeepInfoFailure,
   head: ({ match }) => pageHead(match, { title: 'マイページ', noindex: true }),
   component: () => <MyPageView teacherLinks={[...TEACHER_LINKS]} />,
 })

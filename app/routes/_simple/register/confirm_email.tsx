@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { loginHref } from '~/lib/auth-links'
+import { LOGOUT_HREF, loginHref } from '~/lib/auth-links'
 import { pageHead } from '~/lib/seo'
 
 export const Route = createFileRoute('/_simple/register/confirm_email')({
@@ -35,9 +35,12 @@ function ConfirmEmailPage() {
         <a href={loginHref('/')} className="btn-primary" data-testid="confirm-email-check">
           確認しました
         </a>
-        <a href="/auth/logout" className="btn-ghost">
-          別のアカウントでログインする
-        </a>
+        {/* Signs out at once (a POST, CSRF-checked like the menu's), then the top page offers the login. */}
+        <form method="post" action={LOGOUT_HREF} className="contents">
+          <button type="submit" className="btn-ghost" data-testid="confirm-email-other-account">
+            別のアカウントでログインする
+          </button>
+        </form>
       </div>
     </>
   )
