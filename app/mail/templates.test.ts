@@ -70,6 +70,11 @@ const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
     '【日時変更】はじめての将棋',
     '変更前の日時：2026/12/1(火) 19:00',
   ],
+  waitlist_canceled: [
+    { ...lesson, classUrl: 'https://manabi.example/class_search/detail/1' },
+    '【開催中止】キャンセル待ちの授業：はじめての将棋',
+    'キャンセル待ちは終了しました',
+  ],
   teacher_new_reservation: [
     { ...lesson, member: 'はなこ', seatsLeft: 2, manageUrl: 'https://manabi.example/class_management' },
     '新しい予約がありました：はじめての将棋',

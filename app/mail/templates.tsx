@@ -357,6 +357,37 @@ export const templates = {
     ),
   }),
 
+  waitlist_canceled: define<{
+    className: string
+    startedAt: string
+    endedAt: string
+    lessonCount?: number
+    classUrl: string
+    byOperator?: boolean
+  }>({
+    kind: 'reservation',
+    subject: (p) => `【開催中止】キャンセル待ちの授業：${p.className}`,
+    body: (p) => (
+      <MailLayout
+        preview={`${p.className}は開催中止になりました`}
+        heading="キャンセル待ちの授業が開催中止になりました"
+        footer={p.footer}
+      >
+        <P>
+          {p.byOperator ? '運営の判断により' : '先生の都合により'}
+          、キャンセル待ちをしていた授業は開催中止になりました。キャンセル待ちは終了しました（お支払いはありません）。
+        </P>
+        <Details
+          rows={[
+            ['クラス', p.className],
+            ['日時', formatRunJa(p.startedAt, p.endedAt, p.lessonCount ?? 1)],
+          ]}
+        />
+        <Action href={p.classUrl}>{p.byOperator ? 'ほかのクラスを探す' : 'クラスのほかの日程を見る'}</Action>
+      </MailLayout>
+    ),
+  }),
+
   verification_approved: define<{ nickname: string; manageUrl: string }>({
     kind: 'verification',
     subject: () => '本人確認が完了しました',

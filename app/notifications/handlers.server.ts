@@ -22,11 +22,12 @@ import {
   roomMembers,
   teacherVerifications,
   users,
+  waitlistEntries,
 } from '../db/schema'
 import { transaction } from '../db/transaction'
 import { enqueue } from '../jobs/queue.server'
 import type { Job, JobHandler, RecurringJob } from '../jobs/runner.server'
-import { PermanentJobError } from '../jobs/runner.server'
+import { JobNotDueError, PermanentJobError } from '../jobs/runner.server'
 import { receiptNumber } from '../lib/money'
 import { cancelDeadline } from '../lib/reservation-rules'
 import type { MailRequest, MailSettings } from '../mail/mailer.server'
@@ -423,12 +424,14 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           body: classAnnouncements.body,
           classWorkId: classAnnouncements.classWorkId,
           className: classWorks.title,
+          createdAt: classAnnouncements.createdAt,
         })
         .from(classAnnouncements)
         .innerJoin(classWorks, eq(classWorks.id, classAnnouncements.classWorkId))
         .where(eq(classAnnouncements.id, announcementId))
         .limit(1)
       if (!a) return
+      // Members booked on a lesson still to come when it was posted: not everyone who ever attended.
       const members = await db
         .selectDistinct({ id: users.id, email: users.email })
         .from(purchases)
@@ -438,6 +441,7 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           and(
             eq(classWorkSchedules.classWorkId, a.classWorkId),
             eq(purchases.status, 'reserved'),
+            gt(classWorkSchedules.endedAt, a.createdAt),
             isNull(users.suspendedAt),
           ),
         )
@@ -504,11 +508,15 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           startedAt: classWorkSchedules.startedAt,
           endedAt: classWorkSchedules.endedAt,
           isCanceled: classWorkSchedules.isCanceled,
+          isPublished: classWorks.isPublished,
+          hiddenAt: classWorks.hiddenAt,
         })
         .from(classWorkSchedules)
         .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
         .where(and(eq(classWorkSchedules.id, scheduleId), eq(classWorkSchedules.classWorkId, classWorkId)))
       if (!s || s.isCanceled) return
+      // A date nobody can book yet (class not published, or taken down) closes no request: publishing tells them.
+      if (!s.isPublished || s.hiddenAt) return
       const open = await db
         .select({ id: classRequests.id, userId: users.id, email: users.email })
         .from(classRequests)
@@ -535,11 +543,14 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
     /** A seat was held for the first in line: they get a mail and their open pages update. */
     'notify.waitlist_offer': async (job, { db }) => {
       const o = await offerDetails(db, positiveId(job.payload.entryId, 'entryId'))
-      if (o?.status !== 'offered' || !o.expiresAt) return
+      // Not for an offer that has ended (taken back, expired, its member suspended) before the job ran.
+      if (o?.status !== 'offered' || !o.expiresAt || !o.offeredAt) return
+      if (o.expiresAt.getTime() <= Date.now() || o.suspendedAt) return
       await mailMember(
         db,
         deps,
-        `offer-${job.payload.entryId}`,
+        // Per offer: the same place offered again (a class published again) is mailed again.
+        `offer-${job.payload.entryId}-${o.offeredAt.getTime()}`,
         { id: o.userId, email: o.email },
         'waitlist_offer',
         {
@@ -552,6 +563,53 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
         },
       )
       await live([o.userId], 'reservation')
+    },
+
+    'notify.waitlist_canceled': async (job, { db }) => {
+      const ids = (Array.isArray(job.payload.entryIds) ? job.payload.entryIds : []).map((v) =>
+        positiveId(v, 'entryIds[]'),
+      )
+      if (ids.length === 0) return
+      const ended = await db
+        .select({
+          id: waitlistEntries.id,
+          userId: users.id,
+          email: users.email,
+          classWorkId: classWorks.id,
+          title: classWorks.title,
+          lessonCount: classWorks.lessonCount,
+          startedAt: classWorkSchedules.startedAt,
+          endedAt: classWorkSchedules.endedAt,
+        })
+        .from(waitlistEntries)
+        .innerJoin(users, eq(users.id, waitlistEntries.userId))
+        .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, waitlistEntries.scheduleId))
+        .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+        .where(
+          and(
+            inArray(waitlistEntries.id, ids),
+            eq(waitlistEntries.status, 'canceled'),
+            isNull(users.suspendedAt),
+          ),
+        )
+      for (const e of ended)
+        await mailMember(
+          db,
+          deps,
+          `waitlist-${e.id}-canceled`,
+          { id: e.userId, email: e.email },
+          'waitlist_canceled',
+          {
+            className: e.title,
+            startedAt: e.startedAt.toISOString(),
+            endedAt: e.endedAt.toISOString(),
+            ...(e.lessonCount > 1 ? { lessonCount: e.lessonCount } : {}),
+            ...(job.payload.by === 'operator'
+              ? { byOperator: true, classUrl: `${deps.mail.siteOrigin}/class_search` }
+              : { classUrl: `${deps.mail.siteOrigin}/class_search/detail/${e.classWorkId}` }),
+          },
+        )
+      await live([...new Set(ended.map((e) => e.userId))], 'reservation')
     },
 
     /** Every minute: offers nobody answered pass to the next in line. */
@@ -603,8 +661,9 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
     'notify.notice': async (job, { db }) => {
       const noticeId = positiveId(job.payload.noticeId, 'noticeId')
       const [n] = await db.select().from(notices).where(eq(notices.id, noticeId)).limit(1)
-      // Withdrawn before it appeared, or moved later by hand: nothing to send now.
-      if (!n || n.withdrawnAt || n.publishedAt.getTime() > Date.now() + 60_000) return
+      if (!n || n.withdrawnAt) return
+      // Not yet by this instance's clock (behind the database's, or the notice moved later): sent when it is.
+      if (n.publishedAt.getTime() > Date.now() + 60_000) throw new JobNotDueError(n.publishedAt)
       const members = await db
         .select({ id: users.id, email: users.email })
         .from(notificationPreferences)

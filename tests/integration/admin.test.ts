@@ -197,6 +197,35 @@ describe('notices', () => {
     expect(box).toEqual([{ to: 'parent@manabi.example', subject: '【まなびのたね】新機能' }])
     expect(sent.id).toBeGreaterThan(0)
   })
+
+  it('a notice whose job runs early by this instance’s clock is mailed when it appears, not dropped', async () => {
+    await api.db.delete(mails)
+    await api.db.delete(jobs)
+    await setNotificationPreference(api.db, parentId, 'operator_notice', true)
+    const notice = AdminNotice.parse(
+      (await api.as(SUBS.operator, 'POST', '/v1/admin/notices', { title: '時計', body: '遅れて届く' })).body,
+    )
+    // The database found the job due, but the notice appears 2 minutes later by this process's clock.
+    const later = new Date(Date.now() + 2 * 60_000)
+    await api.db.update(notices).set({ publishedAt: later }).where(eq(notices.id, notice.id))
+    const run = () =>
+      startJobRunner({
+        db: api.db,
+        autoStart: false,
+        handlers: appJobHandlers({ mail: testMailSettings() }),
+      }).drain()
+    await run()
+    expect(await api.db.select().from(mails)).toEqual([])
+    const [job] = await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.notice'))
+    expect([job!.finishedAt, job!.runAt.getTime()]).toEqual([null, later.getTime()])
+    // When it is due, it is sent.
+    await api.db.update(notices).set({ publishedAt: new Date() }).where(eq(notices.id, notice.id))
+    await api.db.update(jobs).set({ runAt: new Date() }).where(eq(jobs.id, job!.id))
+    await run()
+    expect((await api.db.select({ subject: mails.subject }).from(mails)).map((m) => m.subject)).toEqual([
+      '【まなびのたね】時計',
+    ])
+  })
 })
 
 describe('the audit log', () => {

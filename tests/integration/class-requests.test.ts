@@ -2,7 +2,7 @@
  * リクエスト開催 (issue 16): members ask for a date of a class that has none coming; the teacher sees the open
  * requests; a new schedule mails everyone who asked, once, and closes their requests.
  */
-import { eq } from 'drizzle-orm'
+import { eq, inArray } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiApp } from '../../app/api/app'
 import type { ApiApp } from '../../app/api/openapi'
@@ -13,6 +13,7 @@ import { type CallResult, setupApi, type TestApi } from './support/api'
 import { TEST_ISSUER } from './support/constants'
 import { appJobHandlers } from './support/jobs'
 import { testMailSettings } from './support/mail'
+import { insertMembers } from './support/people'
 import { testAuth, tokenFor } from './support/tokens'
 
 const HOUR = 3600_000
@@ -208,6 +209,57 @@ describe('リクエスト開催', () => {
         .where(eq(jobs.dedupeKey, `requests:${schedule}`))
       expect(notices, `request ${request.body.id}, schedule ${schedule}`).toHaveLength(1)
     }
+  })
+
+  it('a date added while the class is not published closes no request; publishing it tells the requesters', async () => {
+    const teacher = await person(true)
+    const a = await person()
+    const classId = await classWithoutDates(teacher)
+    ok(
+      await call(a.sub, 'POST', `/v1/class_works/${classId}/requests`, {
+        weekdays: ['sat'],
+        times: ['morning'],
+      }),
+      201,
+    )
+    ok(await call(teacher.sub, 'PATCH', `/v1/teachers/class_works/${classId}`, { is_published: false }))
+    await addSchedule(teacher, classId, 5)
+    await runJobs()
+    const mailsToA = () => api.db.select().from(mails).where(eq(mails.toAddress, a.email))
+    expect(await mailsToA()).toEqual([])
+    const list = async () =>
+      ClassRequestList.parse(
+        ok(await call(teacher.sub, 'GET', `/v1/teachers/class_works/${classId}/requests`)),
+      )
+    expect((await list()).count).toBe(1)
+    ok(await call(teacher.sub, 'PATCH', `/v1/teachers/class_works/${classId}`, { is_published: true }))
+    await runJobs()
+    expect((await mailsToA()).map((m) => m.subject)).toEqual([
+      'リクエストしたクラスの日程が決まりました：リクエストテスト教室',
+    ])
+    expect((await list()).count).toBe(0)
+  })
+
+  it('the teacher’s count is of every open request, past the 500 the list shows', async () => {
+    const teacher = await person(true)
+    const classId = await classWithoutDates(teacher)
+    const subs = await insertMembers(api.db, 'requests-many', 501)
+    const ids = await api.db.select({ id: users.id }).from(users).where(inArray(users.sub, subs))
+    await api.db
+      .insert(classRequests)
+      .values(
+        ids.map((u) => ({
+          classWorkId: classId,
+          userId: u.id,
+          weekdays: ['sat'],
+          times: ['morning'],
+          note: '',
+        })),
+      )
+    const list = ClassRequestList.parse(
+      ok(await call(teacher.sub, 'GET', `/v1/teachers/class_works/${classId}/requests`)),
+    )
+    expect([list.count, list.items.length]).toEqual([501, 500])
   })
 
   it('is refused while a date is coming, and for bad input', async () => {

@@ -273,6 +273,16 @@ describe('booking a course', () => {
     expect([late.status, late.body.code]).toEqual([409, 'cancel_deadline_passed'])
   })
 
+  it('a run its teacher cancels is answered with its lessons, not as one long lesson', async () => {
+    const course = await createCourse()
+    const run = TeacherSchedule.parse((await addRun(course.id, weekly(4, 9 * DAY + 5 * HOUR))).body)
+    const res = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_work_schedules/${run.id}/cancel`)
+    expect(res.status).toBe(200)
+    const schedule = TeacherSchedule.parse(res.body.schedule)
+    expect(schedule.is_canceled).toBe(true)
+    expect(schedule.lessons).toEqual(run.lessons)
+  })
+
   it('a run whose first lesson has passed cannot be booked, though later lessons are still ahead', async () => {
     const course = await createCourse()
     const run = TeacherSchedule.parse((await addRun(course.id, weekly(4, 2 * DAY))).body)

@@ -443,6 +443,47 @@ describe('announcements', () => {
     expect(published[0]!.type).toBe('announcement')
     expect(published[0]!.userIds).toContain(parentId)
   })
+
+  it('do not reach a member whose lessons of the class have all ended (in the count, by mail or in the app)', async () => {
+    const [former] = await insertMembers(api.db, 'announcement-former', 1)
+    const s = await newSchedule(9 * DAY + 5 * HOUR)
+    expect((await api.book(former!, { schedule_id: s.id })).status).toBe(201)
+    // That lesson took place.
+    await api.db
+      .update(classWorkSchedules)
+      .set({
+        startedAt: new Date(api.now.getTime() - 3 * HOUR),
+        endedAt: new Date(api.now.getTime() - 2 * HOUR),
+      })
+      .where(eq(classWorkSchedules.id, s.id))
+    await runJobs()
+    await api.db.delete(mails)
+    const before = (await api.as(former!, 'GET', '/v1/class_announcements')).body.length
+    const res = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${classId}/announcements`, {
+      title: '来月の予定',
+      body: '来月も開講します。',
+    })
+    expect(res.status).toBe(201)
+    await runJobs()
+    const formerEmail = `${former!.replace(/[^a-z0-9]/gi, '')}@manabi.example`
+    expect((await mailbox()).map((m) => m.to)).not.toContain(formerEmail)
+    const inbox = (await api.as(former!, 'GET', '/v1/class_announcements')).body as { id: number }[]
+    expect(inbox.map((a) => a.id)).not.toContain(res.body.id)
+    expect(inbox.length).toBe(before)
+    // The count is of members with a lesson to come.
+    const [{ n } = { n: 0 }] = await api.db
+      .select({ n: sql<number>`count(distinct ${purchases.userId})::int` })
+      .from(purchases)
+      .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+      .where(
+        and(
+          eq(classWorkSchedules.classWorkId, classId),
+          eq(purchases.status, 'reserved'),
+          sql`${classWorkSchedules.endedAt} > ${api.now.toISOString()}::timestamptz`,
+        ),
+      )
+    expect(res.body.recipient_count).toBe(Number(n))
+  })
 })
 
 describe('reminders', () => {

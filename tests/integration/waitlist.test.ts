@@ -453,6 +453,7 @@ describe('offers', () => {
     // A seat frees and a is offered it; then the teacher unpublishes the class, which nobody can book now.
     expectOk(await cancelReservation(full.seats[0]!.member, full.seats[0]!.purchaseId, at(HOUR)))
     expect((await entryOf(ea.id)).status).toBe('offered')
+    await runJobs()
     expectOk(await publish(false, at(2 * HOUR)))
     expect(await entryOf(ea.id)).toMatchObject({ status: 'waiting', offerExpiresAt: null })
     expect(await seats(full.scheduleId)).toMatchObject({ purchased: 1, held: 0, offered: 0 })
@@ -465,6 +466,11 @@ describe('offers', () => {
     expect([(await entryOf(ea.id)).status, (await entryOf(eb.id)).status]).toEqual(['offered', 'offered'])
     expect(await seats(full.scheduleId)).toMatchObject({ purchased: 0, held: 2, offered: 2 })
     expect([await offerMailsOf(ea.id), await offerMailsOf(eb.id)]).toEqual([2, 1])
+    // Each offer is mailed: the second one to a as well as the first (mailed before it was taken back).
+    await runJobs()
+    expect(
+      (await mailsTo(a!)).filter((m) => m.subject.startsWith('キャンセル待ちの席が空きました')).length,
+    ).toBe(2)
     expectOk(await call(a!, 'POST', '/v1/purchases', { schedule_id: full.scheduleId }, at(5 * HOUR)), 201)
     expect((await entryOf(ea.id)).status).toBe('booked')
   })
@@ -658,6 +664,40 @@ describe('offers', () => {
     expect((await myList(b!, t1)).map((e) => [e.status, e.position, e.offer_expires_at])).toEqual([
       ['waiting', 1, null],
     ])
+  })
+
+  it('a lesson its teacher cancels tells everyone in its line, an offered member too', async () => {
+    const full = await fullSchedule(1)
+    const [a, b] = await newPeople(2)
+    await joined(a!, full.scheduleId)
+    await joined(b!, full.scheduleId, at(MINUTE))
+    expectOk(await cancelReservation(full.seats[0]!.member, full.seats[0]!.purchaseId, at(HOUR)))
+    await runJobs()
+    await api.db.delete(mails)
+    expectOk(
+      await call(
+        full.teacher,
+        'POST',
+        `/v1/teachers/class_work_schedules/${full.scheduleId}/cancel`,
+        undefined,
+        at(2 * HOUR),
+      ),
+    )
+    await runJobs()
+    for (const who of [a!, b!])
+      expect((await mailsTo(who)).map((m) => m.subject)).toEqual([
+        `【開催中止】キャンセル待ちの授業：${full.title}`,
+      ])
+  })
+
+  it('an offer whose member was suspended before its mail went out sends no mail', async () => {
+    const full = await fullSchedule(1)
+    const a = await newPerson()
+    await joined(a, full.scheduleId)
+    expectOk(await cancelReservation(full.seats[0]!.member, full.seats[0]!.purchaseId))
+    await api.db.update(users).set({ suspendedAt: new Date() }).where(eq(users.id, a.id))
+    await runJobs()
+    expect(await mailsTo(a)).toEqual([])
   })
 
   it('an offer that ended before its mail went out sends no mail', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, ne, sql } from 'drizzle-orm'
 import type {
   AnnouncementCreated,
   AnnouncementInput,
@@ -35,7 +35,7 @@ import { ApiError, notFound, refuseContactInfo } from '../errors'
 import { refuseIfSuspended } from './account-state'
 import { iso, scheduleColumns, selectClassRows, summaryJson, toCards, toPublicSchedule } from './class-cards'
 import { releaseClassImage, requireOwnClassImage } from './class-images'
-import { queueRequestNotices } from './class-requests'
+import { queueRequestNotices, queueRequestNoticesOnPublish } from './class-requests'
 import { courseLessonsOf, type LessonPeriod, lessonsOr } from './lessons'
 import { givePaymentUp, requestRefund } from './payments'
 import { requireVerifiedTeacher } from './verifications'
@@ -293,7 +293,11 @@ export async function updateClassWork(
       await releaseClassImage(tx, current.imageUrl, classWorkId)
     // The waitlist follows whether the class takes bookings (0023).
     if (patch.is_published === false && current.isPublished) await withdrawOffersOf(tx, classWorkId, now)
-    if (patch.is_published === true && !current.isPublished) await offerSeatsOfClass(tx, classWorkId, now)
+    if (patch.is_published === true && !current.isPublished) {
+      await offerSeatsOfClass(tx, classWorkId, now)
+      // Those who asked for a date hear of the next one now that it can be booked (0022).
+      await queueRequestNoticesOnPublish(tx, classWorkId, now)
+    }
   })
   return teacherClassWork(db, user, classWorkId, now)
 }
@@ -606,7 +610,13 @@ export async function cancelHeldSchedule(
     .returning({ id: purchases.id })
   for (const p of unpaid) await givePaymentUp(tx, p.id, now)
   // Nobody waits for a cancelled lesson (issue 16): the waitlist ends and no seat stays held.
-  await cancelWaitlistOf(tx, schedule.id)
+  const waiting = await cancelWaitlistOf(tx, schedule.id)
+  // Those in its line (an offered seat included) hear that it will not take place.
+  if (waiting.length > 0)
+    await enqueue(tx, 'notify.waitlist_canceled', {
+      entryIds: waiting,
+      ...(by === 'operator' ? { by } : {}),
+    })
   const [row] = await tx
     .update(classWorkSchedules)
     .set({ isCanceled: true, purchasedCount: 0, heldCount: 0 })
@@ -649,8 +659,10 @@ export async function cancelSchedule(
     if (schedule.endedAt <= now)
       throw new ApiError(409, 'schedule_ended', '終了したスケジュールは休講にできません')
     const { canceled, refunded, row } = await cancelHeldSchedule(tx, cls, schedule, now, 'teacher')
+    // A course run answers with its lessons, as every other schedule answer does (not one span).
+    const lessons = cls.lessonCount > 1 ? await courseLessonsOf(tx, [scheduleId]) : undefined
     return {
-      schedule: toTeacherSchedule(row),
+      schedule: toTeacherSchedule(row, lessons),
       canceled_reservations: canceled.length,
       refunded_amount: refunded,
     }
@@ -674,7 +686,13 @@ export async function postAnnouncement(
       .select({ n: sql<number>`count(distinct ${purchases.userId})::int` })
       .from(purchases)
       .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
-      .where(and(eq(classWorkSchedules.classWorkId, classWorkId), eq(purchases.status, 'reserved')))
+      .where(
+        and(
+          eq(classWorkSchedules.classWorkId, classWorkId),
+          eq(purchases.status, 'reserved'),
+          gt(classWorkSchedules.endedAt, now),
+        ),
+      )
     const [row] = await tx
       .insert(classAnnouncements)
       .values({ classWorkId, title: input.title, body: input.body, createdAt: now })

@@ -13,6 +13,9 @@ import { iso } from './class-cards'
  * when; a new schedule mails everyone who asked (notify.class_requests) and closes their requests.
  */
 
+/** The teacher's list shows the oldest this many; its count is of them all. */
+const REQUEST_LIST_LIMIT = 500
+
 const openRequests = (classWorkId: number) =>
   and(eq(classRequests.classWorkId, classWorkId), isNull(classRequests.notifiedAt))
 
@@ -95,9 +98,16 @@ export async function teacherClassRequests(
     .innerJoin(users, eq(users.id, classRequests.userId))
     .where(openRequests(classWorkId))
     .orderBy(asc(classRequests.createdAt), asc(classRequests.id))
-    .limit(500)
+    .limit(REQUEST_LIST_LIMIT)
+  // The list stops at its limit; the count does not.
+  const total =
+    rows.length < REQUEST_LIST_LIMIT
+      ? rows.length
+      : Number(
+          (await db.select({ n: count() }).from(classRequests).where(openRequests(classWorkId)))[0]?.n ?? 0,
+        )
   return {
-    count: rows.length,
+    count: total,
     items: rows.map((r) => ({
       id: r.id,
       nickname: r.nickname,
@@ -109,11 +119,16 @@ export async function teacherClassRequests(
   }
 }
 
-/** Called in the transaction that adds a schedule: the requesters hear of it once the schedule commits. */
+/**
+ * Called in the transaction that adds a schedule: the requesters hear of it once the schedule commits (if the
+ * class is published then; the job looks).
+ */
 export async function queueRequestNotices(
   tx: DbOrTx,
   classWorkId: number,
   scheduleId: number,
+  /** Another occasion for the same schedule (the class published again): a key of its own. */
+  occasion?: string,
 ): Promise<void> {
   const [open] = await tx.select({ n: count() }).from(classRequests).where(openRequests(classWorkId))
   if (Number(open?.n ?? 0) > 0)
@@ -121,6 +136,27 @@ export async function queueRequestNotices(
       tx,
       'notify.class_requests',
       { classWorkId, scheduleId },
-      { dedupeKey: `requests:${scheduleId}` },
+      { dedupeKey: occasion ? `requests:${scheduleId}:${occasion}` : `requests:${scheduleId}` },
     )
+}
+
+/** A class published (again): requesters hear of its next date, which they could not book while it was not. */
+export async function queueRequestNoticesOnPublish(
+  tx: DbOrTx,
+  classWorkId: number,
+  now: Date,
+): Promise<void> {
+  const [next] = await tx
+    .select({ id: classWorkSchedules.id })
+    .from(classWorkSchedules)
+    .where(
+      and(
+        eq(classWorkSchedules.classWorkId, classWorkId),
+        eq(classWorkSchedules.isCanceled, false),
+        gt(classWorkSchedules.startedAt, now),
+      ),
+    )
+    .orderBy(asc(classWorkSchedules.startedAt))
+    .limit(1)
+  if (next) await queueRequestNotices(tx, classWorkId, next.id, `published:${now.getTime()}`)
 }

@@ -136,12 +136,14 @@ export async function offerSeatsOfClass(tx: Tx, classWorkId: number, now: Date):
 }
 
 /** A schedule was cancelled: nobody waits for it any more and no seat stays held. */
-export async function cancelWaitlistOf(tx: Tx, scheduleId: number): Promise<void> {
-  await tx
+export async function cancelWaitlistOf(tx: Tx, scheduleId: number): Promise<number[]> {
+  const ended = await tx
     .update(waitlistEntries)
     .set({ status: 'canceled' })
     .where(and(eq(waitlistEntries.scheduleId, scheduleId), inArray(waitlistEntries.status, [...LIVE])))
+    .returning({ id: waitlistEntries.id })
   await tx.update(classWorkSchedules).set({ heldCount: 0 }).where(eq(classWorkSchedules.id, scheduleId))
+  return ended.map((e) => e.id)
 }
 
 /**
@@ -336,9 +338,11 @@ export async function offerDetails(db: DbOrTx, entryId: number) {
   const [r] = await db
     .select({
       status: waitlistEntries.status,
+      offeredAt: waitlistEntries.offeredAt,
       expiresAt: waitlistEntries.offerExpiresAt,
       userId: users.id,
       email: users.email,
+      suspendedAt: users.suspendedAt,
       classWorkId: classWorks.id,
       title: classWorks.title,
       lessonCount: classWorks.lessonCount,
