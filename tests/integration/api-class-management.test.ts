@@ -248,6 +248,33 @@ describe('schedules', () => {
     expect((await addSchedule(cls.id, 2 * DAY + HOUR)).status).toBe(201)
   })
 
+  it('a class has at most 100 dates ahead (409 too_many_schedules); dates that ended do not count', async () => {
+    const cls = await createClass()
+    const base = new Date(at(DAY)).getTime()
+    await api.db.insert(classWorkSchedules).values(
+      Array.from({ length: 100 }, (_, i) => ({
+        classWorkId: cls.id,
+        startedAt: new Date(base + i * 2 * HOUR),
+        endedAt: new Date(base + i * 2 * HOUR + HOUR),
+        capacity: 5,
+      })),
+    )
+    const refused = await addSchedule(cls.id, 30 * DAY)
+    expect([refused.status, refused.body.code]).toEqual([409, 'too_many_schedules'])
+    // One of them took place: there is room again.
+    const [first] = await api.db
+      .select({ id: classWorkSchedules.id })
+      .from(classWorkSchedules)
+      .where(eq(classWorkSchedules.classWorkId, cls.id))
+      .orderBy(classWorkSchedules.startedAt)
+      .limit(1)
+    await api.db
+      .update(classWorkSchedules)
+      .set({ startedAt: new Date(api.now.getTime() - 2 * HOUR), endedAt: new Date(api.now.getTime() - HOUR) })
+      .where(eq(classWorkSchedules.id, first!.id))
+    expect((await addSchedule(cls.id, 30 * DAY)).status).toBe(201)
+  })
+
   it('two overlapping schedules added at the same time: exactly one is created', async () => {
     const cls = await createClass()
     const results = await Promise.all([

@@ -326,8 +326,21 @@ export async function deleteClassWork(db: Db, user: UserRow, classWorkId: number
 }
 
 /** The lessons of the class's other live schedules: what a new or moved lesson must not overlap. */
-async function otherLiveLessons(tx: Tx, classWorkId: number, exceptId?: number): Promise<LessonPeriod[]> {
-  const where = [eq(classWorkSchedules.classWorkId, classWorkId), eq(classWorkSchedules.isCanceled, false)]
+/**
+ * The lessons of the class's other live schedules that have not ended: a new or moved lesson starts in the future,
+ * so only those can overlap it (the class's past stays out of every schedule write).
+ */
+async function otherLiveLessons(
+  tx: Tx,
+  classWorkId: number,
+  now: Date,
+  exceptId?: number,
+): Promise<LessonPeriod[]> {
+  const where = [
+    eq(classWorkSchedules.classWorkId, classWorkId),
+    eq(classWorkSchedules.isCanceled, false),
+    gt(classWorkSchedules.endedAt, now),
+  ]
   if (exceptId !== undefined) where.push(ne(classWorkSchedules.id, exceptId))
   const schedules = await tx
     .select({
@@ -424,6 +437,12 @@ const scheduleReturning = {
   meetingUrl: classWorkSchedules.meetingUrl,
 }
 
+/**
+ * Dates a class may have ahead of it at once: more than a year of weekly lessons, and a bound on what its page and
+ * every schedule write read.
+ */
+export const MAX_UPCOMING_SCHEDULES = 100
+
 /** POST /v1/teachers/class_works/{id}/schedules: one lesson, or a course run of the class's lesson_count lessons. */
 export async function addSchedule(
   db: Db,
@@ -440,7 +459,24 @@ export async function addSchedule(
     const period = spanOf(lessons)
     if (period.startedAt <= now)
       throw new ApiError(422, 'starts_in_past', '開始日時には現在より後の日時を指定してください')
-    checkOverlaps(lessons, await otherLiveLessons(tx, classWorkId))
+    const others = await otherLiveLessons(tx, classWorkId, now)
+    const [upcoming] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(classWorkSchedules)
+      .where(
+        and(
+          eq(classWorkSchedules.classWorkId, classWorkId),
+          eq(classWorkSchedules.isCanceled, false),
+          gt(classWorkSchedules.endedAt, now),
+        ),
+      )
+    if (Number(upcoming?.n ?? 0) >= MAX_UPCOMING_SCHEDULES)
+      throw new ApiError(
+        409,
+        'too_many_schedules',
+        `1つのクラスに予定できる日程は${MAX_UPCOMING_SCHEDULES}件までです。日程が終わってから追加してください`,
+      )
+    checkOverlaps(lessons, others)
     const [row] = await tx
       .insert(classWorkSchedules)
       .values({
@@ -499,7 +535,7 @@ export async function updateSchedule(
     const period = spanOf(lessons)
     if ((patch.started_at || patch.lessons) && period.startedAt <= now)
       throw new ApiError(422, 'starts_in_past', '開始日時には現在より後の日時を指定してください')
-    checkOverlaps(lessons, await otherLiveLessons(tx, schedule.classWorkId, scheduleId))
+    checkOverlaps(lessons, await otherLiveLessons(tx, schedule.classWorkId, now, scheduleId))
     const moved = !samePeriods(current, lessons)
     // Members who booked the old time hear of the new one, and can still cancel with a full refund after hearing
     // (bookings lock the class first, 0015, so none can arrive between this count and the update).
