@@ -222,11 +222,13 @@ export const classWorks = pgTable(
      * m = ★3.5, so one ★5 (3.75) does not beat a hundred ★4.8 (4.74).
      */
     /**
-     * The plain average in half stars, rounded down (4.5★ → 9), null without reviews: what rating_min compares, as
-     * an indexed column, so that a rare "★4.5以上" is found from its index next to the keyword's.
+     * The average the cards show (one decimal, half up: app/lib/rating.ts) in half stars, rounded down (★4.5–4.9 →
+     * 9), null without reviews: what rating_min compares, as an indexed column, so that a rare "★4.5以上" is found
+     * from its index next to the keyword's. Rounded like the card first (migration 0025): 79 over 20 reviews shows
+     * ★4.0 and must be found by ★4以上, which the plain average (3.95) rounded down to halves missed.
      */
     ratingHalves: smallint('rating_halves').generatedAlwaysAs(
-      sql`case when rating_count > 0 then (rating_sum * 2 / rating_count)::smallint end`,
+      sql`case when rating_count > 0 then ((rating_sum * 20 + rating_count) / (rating_count * 2) / 5)::smallint end`,
     ),
     ratingScore: doublePrecision('rating_score')
       .notNull()

@@ -8,7 +8,9 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createApiApp } from '../../app/api/app'
+import { ApiError } from '../../app/api/errors'
 import type { ApiApp } from '../../app/api/openapi'
+import { createReview, replyToReview } from '../../app/api/services/reviews'
 import { ClassWorkDetail, ClassWorkSearchResult } from '../../app/contract/v1/class-works'
 import { PurchaseList } from '../../app/contract/v1/purchases'
 import { ReviewPage, ReviewReply } from '../../app/contract/v1/reviews'
@@ -24,6 +26,7 @@ import {
   reviews,
   users,
 } from '../../app/db/schema'
+import { retriedConflicts } from '../../app/db/transaction'
 import { startJobRunner } from '../../app/jobs/runner.server'
 import { type CallResult, setupApi, type TestApi } from './support/api'
 import { TEST_ISSUER } from './support/constants'
@@ -443,6 +446,72 @@ describe('writing a review (POST /v1/purchases/{id}/review)', () => {
   })
 })
 
+describe('a suspension committed after the request signed in (docs/decisions/0015)', () => {
+  /** The user row as the sign-in check read it, before the suspension. */
+  const userRow = async (id: number) => (await api.db.select().from(users).where(eq(users.id, id)))[0]!
+  const suspend = (id: number) => api.db.update(users).set({ suspendedAt: api.now }).where(eq(users.id, id))
+  const refusal = (p: Promise<unknown>) =>
+    p.then(
+      () => 'accepted',
+      (e: unknown) => (e instanceof ApiError ? [e.status, e.code] : e),
+    )
+
+  it('a review by a member suspended since: 403 account_suspended, nothing written or counted', async () => {
+    const l = await lesson()
+    const { member, purchaseId } = l.seats[0]!
+    const signedIn = await userRow(member.id)
+    await suspend(member.id)
+    const jobsBefore = (await reviewJobs()).length
+    const body = { rating: 5, comment: comment() }
+    expect(await refusal(createReview(api.db, signedIn, purchaseId, body, at(10 * DAY)))).toEqual([
+      403,
+      'account_suspended',
+    ])
+    expect(await reviewsOfPurchase(purchaseId)).toEqual([])
+    expect(await classRow(l.classId)).toMatchObject({ count: 0, sum: 0 })
+    expect(await reviewJobs()).toHaveLength(jobsBefore)
+  })
+
+  it('a reply by a teacher suspended since: 403 account_suspended, the review stays unreplied', async () => {
+    const l = await lesson()
+    const [reviewId] = await reviewAll(l, [4])
+    const signedIn = await userRow(l.teacher.id)
+    await suspend(l.teacher.id)
+    expect(
+      await refusal(
+        replyToReview(api.db, signedIn, reviewId!, { reply: 'ありがとうございました。' }, at(11 * DAY)),
+      ),
+    ).toEqual([403, 'account_suspended'])
+    const [row] = await api.db.select().from(reviews).where(eq(reviews.id, reviewId!))
+    expect(row!.reply).toBeNull()
+  })
+
+  // Meaningful on PostgreSQL (TEST_DATABASE_URL); on PGlite, with one connection, the review runs after the commit.
+  it("a review racing its member's suspension waits for it and is refused, without a deadlock", async () => {
+    const l = await lesson()
+    const { member, purchaseId } = l.seats[0]!
+    const deadlocksBefore = retriedConflicts['40P01'] ?? 0
+    let pending: Promise<CallResult> | undefined
+    // As suspendAccount does: the member's row first, then (cancelling their lessons) the classes.
+    await api.db.transaction(async (tx) => {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, member.id)).for('update')
+      await tx.update(users).set({ suspendedAt: api.now }).where(eq(users.id, member.id))
+      pending = postReview(member, purchaseId, { rating: 5, comment: comment() })
+      // Time for the review to go as far as its locks let it.
+      await new Promise((r) => setTimeout(r, 300))
+      await tx
+        .select({ id: classWorks.id })
+        .from(classWorks)
+        .where(eq(classWorks.id, l.classId))
+        .for('no key update')
+    })
+    expectError(await pending!, 403, 'account_suspended')
+    expect(await reviewsOfPurchase(purchaseId)).toEqual([])
+    expect(await classRow(l.classId)).toMatchObject({ count: 0, sum: 0 })
+    expect(retriedConflicts['40P01'] ?? 0, 'deadlocks retried').toBe(deadlocksBefore)
+  })
+})
+
 // ── reading ─────────────────────────────────────────────────────────────────────────────────────
 
 describe('reading reviews (GET /v1/class_works/{id}/reviews)', () => {
@@ -788,6 +857,82 @@ describe('ratings on cards, in search and on the teacher page', () => {
         await call(teacher.sub, 'PATCH', `/v1/teachers/class_works/${c.single3}`, { is_published: true }),
       )
     }
+  })
+})
+
+describe('rating_min against the average the cards show (one decimal, halves rounded up)', () => {
+  const word = uniqueWord()
+  /** [count, sum] of each class's reviews: the first written through the API, the others' counters set directly. */
+  const figures = {
+    '3.95→★4.0': [20, 79],
+    '4.0': [20, 80],
+    '3.9': [20, 78],
+    '4.45→★4.5': [20, 89],
+    '4.4': [20, 88],
+    '4.95→★5.0': [20, 99],
+    '4.67→★4.7': [3, 14],
+    '1.05→★1.1': [20, 21],
+    none: [0, 0],
+  } as const
+  const c = {} as Record<keyof typeof figures, number>
+
+  beforeAll(async () => {
+    const teacher = await newPerson({ teacher: true })
+    // The first through the API: nineteen ★4 and one ★3.
+    const real = await lesson({ teacher, members: 20, title: `${word} 教室 3.95` })
+    await reviewAll(real, [...Array.from({ length: 19 }, () => 4), 3])
+    expect(await classRow(real.classId)).toMatchObject({ count: 20, sum: 79 })
+    c['3.95→★4.0'] = real.classId
+    for (const [key, [count, sum]] of Object.entries(figures)) {
+      if (key === '3.95→★4.0') continue
+      const { id } = await createClass(teacher, { title: `${word} 教室 ${key}` })
+      await api.db.update(classWorks).set({ ratingCount: count, ratingSum: sum }).where(eq(classWorks.id, id))
+      c[key as keyof typeof figures] = id
+    }
+  })
+  // The others have counters without reviews: back to none, so that every class's counters match its reviews.
+  afterAll(async () => {
+    const set = Object.entries(c).filter(([key]) => key !== '3.95→★4.0')
+    for (const [, id] of set)
+      await api.db.update(classWorks).set({ ratingCount: 0, ratingSum: 0 }).where(eq(classWorks.id, id))
+  })
+
+  const found = async (rating_min: number) =>
+    (await search({ q: word, rating_min })).items.map((card) => card.id).sort((a, b) => a - b)
+  const ids = (...keys: (keyof typeof figures)[]) => keys.map((k) => c[k]).sort((a, b) => a - b)
+
+  it('79 over 20 reviews shows ★4.0 and is found by ★4以上; 89 over 20 shows ★4.5 and is found by ★4.5以上', async () => {
+    const cards = (await search({ q: word })).items
+    const shown = Object.fromEntries(cards.map((card) => [card.id, card.rating.average]))
+    expect(shown[c['3.95→★4.0']]).toBe(4)
+    expect(shown[c['4.45→★4.5']]).toBe(4.5)
+    expect(shown[c['4.95→★5.0']]).toBe(5)
+    expect(await found(4)).toEqual(ids('3.95→★4.0', '4.0', '4.45→★4.5', '4.4', '4.95→★5.0', '4.67→★4.7'))
+    expect(await found(4.5)).toEqual(ids('4.45→★4.5', '4.95→★5.0', '4.67→★4.7'))
+    expect(await found(5)).toEqual(ids('4.95→★5.0'))
+    expect(await found(1)).toEqual(
+      ids(...(Object.keys(figures) as (keyof typeof figures)[])).filter((id) => id !== c.none),
+    )
+  })
+
+  it('every half-star step keeps exactly the cards that show at least that many stars', async () => {
+    const cards = (await search({ q: word })).items
+    expect(cards).toHaveLength(Object.keys(figures).length)
+    for (let rating_min = 1; rating_min <= 5; rating_min += 0.5) {
+      const expected = cards
+        .filter((card) => card.rating.average !== null && card.rating.average >= rating_min)
+        .map((card) => card.id)
+        .sort((a, b) => a - b)
+      expect(await found(rating_min), `★${rating_min}以上`).toEqual(expected)
+    }
+  })
+
+  it('the filter is still answered from the rating index (migration 0025 recreates it)', async () => {
+    const plan = await api.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`)
+      return tx.execute(sql`explain select id from class_works where rating_halves >= ${9}`)
+    })
+    expect(JSON.stringify(await rowsOf(Promise.resolve(plan)))).toContain('class_works_rating_halves_idx')
   })
 })
 

@@ -163,8 +163,9 @@ function classWorkSearchClauses(p: SearchParams): {
   if (p.price_max !== undefined) where.push(lte(classWorks.price, p.price_max))
   // target_grade_ids mirrors class_work_target_grades (trigger, migration 0004): no join per matching row.
   if (p.grade !== undefined) where.push(sql`${classWorks.targetGradeIds} @> array[${p.grade}::int]`)
-  // The plain average (not the Bayesian score) against the stars asked for, in half stars rounded down (an indexed
-  // generated column); classes without reviews (null) drop out.
+  // The average the cards show (not the Bayesian score) against the stars asked for: rating_halves is that one-decimal
+  // figure in half stars rounded down (an indexed generated column, migration 0025), and rating_min comes in halves,
+  // so a card showing ★4.0 is kept by ★4以上 and one showing ★4.4 is not by ★4.5以上. Unrated classes (null) drop out.
   if (p.rating_min !== undefined) where.push(gte(classWorks.ratingHalves, Math.round(p.rating_min * 2)))
   const slots = searchSlots(p)
   if (slots) {

@@ -15,12 +15,14 @@ import { enqueue } from '../../jobs/queue.server'
 import { ratingSummary } from '../../lib/rating'
 import type { UserRow } from '../auth'
 import { ApiError, notFound, refuseContactInfo } from '../errors'
+import { refuseIfSuspended } from './account-state'
 import { iso } from './class-cards'
 
 /**
  * Reviews (issue 16; docs/decisions/0021): one per attended, ended reservation, ★1–5 and a comment; the teacher
  * replies once. The class's rating (count and sum, hence the Bayesian score that sort=rating walks) changes in
- * the same transaction as the review, after the class row is locked (lock order: class first, 0015).
+ * the same transaction as the review, after the class row is locked (lock order 0015: the member's row, then the
+ * class).
  */
 
 async function adjustRating(tx: Tx, classWorkId: number, delta: { count: number; sum: number }) {
@@ -43,6 +45,9 @@ export async function createReview(
 ): Promise<{ id: number }> {
   refuseContactInfo(body.comment, 'レビュー')
   return transaction(db, async (tx) => {
+    // The member's row first, as a booking does (0015: a suspension locks it, then the classes): the review's
+    // foreign key would take the same lock after the class's, and a suspension committed meanwhile ends this too.
+    await refuseIfSuspended(tx, user.id, 'key share')
     const [p] = await tx
       .select({
         status: purchases.status,
@@ -93,18 +98,22 @@ export async function replyToReview(
   now: Date,
 ): Promise<ReviewReply> {
   refuseContactInfo(body.reply, '返信')
-  const updated = await db
-    .update(reviews)
-    .set({ reply: body.reply.trim(), repliedAt: now })
-    .where(
-      and(
-        eq(reviews.id, reviewId),
-        eq(reviews.status, 'visible'),
-        sql`${reviews.reply} is null`,
-        sql`exists (select 1 from ${classWorks} where ${classWorks.id} = ${reviews.classWorkId} and ${classWorks.teacherId} = ${user.id})`,
-      ),
-    )
-    .returning({ id: reviews.id, reply: reviews.reply })
+  const updated = await transaction(db, async (tx) => {
+    // A teacher suspended after signing in replies no more (their classes are taken down in the same step).
+    await refuseIfSuspended(tx, user.id, 'key share')
+    return tx
+      .update(reviews)
+      .set({ reply: body.reply.trim(), repliedAt: now })
+      .where(
+        and(
+          eq(reviews.id, reviewId),
+          eq(reviews.status, 'visible'),
+          sql`${reviews.reply} is null`,
+          sql`exists (select 1 from ${classWorks} where ${classWorks.id} = ${reviews.classWorkId} and ${classWorks.teacherId} = ${user.id})`,
+        ),
+      )
+      .returning({ id: reviews.id, reply: reviews.reply })
+  })
   if (updated[0]?.reply) return { id: reviewId, reply: { body: updated[0].reply, created_at: iso(now) } }
   const [own] = await db
     .select({ reply: reviews.reply })
