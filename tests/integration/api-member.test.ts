@@ -2,10 +2,11 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ClassAnnouncementList } from '../../app/contract/v1/announcements'
 import { DestinationList, MessageList, RoomList } from '../../app/contract/v1/rooms'
+import { SitemapEntries } from '../../app/contract/v1/sitemap'
 import { DeepMe, FollowingList, User } from '../../app/contract/v1/users'
-import { rooms } from '../../app/db/schema'
+import { rooms, users } from '../../app/db/schema'
 import { setupApi, type TestApi } from './support/api'
-import { SUBS } from './support/tokens'
+import { accessToken, SUBS } from './support/tokens'
 
 let api: TestApi
 beforeAll(async () => {
@@ -59,6 +60,60 @@ describe('the caller’s profile', () => {
     expect(list.find((f) => f.nickname === 'エミリー先生')?.organization_name).toBe(
       '株式会社みらいキッズアカデミー',
     )
+  })
+})
+
+describe('teaching is turned on by the identity verification only (docs/decisions/0020)', () => {
+  const rowOf = async (id: number) => (await api.db.select().from(users).where(eq(users.id, id)))[0]!
+  const sitemapTeachers = async () =>
+    SitemapEntries.parse((await api.call('GET', '/v1/sitemap_entries')).body).teachers.map((t) => t.id)
+
+  it('a learner (child) account cannot make itself a public teacher through PATCH /v1/users/me', async () => {
+    const token = await accessToken('test|learner-teach', {
+      email: 'learner-teach@manabi.example',
+      email_verified: true,
+    })
+    const registered = await api.call('POST', '/v1/users', {
+      token,
+      body: {
+        nickname: 'そうた',
+        name: '佐藤 颯太',
+        name_kana: 'サトウ ソウタ',
+        role: 'learner',
+        school_type_id: 3,
+        target_grade_id: 8,
+        agreed_to_terms: true,
+      },
+    })
+    expect(registered.status, JSON.stringify(registered.body)).toBe(201)
+    const id = User.parse(registered.body).id
+    const before = await rowOf(id)
+    for (const body of [{ is_teacher: true }, { nickname: 'そうた先生', is_teacher: true }]) {
+      const res = await api.call('PATCH', '/v1/users/me', { token, body })
+      expect([res.status, res.body.code], JSON.stringify(body)).toEqual([400, 'invalid_request'])
+    }
+    expect(await rowOf(id)).toEqual(before)
+    expect(before.isTeacher).toBe(false)
+    // Nothing public appeared: no teacher page (its real name), no sitemap entry.
+    expect((await api.call('GET', `/v1/teachers/${id}`)).status).toBe(404)
+    expect(await sitemapTeachers()).not.toContain(id)
+  })
+
+  it('a teacher cannot turn teaching off through PATCH /v1/users/me (booked lessons keep their teacher)', async () => {
+    const id = await api.userId(SUBS.teacher)
+    const before = await rowOf(id)
+    expect(before.isTeacher).toBe(true)
+    const res = await api.as(SUBS.teacher, 'PATCH', '/v1/users/me', { is_teacher: false })
+    expect([res.status, res.body.code]).toEqual([400, 'invalid_request'])
+    expect(await rowOf(id)).toEqual(before)
+    expect((await api.call('GET', `/v1/teachers/${id}`)).status).toBe(200)
+    expect(await sitemapTeachers()).toContain(id)
+    // The rest of the profile stays editable.
+    const edited = await api.as(SUBS.teacher, 'PATCH', '/v1/users/me', {
+      introduction: '算数を教えています。',
+    })
+    expect(edited.status).toBe(200)
+    expect(User.parse(edited.body)).toMatchObject({ is_teacher: true, introduction: '算数を教えています。' })
   })
 })
 

@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm'
+import { eq, inArray } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { InvitationCode, OrganizationDeepMe, OrgUserList } from '../../app/contract/v1/organizations'
-import { classWorks, organizations, orgUsers } from '../../app/db/schema'
+import { classWorks, organizations, orgUsers, users } from '../../app/db/schema'
 import { setupApi, type TestApi } from './support/api'
+import { insertMembers } from './support/people'
 import { SUBS } from './support/tokens'
 
 let api: TestApi
@@ -161,6 +162,42 @@ describe('creating and editing an organisation', () => {
     expect(OrganizationDeepMe.parse(patch.body)).toMatchObject({ name: '新しい名前', url: null })
     const again = await api.as(SUBS.teacher, 'POST', '/v1/organizations', orgBody)
     expect([again.status, again.body.code]).toEqual([409, 'already_in_organization'])
+  })
+
+  it('a class created while its teacher founds an organisation belongs to that organisation', async () => {
+    // Fresh verified teachers outside any organisation, one per round: an organisation cannot be left by its owner.
+    const subs = await insertMembers(api.db, 'org-found-race', 10)
+    await api.db
+      .update(users)
+      .set({ isTeacher: true, teacherVerifiedAt: api.now })
+      .where(inArray(users.sub, subs))
+    const [category, style, grade] = await Promise.all(
+      ['categories', 'class_styles', 'target_grades'].map(
+        async (k) => (await api.call('GET', `/v1/master/${k}`)).body[0].id as number,
+      ),
+    )
+    for (const [round, sub] of subs.entries()) {
+      const [made, founded] = await Promise.all([
+        api.as(sub, 'POST', '/v1/teachers/class_works', {
+          title: `団体を作るのと同時に作る教室 ${round}`,
+          description: '説明です。',
+          category_id: category,
+          class_style_id: style,
+          target_grade_ids: [grade],
+          price: 0,
+          capacity: 5,
+          duration_minutes: 60,
+        }),
+        api.as(sub, 'POST', '/v1/organizations', { ...orgBody, name: `同時に作る団体 ${round}` }),
+      ])
+      expect([made.status, founded.status], JSON.stringify([made.body, founded.body])).toEqual([201, 201])
+      const orgId = OrganizationDeepMe.parse(founded.body).id
+      const own = await api.db
+        .select({ organizationId: classWorks.organizationId })
+        .from(classWorks)
+        .where(eq(classWorks.teacherId, await api.userId(sub)))
+      expect(own, `round ${round}`).toEqual([{ organizationId: orgId }])
+    }
   })
 
   it('a member (not the owner) cannot edit the organisation (404, unchanged)', async () => {

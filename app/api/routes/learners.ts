@@ -31,7 +31,10 @@ export function registerLearnerRoutes(app: ApiApp, deps: RouteDeps) {
       security: bearer,
       middleware: [member] as const,
       request: { body: { content: { 'application/json': { schema: CreateLearnerBody } }, required: true } },
-      responses: { 201: json(Learner, '追加したお子さま'), ...errors(400, 401, 404, 409, 413, 422, 503) },
+      responses: {
+        201: json(Learner, '追加したお子さま'),
+        ...errors(400, 401, 403, 404, 409, 413, 422, 503),
+      },
     }),
     async (c) => c.json(await addLearner(await deps.getDb(), c.var.user, c.req.valid('json')), 201),
   )

@@ -1,16 +1,18 @@
-import { and, asc, count, eq, gt, inArray } from 'drizzle-orm'
+import { and, asc, count, eq, gt, inArray, isNotNull, ne } from 'drizzle-orm'
 import type { CreateLearnerBody, Learner, UpdateLearnerBody } from '../../contract/v1/users'
 import { MAX_LEARNERS } from '../../contract/v1/users'
 import type { Db, Tx } from '../../db/client'
 import {
   classWorkSchedules,
   learners,
+  payments,
   purchases,
   schoolTypes,
   targetGrades,
+  users,
   waitlistEntries,
 } from '../../db/schema'
-import type { UserRow } from '../auth'
+import { ACCOUNT_SUSPENDED_MESSAGE, type UserRow } from '../auth'
 import { ApiError, invalidRequest, notFound } from '../errors'
 
 const toLearner = (l: typeof learners.$inferSelect): Learner => ({
@@ -44,13 +46,19 @@ async function checkLearnerMasters(tx: Tx, body: { school_type_id?: number; targ
   }
 }
 
-async function ownLearner(tx: Tx, userId: number, learnerId: number) {
+const learnerNotFound = () => notFound('お子さまのプロフィール')
+
+/**
+ * The caller's learner, locked for the update that follows (FOR NO KEY UPDATE, the lock the UPDATE takes anyway):
+ * a deletion running at the same moment either commits first, and the profile is not found (404), or waits.
+ */
+async function lockOwnLearner(tx: Tx, userId: number, learnerId: number) {
   const [l] = await tx
     .select()
     .from(learners)
     .where(and(eq(learners.id, learnerId), eq(learners.userId, userId)))
-    .limit(1)
-  if (!l) throw notFound('お子さまのプロフィール')
+    .for('no key update')
+  if (!l) throw learnerNotFound()
   return l
 }
 
@@ -65,6 +73,15 @@ export async function addLearner(db: Db, user: UserRow, body: CreateLearnerBody)
     throw new ApiError(422, 'not_parent', 'お子さまのプロフィールは保護者のみ登録できます')
   }
   return db.transaction(async (tx) => {
+    // The member's row first (docs/decisions/0015), FOR NO KEY UPDATE: two additions at once queue here, so the
+    // second counts the first one's child and the limit holds. A booking's FOR KEY SHARE does not wait for it; a
+    // suspension's FOR UPDATE does, and a member suspended meanwhile adds nobody.
+    const [me] = await tx
+      .select({ suspendedAt: users.suspendedAt })
+      .from(users)
+      .where(eq(users.id, user.id))
+      .for('no key update')
+    if (me?.suspendedAt) throw new ApiError(403, 'account_suspended', ACCOUNT_SUSPENDED_MESSAGE)
     await checkLearnerMasters(tx, body)
     const [n] = await tx.select({ n: count() }).from(learners).where(eq(learners.userId, user.id))
     if (Number(n?.n ?? 0) >= MAX_LEARNERS) {
@@ -90,7 +107,7 @@ export async function updateLearner(
   body: UpdateLearnerBody,
 ): Promise<Learner> {
   return db.transaction(async (tx) => {
-    await ownLearner(tx, userId, learnerId)
+    await lockOwnLearner(tx, userId, learnerId)
     await checkLearnerMasters(tx, body)
     const [l] = await tx
       .update(learners)
@@ -101,13 +118,15 @@ export async function updateLearner(
       })
       .where(and(eq(learners.id, learnerId), eq(learners.userId, userId)))
       .returning()
-    return toLearner(l!)
+    // Held by the lock above; kept so that a row gone anyway is a 404, never a 500.
+    if (!l) throw learnerNotFound()
+    return toLearner(l)
   })
 }
 
 /**
- * Removes a learner profile; one with a reservation (past or upcoming, so history keeps its name) or a place in
- * the line of an upcoming lesson stays (409).
+ * Removes a learner profile; one with a reservation (past or upcoming, so history keeps its name), an unpaid hold
+ * whose money may still arrive, or a place in the line of an upcoming lesson stays (409).
  */
 export async function removeLearner(db: Db, userId: number, learnerId: number, now: Date): Promise<void> {
   await db.transaction(async (tx) => {
@@ -118,11 +137,32 @@ export async function removeLearner(db: Db, userId: number, learnerId: number, n
       .from(learners)
       .where(and(eq(learners.id, learnerId), eq(learners.userId, userId)))
       .for('update')
-    if (!own) throw notFound('お子さまのプロフィール')
+    if (!own) throw learnerNotFound()
     const [held] = await tx
       .select({ id: purchases.id })
       .from(purchases)
       .where(and(eq(purchases.learnerId, learnerId), inArray(purchases.status, ['reserved', 'pending'])))
+      .limit(1)
+    // A hold that ended unpaid, whose money may still arrive: its payment not succeeded and still looked at by the
+    // reconciliation sweep (payments.ts reconcilePayments; a webhook needs the same provider reference). Settling
+    // it would take the seat for this child, with the profile gone for the parent. Only while a seat can still be
+    // taken (the lesson neither started nor cancelled: settlePayment refunds otherwise).
+    const [unsettled] = await tx
+      .select({ id: purchases.id })
+      .from(purchases)
+      .innerJoin(payments, eq(payments.purchaseId, purchases.id))
+      .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+      .where(
+        and(
+          eq(purchases.learnerId, learnerId),
+          eq(purchases.status, 'expired'),
+          ne(payments.status, 'succeeded'),
+          isNotNull(payments.providerRef),
+          isNotNull(payments.lastAttemptAt),
+          eq(classWorkSchedules.isCanceled, false),
+          gt(classWorkSchedules.startedAt, now),
+        ),
+      )
       .limit(1)
     // A place in the line of a lesson that has started is over, whatever its status says.
     const [waiting] = await tx
@@ -138,6 +178,12 @@ export async function removeLearner(db: Db, userId: number, learnerId: number, n
       )
       .limit(1)
     if (held) throw new ApiError(409, 'has_reservations', '予約のあるお子さまのプロフィールは削除できません')
+    if (unsettled)
+      throw new ApiError(
+        409,
+        'has_reservations',
+        'お支払いの確認を待っている予約があるお子さまのプロフィールは削除できません。しばらくしてからもう一度お試しください',
+      )
     if (waiting)
       throw new ApiError(
         409,

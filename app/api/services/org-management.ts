@@ -68,6 +68,8 @@ export async function createOrganization(db: Db, user: UserRow, input: Organizat
     await tx
       .insert(orgUsers)
       .values({ organizationId: org!.id, userId: user.id, role: 'owner', joinedAt: now })
+    // As a join does: a class created meanwhile is seen by the update below, or takes the new membership.
+    await lockTeacherRow(tx, user.id)
     await lockClassesOfTeacher(tx, user.id)
     await tx.update(classWorks).set({ organizationId: org!.id }).where(eq(classWorks.teacherId, user.id))
   })

@@ -286,7 +286,6 @@ export async function updateMe(db: Db, user: UserRow, body: UpdateUserBody): Pro
         professionId: body.profession_id,
         schoolTypeId: body.school_type_id,
         targetGradeId: body.target_grade_id,
-        isTeacher: body.is_teacher,
         furigana: body.furigana,
         updatedAt: new Date(),
       })

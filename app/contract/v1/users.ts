@@ -126,7 +126,11 @@ export const RegisterUserBody = z
   })
 export type RegisterUserBody = z.input<typeof RegisterUserBody>
 
-/** PATCH /v1/users/me: any subset of the editable profile. */
+/**
+ * PATCH /v1/users/me: any subset of the editable profile. Not is_teacher: teaching is turned on only by submitting
+ * the identity verification (docs/decisions/0020), and never off here (booked lessons would lose their teacher),
+ * so the strict schema refuses it (400) like any other field that is not the member's to set.
+ */
 export const UpdateUserBody = z
   .object({
     nickname: profileFields.nickname.optional(),
@@ -137,7 +141,6 @@ export const UpdateUserBody = z
     profession_id: Id.nullable().optional(),
     school_type_id: Id.nullable().optional(),
     target_grade_id: Id.nullable().optional(),
-    is_teacher: z.boolean().optional(),
     furigana: z.boolean().optional(),
   })
   // No .refine() here, so forms can .pick() fields; the API refuses an empty body itself.
