@@ -424,6 +424,11 @@ export const classAnnouncements = pgTable(
     classWorkId: integer('class_work_id')
       .notNull()
       .references(() => classWorks.id, { onDelete: 'cascade' }),
+    /**
+     * Set when it concerns one date only (the 【休講】 notice of a cancelled lesson): only that date's members see
+     * it. Null: every member of the class with a lesson to come.
+     */
+    scheduleId: integer('schedule_id').references(() => classWorkSchedules.id, { onDelete: 'cascade' }),
     title: text('title').notNull(),
     body: text('body').notNull(),
     /** Furigana of the title and body. */

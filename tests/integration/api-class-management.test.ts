@@ -427,6 +427,23 @@ describe('class announcements', () => {
     expect(other.some((a) => a.id === res.body.id)).toBe(false)
   })
 
+  it('the 【休講】 notice of a cancelled date reaches that date’s members only', async () => {
+    const cls = await createClass(SUBS.teacher, { is_published: true })
+    const a = TeacherSchedule.parse((await addSchedule(cls.id, 11 * DAY)).body)
+    const b = TeacherSchedule.parse((await addSchedule(cls.id, 12 * DAY)).body)
+    await reserve(SUBS.parent, a.id)
+    await reserve(SUBS.member01, b.id)
+    expect(
+      (await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_work_schedules/${a.id}/cancel`)).status,
+    ).toBe(200)
+    const titles = async (sub: string) =>
+      ClassAnnouncementList.parse((await api.as(sub, 'GET', '/v1/class_announcements')).body)
+        .filter((n) => n.class_work_id === cls.id)
+        .map((n) => n.title)
+    expect((await titles(SUBS.parent)).some((t) => t.startsWith('【休講】'))).toBe(true)
+    expect(await titles(SUBS.member01)).toEqual([])
+  })
+
   it('validates (400, nothing posted) and hides other teachers’ classes (404)', async () => {
     const cls = await createClass()
     const before = await api.count('class_announcements')

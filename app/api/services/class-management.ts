@@ -665,6 +665,8 @@ export async function cancelHeldSchedule(
     const when = formatRunJa(schedule.startedAt, schedule.endedAt, cls.lessonCount)
     await tx.insert(classAnnouncements).values({
       classWorkId: cls.id,
+      // For this date's members only (0036), not those of the class's other dates.
+      scheduleId: schedule.id,
       title: `【休講】${when} の回`,
       body: `「${cls.title}」の ${when} の回は、${CANCEL_REASONS[by].by}休講になりました。\nご予約はキャンセルされ、お支払いの全額を返金します。ご迷惑をおかけして申し訳ありません。`,
       createdAt: now,
