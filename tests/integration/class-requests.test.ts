@@ -245,17 +245,15 @@ describe('リクエスト開催', () => {
     const classId = await classWithoutDates(teacher)
     const subs = await insertMembers(api.db, 'requests-many', 501)
     const ids = await api.db.select({ id: users.id }).from(users).where(inArray(users.sub, subs))
-    await api.db
-      .insert(classRequests)
-      .values(
-        ids.map((u) => ({
-          classWorkId: classId,
-          userId: u.id,
-          weekdays: ['sat'],
-          times: ['morning'],
-          note: '',
-        })),
-      )
+    await api.db.insert(classRequests).values(
+      ids.map((u) => ({
+        classWorkId: classId,
+        userId: u.id,
+        weekdays: ['sat'],
+        times: ['morning'],
+        note: '',
+      })),
+    )
     const list = ClassRequestList.parse(
       ok(await call(teacher.sub, 'GET', `/v1/teachers/class_works/${classId}/requests`)),
     )
