@@ -16,10 +16,17 @@ describe('search value readers', () => {
     expect(textUpTo('abcdef', 3)).toBe('abc')
     expect(textUpTo('  ', 3)).toBeUndefined()
     expect(textUpTo(['x'], 3)).toBeUndefined()
+    // Control characters would reach the database and be refused there (a NUL): spaces instead.
+    expect(textUpTo('英\u0000語', 10)).toBe('英 語')
+    expect(textUpTo('\u0000', 10)).toBeUndefined()
   })
   it('calendarDay accepts real days only', () => {
     expect(calendarDay('2026-11-01')).toBe('2026-11-01')
     expect(calendarDay('2028-02-29')).toBe('2028-02-29')
+    // This century only: the database has no year 0, and no lesson is held in 0001 or 9999.
+    expect(calendarDay('0001-01-01')).toBeUndefined()
+    expect(calendarDay('1999-12-31')).toBeUndefined()
+    expect(calendarDay('2100-01-01')).toBeUndefined()
     for (const bad of ['2026-02-30', '2026-13-01', '2026-1-1', 20261101, ''])
       expect(calendarDay(bad)).toBeUndefined()
   })

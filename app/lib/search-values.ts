@@ -20,15 +20,25 @@ export function intIn(value: unknown, min: number, max: number): number | undefi
   return Number.isInteger(n) && n >= min && n <= max ? n : undefined
 }
 
-/** Text (a number counts as its digits), trimmed and cut to `max` characters; empty is undefined. */
+/**
+ * Text (a number counts as its digits), control characters as spaces (a NUL would reach the database and be
+ * refused there), trimmed and cut to `max` characters; empty is undefined.
+ */
 export function textUpTo(value: unknown, max: number): string | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined
-  return String(value).trim().slice(0, max) || undefined
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+  const text = String(value).replace(/[\u0000-\u001f\u007f]/g, ' ')
+  return text.trim().slice(0, max) || undefined
 }
 
-/** A calendar day YYYY-MM-DD that exists (2026-02-30 does not). */
+/** The years a search date may name: lessons are held in this century (the database has no year 0). */
+export const SEARCH_YEARS = { min: 2000, max: 2099 } as const
+
+/** A calendar day YYYY-MM-DD that exists (2026-02-30 does not), in SEARCH_YEARS. */
 export function calendarDay(value: unknown): string | undefined {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined
+  const year = Number(value.slice(0, 4))
+  if (year < SEARCH_YEARS.min || year > SEARCH_YEARS.max) return undefined
   const t = Date.parse(`${value}T00:00:00Z`)
   return !Number.isNaN(t) && new Date(t).toISOString().startsWith(value) ? value : undefined
 }

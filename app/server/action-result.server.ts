@@ -2,7 +2,7 @@ import '@tanstack/react-start/server-only'
 import { type ActionResult, fieldErrorsOf } from '~/lib/action-result'
 import { ApiError } from './api-client'
 import { setRefusalStatus } from './server-fn-errors.server'
-import { UnauthorizedError } from './session-token.server'
+import { requireAccessToken, UnauthorizedError } from './session-token.server'
 
 /** Runs a /v1 write and turns a refusal (4xx) into an ActionResult the page can show; 5xx still throw. */
 export async function toActionResult<T>(run: () => Promise<T>): Promise<ActionResult<T>> {
@@ -25,4 +25,12 @@ export async function toActionResult<T>(run: () => Promise<T>): Promise<ActionRe
     }
     throw error
   }
+}
+
+/**
+ * toActionResult for a member's write: the session is read inside it, so a session that ended meanwhile comes back
+ * as a 401 refusal the page can act on (the login modal), not as a thrown error shown as "try again later".
+ */
+export function memberActionResult<T>(run: (token: string) => Promise<T>): Promise<ActionResult<T>> {
+  return toActionResult(async () => run(await requireAccessToken()))
 }

@@ -60,6 +60,15 @@ describe('visitor pages kept while their reads are current (docs/decisions/0033)
     expect(answerRenderedPage(get('/kept'))).toBeUndefined()
   })
 
+  it('of two addresses are never answered with each other’s bytes, even when they differ only where a render time could', async () => {
+    // A keyword a visitor chose that looks like a serialized render time ("u:" and 13 digits).
+    const first = await render('/class_search?q=u:1111111111111', () => readCached(() => true))
+    const second = await render('/class_search?q=u:2222222222222', () => readCached(() => true))
+    expect(await first.text()).toContain('u:1111111111111')
+    expect(await second.text()).toContain('u:2222222222222')
+    expect(second.headers.get('etag')).not.toBe(first.headers.get('etag'))
+  })
+
   it('are not kept when the render read something no cache answered, or was not recorded', async () => {
     await render('/live', () => {
       readCached(() => true)

@@ -160,12 +160,15 @@ export async function shareVisitorPage(
   )
     return response
   const key = pageNonceKey()
+  // The digest names the content at this address: the render-time pattern could also match text a visitor chose
+  // (a keyword "u:1111111111111"), and two addresses must never be answered with each other's bytes.
+  const address = pageAddress(request)
   // The first render of this content is answered again, byte for byte, so that its ETag holds.
   const stable = stabilizePage(
     renderedHtml(response) ?? (await response.text()),
     nonce,
     {
-      hmac: (data) => createHmac('sha256', key).update(data).digest('base64url'),
+      hmac: (data) => createHmac('sha256', key).update(address).update('\n').update(data).digest('base64url'),
       hash: (data) => createHash('sha256').update(data).digest('base64url'),
     },
     (digest) => servedPages.get(digest),
@@ -185,7 +188,7 @@ export async function shareVisitorPage(
   headers.set('vary', 'Cookie, Accept-Encoding')
   const reads = currentPageReads()
   if (reads && !reads.live)
-    renderedPages.set(pageAddress(request), {
+    renderedPages.set(address, {
       digest: page.digest,
       page: new WeakRef(page),
       checks: reads.checks,

@@ -161,6 +161,13 @@ test.describe('the database goes away and comes back @pc-only', () => {
       expect(res.headers.get('retry-after'), p).toBe('5')
       expect((await res.json()).code, p).toBe('database_unavailable')
     }
+    // Feeds and images made from the database answer 503 with Retry-After too, not the server's bare 500.
+    for (const p of ['/sitemap.xml', '/og/class/1.png', `/calendar/${'a'.repeat(43)}.ics`]) {
+      const res = await get(`${origin}${p}`)
+      expect(res.status, p).toBe(503)
+      expect(res.headers.get('retry-after'), p).toBeTruthy()
+      expect(res.headers.get('cache-control'), p).toBe('no-store')
+    }
     expect((await get(`${origin}/readyz`)).status).toBe(503)
     expect((await get(`${origin}/healthz`)).status).toBe(200)
 

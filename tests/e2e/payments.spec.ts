@@ -80,9 +80,27 @@ test('a parent pays for a class on a phone, gets the receipt, and sees the refun
   await gotoReady(teacher, `/class_search/detail/${classId}`)
   await expect(teacher.getByTestId('schedule-status').first()).toHaveText('残り1席')
 
-  // The test card pays: done, with the receipt.
+  // The test card pays: done, with the receipt. While the card is being charged the seat cannot be given up (the
+  // parent would be told it was let go, then be charged and booked).
   await gotoReady(page, checkoutUrl)
-  await payOnCheckout(page, CARDS.success)
+  let release = () => {}
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.route('**/_serverFn/**', async (route) => {
+    if (route.request().method() === 'POST') await held
+    await route.continue()
+  })
+  const cardForm = page.getByTestId('card-form')
+  await cardForm.getByTestId('card-number').fill(CARDS.success)
+  await cardForm.getByTestId('card-expiry').fill('12/30')
+  await cardForm.getByTestId('card-cvc').fill('123')
+  await cardForm.getByTestId('pay-button').click()
+  await expect(cardForm.getByTestId('pay-button')).toBeDisabled()
+  await expect(page.getByTestId('give-up')).toBeDisabled()
+  release()
+  await page.unrouteAll({ behavior: 'wait' })
+  await expect(page.getByTestId('checkout-done')).toBeVisible()
   await expect(page.getByRole('heading', { level: 1, name: 'お支払いが完了しました' })).toBeVisible()
   await page.getByTestId('to-receipt').click()
   await expect(page).toHaveURL(/\/purchase_history\/receipt\/\d+$/)

@@ -198,6 +198,10 @@ describe('POST /v1/class_works/search', () => {
     [{ sort: 'random' }],
     [{ from: '2025-13-01' }],
     [{ q: 'あ'.repeat(101) }],
+    // The database would refuse these itself (no year 0; no NUL in text): refused here, with the field named.
+    [{ from: '0001-01-01' }],
+    [{ to: '9999-12-31' }],
+    [{ q: '英\u0000語' }],
     [{ price_min: -1 }],
     [{ unknown: 1 }],
   ])('rejects %j with 400', async (body) => {
@@ -420,6 +424,12 @@ describe('magazine', () => {
     )
     expect(tag.total).toBeGreaterThan(0)
     for (const a of tag.items) expect(a.tags).toContain('英語')
+    // A control character is refused with the field named, not passed to the database (which refuses a NUL).
+    for (const field of ['q', 'category', 'tag']) {
+      const bad = await api.call('GET', `/v1/magazine_articles?${field}=%00`)
+      expect(bad.status, field).toBe(400)
+      expect(bad.body.issues).toEqual([expect.objectContaining({ path: [field] })])
+    }
   })
 
   it('GET /v1/magazine_articles/{id} returns the body; scheduled and unknown are 404', async () => {

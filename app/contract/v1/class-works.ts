@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { DateTime, Id, Lesson, MasterRef, PersonRef, paged, ScheduleSummary } from './common'
+import { SEARCH_YEARS } from '../../lib/search-values'
+import { DateTime, Id, Lesson, MasterRef, PersonRef, paged, ScheduleSummary, searchText } from './common'
 import { RatingSummary } from './reviews'
 
 /** A schedule entry as anyone may see it (no meeting URL). */
@@ -74,12 +75,15 @@ export const searchSorts = ['new', 'start', 'price_asc', 'price_desc', 'popular'
 export type SearchSort = (typeof searchSorts)[number]
 
 const Yen = z.number().int().min(0).max(10_000_000)
-const Day = z.iso.date({ error: '日付は YYYY-MM-DD の形式で指定してください' })
+const Day = z.iso.date({ error: '日付は YYYY-MM-DD の形式で指定してください' }).refine((d) => {
+  const year = Number(d.slice(0, 4))
+  return year >= SEARCH_YEARS.min && year <= SEARCH_YEARS.max
+}, `日付は${SEARCH_YEARS.min}年から${SEARCH_YEARS.max}年までで指定してください`)
 
 /** POST /v1/class_works/search: PRODUCT.md's search parameters. Dates are Tokyo calendar days. */
 export const ClassWorkSearchBody = z
   .object({
-    q: z.string().max(100, 'キーワードは100文字以内で入力してください').optional(),
+    q: searchText(100, 'キーワードは100文字以内で入力してください').optional(),
     category: Id.optional(),
     grade: Id.optional(),
     style: Id.optional(),

@@ -72,6 +72,14 @@ export const line = (max: number) =>
     // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
     .regex(/^[^\u0000-\u001f\u007f]*$/, '使用できない文字が含まれています')
 
+/** A search word or label (optional filters): any length up to `max`, no control characters. */
+export const searchText = (max: number, message = `${max}文字以内で入力してください`) =>
+  z
+    .string()
+    .max(max, message)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
+    .regex(/^[^\u0000-\u001f\u007f]*$/, '使用できない文字が含まれています')
+
 /** Multi-line text typed by a user (line breaks kept). */
 export const paragraph = (max: number) =>
   z

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { DateTime, Id, PageString, paged } from './common'
+import { DateTime, Id, PageString, paged, searchText } from './common'
 
 export const ArticleSummary = z.object({
   id: Id,
@@ -23,9 +23,9 @@ export const RelatedArticles = z.array(ArticleSummary)
 export type RelatedArticles = z.infer<typeof RelatedArticles>
 
 export const MagazineQuery = z.object({
-  q: z.string().max(100, 'キーワードは100文字以内で入力してください').optional(),
-  category: z.string().max(50).optional(),
-  tag: z.string().max(50).optional(),
+  q: searchText(100, 'キーワードは100文字以内で入力してください').optional(),
+  category: searchText(50).optional(),
+  tag: searchText(50).optional(),
   page: PageString.optional(),
 })
 export type MagazineQuery = z.input<typeof MagazineQuery>

@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { AuditQuery, CreateNoticeBody } from '~/contract/v1/admin'
 import { AdminReportQuery, DecideVerificationBody, ResolveReportBody } from '~/contract/v1/trust'
 import { idInput } from '~/lib/ids'
-import { toActionResult } from '~/server/action-result.server'
+import { memberActionResult } from '~/server/action-result.server'
 import { api } from '~/server/api-client'
 import { requireAccessToken } from '~/server/session-token.server'
 
@@ -21,15 +21,13 @@ export const getAdminNotices = createServerFn({ method: 'GET' }).handler(async (
 export const createAdminNotice = createServerFn({ method: 'POST' })
   .validator(CreateNoticeBody)
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() => api.adminCreateNotice(token, data, clientAddress()))
+    return memberActionResult((token) => api.adminCreateNotice(token, data, clientAddress()))
   })
 
 export const withdrawAdminNotice = createServerFn({ method: 'POST' })
   .validator(idInput)
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() => api.adminWithdrawNotice(token, data, clientAddress()))
+    return memberActionResult((token) => api.adminWithdrawNotice(token, data, clientAddress()))
   })
 
 export const getAdminAudit = createServerFn({ method: 'GET' })
@@ -55,8 +53,9 @@ export const moderateMessage = createServerFn({ method: 'POST' })
       .strict(),
   )
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() => api.adminModerateMessage(token, data.id, data.decision, clientAddress()))
+    return memberActionResult((token) =>
+      api.adminModerateMessage(token, data.id, data.decision, clientAddress()),
+    )
   })
 
 export const getAdminVerifications = createServerFn({ method: 'GET' })
@@ -68,8 +67,9 @@ export const decideVerification = createServerFn({ method: 'POST' })
     z.object({ id: z.number().int().positive().max(2_147_483_647), body: DecideVerificationBody }).strict(),
   )
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() => api.adminDecideVerification(token, data.id, data.body, clientAddress()))
+    return memberActionResult((token) =>
+      api.adminDecideVerification(token, data.id, data.body, clientAddress()),
+    )
   })
 
 export const getAdminReports = createServerFn({ method: 'GET' })
@@ -81,6 +81,5 @@ export const resolveReport = createServerFn({ method: 'POST' })
     z.object({ id: z.number().int().positive().max(2_147_483_647), body: ResolveReportBody }).strict(),
   )
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() => api.adminResolveReport(token, data.id, data.body, clientAddress()))
+    return memberActionResult((token) => api.adminResolveReport(token, data.id, data.body, clientAddress()))
   })

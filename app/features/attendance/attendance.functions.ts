@@ -1,7 +1,7 @@
 import { createServerFn } from '@tanstack/react-start'
 import { z } from 'zod'
 import { CreateReviewBody } from '~/contract/v1/reviews'
-import { toActionResult } from '~/server/action-result.server'
+import { memberActionResult } from '~/server/action-result.server'
 import { api } from '~/server/api-client'
 import { requireAccessToken } from '~/server/session-token.server'
 
@@ -19,8 +19,7 @@ export const getAttendance = createServerFn({ method: 'GET' }).handler(async () 
 export const cancelReservation = createServerFn({ method: 'POST' })
   .validator(z.object({ purchase_id: z.number().int().positive() }))
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() => api.cancelPurchase(token, data.purchase_id))
+    return memberActionResult((token) => api.cancelPurchase(token, data.purchase_id))
   })
 
 /** Reviews an attended lesson once it has ended (the API checks ownership, the end and one per reservation). */
@@ -31,6 +30,5 @@ export const reviewLesson = createServerFn({ method: 'POST' })
       .strict(),
   )
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() => api.createReview(token, data.purchase_id, data.body))
+    return memberActionResult((token) => api.createReview(token, data.purchase_id, data.body))
   })

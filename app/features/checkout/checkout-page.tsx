@@ -107,6 +107,9 @@ function Paying({ checkout, stripeKey }: { checkout: Checkout; stripeKey: string
   const navigate = useNavigate()
   const left = useRemaining(checkout.hold_expires_at!)
   const [giving, setGiving] = useState(false)
+  // A payment in flight and giving up exclude each other: given up first, a charge that then succeeds would book
+  // (or refund) a seat the parent was told they had let go.
+  const [paying, setPaying] = useState(false)
   const paymentId = checkout.payment.id
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['checkout', paymentId] })
   const expired = left === 0
@@ -127,6 +130,8 @@ function Paying({ checkout, stripeKey }: { checkout: Checkout; stripeKey: string
         to: '/class_search/detail/$id',
         params: { id: String(checkout.purchase.class_work.id) },
       })
+    } catch {
+      showErrorSnackbar('とりやめられませんでした。時間をおいてもう一度お試しください')
     } finally {
       setGiving(false)
     }
@@ -162,17 +167,23 @@ function Paying({ checkout, stripeKey }: { checkout: Checkout; stripeKey: string
       ) : null}
       {stripeKey && checkout.payment.provider === 'stripe' ? (
         <Suspense fallback={<p className="mt-4 text-sm">読み込み中…</p>}>
-          <StripeForm checkout={checkout} publishableKey={stripeKey} onDone={refresh} />
+          <StripeForm
+            checkout={checkout}
+            publishableKey={stripeKey}
+            onDone={refresh}
+            blocked={giving}
+            onPaying={setPaying}
+          />
         </Suspense>
       ) : (
-        <TestCardForm checkout={checkout} onDone={refresh} />
+        <TestCardForm checkout={checkout} onDone={refresh} blocked={giving} onPaying={setPaying} />
       )}
       <div className="mt-4 border-t border-slate-100 pt-4">
         <button
           type="button"
           className="btn-ghost text-sm"
           onClick={onGiveUp}
-          disabled={giving}
+          disabled={giving || paying}
           data-testid="give-up"
         >
           支払いをやめる（席を手放す）
@@ -183,7 +194,15 @@ function Paying({ checkout, stripeKey }: { checkout: Checkout; stripeKey: string
 }
 
 /** The embedded test provider's card form: test numbers only, shown on our own page. */
-function TestCardForm({ checkout, onDone }: { checkout: Checkout; onDone: () => Promise<void> }) {
+/** What both payment forms get from the page: giving up is under way (no paying), and when a payment is in flight. */
+export interface PayFormProps {
+  checkout: Checkout
+  onDone: () => Promise<void>
+  blocked: boolean
+  onPaying: (paying: boolean) => void
+}
+
+function TestCardForm({ checkout, onDone, blocked, onPaying }: PayFormProps) {
   const uid = useId()
   const f = (k: string) => `${uid}-${k}`
   const [number, setNumber] = useState('')
@@ -212,6 +231,7 @@ function TestCardForm({ checkout, onDone }: { checkout: Checkout; onDone: () => 
     }
     setErrors({})
     setPending(true)
+    onPaying(true)
     try {
       const result = await payWithCard({ data: { id: checkout.payment.id, card: parsed.data } })
       if (!result.ok) {
@@ -226,6 +246,7 @@ function TestCardForm({ checkout, onDone }: { checkout: Checkout; onDone: () => 
       setRefusal('お支払いを完了できませんでした。時間をおいてもう一度お試しください')
     } finally {
       setPending(false)
+      onPaying(false)
     }
   }
 
@@ -293,7 +314,12 @@ function TestCardForm({ checkout, onDone }: { checkout: Checkout; onDone: () => 
           {refusal}
         </p>
       ) : null}
-      <button type="submit" className="btn-primary w-full" disabled={pending} data-testid="pay-button">
+      <button
+        type="submit"
+        className="btn-primary w-full"
+        disabled={pending || blocked}
+        data-testid="pay-button"
+      >
         {pending ? 'お支払い中…' : `${formatPrice(checkout.payment.amount)}を支払う`}
       </button>
     </form>

@@ -2,7 +2,7 @@ import { createServerFn } from '@tanstack/react-start'
 import { z } from 'zod'
 import { Id } from '~/contract/v1/common'
 import { TestCardInput } from '~/contract/v1/payments'
-import { toActionResult } from '~/server/action-result.server'
+import { memberActionResult } from '~/server/action-result.server'
 import { ApiError, api } from '~/server/api-client'
 import { getConfig } from '~/server/config'
 import { requireAccessToken } from '~/server/session-token.server'
@@ -28,22 +28,19 @@ export const getCheckout = createServerFn({ method: 'GET' })
 export const payWithCard = createServerFn({ method: 'POST' })
   .validator(z.object({ id: Id, card: TestCardInput }).strict())
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() => api.confirmPayment(token, data.id, { card: data.card }))
+    return memberActionResult((token) => api.confirmPayment(token, data.id, { card: data.card }))
   })
 
 /** After Stripe.js confirmed the payment in the browser: reads the outcome on the server. */
 export const confirmStripePayment = createServerFn({ method: 'POST' })
   .validator(z.object({ id: Id }).strict())
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() => api.confirmPayment(token, data.id, {}))
+    return memberActionResult((token) => api.confirmPayment(token, data.id, {}))
   })
 
 /** 支払いをやめる: the held seat goes back at once. */
 export const giveUpCheckout = createServerFn({ method: 'POST' })
   .validator(z.object({ purchaseId: Id }).strict())
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() => api.cancelPurchase(token, data.purchaseId))
+    return memberActionResult((token) => api.cancelPurchase(token, data.purchaseId))
   })

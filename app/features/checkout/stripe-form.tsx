@@ -1,9 +1,9 @@
 import type { Stripe, StripeElements } from '@stripe/stripe-js'
 import { useEffect, useRef, useState } from 'react'
 import { showSnackbar } from '~/components/shell/ui-store'
-import type { Checkout } from '~/contract/v1/payments'
 import { formatPrice } from '~/lib/format'
 import { confirmStripePayment } from './checkout.functions'
+import type { PayFormProps } from './checkout-page'
 
 /**
  * Pays with Stripe's Payment Element (only when Stripe is configured; loaded on this page alone). The card goes from
@@ -14,11 +14,9 @@ export default function StripeForm({
   checkout,
   publishableKey,
   onDone,
-}: {
-  checkout: Checkout
-  publishableKey: string
-  onDone: () => Promise<void>
-}) {
+  blocked,
+  onPaying,
+}: PayFormProps & { publishableKey: string }) {
   const mount = useRef<HTMLDivElement>(null)
   const [stripe, setStripe] = useState<{ stripe: Stripe; elements: StripeElements } | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -42,8 +40,9 @@ export default function StripeForm({
 
   async function onSubmit(e: React.FormEvent) {
     e.preventDefault()
-    if (!stripe) return
+    if (!stripe || blocked) return
     setPending(true)
+    onPaying(true)
     setError(null)
     try {
       const { error: refused } = await stripe.stripe.confirmPayment({
@@ -60,10 +59,16 @@ export default function StripeForm({
         setError(result.message)
         return
       }
-      showSnackbar({ message: 'お支払いが完了しました' })
+      // Stripe may still be confirming (a bank's check): only a settled payment is announced as paid.
+      if (result.data.payment.status === 'succeeded') showSnackbar({ message: 'お支払いが完了しました' })
+      else setError('お支払いを確認しています。しばらくしてからこのページを再読み込みしてください')
       await onDone()
+    } catch {
+      // Stripe may have taken the payment already; the webhook settles it even if this page cannot.
+      setError('お支払いの結果を確認できませんでした。しばらくしてからこのページを再読み込みしてください')
     } finally {
       setPending(false)
+      onPaying(false)
     }
   }
 
@@ -81,7 +86,7 @@ export default function StripeForm({
           {error}
         </p>
       ) : null}
-      <button type="submit" className="btn-primary w-full" disabled={!stripe || pending}>
+      <button type="submit" className="btn-primary w-full" disabled={!stripe || pending || blocked}>
         {pending ? 'お支払い中…' : `${formatPrice(checkout.payment.amount)}を支払う`}
       </button>
     </form>

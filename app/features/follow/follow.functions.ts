@@ -1,6 +1,6 @@
 import { createServerFn } from '@tanstack/react-start'
 import { idInput } from '~/lib/ids'
-import { toActionResult } from '~/server/action-result.server'
+import { memberActionResult } from '~/server/action-result.server'
 import { api } from '~/server/api-client'
 import { requireAccessToken } from '~/server/session-token.server'
 
@@ -14,13 +14,11 @@ export const getFollowPage = createServerFn({ method: 'GET' }).handler(async () 
 export const unfollowTeacher = createServerFn({ method: 'POST' })
   .validator(idInput)
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() => api.unfollowTeacher(token, data))
+    return memberActionResult((token) => api.unfollowTeacher(token, data))
   })
 
 export const removeFavoriteClass = createServerFn({ method: 'POST' })
   .validator(idInput)
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() => api.removeFavorite(token, data))
+    return memberActionResult((token) => api.removeFavorite(token, data))
   })

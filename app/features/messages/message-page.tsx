@@ -241,9 +241,13 @@ function RoomView({
         ? { ...result, data: { roomId: result.data.id, held: detectContactInfo(body).flagged } }
         : result
     },
-    onSuccess: async (result) => {
+    onSuccess: async (result, body) => {
       if (!result.ok) return showErrorSnackbar(result.message || '送信できませんでした')
-      setText('')
+      // Only what was sent is cleared: what was typed after it while it was on its way stays.
+      setText((t) => {
+        const now = t.trimStart()
+        return now.startsWith(body) ? now.slice(body.length).trimStart() : t
+      })
       setWarning(null)
       showSnackbar({
         message: result.data.held ? '送信しました。運営が確認してから相手に届きます' : '送信しました',

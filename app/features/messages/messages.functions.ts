@@ -2,7 +2,7 @@ import { createServerFn } from '@tanstack/react-start'
 import { z } from 'zod'
 import { type RoomPartner, SendMessageBody } from '~/contract/v1/rooms'
 import { idInput } from '~/lib/ids'
-import { toActionResult } from '~/server/action-result.server'
+import { memberActionResult } from '~/server/action-result.server'
 import { ApiError, api } from '~/server/api-client'
 import { requireAccessToken } from '~/server/session-token.server'
 
@@ -43,8 +43,7 @@ export const getRoomMessages = createServerFn({ method: 'GET' })
 export const sendRoomMessage = createServerFn({ method: 'POST' })
   .validator(SendMessageBody.extend({ room_id: z.number().int().positive() }))
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() => api.sendMessage(token, data.room_id, data.body))
+    return memberActionResult((token) => api.sendMessage(token, data.room_id, data.body))
   })
 
 /**
@@ -54,8 +53,7 @@ export const sendRoomMessage = createServerFn({ method: 'POST' })
 export const startRoom = createServerFn({ method: 'POST' })
   .validator(SendMessageBody.extend({ partner_id: z.number().int().positive() }))
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() => api.openRoom(token, data.partner_id, data.body))
+    return memberActionResult((token) => api.openRoom(token, data.partner_id, data.body))
   })
 
 /**
@@ -88,6 +86,5 @@ export const getMessagePartner = createServerFn({ method: 'GET' })
 export const markRoomRead = createServerFn({ method: 'POST' })
   .validator(idInput)
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() => api.markRoomRead(token, data))
+    return memberActionResult((token) => api.markRoomRead(token, data))
   })

@@ -1,7 +1,7 @@
 import { createServerFn } from '@tanstack/react-start'
 import { idInput } from '~/lib/ids'
 import { informationKey } from '~/lib/information-key'
-import { toActionResult } from '~/server/action-result.server'
+import { memberActionResult } from '~/server/action-result.server'
 import { api } from '~/server/api-client'
 import { getConfig } from '~/server/config'
 import { requireAccessToken } from '~/server/session-token.server'
@@ -72,14 +72,14 @@ export const getCalendarUrl = createServerFn({ method: 'GET' }).handler(async ()
 
 /** A new address for the feed; the old one stops working. */
 export const regenerateCalendarUrl = createServerFn({ method: 'POST' }).handler(async () => {
-  const token = await requireAccessToken()
-  return toActionResult(async () => ({ url: calendarUrl((await api.regenerateCalendar(token)).token) }))
+  return memberActionResult(async (token) => ({
+    url: calendarUrl((await api.regenerateCalendar(token)).token),
+  }))
 })
 
 /** Leaves one of the member's キャンセル待ち (a seat held for them goes to the next in line). */
 export const leaveWaitlistEntry = createServerFn({ method: 'POST' })
   .validator(idInput)
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() => api.leaveWaitlist(token, data))
+    return memberActionResult((token) => api.leaveWaitlist(token, data))
   })

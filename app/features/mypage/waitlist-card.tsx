@@ -1,6 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
+import { useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
+import { Modal } from '~/components/ui/modal'
 import type { WaitlistEntry } from '~/contract/v1/waitlist'
 import { formatDateJa, formatScheduleJa, formatTimeJa } from '~/lib/format'
 import { leaveWaitlistEntry } from './mypage.functions'
@@ -8,8 +10,11 @@ import { leaveWaitlistEntry } from './mypage.functions'
 /** The member's キャンセル待ち (issue 16): their place in line, or a seat held for them until a time. */
 export function WaitlistCard({ entries }: { entries: WaitlistEntry[] }) {
   const queryClient = useQueryClient()
+  // A seat held for the member goes to the next in line the moment they leave: that one is confirmed first.
+  const [giveUp, setGiveUp] = useState<WaitlistEntry | null>(null)
   const leave = useMutation({
     mutationFn: (id: number) => leaveWaitlistEntry({ data: id }),
+    onSettled: () => setGiveUp(null),
     onSuccess: async (result) => {
       if (!result.ok) return showErrorSnackbar(result.message)
       await queryClient.invalidateQueries({ queryKey: ['mypage'] })
@@ -55,7 +60,7 @@ export function WaitlistCard({ entries }: { entries: WaitlistEntry[] }) {
               type="button"
               className="btn-ghost px-3 py-1 text-sm"
               disabled={leave.isPending}
-              onClick={() => leave.mutate(w.id)}
+              onClick={() => (w.status === 'offered' ? setGiveUp(w) : leave.mutate(w.id))}
               data-testid="waitlist-entry-leave"
             >
               やめる
@@ -63,6 +68,34 @@ export function WaitlistCard({ entries }: { entries: WaitlistEntry[] }) {
           </li>
         ))}
       </ul>
+      <Modal
+        open={giveUp !== null}
+        onOpenChange={(v) => {
+          if (!v && !leave.isPending) setGiveUp(null)
+        }}
+        title="確保している席を手放しますか？"
+        testId="waitlist-leave-confirm"
+        message={
+          giveUp ? (
+            <span className="block text-left">
+              <span className="block font-bold">{giveUp.class_work.title}</span>
+              <span className="mt-1 block">
+                {formatScheduleJa(giveUp.schedule.started_at, giveUp.schedule.ended_at)}／{giveUp.attendee}
+              </span>
+              <span className="mt-2 block">席はすぐに次の方に回り、元に戻せません。</span>
+            </span>
+          ) : undefined
+        }
+        buttons={[
+          { text: 'やめる', color: 'ghost', disable: leave.isPending, onClick: () => setGiveUp(null) },
+          {
+            text: '席を手放す',
+            color: 'danger',
+            disable: leave.isPending,
+            onClick: () => giveUp && leave.mutate(giveUp.id),
+          },
+        ]}
+      />
     </section>
   )
 }

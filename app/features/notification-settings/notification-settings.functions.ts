@@ -1,7 +1,7 @@
 import { createServerFn } from '@tanstack/react-start'
 import { z } from 'zod'
 import { NOTIFICATION_KIND_NAMES } from '~/lib/notification-kinds'
-import { toActionResult } from '~/server/action-result.server'
+import { memberActionResult } from '~/server/action-result.server'
 import { api } from '~/server/api-client'
 import { setRefusalStatus } from '~/server/server-fn-errors.server'
 import { requireAccessToken } from '~/server/session-token.server'
@@ -15,8 +15,7 @@ export const getNotificationSettings = createServerFn({ method: 'GET' }).handler
 export const updateNotificationSetting = createServerFn({ method: 'POST' })
   .validator(z.object({ kind: z.enum(NOTIFICATION_KIND_NAMES), enabled: z.boolean() }).strict())
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() => api.updateNotificationSetting(token, data))
+    return memberActionResult((token) => api.updateNotificationSetting(token, data))
   })
 
 const tokenInput = z.object({ token: z.string().min(1).max(200) }).strict()

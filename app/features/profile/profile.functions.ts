@@ -4,7 +4,7 @@ import { CreateLearnerBody } from '~/contract/v1/users'
 import type { ActionResult } from '~/lib/action-result'
 import { idInput } from '~/lib/ids'
 import { fileInput } from '~/lib/input-error'
-import { toActionResult } from '~/server/action-result.server'
+import { memberActionResult, toActionResult } from '~/server/action-result.server'
 import { api } from '~/server/api-client'
 import { removeAvatar, saveAvatar } from '~/server/avatar-upload.server'
 import { setRefusalStatus } from '~/server/server-fn-errors.server'
@@ -35,29 +35,25 @@ export const getProfile = createServerFn({ method: 'GET' }).handler(async () => 
 export const updateProfile = createServerFn({ method: 'POST' })
   .validator(ProfileEditInput)
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() => api.updateMe(token, data))
+    return memberActionResult((token) => api.updateMe(token, data))
   })
 
 export const addLearner = createServerFn({ method: 'POST' })
   .validator(CreateLearnerBody)
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() => api.addLearner(token, data))
+    return memberActionResult((token) => api.addLearner(token, data))
   })
 
 export const updateLearner = createServerFn({ method: 'POST' })
   .validator(CreateLearnerBody.extend({ id: z.number().int().positive() }))
   .handler(async ({ data: { id, ...body } }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() => api.updateLearner(token, id, body))
+    return memberActionResult((token) => api.updateLearner(token, id, body))
   })
 
 export const removeLearner = createServerFn({ method: 'POST' })
   .validator(idInput)
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(async () => {
+    return memberActionResult(async (token) => {
       await api.removeLearner(token, data)
       return { id: data }
     })

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { Id } from '~/contract/v1/common'
 import { ReceiptNameBody } from '~/contract/v1/payments'
 import { Month } from '~/contract/v1/sales'
-import { toActionResult } from '~/server/action-result.server'
+import { memberActionResult } from '~/server/action-result.server'
 import { ApiError, api } from '~/server/api-client'
 import { requireAccessToken } from '~/server/session-token.server'
 
@@ -32,6 +32,5 @@ export const getPaymentReceipt = createServerFn({ method: 'GET' })
 export const setReceiptName = createServerFn({ method: 'POST' })
   .validator(z.object({ id: Id, body: ReceiptNameBody }).strict())
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() => api.setReceiptName(token, data.id, data.body))
+    return memberActionResult((token) => api.setReceiptName(token, data.id, data.body))
   })

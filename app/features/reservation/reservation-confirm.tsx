@@ -31,7 +31,8 @@ export function ReservationConfirm(props: {
   const queryClient = useQueryClient()
   const paid = classWork.price > 0
   const mutation = useMutation({
-    mutationFn: () => reserveSchedule({ data: { schedule_id: chosen!.id, learner_id: props.learnerId } }),
+    mutationFn: (scheduleId: number) =>
+      reserveSchedule({ data: { schedule_id: scheduleId, learner_id: props.learnerId } }),
     onSuccess: async (result) => {
       props.onOpenChange(false)
       // Seats changed either way: refresh the class and everything that lists reservations.
@@ -131,8 +132,8 @@ export function ReservationConfirm(props: {
         {
           text: mutation.isPending ? '予約しています…' : paid ? 'お支払いへ進む' : '予約を確定する',
           color: 'primary',
-          disable: mutation.isPending || (gradeWarning !== null && !props.gradeConfirmed),
-          onClick: () => mutation.mutate(),
+          disable: !chosen || mutation.isPending || (gradeWarning !== null && !props.gradeConfirmed),
+          onClick: () => chosen && mutation.mutate(chosen.id),
         },
       ]}
     />

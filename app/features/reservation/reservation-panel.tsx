@@ -42,6 +42,11 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
   const [scheduleId, setScheduleId] = useState<number | undefined>(undefined)
   const [attendee, setAttendee] = useState<string>(SELF)
   const [confirming, setConfirming] = useState(false)
+  const [confirmed, setConfirmed] = useState<{
+    schedule: PublicSchedule
+    learnerId: number | null
+    who: string
+  } | null>(null)
   const confirmOpened = useOnceOpened(confirming)
   const [done, setDone] = useState<{ when: string; who: string } | null>(null)
 
@@ -72,6 +77,9 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
     if (viewer === 'unregistered') return showErrorSnackbar('プロフィールを登録すると予約できます')
     if (!chosen) return showErrorSnackbar('日程を選択してください')
     setGradeConfirmed(false)
+    // What the dialog shows and books is what was chosen now: a refetch while it is open (a seat sold, the window
+    // focused again) must not swap the date under the parent's eyes.
+    setConfirmed({ schedule: chosen, learnerId: attendeeId, who })
     setConfirming(true)
   }
 
@@ -232,15 +240,15 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
         <Suspense fallback={null}>
           <ReservationConfirm
             classWork={classWork}
-            schedule={chosen}
-            learnerId={attendeeId}
-            who={who}
+            schedule={confirmed?.schedule}
+            learnerId={confirmed?.learnerId ?? null}
+            who={confirmed?.who ?? who}
             gradeWarning={gradeWarning}
             gradeConfirmed={gradeConfirmed}
             onGradeConfirmedChange={setGradeConfirmed}
             open={confirming}
             onOpenChange={setConfirming}
-            onDone={(when) => setDone({ when, who })}
+            onDone={(when) => setDone({ when, who: confirmed?.who ?? who })}
           />
         </Suspense>
       ) : null}

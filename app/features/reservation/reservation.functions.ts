@@ -3,9 +3,9 @@ import { z } from 'zod'
 import { Id } from '~/contract/v1/common'
 import { CreatePurchaseBody } from '~/contract/v1/purchases'
 import { idInput } from '~/lib/ids'
-import { toActionResult } from '~/server/action-result.server'
+import { memberActionResult } from '~/server/action-result.server'
 import { ApiError, api } from '~/server/api-client'
-import { currentAccessToken, requireAccessToken } from '~/server/session-token.server'
+import { currentAccessToken } from '~/server/session-token.server'
 
 /** Whom the signed-in member can reserve for (themself, their learners) and what they hold. Null for visitors. */
 export const getReservationOptions = createServerFn({ method: 'GET' }).handler(async () => {
@@ -57,16 +57,14 @@ export const getReservationOptions = createServerFn({ method: 'GET' }).handler(a
 export const reserveSchedule = createServerFn({ method: 'POST' })
   .validator(CreatePurchaseBody)
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() => api.createPurchase(token, data))
+    return memberActionResult((token) => api.createPurchase(token, data))
   })
 
 /** キャンセル待ちする on a full schedule (the API checks that it is full, upcoming and not the member's own). */
 export const joinWaitlist = createServerFn({ method: 'POST' })
   .validator(z.object({ schedule_id: Id, learner_id: Id.nullable() }).strict())
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() =>
+    return memberActionResult((token) =>
       api.joinWaitlist(
         token,
         data.schedule_id,
@@ -79,6 +77,5 @@ export const joinWaitlist = createServerFn({ method: 'POST' })
 export const leaveWaitlist = createServerFn({ method: 'POST' })
   .validator(idInput)
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() => api.leaveWaitlist(token, data))
+    return memberActionResult((token) => api.leaveWaitlist(token, data))
   })

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { Id } from '~/contract/v1/common'
 import { BankAccountInput } from '~/contract/v1/payments'
 import { Month } from '~/contract/v1/sales'
-import { toActionResult } from '~/server/action-result.server'
+import { memberActionResult } from '~/server/action-result.server'
 import { ApiError, api } from '~/server/api-client'
 import { requireAccessToken } from '~/server/session-token.server'
 
@@ -59,6 +59,5 @@ export const getBankAccount = createServerFn({ method: 'GET' }).handler(async ()
 export const saveBankAccount = createServerFn({ method: 'POST' })
   .validator(BankAccountInput)
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return toActionResult(() => api.saveBankAccount(token, data))
+    return memberActionResult((token) => api.saveBankAccount(token, data))
   })

@@ -3,6 +3,7 @@ import { CALENDAR_TOKEN } from '~/contract/v1/calendar'
 import { api } from '~/server/api-client'
 import { lessonsCalendar } from '~/server/calendar.server'
 import { getConfig } from '~/server/config'
+import { orUnavailable } from '~/server/unavailable.server'
 import { appConfig } from '../../../app.config'
 
 /**
@@ -20,20 +21,22 @@ export const Route = createFileRoute('/calendar/$file')({
             headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
           })
         if (!CALENDAR_TOKEN.test(token)) return notFound()
-        const feed = await api.getCalendarFeed(token)
-        if (!feed) return notFound()
-        const body = lessonsCalendar({
-          name: `${appConfig.siteName}（${feed.owner}さんの授業）`,
-          siteOrigin: getConfig().siteOrigin,
-          lessons: feed.lessons,
-        })
-        return new Response(body, {
-          headers: {
-            'Content-Type': 'text/calendar; charset=utf-8',
-            'Cache-Control': 'private, no-cache',
-            'X-Content-Type-Options': 'nosniff',
-            'Referrer-Policy': 'no-referrer',
-          },
+        return orUnavailable('calendar', async () => {
+          const feed = await api.getCalendarFeed(token)
+          if (!feed) return notFound()
+          const body = lessonsCalendar({
+            name: `${appConfig.siteName}（${feed.owner}さんの授業）`,
+            siteOrigin: getConfig().siteOrigin,
+            lessons: feed.lessons,
+          })
+          return new Response(body, {
+            headers: {
+              'Content-Type': 'text/calendar; charset=utf-8',
+              'Cache-Control': 'private, no-cache',
+              'X-Content-Type-Options': 'nosniff',
+              'Referrer-Policy': 'no-referrer',
+            },
+          })
         })
       },
     },

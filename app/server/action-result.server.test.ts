@@ -1,0 +1,42 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+
+// The session as the request would have it: signed out, or a token.
+const getSessionAccessToken = vi.fn()
+const setRefusalStatus = vi.fn()
+
+vi.mock('@tanstack/react-start/server', () => ({ appendResponseHeader: vi.fn(), getRequest: vi.fn() }))
+vi.mock('./auth/flow.server', () => ({ getSessionAccessToken: () => getSessionAccessToken() }))
+vi.mock('./server-fn-errors.server', () => ({
+  setRefusalStatus: (...a: unknown[]) => setRefusalStatus(...a),
+}))
+
+const { memberActionResult } = await import('./action-result.server')
+
+describe('memberActionResult', () => {
+  beforeEach(() => {
+    getSessionAccessToken.mockReset()
+    setRefusalStatus.mockReset()
+  })
+
+  it('a session that ended is a 401 refusal the page can act on (the login modal), and the write is not sent', async () => {
+    getSessionAccessToken.mockResolvedValue(undefined)
+    const run = vi.fn()
+    expect(await memberActionResult(run)).toEqual({
+      ok: false,
+      status: 401,
+      code: 'unauthorized',
+      message: 'ログインしてください',
+      fieldErrors: {},
+    })
+    expect(run).not.toHaveBeenCalled()
+    expect(setRefusalStatus).toHaveBeenCalledWith(401)
+  })
+
+  it('a signed-in member’s write runs with their token', async () => {
+    getSessionAccessToken.mockResolvedValue({ accessToken: 'tok' })
+    expect(await memberActionResult(async (token) => `sent with ${token}`)).toEqual({
+      ok: true,
+      data: 'sent with tok',
+    })
+  })
+})
