@@ -437,6 +437,8 @@ export const classAnnouncements = pgTable(
   },
   (t) => [
     index('class_announcements_class_created_idx').on(t.classWorkId, t.createdAt),
+    // A date's deletion (a class deleted) finds its notices without reading every announcement.
+    index('class_announcements_schedule_idx').on(t.scheduleId).where(sql`${t.scheduleId} is not null`),
     index('class_announcements_ruby_todo_idx').on(t.id).where(sql`${t.ruby} is null`),
   ],
 )

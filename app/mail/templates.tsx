@@ -190,7 +190,15 @@ export const templates = {
         <Details
           rows={[
             ...lessonRows(p),
-            ['変更前の日時', formatRunJa(p.previousStartedAt, p.previousEndedAt, p.lessonCount ?? 1)],
+            // A course whose first and last lessons stayed (a lesson between moved) spans the same before.
+            ...(p.previousStartedAt === p.startedAt && p.previousEndedAt === p.endedAt
+              ? []
+              : [
+                  [
+                    '変更前の日時',
+                    formatRunJa(p.previousStartedAt, p.previousEndedAt, p.lessonCount ?? 1),
+                  ] as [string, string],
+                ]),
             ['キャンセル期限', `${formatDateJa(p.cancelDeadline)} ${formatTimeJa(p.cancelDeadline)}まで`],
           ]}
         />

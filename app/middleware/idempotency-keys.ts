@@ -5,8 +5,7 @@
  * gets a new one. Loaded with the first write, not with every page (0008).
  */
 
-/** Keys of actions not settled yet; `inFlight` while an attempt carrying the key has not answered. */
-const pending = new Map<string, { key: string; inFlight: number }>()
+const pending = new Map<string, string>()
 
 function newKey(): string {
   // crypto.randomUUID needs a secure context; a demo served over plain http on a LAN address is not one.
@@ -22,26 +21,17 @@ export function actionOf(functionId: string, data: unknown): string | undefined 
 
 /** The key for this action: the pending one of an earlier unfinished attempt, or a new one. */
 export function keyFor(action: string): string {
-  let entry = pending.get(action)
-  if (!entry) {
-    entry = { key: newKey(), inFlight: 0 }
-    pending.set(action, entry)
+  let key = pending.get(action)
+  if (!key) {
+    key = newKey()
+    pending.set(action, key)
   }
-  entry.inFlight += 1
-  return entry.key
+  return key
 }
 
-/**
- * After an attempt: keep the key only when the same action may be retried (no answer, or our fault). Another
- * write that succeeded means the member moved on (a reservation whose answer was lost, then found and cancelled):
- * the same action later is a new one, not a retry whose old answer the server would replay, so the keys kept for
- * a retry go — except those of attempts still on their way.
- */
+/** After an attempt: keep the key only when the same action may be retried (no answer, or our fault). */
 export function settle(action: string, error?: unknown): void {
   const status = (error as { status?: unknown } | undefined)?.status
   const retryable = error !== undefined && (typeof status !== 'number' || status >= 500)
-  const entry = pending.get(action)
-  if (entry) entry.inFlight = Math.max(0, entry.inFlight - 1)
   if (!retryable) pending.delete(action)
-  if (error === undefined) for (const [other, e] of pending) if (e.inFlight === 0) pending.delete(other)
 }

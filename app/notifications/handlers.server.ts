@@ -322,25 +322,29 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
 
     'notify.schedule_moved': async (job, { db }) => {
       const scheduleId = positiveId(job.payload.scheduleId, 'scheduleId')
-      const { startedAt, previousStartedAt, previousEndedAt } = job.payload
+      const { movedAt, startedAt, endedAt, previousStartedAt, previousEndedAt } = job.payload
       if (
+        typeof movedAt !== 'string' ||
         typeof startedAt !== 'string' ||
+        typeof endedAt !== 'string' ||
         typeof previousStartedAt !== 'string' ||
         typeof previousEndedAt !== 'string'
       )
         throw new PermanentJobError('payload of notify.schedule_moved is incomplete')
+      // Paid reservations: a hold being paid for shows its time on the checkout page.
       const booked = await purchaseDetailsWhere(
         db,
-        and(eq(purchases.scheduleId, scheduleId), inArray(purchases.status, ['reserved', 'pending'])),
+        and(eq(purchases.scheduleId, scheduleId), eq(purchases.status, 'reserved')),
       )
       const notified = new Set<number>()
       for (const p of booked) {
         // Moved again since: the later move's job tells the time that stands.
-        if (p.lesson.startedAt !== startedAt) return
+        if (p.lesson.startedAt !== startedAt || p.lesson.endedAt !== endedAt) return
+        if (p.memberSuspendedAt) continue
         await mailMember(
           db,
           deps,
-          `purchase-${p.id}-moved-${Date.parse(startedAt)}`,
+          `purchase-${p.id}-moved-${Date.parse(movedAt)}-${Date.parse(startedAt)}-${Date.parse(endedAt)}`,
           { id: p.memberId, email: p.memberEmail },
           'schedule_moved',
           {

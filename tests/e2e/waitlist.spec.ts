@@ -74,7 +74,7 @@ test('a parent joins the waitlist of a full lesson; another cancels; the first g
   await entry.getByTestId('waitlist-entry-leave').click()
   const confirm = page.getByTestId('waitlist-leave-confirm')
   await expect(confirm).toContainText('確保している席を手放しますか？')
-  await confirm.getByRole('button', { name: 'やめる' }).click()
+  await confirm.getByRole('button', { name: '手放さない' }).click()
   await expect(confirm).toHaveCount(0)
   await expect(entry).toContainText('席を確保中')
   await gotoReady(page, `/class_search/detail/${classId}`)

@@ -213,20 +213,35 @@ describe('a booked lesson moved by its teacher', () => {
     expect(box[0]!.text).toContain('変更前の日時')
     expect(box[0]!.text).toContain('キャンセル期限')
     expect(published.map((e) => e.type)).toContain('reservation')
+    // Moved back to where it was: that is news too.
+    expect(
+      (
+        await api.as(SUBS.teacher, 'PATCH', path, {
+          started_at: s.startedAt.toISOString(),
+          ended_at: s.endedAt.toISOString(),
+        })
+      ).status,
+    ).toBe(200)
+    await runJobs()
+    expect((await mailbox()).filter((m) => m.subject.startsWith('【日時変更】'))).toHaveLength(2)
     await setNotificationPreference(api.db, parentId, 'reservation', true)
   })
 
-  it('cannot be moved to start within 24 hours (its members could no longer cancel): 409, nothing changed or mailed', async () => {
+  it('cannot be moved to start within 48 hours (its members get a day to cancel): 409, nothing changed or mailed', async () => {
     const s = await newSchedule(7 * DAY + 3 * HOUR)
     await api.book(SUBS.parent, { schedule_id: s.id })
     await runJobs()
     await api.db.delete(mails)
+    // Within 48 hours (a day to cancel after the mail, before the 24-hour deadline): refused.
+    for (const hours of [20, 30, 47]) {
+      const at = new Date(api.now.getTime() + hours * HOUR)
+      const res = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_work_schedules/${s.id}`, {
+        started_at: at.toISOString(),
+        ended_at: new Date(at.getTime() + HOUR).toISOString(),
+      })
+      expect([res.status, res.body.code], `${hours} h`).toEqual([409, 'booked_move_too_late'])
+    }
     const start = new Date(api.now.getTime() + 20 * HOUR)
-    const res = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_work_schedules/${s.id}`, {
-      started_at: start.toISOString(),
-      ended_at: new Date(start.getTime() + HOUR).toISOString(),
-    })
-    expect([res.status, res.body.code]).toEqual([409, 'booked_move_too_late'])
     const [after] = await api.db.select().from(classWorkSchedules).where(eq(classWorkSchedules.id, s.id))
     expect(after!.startedAt.getTime()).toBe(s.startedAt.getTime())
     await runJobs()

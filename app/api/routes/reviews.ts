@@ -54,7 +54,7 @@ export function registerReviewRoutes(app: ApiApp, deps: RouteDeps) {
       },
       responses: {
         201: json(CreatedReview, '書いたレビュー'),
-        ...errors(400, 401, 404, 409, 410, 422, 503),
+        ...errors(400, 401, 403, 404, 409, 410, 422, 503),
       },
     }),
     async (c) =>
@@ -82,7 +82,7 @@ export function registerReviewRoutes(app: ApiApp, deps: RouteDeps) {
         params: IdParams,
         body: { content: { 'application/json': { schema: ReplyReviewBody } }, required: true },
       },
-      responses: { 200: json(ReviewReply, '返信'), ...errors(400, 401, 404, 409, 422, 503) },
+      responses: { 200: json(ReviewReply, '返信'), ...errors(400, 401, 403, 404, 409, 422, 503) },
     }),
     async (c) =>
       c.json(

@@ -437,6 +437,9 @@ const scheduleReturning = {
   meetingUrl: classWorkSchedules.meetingUrl,
 }
 
+/** A booked lesson moves only to a start this far away: its members get a day after the mail to cancel (0036). */
+const MOVE_NOTICE_MS = CANCEL_DEADLINE_MS + 24 * 60 * 60 * 1000
+
 /**
  * Dates a class may have ahead of it at once: more than a year of weekly lessons, and a bound on what its page and
  * every schedule write read.
@@ -537,14 +540,14 @@ export async function updateSchedule(
       throw new ApiError(422, 'starts_in_past', '開始日時には現在より後の日時を指定してください')
     checkOverlaps(lessons, await otherLiveLessons(tx, schedule.classWorkId, now, scheduleId))
     const moved = !samePeriods(current, lessons)
-    // Members who booked the old time hear of the new one, and can still cancel with a full refund after hearing
-    // (bookings lock the class first, 0015, so none can arrive between this count and the update).
+    // Members who booked the old time hear of the new one, and have a day after hearing to cancel with a full
+    // refund (bookings lock the class first, 0015, so none can arrive between this count and the update).
     const booked = moved ? await liveReservationCount(tx, scheduleId) : 0
-    if (booked > 0 && period.startedAt.getTime() < now.getTime() + CANCEL_DEADLINE_MS)
+    if (booked > 0 && period.startedAt.getTime() < now.getTime() + MOVE_NOTICE_MS)
       throw new ApiError(
         409,
         'booked_move_too_late',
-        '予約のある回は、今から24時間より後に始まる日時にだけ変更できます（受講者がキャンセルを選べるように）。この日時にするには、休講にしてから新しい日程を追加してください',
+        '予約のある回は、今から48時間より後に始まる日時にだけ変更できます（受講者がキャンセルを選べるように）。この日時にするには、休講にしてから新しい日程を追加してください',
       )
     const capacity = patch.capacity ?? schedule.capacity
     if (capacity < schedule.purchasedCount + schedule.heldCount)
@@ -566,17 +569,20 @@ export async function updateSchedule(
       .returning(scheduleReturning)
     const written = patch.lessons ? await writeLessons(tx, scheduleId, lessons, isCourse) : current
     if (booked > 0)
+      // Keyed by the move: the same times again later (moved away and back) are another move to tell.
       await enqueue(
         tx,
         'notify.schedule_moved',
         {
           scheduleId,
+          movedAt: now.toISOString(),
           startedAt: period.startedAt.toISOString(),
+          endedAt: period.endedAt.toISOString(),
           previousStartedAt: schedule.startedAt.toISOString(),
           previousEndedAt: schedule.endedAt.toISOString(),
         },
         {
-          dedupeKey: `schedule-moved:${scheduleId}:${period.startedAt.getTime()}:${period.endedAt.getTime()}`,
+          dedupeKey: `schedule-moved:${scheduleId}:${now.getTime()}:${period.startedAt.getTime()}:${period.endedAt.getTime()}`,
         },
       )
     // An offer never outlasts the lesson's (new) start.

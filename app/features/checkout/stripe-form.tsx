@@ -44,6 +44,8 @@ export default function StripeForm({
     setPending(true)
     onPaying(true)
     setError(null)
+    // Still confirming at Stripe: the seat is not given up from this page meanwhile (the money may still come).
+    let confirming = false
     try {
       const { error: refused } = await stripe.stripe.confirmPayment({
         elements: stripe.elements,
@@ -61,14 +63,18 @@ export default function StripeForm({
       }
       // Stripe may still be confirming (a bank's check): only a settled payment is announced as paid.
       if (result.data.payment.status === 'succeeded') showSnackbar({ message: 'お支払いが完了しました' })
-      else setError('お支払いを確認しています。しばらくしてからこのページを再読み込みしてください')
+      else {
+        confirming = true
+        setError('お支払いを確認しています。しばらくしてからこのページを再読み込みしてください')
+      }
       await onDone()
     } catch {
       // Stripe may have taken the payment already; the webhook settles it even if this page cannot.
+      confirming = true
       setError('お支払いの結果を確認できませんでした。しばらくしてからこのページを再読み込みしてください')
     } finally {
       setPending(false)
-      onPaying(false)
+      onPaying(confirming)
     }
   }
 

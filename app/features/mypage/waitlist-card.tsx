@@ -87,7 +87,7 @@ export function WaitlistCard({ entries }: { entries: WaitlistEntry[] }) {
           ) : undefined
         }
         buttons={[
-          { text: 'やめる', color: 'ghost', disable: leave.isPending, onClick: () => setGiveUp(null) },
+          { text: '手放さない', color: 'ghost', disable: leave.isPending, onClick: () => setGiveUp(null) },
           {
             text: '席を手放す',
             color: 'danger',

@@ -1,0 +1,1 @@
+CREATE INDEX "class_announcements_schedule_idx" ON "class_announcements" USING btree ("schedule_id") WHERE "class_announcements"."schedule_id" is not null;
