@@ -1,7 +1,6 @@
 import { createFileRoute, Outlet } from '@tanstack/react-router'
 import { DefaultLayout } from '~/components/layouts/default-layout'
-import { SimpleLayout } from '~/components/layouts/simple-layout'
-import { useErroredPage } from '~/components/layouts/use-errored-page'
+import { UnlessErrored } from '~/components/layouts/errored-page-layout'
 import { AccountControls } from '~/features/auth/account-controls'
 import { FuriganaToggle } from '~/features/furigana/furigana-toggle'
 
@@ -12,23 +11,18 @@ export const Route = createFileRoute('/_default')({
 })
 
 function DefaultRoute() {
-  // An error page has the simple layout (spec §2), whichever page failed.
-  if (useErroredPage())
-    return (
-      <SimpleLayout>
-        <Outlet />
-      </SimpleLayout>
-    )
   return (
-    <DefaultLayout
-      headerActions={
-        <>
-          <FuriganaToggle />
-          <AccountControls />
-        </>
-      }
-    >
-      <Outlet />
-    </DefaultLayout>
+    <UnlessErrored>
+      <DefaultLayout
+        headerActions={
+          <>
+            <FuriganaToggle />
+            <AccountControls />
+          </>
+        }
+      >
+        <Outlet />
+      </DefaultLayout>
+    </UnlessErrored>
   )
 }

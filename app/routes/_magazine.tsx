@@ -1,7 +1,6 @@
 import { createFileRoute, Link, Outlet } from '@tanstack/react-router'
+import { UnlessErrored } from '~/components/layouts/errored-page-layout'
 import { MagazineLayout } from '~/components/layouts/magazine-layout'
-import { SimpleLayout } from '~/components/layouts/simple-layout'
-import { useErroredPage } from '~/components/layouts/use-errored-page'
 import { AccountControls } from '~/features/auth/account-controls'
 import { FuriganaToggle } from '~/features/furigana/furigana-toggle'
 
@@ -12,28 +11,23 @@ export const Route = createFileRoute('/_magazine')({
 })
 
 function MagazineRoute() {
-  // An error page has the simple layout (spec §2), whichever page failed.
-  if (useErroredPage())
-    return (
-      <SimpleLayout>
-        <Outlet />
-      </SimpleLayout>
-    )
   return (
-    <MagazineLayout
-      headerActions={
-        <>
-          <FuriganaToggle />
-          <AccountControls />
-        </>
-      }
-      masthead={
-        <Link to="/magazine" className="text-sm font-bold text-base-ink underline">
-          記事一覧
-        </Link>
-      }
-    >
-      <Outlet />
-    </MagazineLayout>
+    <UnlessErrored>
+      <MagazineLayout
+        headerActions={
+          <>
+            <FuriganaToggle />
+            <AccountControls />
+          </>
+        }
+        masthead={
+          <Link to="/magazine" className="text-sm font-bold text-base-ink underline">
+            記事一覧
+          </Link>
+        }
+      >
+        <Outlet />
+      </MagazineLayout>
+    </UnlessErrored>
   )
 }

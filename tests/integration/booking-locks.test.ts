@@ -18,6 +18,7 @@ import {
 } from '../../app/db/schema'
 import { setupApi, type TestApi } from './support/api'
 import { loadMasters, type Masters, postClass, postSchedule } from './support/classes'
+import { whileHeld } from './support/locks'
 import { insertMembers } from './support/people'
 import { SUBS } from './support/tokens'
 
@@ -42,26 +43,12 @@ async function schedule(price = 0, capacity = 5) {
   return { classId: cls.id, scheduleId: s.id }
 }
 
-/** Runs `hold` in a transaction, starts `write` while it is open, waits, commits, and returns the write's answer. */
-async function whileHeld<T>(
-  hold: (tx: Parameters<Parameters<TestApi['db']['transaction']>[0]>[0]) => Promise<void>,
-  write: () => Promise<T>,
-) {
-  let pending: Promise<T> | undefined
-  await api.db.transaction(async (tx) => {
-    await hold(tx)
-    pending = write()
-    // Time for the write to finish if nothing held it back.
-    await new Promise((r) => setTimeout(r, 300))
-  })
-  return pending!
-}
-
 describe('a booking sees what committed while it waited', () => {
   it('a suspension: the booking is refused (403) and no seat is held for the suspended member', async () => {
     const { scheduleId } = await schedule()
     const [member] = await insertMembers(api.db, 'lock-suspend', 1)
     const res = await whileHeld(
+      api,
       async (tx) => {
         await tx.select({ id: users.id }).from(users).where(eq(users.sub, member!)).for('update')
         await tx.update(users).set({ suspendedAt: api.now }).where(eq(users.sub, member!))
@@ -81,6 +68,7 @@ describe('a booking sees what committed while it waited', () => {
     const [first, member] = await insertMembers(api.db, 'lock-suspend-wait', 2)
     expect((await api.book(first!, { schedule_id: scheduleId })).status).toBe(201)
     const res = await whileHeld(
+      api,
       async (tx) => {
         await tx.select({ id: users.id }).from(users).where(eq(users.sub, member!)).for('update')
         await tx.update(users).set({ suspendedAt: api.now }).where(eq(users.sub, member!))
@@ -105,6 +93,7 @@ describe('a booking sees what committed while it waited', () => {
     })
     expect(child.status, JSON.stringify(child.body)).toBe(201)
     const res = await whileHeld(
+      api,
       async (tx) => {
         await tx
           .select({ id: learners.id })
@@ -124,6 +113,7 @@ describe('a booking sees what committed while it waited', () => {
     const { classId, scheduleId } = await schedule(0)
     const [member] = await insertMembers(api.db, 'lock-price', 1)
     const res = await whileHeld(
+      api,
       async (tx) => {
         await tx
           .select({ id: classWorks.id })

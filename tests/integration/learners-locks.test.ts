@@ -21,6 +21,7 @@ import {
 import { embeddedPaymentProvider } from '../../app/payments/embedded.server'
 import { type CallResult, setupApi, type TestApi } from './support/api'
 import { loadMasters, type Masters, postClass, postSchedule } from './support/classes'
+import { whileHeld } from './support/locks'
 import { insertMembers } from './support/people'
 import { SUBS } from './support/tokens'
 
@@ -61,21 +62,6 @@ const childrenOf = async (sub: string) =>
       .where(eq(users.sub, sub))
   ).length
 
-/** Runs `hold` in a transaction, starts `write` while it is open, waits, commits, and returns the write's answer. */
-async function whileHeld<T>(
-  hold: (tx: Parameters<Parameters<TestApi['db']['transaction']>[0]>[0]) => Promise<void>,
-  write: () => Promise<T>,
-) {
-  let pending: Promise<T> | undefined
-  await api.db.transaction(async (tx) => {
-    await hold(tx)
-    pending = write()
-    // Time for the write to finish if nothing held it back.
-    await new Promise((r) => setTimeout(r, 300))
-  })
-  return pending!
-}
-
 describe('adding children at the same moment', () => {
   it(`with ${MAX_LEARNERS - 1} children, five additions at once: exactly one is added, the rest 409 too_many_learners`, async () => {
     for (let round = 0; round < 3; round++) {
@@ -106,6 +92,7 @@ describe('adding children at the same moment', () => {
   it('a member suspended while adding a child adds nobody (403 account_suspended)', async () => {
     const [parent] = await insertMembers(api.db, 'learners-suspend', 1)
     const res = await whileHeld(
+      api,
       async (tx) => {
         await tx.select({ id: users.id }).from(users).where(eq(users.sub, parent!)).for('update')
         await tx.update(users).set({ suspendedAt: api.now }).where(eq(users.sub, parent!))
@@ -130,6 +117,7 @@ describe('editing a child’s profile while it is deleted', () => {
     const [parent] = await insertMembers(api.db, 'learners-patch-held', 1)
     const id = await newChild(parent!, 'まつ')
     const res = await whileHeld(
+      api,
       async (tx) => {
         await tx.select({ id: learners.id }).from(learners).where(eq(learners.id, id)).for('update')
         await tx.delete(learners).where(eq(learners.id, id))
