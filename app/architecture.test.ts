@@ -60,4 +60,21 @@ describe('architecture', () => {
     })
     expect(offenders.map((file) => relative(root, file))).toEqual([])
   })
+
+  it('a write server function reads the session inside its action result (an ended session is a 401 refusal)', () => {
+    // requireAccessToken()/requireSession() throw when the session ended; in a POST handler they must run inside
+    // memberActionResult/toActionResult, which answer 401 for the form to show, instead of a thrown error.
+    const offenders: string[] = []
+    for (const file of sources(join(root, 'features')).filter((f) => f.endsWith('.functions.ts'))) {
+      const blocks = readFileSync(file, 'utf8').split(/(?=export const \w+ = createServerFn)/)
+      for (const block of blocks) {
+        const name = /^export const (\w+) = createServerFn\(\{ method: 'POST' \}\)/.exec(block)?.[1]
+        if (!name) continue
+        const wrapped = block.search(/\b(memberActionResult|toActionResult)\(/)
+        for (const m of block.matchAll(/\b(requireAccessToken|requireSession)\(\)/g))
+          if (wrapped < 0 || (m.index ?? 0) < wrapped) offenders.push(`${relative(root, file)} ${name}`)
+      }
+    }
+    expect(offenders).toEqual([])
+  })
 })

@@ -3,6 +3,7 @@ import { appendResponseHeader, getRequest } from '@tanstack/react-start/server'
 import type { OrganizationDeepMe } from '~/contract/v1/organizations'
 import { ApiError, api } from './api-client'
 import { getSessionAccessToken, onLogout } from './auth/flow.server'
+import { UnauthorizedError } from './session-token.server'
 
 /**
  * GET /v1/organizations/deep_me, cached per session on the server (spec §4) for a short time. The cache is
@@ -21,7 +22,7 @@ async function currentSession() {
   const session = await getSessionAccessToken(getRequest(), {
     onSetCookie: (header) => appendResponseHeader('set-cookie', header),
   })
-  if (!session) throw Object.assign(new Error('ログインしてください'), { status: 401 })
+  if (!session) throw new UnauthorizedError()
   return session
 }
 

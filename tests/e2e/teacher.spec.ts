@@ -254,3 +254,29 @@ test('the organisation form shows Japanese errors and keeps what was typed', asy
   await expect(page).toHaveURL(/\/profile\/edit_organization$/)
   await expectAccessible(page)
 })
+
+test('a save after the session ended is refused with ログインしてください, and nothing is created', async ({
+  page,
+  context,
+}) => {
+  await login(page, PARENT, '/profile/edit_organization')
+  await expect(page.getByRole('heading', { level: 1, name: '団体の作成' })).toBeVisible()
+  const form = page.getByTestId('organization-form')
+  await form.getByLabel('グループ').check()
+  await form.getByLabel('団体名').fill('切れたセッションの会')
+  await form.getByLabel('代表者名').fill('山田 花子')
+  // Signed out elsewhere (or the cookie expired): the next write finds no session.
+  await context.clearCookies()
+  const answer = page.waitForResponse(
+    (r) => r.url().includes('/_serverFn/') && r.request().method() === 'POST',
+  )
+  await page.getByTestId('save-organization').click()
+  const response = await answer
+  // A refusal the form reads (401 and its code), not a thrown error: the snackbar says only why.
+  expect(response.status()).toBe(401)
+  expect(response.headers()['x-error-code']).toBe('unauthorized')
+  await expect(page.getByTestId('snackbar').locator('p')).toHaveText('ログインしてください')
+  await expect(form.getByLabel('団体名')).toHaveValue('切れたセッションの会')
+  await login(page, PARENT, '/profile/edit_organization')
+  await expect(page.getByRole('heading', { level: 1, name: '団体の作成' })).toBeVisible()
+})

@@ -10,11 +10,11 @@ import {
 import { Id } from '~/contract/v1/common'
 import { parseImageCrop } from '~/lib/image-type'
 import { fileInput, InvalidInputError } from '~/lib/input-error'
+import { memberActionResult, sessionEnded } from '~/server/action-result.server'
 import { ApiError, api } from '~/server/api-client'
-import { writeResult } from '~/server/api-result.server'
 import { recordClassImage } from '~/server/class-images.server'
 import { setRefusalStatus } from '~/server/server-fn-errors.server'
-import { requireAccessToken } from '~/server/session-token.server'
+import { currentAccessToken, requireAccessToken } from '~/server/session-token.server'
 import { refuseImageUploadOverLimit } from '~/server/upload-limit.server'
 import { getUploadStore } from '~/server/upload-store.server'
 import { saveClassImage } from '~/server/uploads.server'
@@ -57,43 +57,39 @@ export const getOwnClass = createServerFn({ method: 'GET' })
 export const createClass = createServerFn({ method: 'POST' })
   .validator(ClassWorkInput)
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return writeResult(async () => (await api.createClassWork(token, data)).id)
+    return memberActionResult(async (token) => (await api.createClassWork(token, data)).id)
   })
 
 export const updateClass = createServerFn({ method: 'POST' })
   .validator(z.object({ id: Id, patch: ClassWorkPatch }))
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return writeResult(async () => (await api.updateClassWork(token, data.id, data.patch)).id)
+    return memberActionResult(async (token) => (await api.updateClassWork(token, data.id, data.patch)).id)
   })
 
 export const deleteClass = createServerFn({ method: 'POST' })
   .validator(z.object({ id: Id }))
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return writeResult(async () => (await api.deleteClassWork(token, data.id)).id)
+    return memberActionResult(async (token) => (await api.deleteClassWork(token, data.id)).id)
   })
 
 export const addSchedule = createServerFn({ method: 'POST' })
   .validator(z.object({ classWorkId: Id, body: ScheduleInput }))
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return writeResult(async () => (await api.addSchedule(token, data.classWorkId, data.body)).id)
+    return memberActionResult(async (token) => (await api.addSchedule(token, data.classWorkId, data.body)).id)
   })
 
 export const updateSchedule = createServerFn({ method: 'POST' })
   .validator(z.object({ scheduleId: Id, body: SchedulePatch }))
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return writeResult(async () => (await api.updateSchedule(token, data.scheduleId, data.body)).id)
+    return memberActionResult(
+      async (token) => (await api.updateSchedule(token, data.scheduleId, data.body)).id,
+    )
   })
 
 export const cancelSchedule = createServerFn({ method: 'POST' })
   .validator(z.object({ scheduleId: Id }))
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return writeResult(async () => {
+    return memberActionResult(async (token) => {
       const r = await api.cancelSchedule(token, data.scheduleId)
       return { canceled: r.canceled_reservations, refunded: r.refunded_amount }
     })
@@ -109,9 +105,8 @@ export const getScheduleStudents = createServerFn({ method: 'GET' })
 export const postAnnouncement = createServerFn({ method: 'POST' })
   .validator(z.object({ classWorkId: Id, body: AnnouncementInput }))
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
-    return writeResult(
-      async () => (await api.postClassAnnouncement(token, data.classWorkId, data.body)).recipient_count,
+    return memberActionResult(
+      async (token) => (await api.postClassAnnouncement(token, data.classWorkId, data.body)).recipient_count,
     )
   })
 
@@ -125,7 +120,8 @@ export const uploadClassImage = createServerFn({ method: 'POST' })
     return { file, crop: crop.crop }
   })
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
+    const token = await currentAccessToken()
+    if (!token) return sessionEnded()
     const me = await api.getMe(token)
     if (!me.data?.is_teacher) {
       setRefusalStatus(403)

@@ -1,7 +1,7 @@
 import { createServerFn } from '@tanstack/react-start'
 import { type InformationKind, informationKey, parseInformationKey } from '~/lib/information-key'
 import { InvalidInputError } from '~/lib/input-error'
-import { toActionResult } from '~/server/action-result.server'
+import { memberActionResult } from '~/server/action-result.server'
 import { ApiError, api } from '~/server/api-client'
 import { sanitizeArticleHtml } from '~/server/sanitize-article.server'
 import { requireAccessToken } from '~/server/session-token.server'
@@ -104,9 +104,8 @@ export const getInformationItem = createServerFn({ method: 'GET' })
 export const markInformationRead = createServerFn({ method: 'POST' })
   .validator(keyInput)
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
     const { kind, id } = parseInformationKey(data)!
-    return toActionResult(() =>
+    return memberActionResult((token) =>
       kind === 'notice' ? api.markNoticeRead(token, id) : api.markClassAnnouncementRead(token, id),
     )
   })

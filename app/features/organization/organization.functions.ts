@@ -3,8 +3,8 @@ import { z } from 'zod'
 import { Id } from '~/contract/v1/common'
 import { JoinOrganizationBody, OrganizationInput, OrganizationPatch } from '~/contract/v1/org-management'
 import { Month } from '~/contract/v1/sales'
+import { toActionResult } from '~/server/action-result.server'
 import { api } from '~/server/api-client'
-import { writeResult } from '~/server/api-result.server'
 import { cachedOrganization, clearOrganizationCache, requireSession } from '~/server/org-cache.server'
 
 /** The caller's organisation (cached per session), whether they teach, and the owner's extras. */
@@ -39,38 +39,48 @@ export const getOrganizationForEdit = createServerFn({ method: 'GET' }).handler(
 
 export const createOrganization = createServerFn({ method: 'POST' })
   .validator(OrganizationInput)
-  .handler(async ({ data }) => {
-    const session = await requireSession()
-    clearOrganizationCache(session.sessionId)
-    return writeResult(async () => (await api.createOrganization(session.token, data)).id)
-  })
+  .handler(({ data }) =>
+    toActionResult(async () => {
+      const session = await requireSession()
+      clearOrganizationCache(session.sessionId)
+      return (await api.createOrganization(session.token, data)).id
+    }),
+  )
 
 export const updateOrganization = createServerFn({ method: 'POST' })
   .validator(OrganizationPatch)
-  .handler(async ({ data }) => {
+  .handler(({ data }) =>
+    toActionResult(async () => {
+      const session = await requireSession()
+      clearOrganizationCache(session.sessionId)
+      return (await api.updateOrganization(session.token, data)).id
+    }),
+  )
+
+export const regenerateCode = createServerFn({ method: 'POST' }).handler(() =>
+  toActionResult(async () => {
     const session = await requireSession()
     clearOrganizationCache(session.sessionId)
-    return writeResult(async () => (await api.updateOrganization(session.token, data)).id)
-  })
-
-export const regenerateCode = createServerFn({ method: 'POST' }).handler(async () => {
-  const session = await requireSession()
-  clearOrganizationCache(session.sessionId)
-  return writeResult(async () => (await api.regenerateInvitationCode(session.token)).invitation_code)
-})
+    return (await api.regenerateInvitationCode(session.token)).invitation_code
+  }),
+)
 
 export const removeMember = createServerFn({ method: 'POST' })
   .validator(z.object({ userId: Id }))
-  .handler(async ({ data }) => {
-    const session = await requireSession()
-    clearOrganizationCache(session.sessionId)
-    return writeResult(async () => (await api.removeOrgUser(session.token, data.userId)).length)
-  })
+  .handler(({ data }) =>
+    toActionResult(async () => {
+      const session = await requireSession()
+      clearOrganizationCache(session.sessionId)
+      return (await api.removeOrgUser(session.token, data.userId)).length
+    }),
+  )
 
 export const joinOrganization = createServerFn({ method: 'POST' })
   .validator(JoinOrganizationBody)
-  .handler(async ({ data }) => {
-    const session = await requireSession()
-    clearOrganizationCache(session.sessionId)
-    return writeResult(async () => (await api.joinOrganization(session.token, data)).name)
-  })
+  .handler(({ data }) =>
+    toActionResult(async () => {
+      const session = await requireSession()
+      clearOrganizationCache(session.sessionId)
+      return (await api.joinOrganization(session.token, data)).name
+    }),
+  )

@@ -4,11 +4,11 @@ import { CreateLearnerBody } from '~/contract/v1/users'
 import type { ActionResult } from '~/lib/action-result'
 import { idInput } from '~/lib/ids'
 import { fileInput } from '~/lib/input-error'
-import { memberActionResult, toActionResult } from '~/server/action-result.server'
+import { memberActionResult, sessionEnded, toActionResult } from '~/server/action-result.server'
 import { api } from '~/server/api-client'
 import { removeAvatar, saveAvatar } from '~/server/avatar-upload.server'
 import { setRefusalStatus } from '~/server/server-fn-errors.server'
-import { requireAccessToken } from '~/server/session-token.server'
+import { currentAccessToken, requireAccessToken } from '~/server/session-token.server'
 import { refuseImageUploadOverLimit } from '~/server/upload-limit.server'
 import { ProfileEditInput } from './profile-schema'
 
@@ -63,7 +63,8 @@ export const removeLearner = createServerFn({ method: 'POST' })
 export const uploadAvatar = createServerFn({ method: 'POST' })
   .validator(fileInput)
   .handler(async ({ data }): Promise<ActionResult<{ avatar_url: string | null }>> => {
-    const token = await requireAccessToken()
+    const token = await currentAccessToken()
+    if (!token) return sessionEnded()
     // Who uploads, before anything is decoded (the limit counts per member); the API's answer when it cannot say.
     const before = await api.getMe(token)
     if (!before.data) {
@@ -97,7 +98,8 @@ export const uploadAvatar = createServerFn({ method: 'POST' })
 
 /** Goes back to the initial letter (and removes the stored file). */
 export const clearAvatar = createServerFn({ method: 'POST' }).handler(async () => {
-  const token = await requireAccessToken()
+  const token = await currentAccessToken()
+  if (!token) return sessionEnded()
   const before = await api.getMe(token)
   const result = await toActionResult(async () => {
     const user = await api.updateMe(token, { avatar_url: null })

@@ -1,8 +1,9 @@
 import { createServerFn } from '@tanstack/react-start'
 import { RegisterUserBody } from '~/contract/v1/users'
+import { sessionEnded } from '~/server/action-result.server'
 import { ApiError, api } from '~/server/api-client'
 import { setRefusalStatus } from '~/server/server-fn-errors.server'
-import { requireAccessToken } from '~/server/session-token.server'
+import { currentAccessToken } from '~/server/session-token.server'
 
 /** The master lists the register form offers. */
 export const getRegisterOptions = createServerFn({ method: 'GET' }).handler(async () => {
@@ -22,7 +23,8 @@ export type RegisterResult =
 export const registerUser = createServerFn({ method: 'POST' })
   .validator(RegisterUserBody)
   .handler(async ({ data }): Promise<RegisterResult> => {
-    const token = await requireAccessToken()
+    const token = await currentAccessToken()
+    if (!token) return sessionEnded()
     try {
       await api.registerUser(token, data)
       return { ok: true }

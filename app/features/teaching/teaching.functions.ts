@@ -1,10 +1,10 @@
 import { createServerFn } from '@tanstack/react-start'
 import { SubmitVerificationBody } from '~/contract/v1/trust'
 import { InvalidInputError } from '~/lib/input-error'
+import { sessionEnded, toActionResult } from '~/server/action-result.server'
 import { api } from '~/server/api-client'
-import { writeResult } from '~/server/api-result.server'
 import { setRefusalStatus } from '~/server/server-fn-errors.server'
-import { requireAccessToken } from '~/server/session-token.server'
+import { currentAccessToken, requireAccessToken } from '~/server/session-token.server'
 import { submitWithDocuments } from '~/server/verification-documents.server'
 
 /** 先生として活動する (issue 15): the member's verification state, and the submission with its two images. */
@@ -38,7 +38,8 @@ const placeholderPath = `verifications/${'0'.repeat(32)}.webp`
 export const submitTeacherVerification = createServerFn({ method: 'POST' })
   .validator(verificationForm)
   .handler(async ({ data }) => {
-    const token = await requireAccessToken()
+    const token = await currentAccessToken()
+    if (!token) return sessionEnded()
     // The text is checked before any image is stored, so a typo never leaves an orphaned document behind.
     const fieldErrors: Record<string, string> = {}
     const parsed = SubmitVerificationBody.safeParse({
@@ -64,7 +65,7 @@ export const submitTeacherVerification = createServerFn({ method: 'POST' })
       }
     }
     const submitted = await submitWithDocuments(data.face, data.document, async (paths) => {
-      const result = await writeResult(() => api.submitVerification(token, { ...parsed.data, ...paths }))
+      const result = await toActionResult(() => api.submitVerification(token, { ...parsed.data, ...paths }))
       return { result, keep: result.ok }
     })
     if (!submitted.ok) {
