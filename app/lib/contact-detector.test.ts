@@ -240,6 +240,43 @@ describe('detectContactInfo', () => {
     expect(detectContactInfo(text)).toEqual({ flagged: false, kinds: [] })
   })
 
+  // Written to slip past a filter: characters a reader does not see, and separators a number reads through.
+  it.each<[string, ContactKind]>([
+    ['090\u200b1234\u200b5678', 'phone'],
+    ['090\u20601234\u20605678', 'phone'],
+    ['090\u00ad1234\u00ad5678', 'phone'],
+    ['090\u200c1234\u200d5678', 'phone'],
+    ['0\ufe0f9\ufe0f0\u034f1234\u180e5678', 'phone'],
+    ['090\u31641234\u202e5678', 'phone'],
+    ['090:1234:5678', 'phone'],
+    ['090|1234|5678', 'phone'],
+    ['090〜1234〜5678', 'phone'],
+    ['090～1234～5678', 'phone'],
+    ['090→1234→5678', 'phone'],
+    ['090=1234=5678', 'phone'],
+    ['090+1234+5678', 'phone'],
+    ['090 🍎 1234 🍎 5678', 'phone'],
+    ['090🍎1234🍎5678', 'phone'],
+    ['taro\u200b@\u200bexample\u200b.com', 'email'],
+    ['LINE ID: ta\u200bro99', 'line'],
+    ['@ha\u200bnako_12', 'sns'],
+  ])('flags %j hidden from the eye (%s)', (text, kind) => {
+    expect(kinds(text)).toContain(kind)
+  })
+
+  it.each([
+    '09:00〜10:00、13:00〜14:00',
+    '時間は9:00~10:30です',
+    '10:30→11:30 に変更です',
+    '縦横の比は 3:2 です',
+    '1+2+3+4 = 10',
+    '0:00〜0:30',
+    '楽しかったです😊 また 10:30 からよろしくお願いします🙏',
+    'がんばりました\u200b！',
+  ])('still does not flag lesson talk with those separators: %s', (text) => {
+    expect(detectContactInfo(text)).toEqual({ flagged: false, kinds: [] })
+  })
+
   it('names what was found', () => {
     expect(contactKindsLabel(kinds('090-1234-5678 taro@example.com'))).toBe('電話番号・メールアドレス')
     expect(contactKindsLabel(kinds('インスタは hanako.mama です'))).toBe('SNSのID')

@@ -28,9 +28,20 @@ const KIND_ORDER: ContactKind[] = ['phone', 'email', 'line', 'sns', 'url']
 
 const DASHES = /[\u2010-\u2015\u2212\u30fc\u2500\u2501\uff70\ufe63\u02d7]/g
 
-/** NFKC, lower case, dash-like characters as '-'. */
+// Characters a reader does not see (zero-width spaces and joiners, soft hyphens, direction marks, variation
+// selectors, Hangul fillers): '090\u200b1234\u200b5678' reads as a phone number and must be checked as one.
+const INVISIBLE = /\p{Cf}|\p{Variation_Selector}|\u034f|\u115f|\u1160|\u3164|\uffa0/gu
+// Pictographs (emoji) read as a gap between the parts of a number or an id: '090 🍎 1234 🍎 5678'.
+const PICTOGRAPHS = /\p{Extended_Pictographic}/gu
+
+/** Invisible characters removed, NFKC, lower case, dash-like characters as '-', pictographs as spaces. */
 export function normalizeForContact(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(DASHES, '-')
+  return text
+    .replace(INVISIBLE, '')
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(DASHES, '-')
+    .replace(PICTOGRAPHS, ' ')
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -103,8 +114,9 @@ const WORD_DIGITS: Record<string, string> = {
 }
 
 const DIGIT_CHARS = `0-9${Object.keys(KANJI_DIGITS).join('')}`
-// What may stand between the digits of one number ('ぜろきゅうぜろのいちにさんよん…' is how numbers are read).
-const SEP_CHARS = '\\s\\-./_・(),、*の'
+// What may stand between the digits of one number ('ぜろきゅうぜろのいちにさんよん…' is how numbers are read;
+// '090:1234:5678', '090|1234|5678', '090〜1234〜5678' and '090→1234→5678' are written to slip past a filter).
+const SEP_CHARS = '\\s\\-./_・(),、*の:|~〜=+→'
 const SEP = `[${SEP_CHARS}]`
 const DIGIT_WORD = Object.keys(WORD_DIGITS)
   .sort((a, b) => b.length - a.length)

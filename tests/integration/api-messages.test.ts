@@ -223,3 +223,40 @@ describe('empty rooms', () => {
     expect(await listed(SUBS.teacher)).toBe(true)
   })
 })
+
+describe('contact details written to slip past the filter', () => {
+  let roomId: number
+  const send = async (body: string) => {
+    const res = await api.as(SUBS.member01, 'POST', `/v1/rooms/${roomId}/messages`, { body })
+    expect(res.status).toBe(201)
+    return Message.parse(res.body)
+  }
+
+  beforeAll(async () => {
+    const opened = await api.as(SUBS.member01, 'POST', '/v1/rooms', { partner_id: teacherId })
+    expect([200, 201]).toContain(opened.status)
+    roomId = Room.parse(opened.body).id
+  })
+
+  it('a number with zero-width spaces between its parts is held', async () => {
+    expect(await send('電話は090\u200b1234\u200b5678です')).toMatchObject({
+      contains_contact_info: true,
+      status: 'held',
+    })
+  })
+
+  it('a number split over two messages holds the one that completes it; the next plain one is visible', async () => {
+    expect(await send('電話は090-1234-')).toMatchObject({ status: 'visible' })
+    const rest = await send('5678です')
+    expect(rest).toMatchObject({ contains_contact_info: true, status: 'held' })
+    // The teacher never sees the completing part, and a plain message after it is not held for it.
+    expect(await send('よろしくお願いします')).toMatchObject({ status: 'visible' })
+    const seen = MessageList.parse((await api.as(SUBS.teacher, 'GET', `/v1/rooms/${roomId}/messages`)).body)
+    expect(seen.map((m) => m.body)).not.toContain('5678です')
+  })
+
+  it('a held message does not hold the plain ones after it', async () => {
+    expect(await send('LINE ID: hanako_99')).toMatchObject({ status: 'held' })
+    expect(await send('ありがとうございました')).toMatchObject({ status: 'visible' })
+  })
+})

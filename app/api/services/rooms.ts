@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Destination, Message, Room } from '../../contract/v1/rooms'
 import type { Db, Tx } from '../../db/client'
@@ -302,6 +302,32 @@ export async function sendMessage(
   })
 }
 
+/** How far back a message may be the first part of contact details split over several messages. */
+export const SPLIT_CONTACT_WINDOW_MS = 10 * 60_000
+
+/**
+ * Whether this message completes contact details begun in the sender's last visible messages of the room
+ * ('電話は090-1234-', then '5678です'): each part alone passes the check, together they do not. Held parts
+ * are left out, so a plain message after a held one is not held for it.
+ */
+async function completesSplitContact(tx: Tx, userId: number, roomId: number, body: string, now: Date) {
+  const recent = await tx
+    .select({ body: messages.body })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.roomId, roomId),
+        eq(messages.senderId, userId),
+        eq(messages.status, 'visible'),
+        gt(messages.createdAt, new Date(now.getTime() - SPLIT_CONTACT_WINDOW_MS)),
+      ),
+    )
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(2)
+  if (recent.length === 0) return false
+  return containsContactInfo([...recent.reverse().map((m) => m.body), body].join('\n'))
+}
+
 /** One message into a room the caller is in; the caller's transaction. */
 async function insertMessage(
   tx: Tx,
@@ -311,7 +337,7 @@ async function insertMessage(
   now: Date,
 ): Promise<Message> {
   // Contact details sent after the composer's warning: held for an operator; the recipient sees nothing yet.
-  const flagged = containsContactInfo(body)
+  const flagged = containsContactInfo(body) || (await completesSplitContact(tx, userId, roomId, body, now))
   const [m] = await tx
     .insert(messages)
     .values({
