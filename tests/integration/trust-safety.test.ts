@@ -24,6 +24,7 @@ import {
   auditLog,
   classWorkSchedules,
   classWorks,
+  follows,
   jobs,
   mails,
   messages,
@@ -1425,6 +1426,77 @@ describe('通報: suspending an account', () => {
       'gone',
     )
     expect(await api.db.select().from(messages).where(eq(messages.roomId, room.id))).toHaveLength(2)
+  })
+
+  it("a suspended teacher leaves their followers' lists, and nobody can start following them (404)", async () => {
+    const teacher = await newPerson({ teacher: true, verified: true })
+    const follower = await newPerson()
+    const latecomer = await newPerson()
+    await createClass(teacher.sub, { is_published: true, price: 0 })
+    expectOk(await call(follower.sub, 'POST', `/v1/users/followings/${teacher.id}`))
+    const listed = async () =>
+      ((await call(follower.sub, 'GET', '/v1/users/followings')).body as { id: number }[]).map((f) => f.id)
+    expect(await listed()).toContain(teacher.id)
+    await api.db.update(users).set({ suspendedAt: api.now }).where(eq(users.id, teacher.id))
+    expect(await listed()).not.toContain(teacher.id)
+    expect((await call(latecomer.sub, 'POST', `/v1/users/followings/${teacher.id}`)).status).toBe(404)
+    expect(await api.db.select().from(follows).where(eq(follows.followerId, latecomer.id))).toEqual([])
+  })
+
+  it('nothing of a suspended account is delivered or approved afterwards: held messages go, a release or an approval is 409', async () => {
+    const teacher = await newPerson({ teacher: true, verified: true })
+    const parent = await newPerson()
+    const applicant = await newPerson()
+    const cls = await createClass(teacher.sub, { is_published: true, price: 0 })
+    const room = expectOk(
+      await call(parent.sub, 'POST', '/v1/rooms', { partner_id: teacher.id, body: 'はじめまして' }),
+      201,
+    ) as { id: number }
+    const held = expectOk(
+      await call(teacher.sub, 'POST', `/v1/rooms/${room.id}/messages`, { body: 'LINE ID: sensei_99 です' }),
+      201,
+    ) as { id: number; status: string }
+    expect(held.status).toBe('held')
+    const reportId = ReportReceipt.parse(expectOk(await report(parent.sub, 'class', cls.id), 201)).id
+    expectOk(
+      await call(SUBS.operator, 'POST', `/v1/admin/reports/${reportId}/resolve`, { action: 'suspend' }),
+    )
+    // The suspension removed it from the queue: the parent never gets it.
+    const [after] = await api.db.select().from(messages).where(eq(messages.id, held.id))
+    expect(after!.status).toBe('deleted')
+    const queue = (await call(SUBS.operator, 'GET', '/v1/admin/messages')).body as { id: number }[]
+    expect(queue.map((m) => m.id)).not.toContain(held.id)
+
+    // One that was held as the suspension committed (sent at that instant) is refused, not delivered.
+    await api.db.update(messages).set({ status: 'held' }).where(eq(messages.id, held.id))
+    await api.db.delete(jobs).where(eq(jobs.kind, 'notify.message'))
+    expectError(
+      await call(SUBS.operator, 'POST', `/v1/admin/messages/${held.id}/release`),
+      409,
+      'sender_suspended',
+    )
+    expect((await api.db.select().from(messages).where(eq(messages.id, held.id)))[0]!.status).toBe('held')
+    expect(await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.message'))).toEqual([])
+    expectOk(await call(SUBS.operator, 'POST', `/v1/admin/messages/${held.id}/delete`))
+
+    // A pending 本人確認 of a suspended member: never approved (no badge, no mail); it can still be rejected.
+    const submission = await submitVerification(applicant.sub)
+    await api.db.update(users).set({ suspendedAt: api.now }).where(eq(users.id, applicant.id))
+    expectError(
+      await call(SUBS.operator, 'POST', `/v1/admin/verifications/${submission}/decision`, {
+        decision: 'approve',
+      }),
+      409,
+      'member_suspended',
+    )
+    const [member] = await api.db.select().from(users).where(eq(users.id, applicant.id))
+    expect(member!.teacherVerifiedAt).toBeNull()
+    expectOk(
+      await call(SUBS.operator, 'POST', `/v1/admin/verifications/${submission}/decision`, {
+        decision: 'reject',
+        reason: '利用停止のため',
+      }),
+    )
   })
 })
 

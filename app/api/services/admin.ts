@@ -229,10 +229,21 @@ export async function adminModerateMessage(
   address?: string,
 ) {
   return db.transaction(async (tx) => {
+    // The sender first, as a suspension locks it before their messages (0015): a suspended sender's held message
+    // is never delivered, whichever of the two operators acts first.
+    const [peek] = await tx.select({ senderId: messages.senderId }).from(messages).where(eq(messages.id, id))
+    if (!peek) throw notFound('メッセージ')
+    const [sender] = await tx
+      .select({ suspendedAt: users.suspendedAt })
+      .from(users)
+      .where(eq(users.id, peek.senderId))
+      .for('share')
     const [m] = await tx.select().from(messages).where(eq(messages.id, id)).for('update')
     if (!m) throw notFound('メッセージ')
     if (m.status !== 'held') throw new ApiError(409, 'not_held', 'このメッセージは確認待ちではありません')
     if (m.senderId === operator.id) throw ownAccount()
+    if (decision === 'release' && sender?.suspendedAt)
+      throw new ApiError(409, 'sender_suspended', '利用停止中のアカウントのメッセージは届けられません')
     const status = decision === 'release' ? 'visible' : 'deleted'
     await tx
       .update(messages)

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm'
 import type { Favorite, FavoriteState, FollowState } from '../../contract/v1/follows'
 import type { Db } from '../../db/client'
 import { classWorks, favorites, follows, users } from '../../db/schema'
@@ -13,11 +13,12 @@ import { iso, selectCardRows, toCards } from './class-cards'
 
 const selfFollow = () => new ApiError(422, 'cannot_follow_self', '自分自身をフォローすることはできません')
 
+/** A teacher the public may see: a suspended one's page is gone (410), and nobody starts following them. */
 async function isTeacher(db: Db, teacherId: number): Promise<boolean> {
   const [row] = await db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.id, teacherId), eq(users.isTeacher, true)))
+    .where(and(eq(users.id, teacherId), eq(users.isTeacher, true), isNull(users.suspendedAt)))
     .limit(1)
   return Boolean(row)
 }

@@ -367,6 +367,11 @@ async function suspendAccount(tx: Tx, userId: number, now: Date) {
     .update(waitlistEntries)
     .set({ offerExpiresAt: now })
     .where(and(eq(waitlistEntries.userId, userId), eq(waitlistEntries.status, 'offered')))
+  // Their messages waiting for an operator are never delivered now (the sender sees them as removed).
+  await tx
+    .update(messages)
+    .set({ status: 'deleted', moderatedAt: now })
+    .where(and(eq(messages.senderId, userId), eq(messages.status, 'held')))
   const ended = await tx
     .delete(sessions)
     .where(and(eq(sessions.issuer, user.issuer), eq(sessions.sub, user.sub)))

@@ -1,4 +1,4 @@
-import { and, asc, count, countDistinct, desc, eq, gte, inArray, ne } from 'drizzle-orm'
+import { and, asc, count, countDistinct, desc, eq, gte, inArray, isNull, ne } from 'drizzle-orm'
 import type { DeepMe, Following, RegisterUserBody, UpdateUserBody, User } from '../../contract/v1/users'
 import type { Db, DbOrTx, Tx } from '../../db/client'
 import {
@@ -149,7 +149,8 @@ export async function followings(db: Db, userId: number): Promise<Following[]> {
     .innerJoin(users, eq(users.id, follows.teacherId))
     .leftJoin(orgUsers, eq(orgUsers.userId, users.id))
     .leftJoin(organizations, eq(organizations.id, orgUsers.organizationId))
-    .where(eq(follows.followerId, userId))
+    // A suspended teacher leaves the list (their page is gone, 410); the follow row itself stays.
+    .where(and(eq(follows.followerId, userId), isNull(users.suspendedAt)))
     .orderBy(desc(follows.createdAt), desc(users.id))
     .limit(200)
   return rows.map((r) => ({

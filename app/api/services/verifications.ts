@@ -196,6 +196,17 @@ export async function adminDecideVerification(
   address?: string,
 ): Promise<AdminVerification> {
   await transaction(db, async (tx) => {
+    // The member first (0015): a suspension and an approval of the same member never cross.
+    const [peek] = await tx
+      .select({ userId: teacherVerifications.userId })
+      .from(teacherVerifications)
+      .where(eq(teacherVerifications.id, id))
+    if (!peek) throw notFound('本人確認の申請')
+    const [member] = await tx
+      .select({ suspendedAt: users.suspendedAt })
+      .from(users)
+      .where(eq(users.id, peek.userId))
+      .for('share')
     const [row] = await tx
       .select()
       .from(teacherVerifications)
@@ -205,6 +216,8 @@ export async function adminDecideVerification(
     if (row.status !== 'pending') throw new ApiError(409, 'already_decided', 'この申請はすでに審査済みです')
     if (row.userId === operator.id) throw ownAccount()
     const approve = body.decision === 'approve'
+    if (approve && member?.suspendedAt)
+      throw new ApiError(409, 'member_suspended', '利用停止中のアカウントの申請は承認できません')
     const reason = approve ? null : (body.reason ?? '').trim()
     await tx
       .update(teacherVerifications)
