@@ -1035,6 +1035,25 @@ describe('reporting a review', () => {
   const report = (who: string | null, id: number, reason = 'harassment') =>
     call(who, 'POST', '/v1/reports', { target_type: 'review', target_id: id, reason })
 
+  it('suspending the author from a review report takes every review of theirs down, and the average with it', async () => {
+    const l = await lesson({ members: 2 })
+    const other = await lesson({ members: 0 })
+    const [kind, abusive] = await reviewAll(l, [5, 1])
+    // The same member's review of another class goes too.
+    const author = l.seats[1]!.member
+    const seat = await reserve(author, other.schedule.id)
+    const elsewhere = expectOk(await postReview(author, seat, { rating: 2, comment: comment(3) }), 201).id
+    const reporter = await newPerson()
+    const receipt = ReportReceipt.parse(expectOk(await report(reporter.sub, abusive!), 201))
+    expectOk(
+      await call(SUBS.operator, 'POST', `/v1/admin/reports/${receipt.id}/resolve`, { action: 'suspend' }),
+    )
+    const page = await reviewPage(l.classId)
+    expect(page.items.map((r) => r.id)).toEqual([kind])
+    expect(page.summary).toEqual({ average: 5, count: 1, histogram: [0, 0, 0, 0, 1] })
+    expect((await reviewPage(other.classId)).items.map((r) => r.id)).not.toContain(elsewhere)
+  })
+
   it('a member reports it; an operator hides it: gone from the list, the count, the average, the card and the teacher page', async () => {
     const l = await lesson({ members: 3 })
     const [good, bad, fine] = await reviewAll(l, [5, 1, 4]) // 10 / 3 = 3.3

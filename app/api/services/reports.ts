@@ -367,6 +367,13 @@ async function suspendAccount(tx: Tx, userId: number, now: Date) {
     .update(waitlistEntries)
     .set({ offerExpiresAt: now })
     .where(and(eq(waitlistEntries.userId, userId), eq(waitlistEntries.status, 'offered')))
+  // Their reviews leave the class pages and the ratings (a suspension is for what they wrote, too).
+  const theirReviews = await tx
+    .select({ id: reviews.id })
+    .from(reviews)
+    .where(and(eq(reviews.userId, userId), eq(reviews.status, 'visible')))
+    .orderBy(asc(reviews.classWorkId), asc(reviews.id))
+  for (const r of theirReviews) await hideReview(tx, r.id)
   // Their messages waiting for an operator are never delivered now (the sender sees them as removed).
   await tx
     .update(messages)

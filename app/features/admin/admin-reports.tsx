@@ -17,7 +17,12 @@ const STATUS_TABS: { status: NonNullable<ReportSearch['status']>; label: string 
   { status: 'hidden', label: '非表示にした' },
   { status: 'suspended', label: '利用停止した' },
 ]
-const KINDS = ['class', 'teacher', 'message'] as const
+const KINDS = ['class', 'teacher', 'message', 'review'] as const
+const HIDE_LABELS = {
+  class: 'クラスを非表示にする',
+  message: 'メッセージを削除する',
+  review: 'レビューを非表示にする',
+} as const
 
 /** Days (or hours) a report has waited: the oldest come first and say so. */
 function age(iso: string) {
@@ -27,7 +32,7 @@ function age(iso: string) {
 
 /**
  * /admin/reports: reports by age (oldest open first) and kind. An operator dismisses one, hides the content (a
- * class leaves search and its page answers 410; a message disappears), or suspends the account behind it.
+ * class leaves search and its page answers 410; a message or a review disappears), or suspends the account behind it.
  */
 export function AdminReports(props: { search: ReportSearch }) {
   const list = useSuspenseQuery(adminReportsQuery(props.search)).data
@@ -110,7 +115,7 @@ function ReportItem({ r }: { r: AdminReport }) {
     },
     onError: () => showErrorSnackbar('処理できませんでした。時間をおいてもう一度お試しください'),
   })
-  const canHide = r.target_type === 'class' || r.target_type === 'message'
+  const canHide = r.target_type !== 'teacher'
   return (
     <li className="rounded-2xl border border-slate-200 bg-white p-4" data-testid="report">
       <p className="text-xs text-slate-600">
@@ -168,7 +173,7 @@ function ReportItem({ r }: { r: AdminReport }) {
                 onClick={() => resolve.mutate('hide')}
                 data-testid="report-hide"
               >
-                {r.target_type === 'class' ? 'クラスを非表示にする' : 'メッセージを削除する'}
+                {HIDE_LABELS[r.target_type as Exclude<AdminReport['target_type'], 'teacher'>]}
               </button>
             ) : null}
             {r.target_user.suspended ? null : (
