@@ -641,6 +641,20 @@ export const sessions = pgTable(
   (t) => [index('sessions_subject_idx').on(t.issuer, t.sub), index('sessions_expires_idx').on(t.expiresAt)],
 )
 
+/**
+ * When a member last logged their other devices out (docs/decisions/0037): a browser with no live session of theirs
+ * signs in again only with an authentication after that moment, not through the provider's single sign-on.
+ */
+export const signInRevocations = pgTable(
+  'sign_in_revocations',
+  {
+    issuer: text('issuer').notNull(),
+    sub: text('sub').notNull(),
+    revokedAt: ts('revoked_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.issuer, t.sub] })],
+)
+
 /** Rate-limit counters shared by every instance (rate-limiter-flexible, app/server/rate-limit). */
 export const rateLimits = pgTable(
   'rate_limits',

@@ -289,6 +289,8 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_basic',
         id_token_signed_response_alg: 'RS256',
+        // auth_time in every ID token: the site tells a fresh authentication from single sign-on (0037).
+        require_auth_time: true,
       },
     ],
     jwks: { keys: signingKeys.keys },

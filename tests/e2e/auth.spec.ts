@@ -172,5 +172,17 @@ test('the sessions page lists the member’s devices and logs out every other on
   // This device is still signed in.
   await gotoReady(page, '/profile')
   await expect(page.getByRole('heading', { level: 1, name: '基本情報' })).toBeVisible()
+
+  // Whoever holds the phone cannot sign straight back in through the provider's own session: the password is
+  // asked for (0037), and with it the member is back where they were.
+  await phone.getByTestId('login-modal').getByRole('button', { name: 'ログイン', exact: true }).click()
+  await expect(phone.locator('#password')).toBeVisible()
+  await phone.locator('#email').fill(email)
+  await phone.locator('#password').fill('manabi-demo-1234')
+  await phone.getByRole('button', { name: 'ログイン', exact: true }).click()
+  await expect(phone.getByRole('heading', { level: 1, name: '基本情報' })).toBeVisible()
+  // Signed in afresh, the phone's next sign-in is single sign-on again, and this device never had to re-enter it.
+  await gotoReady(page, '/profile')
+  await expect(page.getByRole('heading', { level: 1, name: '基本情報' })).toBeVisible()
   await second.close()
 })

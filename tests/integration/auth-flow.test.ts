@@ -191,6 +191,42 @@ describe('sign-in through the provider page (demo-account button, cookie jar)', 
     expect((await h.flow.getSessionAccessToken(browser.sessionRequest()))!.claims.sub).toBe('demo|new')
   })
 
+  it('after a logout of the other devices, a browser logged out there signs in only by authenticating again (0037)', async () => {
+    const signIn = async () => {
+      const browser = h.newBrowser()
+      const page = await browser.navigate('/auth/login')
+      await browser.navigate(demoButtonAction(page.body, 'demo|org-owner'), {
+        method: 'POST',
+        body: 'account=demo%7Corg-owner',
+      })
+      return browser
+    }
+    const kept = await signIn()
+    const lost = await signIn()
+    expect(await h.flow.endSessions(kept.sessionRequest(), 'others')).toBeGreaterThanOrEqual(1)
+    expect(await h.flow.getSessionAccessToken(lost.sessionRequest())).toBeUndefined()
+
+    // The lost device's provider session would sign it straight back in: the site asks the provider again, with
+    // prompt=login, and the provider shows its sign-in page instead.
+    const again = await lost.navigate('/auth/login?returnTo=%2Fmypage')
+    expect(again.url.pathname).toMatch(/^\/idp\/interaction\//)
+    expect(await h.flow.getSessionAccessToken(lost.sessionRequest())).toBeUndefined()
+    const done = await lost.navigate(demoButtonAction(again.body, 'demo|org-owner'), {
+      method: 'POST',
+      body: 'account=demo%7Corg-owner',
+    })
+    expect(done.url.pathname).toBe('/mypage')
+    expect((await h.flow.getSessionAccessToken(lost.sessionRequest()))!.claims.sub).toBe('demo|org-owner')
+    // Authenticated afresh, its next sign-in is single sign-on again.
+    lost.cookies.delete('manabi_session')
+    expect((await lost.navigate('/auth/login?returnTo=%2Fmessage')).url.pathname).toBe('/message')
+
+    // The device that kept its session renews silently as before (prompt=none).
+    const silent = await kept.navigate('/auth/login?prompt=none&returnTo=%2Fmessage')
+    expect(silent.url.pathname).toBe('/message')
+    expect((await h.flow.getSessionAccessToken(kept.sessionRequest()))!.claims.sub).toBe('demo|org-owner')
+  })
+
   it('ends the sign-in of someone without a profile on the top page (spec §4 sorts them from there), from any page', async () => {
     accounts.set('demo|new', 'unregistered')
     try {

@@ -31,6 +31,12 @@ const SILENT_RENEWAL_ERRORS = new Set(['login_required', 'interaction_required',
 const SESSION_ENDING_ERRORS = new Set(['invalid_grant', 'login_required'])
 const ALLOWED_PROMPTS = new Set(['none', 'login'])
 
+/**
+ * How long a logout of other devices asks for a fresh authentication when the provider's ID token carries no
+ * `auth_time`: longer than a provider's single sign-on session is kept (the embedded one's: 14 days).
+ */
+export const REAUTH_WINDOW_MS = 30 * 24 * 3_600_000
+
 export interface LogoutInfo {
   sessionId?: string
   sub?: string
@@ -195,6 +201,15 @@ export function createAuthFlow(options: AuthFlowOptions) {
     const screenHint = params.get('screen_hint') === 'signup' ? 'signup' : undefined
     const loginHint = params.get('login_hint')?.trim().slice(0, 320) || undefined
 
+    return startLogin(new Headers(), { returnTo, errorPath, prompt, screenHint, loginHint })
+  }
+
+  /** Sets the transaction cookie and sends the browser to the provider's authorization endpoint. */
+  async function startLogin(
+    headers: Headers,
+    o: { returnTo: string; errorPath: string; prompt?: string; screenHint?: 'signup'; loginHint?: string },
+  ): Promise<Response> {
+    const { returnTo, errorPath, prompt, screenHint, loginHint } = o
     const tx: AuthTransaction = {
       state: generateState(),
       nonce: generateState(),
@@ -204,7 +219,6 @@ export function createAuthFlow(options: AuthFlowOptions) {
       prompt,
       createdAt: clock(),
     }
-    const headers = new Headers()
     let location: URL
     try {
       const client = await options.client()
@@ -325,6 +339,12 @@ export function createAuthFlow(options: AuthFlowOptions) {
         return redirect('/', headers)
       }
       const now = clock()
+      // A new login in this browser replaces its previous session (a re-login, a silent renewal round trip).
+      const previous = await store.readSession(request, now)
+      if (await needsFreshSignIn(claims, tx, previous, now))
+        // The provider signed them in by its own session, which may be on a device they logged out: once more,
+        // with their password (prompt=login), back to the same page.
+        return startLogin(headers, { returnTo: tx.returnTo, errorPath: tx.errorPath, prompt: 'login' })
       const session: SessionData = {
         sid: newSessionId(),
         accessToken: tokens.accessToken,
@@ -334,8 +354,6 @@ export function createAuthFlow(options: AuthFlowOptions) {
         checkedAt: now,
         createdAt: now,
       }
-      // A new login in this browser replaces its previous session (a re-login, a silent renewal round trip).
-      const previous = await store.readSession(request, now)
       if (previous) await store.deleteSession(previous.sid)
       headers.append(
         'Set-Cookie',
@@ -361,6 +379,28 @@ export function createAuthFlow(options: AuthFlowOptions) {
         returnTo: tx.returnTo,
       })
     }
+  }
+
+  /**
+   * Whether this sign-in must be repeated with a password (docs/decisions/0037): the member logged their other
+   * devices out after the provider last authenticated them, and this browser holds no live session of theirs (a
+   * device that kept its session, the one that logged the others out included, renews as before). Without
+   * `auth_time` in the ID token the moment cannot be told, so a revocation of the last REAUTH_WINDOW_MS counts;
+   * a round trip that already asked for the password (prompt=login) is accepted unless its `auth_time` says
+   * otherwise.
+   */
+  async function needsFreshSignIn(
+    claims: { sub: string; auth_time?: unknown },
+    tx: AuthTransaction,
+    previous: SessionData | undefined,
+    now: number,
+  ): Promise<boolean> {
+    if (previous?.claims.sub === claims.sub) return false
+    const revokedAt = await store.signInRevokedAt(claims.sub)
+    if (revokedAt === undefined) return false
+    const authTime = typeof claims.auth_time === 'number' ? claims.auth_time * 1000 : undefined
+    if (authTime !== undefined) return authTime <= revokedAt && tx.prompt !== 'login'
+    return tx.prompt !== 'login' && now - revokedAt < REAUTH_WINDOW_MS
   }
 
   /** Revokes refresh tokens at the provider; a failure is logged and never blocks a logout. */
@@ -420,6 +460,9 @@ export function createAuthFlow(options: AuthFlowOptions) {
       target === 'others' ? { allExcept: session.sid } : target,
     )
     await revokeAll(result.refreshTokens)
+    // Their provider sessions stay (its single sign-on, on those devices too): a sign-in there from now on must
+    // authenticate afresh (needsFreshSignIn).
+    await store.recordSignInRevocation(session.claims.sub, clock())
     await securityEvent(request, {
       action: 'logout_others',
       sub: session.claims.sub,

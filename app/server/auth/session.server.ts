@@ -1,9 +1,9 @@
 import '@tanstack/react-start/server-only'
 import { createHash, hkdfSync, randomBytes } from 'node:crypto'
-import { and, eq, lt, ne } from 'drizzle-orm'
+import { and, eq, lt, ne, sql } from 'drizzle-orm'
 import { EncryptJWT, jwtDecrypt } from 'jose'
 import type { Db } from '../../db/client'
-import { sessions } from '../../db/schema'
+import { sessions, signInRevocations } from '../../db/schema'
 import { getConfig } from '../config'
 import { type CookieOptions, getCookie, serializeCookie } from './cookies.server'
 import { resolveSessionSecret } from './secret.server'
@@ -332,6 +332,28 @@ export function createSessionStore(options: SessionStoreOptions) {
         if (tokens?.refreshToken) refreshTokens.push(tokens.refreshToken)
       }
       return { deleted: rows.length, refreshTokens }
+    },
+
+    /** Records that the member's other devices were logged out at `at` (the latest such moment is kept). */
+    async recordSignInRevocation(sub: string, at: number): Promise<void> {
+      const db = await getDb()
+      await db
+        .insert(signInRevocations)
+        .values({ issuer, sub, revokedAt: new Date(at) })
+        .onConflictDoUpdate({
+          target: [signInRevocations.issuer, signInRevocations.sub],
+          set: { revokedAt: sql`greatest(${signInRevocations.revokedAt}, excluded.revoked_at)` },
+        })
+    },
+
+    /** When the member last logged their other devices out, if they ever did. */
+    async signInRevokedAt(sub: string): Promise<number | undefined> {
+      const db = await getDb()
+      const [row] = await db
+        .select({ at: signInRevocations.revokedAt })
+        .from(signInRevocations)
+        .where(and(eq(signInRevocations.issuer, issuer), eq(signInRevocations.sub, sub)))
+      return row?.at.getTime()
     },
 
     async transactionCookie(tx: AuthTransaction): Promise<string> {
