@@ -1,6 +1,6 @@
 import '@tanstack/react-start/server-only'
 import { randomBytes } from 'node:crypto'
-import { and, eq, inArray } from 'drizzle-orm'
+import { and, eq, gt, inArray, sql } from 'drizzle-orm'
 import { DATABASE_RETRY_AFTER_S, type Db, getDb, isDatabaseUnavailable } from '../db/client'
 import { type EventBus, getEventBus, type Unsubscribe } from '../db/events'
 import { sessions, users } from '../db/schema'
@@ -409,13 +409,16 @@ export async function liveEventsResponse(request: Request, deps: LiveEventsDeps 
 
 let appHub: LiveHub | undefined
 
-/** sessionsAlive over the sessions table (app/server/auth/session.server.ts): the ids among `ids` still there. */
+/**
+ * sessionsAlive over the sessions table (app/server/auth/session.server.ts): the ids among `ids` still there and
+ * not past their end (an expired row stays until its member's next sign-in sweeps it).
+ */
 export function liveSessionIds(getDbFn: () => Promise<Db>) {
   return async (ids: string[]): Promise<Set<string>> => {
     const rows = await (await getDbFn())
       .select({ id: sessions.id })
       .from(sessions)
-      .where(inArray(sessions.id, ids))
+      .where(and(inArray(sessions.id, ids), gt(sessions.expiresAt, sql`now()`)))
     return new Set(rows.map((r) => r.id))
   }
 }

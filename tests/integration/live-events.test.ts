@@ -245,7 +245,7 @@ describe(`GET /events across instances (${pgUrl ? 'PostgreSQL LISTEN/NOTIFY' : '
 })
 
 describe('a stream ends with its session', () => {
-  it('once the session row is gone (signed out on another device, suspended), the next heartbeat ends its stream', async () => {
+  it('once the session row is gone (signed out on another device, suspended) or past its end, the next heartbeat ends its stream', async () => {
     const bus = newBus()
     const hub = createLiveHub({
       getBus: async () => bus,
@@ -276,7 +276,14 @@ describe('a stream ends with its session', () => {
       expect(deleted).toHaveLength(1)
       await within(2_000, () => hub.stats().streams === 1)
       await gone.ended
-      await stays.cancel()
+      // A session past its end (its row not yet swept) ends its stream too.
+      const expiredId = sessionRowId(decodeURIComponent(kept.split('=')[1]!))
+      await database.db
+        .update(sessions)
+        .set({ expiresAt: new Date(Date.now() - 1_000) })
+        .where(eq(sessions.id, expiredId))
+      await within(2_000, () => hub.stats().streams === 0)
+      await stays.ended
     } finally {
       await hub.closeAll()
       await bus.close()
