@@ -87,7 +87,7 @@ const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
   ],
   new_message: [
     { sender: 'けんた先生', roomUrl: 'https://manabi.example/message?room=3' },
-    'けんた先生さんからメッセージが届きました',
+    'けんた先生からメッセージが届きました',
     'https://manabi.example/message?room=3',
   ],
   class_announcement: [

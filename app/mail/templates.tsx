@@ -239,16 +239,17 @@ export const templates = {
     ),
   }),
 
+  /** `sender` as addressed: 'はなこさん', 'けんた 先生' (a room's teacher, addressName). */
   new_message: define<{ sender: string; roomUrl: string }>({
     kind: 'message',
-    subject: (p) => `${p.sender}さんからメッセージが届きました`,
+    subject: (p) => `${p.sender}からメッセージが届きました`,
     body: (p) => (
       <MailLayout
-        preview={`${p.sender}さんからメッセージが届きました`}
+        preview={`${p.sender}からメッセージが届きました`}
         heading="新着メッセージ"
         footer={p.footer}
       >
-        <P>{p.sender}さんからメッセージが届きました。内容はまなびのたねでご確認ください。</P>
+        <P>{p.sender}からメッセージが届きました。内容はまなびのたねでご確認ください。</P>
         <Action href={p.roomUrl}>メッセージを読む</Action>
       </MailLayout>
     ),

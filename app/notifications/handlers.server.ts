@@ -20,6 +20,7 @@ import {
   refunds,
   reviews,
   roomMembers,
+  rooms,
   teacherVerifications,
   users,
   waitlistEntries,
@@ -28,6 +29,7 @@ import { transaction } from '../db/transaction'
 import { enqueue } from '../jobs/queue.server'
 import type { Job, JobHandler, RecurringJob } from '../jobs/runner.server'
 import { JobNotDueError, PermanentJobError } from '../jobs/runner.server'
+import { addressName } from '../lib/format'
 import { receiptNumber } from '../lib/money'
 import { cancelDeadline } from '../lib/reservation-rules'
 import type { MailRequest, MailSettings } from '../mail/mailer.server'
@@ -367,11 +369,13 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           roomId: messages.roomId,
           senderId: messages.senderId,
           sender: users.nickname,
+          senderTeaches: sql<boolean>`${rooms.teacherId} = ${messages.senderId}`,
           at: messages.createdAt,
           status: messages.status,
         })
         .from(messages)
         .innerJoin(users, eq(users.id, messages.senderId))
+        .innerJoin(rooms, eq(rooms.id, messages.roomId))
         .where(eq(messages.id, messageId))
         .limit(1)
       // Held for an operator (or deleted): the recipient hears of it only when it is released.
@@ -412,7 +416,8 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
             .returning({ key: notificationThrottles.key })
           if (claimed.length === 0) return
           await mailMember(tx, deps, `message-${messageId}-${r.id}`, r, 'new_message', {
-            sender: m.sender,
+            // As the app addresses them: the room's teacher as 先生, a member with さん.
+            sender: m.senderTeaches ? addressName(m.sender, true) : `${m.sender}さん`,
             roomUrl: `${deps.mail.siteOrigin}/message?room=${m.roomId}`,
           })
         })

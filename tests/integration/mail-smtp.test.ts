@@ -117,7 +117,7 @@ describe('mail over SMTP', () => {
       to: 'teacher@manabi.example',
       userId: memberId,
       template: 'new_message' as const,
-      props: { sender: 'はなこママ', roomUrl: 'http://localhost:3000/message?room=1' },
+      props: { sender: 'はなこママさん', roomUrl: 'http://localhost:3000/message?room=1' },
     }
     expect(await sendMail(database.db, settings(true), request)).toBe(true)
     expect(await sendMail(database.db, settings(true), request)).toBe(false)

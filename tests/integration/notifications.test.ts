@@ -15,6 +15,7 @@ import {
   users,
 } from '../../app/db/schema'
 import { type JobHandler, startJobRunner } from '../../app/jobs/runner.server'
+import { addressName } from '../../app/lib/format'
 import {
   isNotificationEnabled,
   listNotificationPreferences,
@@ -405,6 +406,31 @@ describe('messages', () => {
     await api.as(SUBS.parent, 'POST', `/v1/rooms/${roomId}/messages`, { body: 'もう一つ' })
     await runJobs()
     expect(await mailbox()).toHaveLength(2)
+  })
+
+  it("the mail names the sender as the app does: the room's teacher as 先生 (never 先生さん), a member with さん", async () => {
+    const roomId = (await api.as(SUBS.parent, 'POST', '/v1/rooms', { partner_id: teacherId })).body
+      .id as number
+    await runJobs()
+    await api.db.delete(mails)
+    await api.db.delete(notificationThrottles)
+    expect(
+      (
+        await api.as(SUBS.teacher, 'POST', `/v1/rooms/${roomId}/messages`, {
+          body: 'ご質問ありがとうございます',
+        })
+      ).status,
+    ).toBe(201)
+    await runJobs()
+    const [teacher] = await api.db
+      .select({ nickname: users.nickname })
+      .from(users)
+      .where(eq(users.id, teacherId))
+    const box = await mailbox()
+    expect(box.map((m) => m.subject)).toEqual([
+      `${addressName(teacher!.nickname, true)}からメッセージが届きました`,
+    ])
+    expect(box[0]!.subject).not.toMatch(/先生\s*さん/)
   })
 
   it('a message job that fails after claiming the mail slot still mails when it runs again', async () => {
