@@ -48,3 +48,23 @@ export function refuseContactInfo(text: string, what?: string): void {
       `${what ?? ''}${what ? 'に' : ''}連絡先やSNSのIDは書けません（${contactKindsLabel(found.kinds)}）`,
     )
 }
+
+/**
+ * refuseContactInfo for profile fields others see (a nickname names its member in every room, list and mail; a
+ * teacher's introduction is public): 422 `contact_info` with the field's own message, for the form to show by it.
+ */
+export function refuseContactInfoIn(
+  fields: Record<string, { label: string; text: string | null | undefined }>,
+) {
+  const issues: { path: string[]; message: string }[] = []
+  for (const [key, { label, text }] of Object.entries(fields)) {
+    if (!text) continue
+    const found = detectContactInfo(text)
+    if (found.flagged)
+      issues.push({
+        path: [key],
+        message: `${label}に連絡先やSNSのIDは書けません（${contactKindsLabel(found.kinds)}）`,
+      })
+  }
+  if (issues.length > 0) throw new ApiError(422, 'contact_info', issues[0]!.message, { issues })
+}

@@ -59,6 +59,23 @@ describe('learner profiles', () => {
     expect(await api.count('learners')).toBe(before)
   })
 
+  it('a nickname with contact details is 422 contact_info, adding or editing, and nothing changes', async () => {
+    const before = await api.count('learners')
+    const added = await api.as(SUBS.parent, 'POST', '/v1/users/me/learners', {
+      nickname: 'LINE:hana_99',
+      school_type_id: schoolTypeId,
+      target_grade_id: gradeId,
+    })
+    expect(added.status).toBe(422)
+    expect(added.body.code).toBe('contact_info')
+    expect(await api.count('learners')).toBe(before)
+    const edited = await api.as(SUBS.parent, 'PATCH', `/v1/users/me/learners/${created.id}`, {
+      nickname: '090-1234-5678',
+    })
+    expect(edited.status).toBe(422)
+    expect((await deepMe(SUBS.parent)).learners.find((l) => l.id === created.id)!.nickname).toBe('はな')
+  })
+
   it('someone else’s learner is 404 for edit and delete', async () => {
     const patch = await api.as(SUBS.owner, 'PATCH', `/v1/users/me/learners/${created.id}`, { nickname: 'x' })
     expect(patch.status).toBe(404)

@@ -117,6 +117,28 @@ describe('teaching is turned on by the identity verification only (docs/decision
   })
 })
 
+describe('profile fields others see carry no contact details', () => {
+  it('PATCH /v1/users/me refuses them in the nickname and the introduction (422 contact_info) and changes nothing', async () => {
+    const before = User.parse((await api.as(SUBS.parent, 'GET', '/v1/users/me')).body)
+    for (const [field, value] of [
+      ['nickname', 'LINE:hanako_mama'],
+      ['nickname', 'hanako@gmail.com'],
+      ['introduction', 'インスタは hanako.mama です'],
+      ['nickname', 'ha\u200bnako@gmail.com'],
+    ] as const) {
+      const res = await api.as(SUBS.parent, 'PATCH', '/v1/users/me', { [field]: value })
+      expect(res.status, value).toBe(422)
+      expect(res.body.code).toBe('contact_info')
+      expect((res.body.issues as { path: string[] }[])[0]!.path).toEqual([field])
+    }
+    expect(User.parse((await api.as(SUBS.parent, 'GET', '/v1/users/me')).body)).toEqual(before)
+    // Ordinary names still pass.
+    expect((await api.as(SUBS.parent, 'PATCH', '/v1/users/me', { nickname: before.nickname })).status).toBe(
+      200,
+    )
+  })
+})
+
 describe('class announcements', () => {
   it('lists announcements of reserved classes with read state', async () => {
     const res = await api.as(SUBS.parent, 'GET', '/v1/class_announcements')

@@ -58,6 +58,31 @@ describe('POST /v1/users (registration)', () => {
     expect(await snapshot()).toEqual(before)
   })
 
+  it.each([
+    ['a LINE id in the nickname', { ...parentForm, nickname: 'LINE:hanako_mama' }, 'nickname'],
+    ['a phone number in the nickname', { ...parentForm, nickname: '09012345678' }, 'nickname'],
+    [
+      'an e-mail address in the introduction',
+      { ...parentForm, introduction: 'hanako@gmail.com まで' },
+      'introduction',
+    ],
+    [
+      "an SNS id in a child's nickname",
+      { ...parentForm, learners: [{ nickname: '@hanako_12', school_type_id: 2, target_grade_id: 3 }] },
+      'learners.0.nickname',
+    ],
+  ])('refuses %s with 422 contact_info on that field and writes nothing', async (_name, body, field) => {
+    const before = await snapshot()
+    const res = await api.call('POST', '/v1/users', { token: await tokenFor(SUBS.newUser), body })
+    expect(res.status).toBe(422)
+    expect(res.body).toMatchObject({
+      code: 'contact_info',
+      message: expect.stringMatching(/連絡先やSNSのIDは書けません/),
+    })
+    expect((res.body.issues as { path: string[] }[])[0]!.path.join('.')).toBe(field)
+    expect(await snapshot()).toEqual(before)
+  })
+
   it('refuses malformed JSON, another media type and an oversized body with 4xx', async () => {
     const before = await snapshot()
     const token = await tokenFor(SUBS.newUser)

@@ -13,7 +13,7 @@ import {
   waitlistEntries,
 } from '../../db/schema'
 import { ACCOUNT_SUSPENDED_MESSAGE, type UserRow } from '../auth'
-import { ApiError, invalidRequest, notFound } from '../errors'
+import { ApiError, invalidRequest, notFound, refuseContactInfoIn } from '../errors'
 
 const toLearner = (l: typeof learners.$inferSelect): Learner => ({
   id: l.id,
@@ -83,6 +83,7 @@ export async function addLearner(db: Db, user: UserRow, body: CreateLearnerBody)
       .for('no key update')
     if (me?.suspendedAt) throw new ApiError(403, 'account_suspended', ACCOUNT_SUSPENDED_MESSAGE)
     await checkLearnerMasters(tx, body)
+    refuseContactInfoIn({ nickname: { label: 'ニックネーム', text: body.nickname } })
     const [n] = await tx.select({ n: count() }).from(learners).where(eq(learners.userId, user.id))
     if (Number(n?.n ?? 0) >= MAX_LEARNERS) {
       throw new ApiError(409, 'too_many_learners', `登録できるお子さまは${MAX_LEARNERS}人までです`)
@@ -109,6 +110,7 @@ export async function updateLearner(
   return db.transaction(async (tx) => {
     await lockOwnLearner(tx, userId, learnerId)
     await checkLearnerMasters(tx, body)
+    refuseContactInfoIn({ nickname: { label: 'ニックネーム', text: body.nickname } })
     const [l] = await tx
       .update(learners)
       .set({

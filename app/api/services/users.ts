@@ -19,7 +19,7 @@ import {
 import { transaction } from '../../db/transaction'
 import { classSearchText } from '../../lib/search-normalize'
 import type { TokenClaims, UserRow } from '../auth'
-import { ApiError, invalidRequest, sqlState } from '../errors'
+import { ApiError, invalidRequest, refuseContactInfoIn, sqlState } from '../errors'
 import { iso, scheduleColumns, summaryJson } from './class-cards'
 
 export function toUserJson(u: UserRow): User {
@@ -207,6 +207,13 @@ export async function registerUser(db: Db, claims: TokenClaims, body: RegisterUs
         .limit(1)
       if (existing) throw alreadyRegistered()
       const kids = body.learners ?? []
+      refuseContactInfoIn({
+        nickname: { label: 'ニックネーム', text: body.nickname },
+        introduction: { label: '自己紹介', text: body.introduction },
+        ...Object.fromEntries(
+          kids.map((l, i) => [`learners.${i}.nickname`, { label: 'ニックネーム', text: l.nickname }]),
+        ),
+      })
       await checkMasters(tx, {
         professions: [body.profession_id],
         schoolTypes: [body.school_type_id, ...kids.map((l) => l.school_type_id)],
@@ -275,6 +282,10 @@ export async function updateMe(db: Db, user: UserRow, body: UpdateUserBody): Pro
       professions: [body.profession_id],
       schoolTypes: [body.school_type_id],
       grades: [body.target_grade_id],
+    })
+    refuseContactInfoIn({
+      nickname: { label: 'ニックネーム', text: body.nickname },
+      introduction: { label: '自己紹介', text: body.introduction },
     })
     const [updated] = await tx
       .update(users)
