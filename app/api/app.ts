@@ -7,6 +7,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { z } from 'zod'
 import { DATABASE_RETRY_AFTER_S, type Db, getDb as defaultGetDb, isDatabaseUnavailable } from '../db/client'
 import type { EventBus } from '../db/events'
+import { errorLine, withoutQueryParams } from '../db/log-safe'
 import { consume, giveBack, isLimited, limitKey, RateLimitedError } from '../db/rate-limit'
 import { LIMITS, type Limit, type LimitName } from '../lib/limits'
 import { unsubscribeSecretOf } from '../mail/unsubscribe.server'
@@ -232,7 +233,8 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
       return c.json({ code: known.code, message: known.message, ...extra }, known.status)
     }
     if (err instanceof HTTPException && err.status === 503) {
-      console.error('[api] request timed out:', c.req.method, c.req.path)
+      // The route's pattern, not its path: a calendar feed's path is its secret token.
+      console.error('[api] request timed out:', c.req.method, c.req.routePath)
       c.header('Retry-After', String(DATABASE_RETRY_AFTER_S))
       return c.json({ code: 'database_unavailable', message: 'ただいまサービスを利用できません' }, 503)
     }
@@ -243,11 +245,11 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
       return c.json({ code, message: '入力内容に誤りがあります' }, status >= 500 ? 400 : status)
     }
     if (isDatabaseUnavailable(err)) {
-      console.error('[api] database unavailable:', err instanceof Error ? err.message : err)
+      console.error('[api] database unavailable:', errorLine(err))
       c.header('Retry-After', String(DATABASE_RETRY_AFTER_S))
       return c.json({ code: 'database_unavailable', message: 'ただいまサービスを利用できません' }, 503)
     }
-    console.error('[api] unexpected error:', err)
+    console.error('[api] unexpected error:', withoutQueryParams(err))
     return c.json({ code: 'internal_error', message: 'サーバーで問題が発生しました。' }, 500)
   })
 

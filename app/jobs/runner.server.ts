@@ -3,6 +3,7 @@ import { hostname } from 'node:os'
 import { and, eq, sql } from 'drizzle-orm'
 import type { Db, Tx } from '../db/client'
 import type { EventBus, Unsubscribe } from '../db/events'
+import { withoutQueryParams } from '../db/log-safe'
 import { rowsOf } from '../db/rows'
 import { jobs } from '../db/schema'
 import { logger } from '../server/logger.server'
@@ -146,18 +147,20 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
         .where(mine)
       return
     }
-    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+    // Bound values of a failed statement (addresses, tokens) stay out of the log and the jobs table.
+    const safe = withoutQueryParams(error)
+    const message = safe instanceof Error ? `${safe.name}: ${safe.message}` : String(safe)
     const [row] = await db.select({ max: jobs.maxAttempts }).from(jobs).where(eq(jobs.id, job.id))
     const final = error instanceof PermanentJobError || job.attempts >= (row?.max ?? 1)
     if (final) {
-      logger.error({ err: error, job: { id: job.id, kind: job.kind } }, 'job failed for good')
+      logger.error({ err: safe, job: { id: job.id, kind: job.kind } }, 'job failed for good')
       await db
         .update(jobs)
         .set({ finishedAt: sql`now()`, failed: true, lockedUntil: null, lastError: message })
         .where(mine)
     } else {
       logger.warn(
-        { err: error, job: { id: job.id, kind: job.kind, attempts: job.attempts } },
+        { err: safe, job: { id: job.id, kind: job.kind, attempts: job.attempts } },
         'job will retry',
       )
       await db

@@ -4,6 +4,7 @@ import { getRequest, setResponseHeader, setResponseStatus } from '@tanstack/reac
 import { fieldErrorsOf } from '~/lib/action-result'
 import { ServerFnError } from '~/lib/server-fn-error'
 import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '../db/client'
+import { withoutQueryParams } from '../db/log-safe'
 import { ApiError } from './api-client'
 import { logger } from './logger.server'
 
@@ -154,7 +155,8 @@ function isServerFnRequest(): boolean {
 export function toServerFnError(error: unknown): unknown {
   if (isRedirect(error) || isNotFound(error) || error instanceof Response) return error
   const client = classifyServerFnError(error)
-  if (client.status >= 500 && client.status !== 503) logger.error({ err: error }, 'server function failed')
+  if (client.status >= 500 && client.status !== 503)
+    logger.error({ err: withoutQueryParams(error) }, 'server function failed')
   else logger.info({ status: client.status, code: client.code }, 'server function refused')
   if (client.status === 503) {
     setResponseStatus(503)

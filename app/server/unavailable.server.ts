@@ -1,5 +1,6 @@
 import '@tanstack/react-start/server-only'
 import { DATABASE_RETRY_AFTER_S } from '../db/client'
+import { errorLine } from '../db/log-safe'
 
 /**
  * The answer of a non-page route (a feed, an image, the sitemap) whose data could not be read because the API or
@@ -7,7 +8,7 @@ import { DATABASE_RETRY_AFTER_S } from '../db/client'
  * server's bare 500.
  */
 export function serviceUnavailable(what: string, error: unknown): Response {
-  console.error(`[${what}] unavailable:`, error instanceof Error ? error.message : error)
+  console.error(`[${what}] unavailable:`, errorLine(error))
   return new Response('Service Unavailable', {
     status: 503,
     headers: {

@@ -4,8 +4,9 @@
  * back with ical.js, as a calendar app would read it.
  */
 import { eq } from 'drizzle-orm'
+import { DrizzleQueryError } from 'drizzle-orm/errors'
 import ICAL from 'ical.js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createApiApp } from '../../app/api/app'
 import type { ApiApp } from '../../app/api/openapi'
 import { CalendarFeed, CalendarSubscription } from '../../app/contract/v1/calendar'
@@ -113,6 +114,38 @@ async function bookedLessons(member: { sub: string }) {
 }
 
 describe('the calendar feed', () => {
+  it('a feed read that fails in the database answers 503 and logs no secret token', async () => {
+    const token = 'A'.repeat(43)
+    // Every statement fails as a statement timeout would, with the token among its bound values.
+    const failing = new Proxy(
+      {},
+      {
+        get: () => () => {
+          throw new DrizzleQueryError(
+            'select "id" from "users" where "users"."calendar_token" = $1',
+            [token],
+            Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }),
+          )
+        },
+      },
+    )
+    const broken = createApiApp({ getDb: async () => failing as never, auth: testAuth, now: () => api.now })
+    const logged: unknown[][] = []
+    const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+      logged.push(args)
+    })
+    try {
+      const res = await broken.request(`/v1/calendar_feeds/${token}`)
+      expect(res.status).toBe(503)
+    } finally {
+      spy.mockRestore()
+    }
+    expect(logged.length).toBeGreaterThan(0)
+    const text = logged.flat().map((a) => (a instanceof Error ? `${a.message}\n${a.stack}` : String(a)))
+    expect(text.join('\n')).not.toContain(token)
+    expect(text.join('\n')).toContain('statement timeout')
+  })
+
   it('is private to its secret: made on first use, the same until regenerated, then the old one is gone', async () => {
     const member = await person()
     expect((await call(null, 'GET', '/v1/users/calendar')).status).toBe(401)
