@@ -15,7 +15,7 @@ import type { PaymentProvider } from '../payments/provider.server'
 import { configuredPaymentProvider, getPaymentProvider } from '../payments/runtime.server'
 import { deriveSecret, resolveSessionSecret } from '../server/auth/secret.server'
 import { getConfig } from '../server/config'
-import { type AuthConfigSource, bearerToken, defaultAuthSource } from './auth'
+import { type AuthConfigSource, bearerToken, canonicalToken, defaultAuthSource } from './auth'
 import { DOCS_CSP, renderDocsPage } from './docs'
 import { ApiError, sqlState } from './errors'
 import { idempotency } from './idempotency'
@@ -136,10 +136,10 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
   // one only spends its own counter). The BFF's own in-process calls are not counted (app/api/in-process.ts):
   // asked before the body limit, which may replace the request (a body without a length) and with it the mark.
   app.use('*', async (c, next) => {
-    // One counter per token, however the scheme is spelt.
+    // One counter per token, however the scheme or the token is spelt.
     const token = bearerToken(c.req.header('authorization'))
     if (token && !isInProcess(c.req.raw))
-      await routeDeps.rateLimit('apiPerToken', limitKey(`Bearer ${token}`))
+      await routeDeps.rateLimit('apiPerToken', limitKey(`Bearer ${canonicalToken(token)}`))
     await next()
   })
 

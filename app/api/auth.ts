@@ -150,6 +150,18 @@ export function requireOperator(source: AuthConfigSource, getDb: () => Promise<D
 }
 
 /**
+ * One spelling of a token for counting it: a JWT's segments are base64url, whose decoders take '=' padding and a
+ * last character with unused low bits (an RS256 signature verifies under 16 spellings of it, each with or without
+ * '=='); each segment re-encoded from its bytes names the token once.
+ */
+export function canonicalToken(token: string): string {
+  return token
+    .split('.')
+    .map((part) => Buffer.from(part.replace(/=+$/, ''), 'base64url').toString('base64url'))
+    .join('.')
+}
+
+/**
  * The token of an `Authorization: Bearer <token>` header (RFC 6750 §2.1), or undefined. The scheme name is
  * case-insensitive (RFC 9110 §11.1): `bearer` and `BEARER` work like `Bearer`.
  */

@@ -35,7 +35,7 @@ export const LIMITS = {
   imageUploadsPerMember: { points: 30, durationS: 60 * 60 },
   /** Class announcements (お知らせ) of one teacher: each one mails every booked family. */
   announcementsPerTeacher: { points: 10, durationS: 60 * 60 },
-  /** Authenticated /v1 calls with one access token (the BFF's in-process calls count too: a page makes ~5). */
+  /** Authenticated /v1 calls of API clients with one access token (the BFF's in-process calls are not counted). */
   apiPerToken: { points: 600, durationS: 60 },
 } as const satisfies Record<string, Limit>
 

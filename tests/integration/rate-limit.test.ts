@@ -141,6 +141,36 @@ describe('calls per access token', () => {
   })
 })
 
+describe('calls per access token, however the token is spelt', () => {
+  it('padding or another last character of the signature (the same token to a verifier) shares the counter', async () => {
+    const app = createApiApp({
+      getDb: async () => api.db,
+      auth: testAuth,
+      now: () => api.now,
+      events: null,
+      limits: { apiPerToken: { points: 3, durationS: 60 } },
+    })
+    // A token of its own (a fresh counter): other tests here spend the parent's usual one.
+    const token = await accessToken(SUBS.parent, { jti: `spelling-${Math.random()}` })
+    const [head, body, sig] = token.split('.') as [string, string, string]
+    // The last character of an RS256 signature carries 2 bits of 6: these spell the same bytes.
+    const last = sig.at(-1)!
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+    const value = alphabet.indexOf(last)
+    const twin = alphabet[(value & ~0b1111) | ((value + 1) & 0b1111)]!
+    const spellings = [token, `${token}==`, `${head}.${body}.${sig.slice(0, -1)}${twin}`, `${token}=`]
+    const statuses: number[] = []
+    for (const spelling of spellings) {
+      const res = await app.fetch(
+        new Request('http://api.test/v1/users/me', { headers: { authorization: `Bearer ${spelling}` } }),
+      )
+      statuses.push(res.status)
+    }
+    expect(statuses.slice(0, 3).every((s) => s !== 429)).toBe(true)
+    expect(statuses[3]).toBe(429)
+  })
+})
+
 describe('the limiter', () => {
   it('counts, refuses with the seconds left, and forgets on reset', async () => {
     const limit = { points: 3, durationS: 30 }
