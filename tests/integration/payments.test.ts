@@ -506,6 +506,51 @@ describe('idempotency and crashes', () => {
     )
   })
 
+  it('payments whose provider cannot be asked never hold the sweep back from money that arrived', async () => {
+    const { schedule } = await paidSchedule()
+    const subs = await insertMembers(api.db, 'pay-sweep-stuck', 3)
+    const base = embedded()
+    const app = createApiApp({ getDb: async () => api.db, auth: testAuth, now: () => api.now, payment: base })
+    // Three held seats, each with its payment at the provider.
+    const held: { id: number; payment: { id: number } }[] = []
+    for (const sub of subs) {
+      const res = await app.fetch(
+        new Request('http://api.test/v1/purchases', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${await tokenFor(sub)}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ schedule_id: schedule.id }),
+        }),
+      )
+      expect(res.status).toBe(201)
+      held.push(await res.json())
+    }
+    const [gone1, gone2, paid] = held as [(typeof held)[0], (typeof held)[0], (typeof held)[0]]
+    const t0 = api.now.getTime()
+    // Two of a provider no longer configured (Stripe, where only the embedded one is), the oldest of all open
+    // payments so that other tests' ones take no place in the sweep; the third paid at the provider without our
+    // record of it (a lost answer).
+    for (const [p, at] of [
+      [gone1, 1_000],
+      [gone2, 2_000],
+    ] as const)
+      await api.db
+        .update(payments)
+        .set({ provider: 'stripe', lastAttemptAt: new Date(at) })
+        .where(eq(payments.id, p.payment.id))
+    const [row] = await api.db.select().from(payments).where(eq(payments.id, paid.payment.id))
+    expect(row!.status).toBe('requires_payment')
+    await base.confirm(row!.providerRef!, { card: TEST_CARD, now: api.now })
+    await api.db
+      .update(payments)
+      .set({ lastAttemptAt: new Date(3_000) })
+      .where(eq(payments.id, paid.payment.id))
+    // A sweep of two at a time: the first looks at the two it cannot ask, the next reaches the paid one.
+    await reconcilePayments(api.db, { now: new Date(t0), provider: base }, 2)
+    expect(await reconcilePayments(api.db, { now: new Date(t0 + 30_000), provider: base }, 2)).toBe(1)
+    const [after] = await api.db.select().from(purchases).where(eq(purchases.id, paid.id))
+    expect(after!.status).toBe('reserved')
+  })
+
   it('a refund whose job gave up is queued again once an hour by the sweep until it is paid back', async () => {
     const { schedule } = await paidSchedule()
     const [sub] = await insertMembers(api.db, 'pay-refund-stuck', 1)

@@ -524,7 +524,7 @@ export const RECONCILE_AFTER_MS = 60_000
  * an attempt whose answer was lost (a crash between the charge and its record), or money taken after we gave the
  * payment up — are settled from what the provider says.
  */
-export async function reconcilePayments(db: Db, deps: PaymentDeps): Promise<number> {
+export async function reconcilePayments(db: Db, deps: PaymentDeps, batch = 100): Promise<number> {
   const open = await db
     .select({
       id: payments.id,
@@ -541,14 +541,21 @@ export async function reconcilePayments(db: Db, deps: PaymentDeps): Promise<numb
       ),
     )
     .orderBy(payments.lastAttemptAt)
-    .limit(100)
+    .limit(batch)
+  // Looked at and still open: behind the others for the next sweeps, so that a full batch of payments whose
+  // provider cannot be asked (one no longer configured) or that stay processing never holds back the rest.
+  const lookAgainLater = (id: number) =>
+    db.update(payments).set({ lastAttemptAt: deps.now }).where(eq(payments.id, id))
   let settled = 0
   for (const p of open) {
     // One payment whose provider cannot be asked does not stop the sweep of the others.
     const state = await Promise.resolve()
       .then(() => providerFor(db, deps.provider, p.provider).retrieve(p.ref!))
       .catch(() => undefined)
-    if (!state) continue
+    if (!state) {
+      await lookAgainLater(p.id)
+      continue
+    }
     if (state.status === 'succeeded') {
       await settlePayment(db, p.id, deps.now)
       settled++
@@ -558,11 +565,12 @@ export async function reconcilePayments(db: Db, deps: PaymentDeps): Promise<numb
     } else if (p.status === 'canceled' && state.status === 'requires_payment') {
       // Given up here but still payable there (its cancel job has not run, or failed): cancel it now and look again
       // at the next sweep. One still processing is only looked at again: it may yet succeed.
-      const canceled = await Promise.resolve()
+      await Promise.resolve()
         .then(() => providerFor(db, deps.provider, p.provider).cancel(p.ref!))
-        .then(() => true)
-        .catch(() => false)
-      if (canceled) await db.update(payments).set({ lastAttemptAt: deps.now }).where(eq(payments.id, p.id))
+        .catch(() => {})
+      await lookAgainLater(p.id)
+    } else {
+      await lookAgainLater(p.id)
     }
   }
   await requeueStuckRefunds(db, deps.now)
