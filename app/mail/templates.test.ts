@@ -38,6 +38,11 @@ const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
     '予約をキャンセルしました：はじめての将棋',
     '返金額：¥1,200',
   ],
+  reservation_withdrawn: [
+    { ...lesson, refund: 1200 },
+    '【予約取消】はじめての将棋',
+    '運営の判断により、次の予約を取り消しました。お支払いは全額返金します。',
+  ],
   payment_receipt: [
     {
       ...lesson,
@@ -181,6 +186,7 @@ describe('mail templates', () => {
       const optional = ![
         'verify_email',
         'schedule_canceled',
+        'reservation_withdrawn',
         'schedule_moved',
         'payment_receipt',
         'refund_completed',
@@ -192,6 +198,41 @@ describe('mail templates', () => {
       expect('List-Unsubscribe' in mail.headers).toBe(optional)
     })
   }
+
+  it('a free class cancelled promises no refund and shows no 返金額 (「返金額 無料」 before)', async () => {
+    for (const template of ['reservation_canceled', 'schedule_canceled', 'reservation_withdrawn'] as const) {
+      const mail = await renderMail(settings, {
+        messageId: '<x@manabi.example>',
+        to: 'parent@manabi.example',
+        userId: 7,
+        template,
+        props: {
+          ...lesson,
+          refund: 0,
+          attendanceUrl: 'https://manabi.example/class_attendance',
+          classUrl: 'https://manabi.example/class_search/detail/1',
+        } as never,
+      })
+      expect(mail.text, template).not.toContain('返金')
+    }
+  })
+
+  it('a seat an operator cancelled tells its teacher so, not that the member cancelled', async () => {
+    const mail = await renderMail(settings, {
+      messageId: '<x@manabi.example>',
+      to: 'teacher@manabi.example',
+      userId: 8,
+      template: 'teacher_reservation_canceled',
+      props: {
+        ...lesson,
+        member: 'はなこ',
+        manageUrl: 'https://manabi.example/class_management',
+        byOperator: true,
+      },
+    })
+    expect(mail.text).toContain('運営の判断により、はなこさんの次の予約が取り消されました。')
+    expect(mail.text).not.toContain('はなこさんが次の予約をキャンセルしました')
+  })
 
   it('payment_receipt paid after the hold ended, with no seat left, says the money goes back', async () => {
     const mail = await renderMail(settings, {

@@ -24,6 +24,10 @@ const lessonRows = (l: Lesson): [string, string][] => [
   ['受講する人', l.attendee],
 ]
 
+/** The refund's row, where money was paid: a free class's cancellation refunds nothing (not 「返金額 無料」). */
+const refundRow = (refund: number): [string, string][] =>
+  refund > 0 ? [['返金額', formatPrice(refund)]] : []
+
 interface Template<P> {
   /** Which preference governs it; 'verification' and 'refund' cannot be switched off. */
   kind: NotificationKind | 'verification'
@@ -84,8 +88,27 @@ export const templates = {
         footer={p.footer}
       >
         <P>次の予約のキャンセルを受け付けました。</P>
-        <Details rows={[...lessonRows(p), ['返金額', formatPrice(p.refund)]]} />
+        <Details rows={[...lessonRows(p), ...refundRow(p.refund)]} />
         <Action href={p.attendanceUrl}>予約の一覧を見る</Action>
+      </MailLayout>
+    ),
+  }),
+
+  /** A seat an operator cancelled (its member's account was suspended): money mail, not to be switched off. */
+  reservation_withdrawn: define<Lesson & { refund: number }>({
+    kind: 'refund',
+    subject: (p) => `【予約取消】${p.className}`,
+    body: (p) => (
+      <MailLayout
+        preview={`${p.className}の予約を取り消しました`}
+        heading="予約を取り消しました"
+        footer={p.footer}
+      >
+        <P>
+          運営の判断により、次の予約を取り消しました。
+          {p.refund > 0 ? 'お支払いは全額返金します。' : ''}
+        </P>
+        <Details rows={[...lessonRows(p), ...refundRow(p.refund)]} />
       </MailLayout>
     ),
   }),
@@ -160,9 +183,9 @@ export const templates = {
       >
         <P>
           {p.byOperator ? '運営の判断により' : '先生の都合により'}
-          、ご予約の授業は開催中止になりました。料金は全額返金されます。
+          、ご予約の授業は開催中止になりました。{p.refund > 0 ? '料金は全額返金されます。' : ''}
         </P>
-        <Details rows={[...lessonRows(p), ['返金額', formatPrice(p.refund)]]} />
+        <Details rows={[...lessonRows(p), ...refundRow(p.refund)]} />
         <Action href={p.classUrl}>{p.byOperator ? 'ほかのクラスを探す' : 'クラスのほかの日程を見る'}</Action>
       </MailLayout>
     ),
@@ -223,16 +246,25 @@ export const templates = {
     ),
   }),
 
-  teacher_reservation_canceled: define<Lesson & { member: string; manageUrl: string }>({
+  /** `byOperator`: the member's account was suspended and an operator cancelled the seat, not the member. */
+  teacher_reservation_canceled: define<Lesson & { member: string; manageUrl: string; byOperator?: boolean }>({
     kind: 'teacher_reservation',
     subject: (p) => `予約がキャンセルされました：${p.className}`,
     body: (p) => (
       <MailLayout
-        preview={`${p.member}さんが予約をキャンセルしました`}
+        preview={
+          p.byOperator
+            ? `${p.member}さんの予約が取り消されました`
+            : `${p.member}さんが予約をキャンセルしました`
+        }
         heading="予約がキャンセルされました"
         footer={p.footer}
       >
-        <P>{p.member}さんが次の予約をキャンセルしました。</P>
+        <P>
+          {p.byOperator
+            ? `運営の判断により、${p.member}さんの次の予約が取り消されました。`
+            : `${p.member}さんが次の予約をキャンセルしました。`}
+        </P>
         <Details rows={lessonRows(p)} />
         <Action href={p.manageUrl}>クラス管理を開く</Action>
       </MailLayout>

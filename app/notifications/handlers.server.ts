@@ -262,18 +262,30 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
     'notify.purchase_canceled': async (job, { db }) => {
       const p = await purchaseDetails(db, positiveId(job.payload.purchaseId, 'purchaseId'))
       if (!p) return
-      await mailMember(
-        db,
-        deps,
-        `purchase-${p.id}-canceled`,
-        { id: p.memberId, email: p.memberEmail },
-        'reservation_canceled',
-        {
-          ...p.lesson,
-          refund: p.price,
-          attendanceUrl: attendanceUrl(deps),
-        },
-      )
+      // An operator's cancellation (the member was suspended) is told as one, and as money mail.
+      const byOperator = job.payload.by === 'operator'
+      if (byOperator)
+        await mailMember(
+          db,
+          deps,
+          `purchase-${p.id}-canceled`,
+          { id: p.memberId, email: p.memberEmail },
+          'reservation_withdrawn',
+          { ...p.lesson, refund: p.price },
+        )
+      else
+        await mailMember(
+          db,
+          deps,
+          `purchase-${p.id}-canceled`,
+          { id: p.memberId, email: p.memberEmail },
+          'reservation_canceled',
+          {
+            ...p.lesson,
+            refund: p.price,
+            attendanceUrl: attendanceUrl(deps),
+          },
+        )
       await mailMember(
         db,
         deps,
@@ -284,6 +296,7 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           ...p.lesson,
           member: p.memberNickname,
           manageUrl: manageUrl(deps),
+          ...(byOperator ? { byOperator } : {}),
         },
       )
       await live([p.memberId, p.teacherId], 'reservation')

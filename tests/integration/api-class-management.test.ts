@@ -444,6 +444,25 @@ describe('class announcements', () => {
     expect(await titles(SUBS.member01)).toEqual([])
   })
 
+  it('the 【休講】 notice promises a refund only where money was paid', async () => {
+    const bodyOf = async (price: number, days: number) => {
+      const cls = await createClass(SUBS.teacher, { is_published: true, price })
+      const s = TeacherSchedule.parse((await addSchedule(cls.id, days * DAY)).body)
+      await reserve(SUBS.parent, s.id)
+      expect(
+        (await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_work_schedules/${s.id}/cancel`)).status,
+      ).toBe(200)
+      const notice = ClassAnnouncementList.parse(
+        (await api.as(SUBS.parent, 'GET', '/v1/class_announcements')).body,
+      ).find((n) => n.class_work_id === cls.id)
+      return notice!.body
+    }
+    const free = await bodyOf(0, 13)
+    expect(free).toContain('ご予約はキャンセルされました。')
+    expect(free).not.toContain('返金')
+    expect(await bodyOf(1500, 14)).toContain('お支払いの全額を返金します')
+  })
+
   it('validates (400, nothing posted) and hides other teachers’ classes (404)', async () => {
     const cls = await createClass()
     const before = await api.count('class_announcements')

@@ -1302,7 +1302,7 @@ describe('通報: suspending an account', () => {
     const queued = await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.account_suspended'))
     expect(queued.map((j) => j.payload)).toEqual([{ userId: bad.id }])
     const canceledMail = await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.purchase_canceled'))
-    expect(canceledMail.map((j) => j.payload)).toEqual([{ purchaseId: own }])
+    expect(canceledMail.map((j) => j.payload)).toEqual([{ purchaseId: own, by: 'operator' }])
 
     // A further report on the account can be filed, and suspending it again is 409 already_suspended.
     const { id: late } = ReportReceipt.parse(

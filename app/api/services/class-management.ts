@@ -674,7 +674,8 @@ export async function cancelHeldSchedule(
       // For this date's members only (0036), not those of the class's other dates.
       scheduleId: schedule.id,
       title: `【休講】${when} の回`,
-      body: `「${cls.title}」の ${when} の回は、${CANCEL_REASONS[by].by}休講になりました。\nご予約はキャンセルされ、お支払いの全額を返金します。ご迷惑をおかけして申し訳ありません。`,
+      // A refund is promised only where money was paid (a free class's members paid nothing).
+      body: `「${cls.title}」の ${when} の回は、${CANCEL_REASONS[by].by}休講になりました。\n${refunded > 0 ? 'ご予約はキャンセルされ、お支払いの全額を返金します。' : 'ご予約はキャンセルされました。'}ご迷惑をおかけして申し訳ありません。`,
       createdAt: now,
     })
     await enqueue(tx, 'notify.schedule_canceled', {

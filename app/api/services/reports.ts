@@ -308,7 +308,7 @@ async function cancelFutureLessons(
       .set({ purchasedCount: sql`greatest(${classWorkSchedules.purchasedCount} - 1, 0)` })
       .where(eq(classWorkSchedules.id, o.scheduleId))
     const refunded = await requestRefund(tx, p.id, 'operator')
-    await enqueue(tx, 'notify.purchase_canceled', { purchaseId: p.id })
+    await enqueue(tx, 'notify.purchase_canceled', { purchaseId: p.id, by: 'operator' })
     // The freed seat goes to the waitlist first (issue 16); class and schedule are locked above.
     await offerFreedSeats(tx, o.scheduleId, now)
     result.canceled += 1
