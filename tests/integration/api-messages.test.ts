@@ -255,8 +255,11 @@ describe('contact details written to slip past the filter', () => {
     expect(seen.map((m) => m.body)).not.toContain('5678です')
   })
 
-  it('a held message does not hold the plain ones after it', async () => {
-    expect(await send('LINE ID: hanako_99')).toMatchObject({ status: 'held' })
+  it('a held message does not hold the plain ones after it, nor once an operator released it', async () => {
+    const held = await send('LINE ID: hanako_99')
+    expect(held).toMatchObject({ status: 'held' })
     expect(await send('ありがとうございました')).toMatchObject({ status: 'visible' })
+    expect((await api.as(SUBS.operator, 'POST', `/v1/admin/messages/${held.id}/release`)).status).toBe(200)
+    expect(await send('またよろしくお願いします')).toMatchObject({ status: 'visible' })
   })
 })

@@ -208,6 +208,13 @@ describe('sign-in through the provider page (demo-account button, cookie jar)', 
 
     // The lost device's provider session would sign it straight back in: the site asks the provider again, with
     // prompt=login, and the provider shows its sign-in page instead.
+    // A silent round trip stays silent there: no session, back where it was.
+    const quiet = await lost.navigate('/auth/login?prompt=none&returnTo=%2Fmessage')
+    expect(quiet.url.pathname).toBe('/message')
+    expect(await h.flow.getSessionAccessToken(lost.sessionRequest())).toBeUndefined()
+    // (auth_time counts whole seconds, and one in the second of the revocation counts as before it: a person
+    // signs in again seconds later, this test within milliseconds.)
+    await new Promise((resolve) => setTimeout(resolve, 1_005 - (Date.now() % 1_000)))
     const again = await lost.navigate('/auth/login?returnTo=%2Fmypage')
     expect(again.url.pathname).toMatch(/^\/idp\/interaction\//)
     expect(await h.flow.getSessionAccessToken(lost.sessionRequest())).toBeUndefined()

@@ -307,8 +307,8 @@ export const SPLIT_CONTACT_WINDOW_MS = 10 * 60_000
 
 /**
  * Whether this message completes contact details begun in the sender's last visible messages of the room
- * ('電話は090-1234-', then '5678です'): each part alone passes the check, together they do not. Held parts
- * are left out, so a plain message after a held one is not held for it.
+ * ('電話は090-1234-', then '5678です'): each part alone passes the check, together they do not. Parts that were
+ * flagged themselves (held, or released by an operator) are left out, so a plain message after one is not held.
  */
 async function completesSplitContact(tx: Tx, userId: number, roomId: number, body: string, now: Date) {
   const recent = await tx
@@ -319,6 +319,8 @@ async function completesSplitContact(tx: Tx, userId: number, roomId: number, bod
         eq(messages.roomId, roomId),
         eq(messages.senderId, userId),
         eq(messages.status, 'visible'),
+        // A part that carried contact details by itself (held, then released by an operator) is judged already.
+        eq(messages.containsContactInfo, false),
         gt(messages.createdAt, new Date(now.getTime() - SPLIT_CONTACT_WINDOW_MS)),
       ),
     )

@@ -341,10 +341,13 @@ export function createAuthFlow(options: AuthFlowOptions) {
       const now = clock()
       // A new login in this browser replaces its previous session (a re-login, a silent renewal round trip).
       const previous = await store.readSession(request, now)
-      if (await needsFreshSignIn(claims, tx, previous, now))
+      if (await needsFreshSignIn(claims, tx, previous, now)) {
+        // A silent round trip stays silent: no session, back where it was (as when the provider has none).
+        if (tx.prompt === 'none') return redirect(tx.returnTo, headers)
         // The provider signed them in by its own session, which may be on a device they logged out: once more,
         // with their password (prompt=login), back to the same page.
         return startLogin(headers, { returnTo: tx.returnTo, errorPath: tx.errorPath, prompt: 'login' })
+      }
       const session: SessionData = {
         sid: newSessionId(),
         accessToken: tokens.accessToken,
@@ -399,6 +402,7 @@ export function createAuthFlow(options: AuthFlowOptions) {
     const revokedAt = await store.signInRevokedAt(claims.sub)
     if (revokedAt === undefined) return false
     const authTime = typeof claims.auth_time === 'number' ? claims.auth_time * 1000 : undefined
+    // auth_time is in whole seconds: one in the very second of the revocation counts as before it (asked again).
     if (authTime !== undefined) return authTime <= revokedAt && tx.prompt !== 'login'
     return tx.prompt !== 'login' && now - revokedAt < REAUTH_WINDOW_MS
   }
