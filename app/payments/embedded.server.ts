@@ -113,7 +113,7 @@ export function embeddedPaymentProvider(getDb: () => Promise<Db>): PaymentProvid
           .select({ ref: embeddedRefunds.ref })
           .from(embeddedRefunds)
           .where(eq(embeddedRefunds.idempotencyKey, idempotencyKey))
-        if (done) return { ref: done.ref }
+        if (done) return { ref: done.ref, status: 'succeeded' as const }
         if (payment.status !== 'succeeded') throw new PaymentProviderError(`payment ${ref} is not paid`)
         const [refunded] = await tx
           .select({ total: sql<number>`coalesce(sum(${embeddedRefunds.amount}), 0)::int` })
@@ -123,7 +123,7 @@ export function embeddedPaymentProvider(getDb: () => Promise<Db>): PaymentProvid
           throw new PaymentProviderError(`refund of ${amount} exceeds what is left of payment ${ref}`)
         const refundRef = newRef('emb_re')
         await tx.insert(embeddedRefunds).values({ idempotencyKey, ref: refundRef, paymentRef: ref, amount })
-        return { ref: refundRef }
+        return { ref: refundRef, status: 'succeeded' as const }
       })
     },
 

@@ -21,10 +21,18 @@ export interface PaymentProvider {
   retrieve(ref: string): Promise<PaymentState>
   /** Gives up a payment that was not paid (the hold ended); a paid one is left as it is. */
   cancel(ref: string): Promise<void>
-  /** Refunds the whole payment. */
-  refund(input: { ref: string; amount: number; idempotencyKey: string }): Promise<{ ref: string }>
+  /**
+   * Refunds the whole payment. `pending`: the provider accepted it but has not paid it back yet (Stripe: a balance
+   * too low, a bank that answers later); `failed`: it will not pay it back. The same idempotency key asks again.
+   */
+  refund(input: { ref: string; amount: number; idempotencyKey: string }): Promise<RefundState>
   /** A webhook request, checked against its signature; throws WebhookSignatureError when it does not verify. */
   verifyWebhook(rawBody: string, signature: string | undefined): ProviderEvent
+}
+
+export interface RefundState {
+  ref: string
+  status: 'succeeded' | 'pending' | 'failed'
 }
 
 export interface CreatePaymentInput {

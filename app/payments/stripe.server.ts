@@ -98,7 +98,14 @@ export function stripePaymentProvider(settings: StripeSettings): PaymentProvider
     refund: ({ ref, amount, idempotencyKey }) =>
       call(async () => {
         const refund = await stripe.refunds.create({ payment_intent: ref, amount }, { idempotencyKey })
-        return { ref: refund.id }
+        // Stripe answers a refund it cannot pay yet (a balance too low) as pending, not as an error.
+        const status =
+          refund.status === 'succeeded'
+            ? 'succeeded'
+            : refund.status === 'failed' || refund.status === 'canceled'
+              ? 'failed'
+              : 'pending'
+        return { ref: refund.id, status } as const
       }),
 
     verifyWebhook(rawBody, signature): ProviderEvent {

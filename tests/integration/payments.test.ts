@@ -620,6 +620,39 @@ describe('idempotency and crashes', () => {
     expect(await api.db.select().from(refunds).where(eq(refunds.purchaseId, p.id))).toHaveLength(1)
   })
 
+  it('a refund the provider has not paid back yet (pending) stays owed: no mail, asked again until it is paid', async () => {
+    const { schedule } = await paidSchedule()
+    const [sub] = await insertMembers(api.db, 'pay-refund-pending', 1)
+    const p = Purchase.parse(ok(await api.book(sub!, { schedule_id: schedule.id }), 201))
+    ok(await api.as(sub!, 'POST', `/v1/purchases/${p.id}/cancel`))
+    const [refund] = await api.db.select().from(refunds).where(eq(refunds.purchaseId, p.id))
+    const base = embedded()
+    // Stripe answers a refund it cannot pay yet (a balance too low) as pending, not as an error.
+    const pending: PaymentProvider = {
+      ...base,
+      refund: async () => ({ ref: 're_pending_1', status: 'pending' }),
+    }
+    await expect(runRefund(api.db, refund!.id, { now: api.now, provider: pending })).rejects.toThrow(
+      /pending/,
+    )
+    const [owed] = await api.db.select().from(refunds).where(eq(refunds.id, refund!.id))
+    expect(owed).toMatchObject({ status: 'pending', providerRef: 're_pending_1' })
+    const mailJobs = () =>
+      api.db
+        .select()
+        .from(jobs)
+        .where(
+          sql`${jobs.kind} = 'notify.refund_completed' and ${jobs.payload}->>'refundId' = ${String(refund!.id)}`,
+        )
+    expect(await mailJobs()).toEqual([])
+    // Paid back at the next attempt: recorded, and only now told.
+    await runRefund(api.db, refund!.id, { now: api.now, provider: base })
+    expect((await api.db.select().from(refunds).where(eq(refunds.id, refund!.id)))[0]!.status).toBe(
+      'succeeded',
+    )
+    expect(await mailJobs()).toHaveLength(1)
+  })
+
   it('a refund is never recorded without its mail: when queuing the mail fails, the record waits for the retry', async () => {
     const { schedule } = await paidSchedule()
     const [sub] = await insertMembers(api.db, 'pay-refund-mail', 1)

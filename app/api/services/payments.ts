@@ -494,6 +494,12 @@ export async function runRefund(db: Db, refundId: number, deps: PaymentDeps): Pr
       amount: r.amount,
       idempotencyKey: `refund-${refundId}`,
     })
+    // Not paid back yet (or refused there): still owed, no mail. The job asks again later (the same key finds the
+    // same refund), and the sweep keeps queueing it while it stays pending (requeueStuckRefunds).
+    if (done.status !== 'succeeded') {
+      await db.update(refunds).set({ providerRef: done.ref }).where(eq(refunds.id, refundId))
+      throw new PaymentProviderError(`refund ${refundId} is ${done.status} at the provider`)
+    }
     // The record and its mail commit together: a retry finds the refund succeeded and returns, so a mail queued
     // apart from it could be lost for good (and this mail cannot be switched off, 0017).
     await transaction(db, async (tx) => {
