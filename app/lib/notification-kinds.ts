@@ -11,6 +11,14 @@ export const NOTIFICATION_KINDS = [
     defaultOn: true,
   },
   {
+    // Its own kind: a member who stops the confirmations above must not miss a seat held for them for 12 hours.
+    kind: 'waitlist',
+    label: 'キャンセル待ち',
+    description: 'キャンセル待ちの授業に空きが出てお席をお取り置きしたときや、その授業が中止になったとき',
+    mandatory: false,
+    defaultOn: true,
+  },
+  {
     kind: 'refund',
     label: 'お支払い・返金・開催中止・日時の変更',
     description: '領収書、返金の完了、予約した授業の中止や日時の変更（停止できません）',

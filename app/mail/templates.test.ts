@@ -160,7 +160,16 @@ const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
     '本人確認を完了できませんでした',
     '理由：書類の文字が読み取れません',
   ],
-  account_suspended: [{ nickname: 'ゆい' }, 'アカウントの利用を停止しました', '今後の予約はすべてキャンセル'],
+  account_suspended: [
+    { nickname: 'ゆい' },
+    'アカウントの利用を停止しました',
+    'https://help.manabi.example/contact',
+  ],
+  class_hidden: [
+    { className: 'はじめての将棋', canceled: 2 },
+    '【非公開】はじめての将棋',
+    '今後の予約2件はキャンセルし、受講者には全額を返金します。',
+  ],
   lesson_reminder: [
     { ...lesson, hoursBefore: 1, attendanceUrl: 'https://manabi.example/class_attendance' },
     'まもなく授業が始まります：はじめての将棋',
@@ -193,6 +202,7 @@ describe('mail templates', () => {
         'verification_approved',
         'verification_rejected',
         'account_suspended',
+        'class_hidden',
       ].includes(name)
       expect(mail.text.includes('/unsubscribe?token=7.')).toBe(optional)
       expect('List-Unsubscribe' in mail.headers).toBe(optional)

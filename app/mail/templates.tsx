@@ -1,4 +1,5 @@
 import type { ReactElement } from 'react'
+import { appConfig } from '../../app.config'
 import { formatDateJa, formatPrice, formatRunJa, formatTimeJa } from '../lib/format'
 import type { NotificationKind } from '../lib/notification-kinds'
 import { Action, Details, type MailFooter, MailLayout, P } from './layout'
@@ -376,7 +377,7 @@ export const templates = {
     expiresAt: string
     classUrl: string
   }>({
-    kind: 'reservation',
+    kind: 'waitlist',
     subject: (p) => `キャンセル待ちの席が空きました：${p.className}`,
     body: (p) => (
       <MailLayout
@@ -406,7 +407,7 @@ export const templates = {
     classUrl: string
     byOperator?: boolean
   }>({
-    kind: 'reservation',
+    kind: 'waitlist',
     subject: (p) => `【開催中止】キャンセル待ちの授業：${p.className}`,
     body: (p) => (
       <MailLayout
@@ -472,8 +473,32 @@ export const templates = {
           さんのアカウントは、利用規約に反する行為の報告を受けて確認した結果、利用を停止しました。
         </P>
         <P>
-          公開中のクラスは非公開になり、今後の予約はすべてキャンセルして全額を返金します。お心当たりのない場合は、このメールに返信してお問い合わせください。
+          公開中のクラスは非公開になり、今後の予約はすべてキャンセルして全額を返金します。お心当たりのない場合は、お問い合わせフォームからご連絡ください（このメールへの返信は届きません）。
         </P>
+        <Action href={appConfig.helpLinks.contactForm}>お問い合わせフォーム</Action>
+      </MailLayout>
+    ),
+  }),
+
+  /** To the teacher of a class an operator took down (a report): what happened, and where to ask. */
+  class_hidden: define<{ className: string; canceled: number }>({
+    kind: 'verification',
+    subject: (p) => `【非公開】${p.className}`,
+    body: (p) => (
+      <MailLayout
+        preview={`${p.className}を非公開にしました`}
+        heading="クラスを非公開にしました"
+        footer={p.footer}
+      >
+        <P>
+          「{p.className}
+          」は、利用規約に反する内容の報告を受けて運営が確認した結果、非公開にしました。再び公開することはできません。
+        </P>
+        {p.canceled > 0 ? <P>今後の予約{p.canceled}件はキャンセルし、受講者には全額を返金します。</P> : null}
+        <P>
+          お心当たりのない場合は、お問い合わせフォームからご連絡ください（このメールへの返信は届きません）。
+        </P>
+        <Action href={appConfig.helpLinks.contactForm}>お問い合わせフォーム</Action>
       </MailLayout>
     ),
   }),

@@ -679,6 +679,22 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
         await mailMember(db, deps, `suspended-${job.id}`, u, 'account_suspended', { nickname: u.nickname })
     },
 
+    'notify.class_hidden': async (job, { db }) => {
+      const classWorkId = positiveId(job.payload.classWorkId, 'classWorkId')
+      const canceled = Number(job.payload.canceled ?? 0)
+      const [c] = await db
+        .select({ title: classWorks.title, id: users.id, email: users.email, suspendedAt: users.suspendedAt })
+        .from(classWorks)
+        .innerJoin(users, eq(users.id, classWorks.teacherId))
+        .where(eq(classWorks.id, classWorkId))
+      // A suspended teacher has had the suspension's own mail.
+      if (c && !c.suspendedAt)
+        await mailMember(db, deps, `class-hidden-${classWorkId}`, c, 'class_hidden', {
+          className: c.title,
+          canceled: Number.isInteger(canceled) && canceled > 0 ? canceled : 0,
+        })
+    },
+
     /** An operator's notice, when it appears: a mail to the members who asked for them (opt-in). */
     'notify.notice': async (job, { db }) => {
       const noticeId = positiveId(job.payload.noticeId, 'noticeId')

@@ -294,6 +294,7 @@ describe('/v1 settings and unsubscribe', () => {
     expect(list.status).toBe(200)
     expect(list.body.map((k: { kind: string }) => k.kind)).toEqual([
       'reservation',
+      'waitlist',
       'refund',
       'reminder',
       'message',

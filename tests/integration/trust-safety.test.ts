@@ -1004,6 +1004,18 @@ describe('通報: hiding', () => {
       ]),
     )
     expect(payloads).toHaveLength(2)
+    // Its teacher is told too: a mail they cannot switch off, with the cancelled seats.
+    const told = await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.class_hidden'))
+    expect(told.map((j) => j.payload)).toEqual([{ classWorkId: cls.id, canceled: 3 }])
+    const handlers: Record<string, JobHandler> = appJobHandlers({ mail: testMailSettings() })
+    await handlers['notify.class_hidden']!(
+      { id: told[0]!.id, kind: 'notify.class_hidden', payload: told[0]!.payload as never, attempts: 1 },
+      { db: api.db },
+    )
+    const toTeacher = (await api.db.select().from(jobs).where(eq(jobs.kind, 'mail.send'))).filter(
+      (j) => (j.payload as { to?: string }).to === teacher.email,
+    )
+    expect(toTeacher.map((j) => (j.payload as { template: string }).template)).toEqual(['class_hidden'])
     // Every open report about the class closed with it; one audit entry.
     const [other] = await api.db.select().from(reports).where(eq(reports.id, otherReport))
     expect(other!.status).toBe('hidden')

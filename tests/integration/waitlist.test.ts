@@ -25,6 +25,7 @@ import {
 } from '../../app/db/schema'
 import { retriedConflicts } from '../../app/db/transaction'
 import { startJobRunner } from '../../app/jobs/runner.server'
+import { setNotificationPreference } from '../../app/notifications/preferences.server'
 import { type CallResult, setupApi, type TestApi } from './support/api'
 import { TEST_ISSUER } from './support/constants'
 import { appJobHandlers } from './support/jobs'
@@ -627,6 +628,18 @@ describe('offers', () => {
     })
   })
 
+  it('a member who stopped 予約の確定・キャンセル mails still hears of a seat held for them (its own kind)', async () => {
+    const full = await fullSchedule(1)
+    const [a] = await newPeople(1)
+    await setNotificationPreference(api.db, a!.id, 'reservation', false)
+    await joined(a!, full.scheduleId)
+    expectOk(await cancelReservation(full.seats[0]!.member, full.seats[0]!.purchaseId, at(HOUR)))
+    await runJobs()
+    expect((await mailsTo(a!)).map((m) => [m.subject, m.kind])).toEqual([
+      [`キャンセル待ちの席が空きました：${full.title}`, 'waitlist'],
+    ])
+  })
+
   it('the offered member gets a mail; GET /v1/waitlist shows the offer and its expiry', async () => {
     const full = await fullSchedule(1)
     const [a, b] = await newPeople(2)
@@ -640,7 +653,7 @@ describe('offers', () => {
     await runJobs()
     const got = await mailsTo(a!)
     expect(got.map((m) => [m.subject, m.kind])).toEqual([
-      [`キャンセル待ちの席が空きました：${full.title}`, 'reservation'],
+      [`キャンセル待ちの席が空きました：${full.title}`, 'waitlist'],
     ])
     expect(got[0]!.userId).toBe(a!.id)
     expect(got[0]!.text).toContain(full.title)

@@ -401,6 +401,8 @@ async function hideClass(tx: Tx, classWorkId: number, now: Date) {
     .set({ hiddenAt: now, isPublished: false, imageUrl: null, updatedAt: now })
     .where(eq(classWorks.id, classWorkId))
   await releaseClassImage(tx, cls.imageUrl, classWorkId)
+  // Its teacher is told (their class management shows a draft that can no longer be published).
+  await enqueue(tx, 'notify.class_hidden', { classWorkId, canceled: cancellation.canceled })
   return cancellation
 }
 
