@@ -272,6 +272,11 @@ describe('detectContactInfo', () => {
     '1+2+3+4 = 10',
     '0:00〜0:30',
     '楽しかったです😊 また 10:30 からよろしくお願いします🙏',
+    '次回 2026/02/07 14:00 一緒にやりましょう',
+    '2026/02/07 14:00 参加希望です',
+    '2026-02-07 14:00 一年生の部',
+    '14:00〜15:00 / 15:30〜16:30\n参加',
+    '日時：2025/01/15 09:30\n参加者は2名です',
     'がんばりました\u200b！',
   ])('still does not flag lesson talk with those separators: %s', (text) => {
     expect(detectContactInfo(text)).toEqual({ flagged: false, kinds: [] })

@@ -114,10 +114,15 @@ const WORD_DIGITS: Record<string, string> = {
 }
 
 const DIGIT_CHARS = `0-9${Object.keys(KANJI_DIGITS).join('')}`
-// What may stand between the digits of one number ('ぜろきゅうぜろのいちにさんよん…' is how numbers are read;
-// '090:1234:5678', '090|1234|5678', '090〜1234〜5678' and '090→1234→5678' are written to slip past a filter).
-const SEP_CHARS = '\\s\\-./_・(),、*の:|~〜=+→'
-const SEP = `[${SEP_CHARS}]`
+// What may stand between the digits of one number ('ぜろきゅうぜろのいちにさんよん…' is how numbers are read).
+const BASE_SEP_CHARS = '\\s\\-./_・(),、*の'
+// Written to slip past a filter ('090:1234:5678', '090|1234|5678', '090〜1234〜5678', '090→1234→5678'): read
+// between plain digits only. Times use them too, and a kanji digit after one ('14:00 一緒に', '参加') would join a
+// date and its time into one number on the kanji path, where any 10–11 digits count.
+const EXTRA_SEP_CHARS = ':|~〜=+→'
+const SEP = `[${BASE_SEP_CHARS}${EXTRA_SEP_CHARS}]`
+const BASE_SEP = `[${BASE_SEP_CHARS}]`
+const EXTRA_SEPS = new RegExp(`[${EXTRA_SEP_CHARS}]+`)
 const DIGIT_WORD = Object.keys(WORD_DIGITS)
   .sort((a, b) => b.length - a.length)
   .join('|')
@@ -125,7 +130,7 @@ const DIGIT_UNIT = new RegExp(`${DIGIT_WORD}|[${DIGIT_CHARS}]`, 'g')
 // A stretch of digits and digit words; converted only when it holds 3+ words or ゼロ ('ゼロ90-…'), so that a
 // lone 'に' or 'ご' next to a number ('5678にお電話を', '順に 0 45 90') is left alone.
 const WORD_CLUSTER = new RegExp(
-  `(?:${DIGIT_WORD}|[${DIGIT_CHARS}])(?:${SEP}{0,3}(?:${DIGIT_WORD}|[${DIGIT_CHARS}]))*`,
+  `(?:${DIGIT_WORD}|[${DIGIT_CHARS}])(?:${BASE_SEP}{0,3}(?:${DIGIT_WORD}|[${DIGIT_CHARS}]))*`,
   'g',
 )
 const DIGIT_RUN = new RegExp(`\\+?\\s?[${DIGIT_CHARS}](?:${SEP}{0,3}[${DIGIT_CHARS}])*`, 'g')
@@ -195,9 +200,17 @@ function hasPhone(text: string): boolean {
       continue
     }
     if (HAS_KANJI_DIGIT.test(run)) {
-      // Kanji or spoken digits are never prices or dates: any 10–11 digit stretch counts, however split.
-      for (let i = 0; i + 10 <= digits.length; i++) {
-        if (isPhoneDigits(digits.slice(i, i + 10)) || isPhoneDigits(digits.slice(i, i + 11))) return true
+      // Split where only plain digits may be joined; each piece then goes its own way.
+      for (const piece of run.split(EXTRA_SEPS)) {
+        if (!HAS_KANJI_DIGIT.test(piece)) {
+          if (asciiRunHasPhone(piece.trim())) return true
+          continue
+        }
+        // Kanji or spoken digits are never prices or dates: any 10–11 digit stretch counts, however split.
+        const d = piece.replace(KANJI_DIGIT, (c) => KANJI_DIGITS[c]!).replace(/\D/g, '')
+        for (let i = 0; i + 10 <= d.length; i++) {
+          if (isPhoneDigits(d.slice(i, i + 10)) || isPhoneDigits(d.slice(i, i + 11))) return true
+        }
       }
     } else if (asciiRunHasPhone(run)) return true
   }

@@ -166,9 +166,9 @@ const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
     'https://help.manabi.example/contact',
   ],
   class_hidden: [
-    { className: 'はじめての将棋', canceled: 2 },
+    { className: 'はじめての将棋', canceled: 2, refunded: 6600 },
     '【非公開】はじめての将棋',
-    '今後の予約2件はキャンセルし、受講者には全額を返金します。',
+    '今後の予約2件はキャンセルしました。受講者にはお支払いの全額を返金します。',
   ],
   lesson_reminder: [
     { ...lesson, hoursBefore: 1, attendanceUrl: 'https://manabi.example/class_attendance' },
@@ -210,7 +210,12 @@ describe('mail templates', () => {
   }
 
   it('a free class cancelled promises no refund and shows no 返金額 (「返金額 無料」 before)', async () => {
-    for (const template of ['reservation_canceled', 'schedule_canceled', 'reservation_withdrawn'] as const) {
+    for (const template of [
+      'reservation_canceled',
+      'schedule_canceled',
+      'reservation_withdrawn',
+      'class_hidden',
+    ] as const) {
       const mail = await renderMail(settings, {
         messageId: '<x@manabi.example>',
         to: 'parent@manabi.example',
@@ -219,6 +224,8 @@ describe('mail templates', () => {
         props: {
           ...lesson,
           refund: 0,
+          canceled: 2,
+          refunded: 0,
           attendanceUrl: 'https://manabi.example/class_attendance',
           classUrl: 'https://manabi.example/class_search/detail/1',
         } as never,

@@ -481,7 +481,7 @@ export const templates = {
   }),
 
   /** To the teacher of a class an operator took down (a report): what happened, and where to ask. */
-  class_hidden: define<{ className: string; canceled: number }>({
+  class_hidden: define<{ className: string; canceled: number; refunded: number }>({
     kind: 'verification',
     subject: (p) => `【非公開】${p.className}`,
     body: (p) => (
@@ -494,7 +494,12 @@ export const templates = {
           「{p.className}
           」は、利用規約に反する内容の報告を受けて運営が確認した結果、非公開にしました。再び公開することはできません。
         </P>
-        {p.canceled > 0 ? <P>今後の予約{p.canceled}件はキャンセルし、受講者には全額を返金します。</P> : null}
+        {p.canceled > 0 ? (
+          <P>
+            今後の予約{p.canceled}件はキャンセルしました。
+            {p.refunded > 0 ? '受講者にはお支払いの全額を返金します。' : ''}
+          </P>
+        ) : null}
         <P>
           お心当たりのない場合は、お問い合わせフォームからご連絡ください（このメールへの返信は届きません）。
         </P>

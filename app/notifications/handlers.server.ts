@@ -681,7 +681,7 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
 
     'notify.class_hidden': async (job, { db }) => {
       const classWorkId = positiveId(job.payload.classWorkId, 'classWorkId')
-      const canceled = Number(job.payload.canceled ?? 0)
+      const count = (v: unknown) => (Number.isInteger(v) && (v as number) > 0 ? (v as number) : 0)
       const [c] = await db
         .select({ title: classWorks.title, id: users.id, email: users.email, suspendedAt: users.suspendedAt })
         .from(classWorks)
@@ -691,7 +691,8 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
       if (c && !c.suspendedAt)
         await mailMember(db, deps, `class-hidden-${classWorkId}`, c, 'class_hidden', {
           className: c.title,
-          canceled: Number.isInteger(canceled) && canceled > 0 ? canceled : 0,
+          canceled: count(job.payload.canceled),
+          refunded: count(job.payload.refunded),
         })
     },
 

@@ -26,6 +26,8 @@ export interface PaymentProvider {
    * too low, a bank that answers later); `failed`: it will not pay it back. The same idempotency key asks again.
    */
   refund(input: { ref: string; amount: number; idempotencyKey: string }): Promise<RefundState>
+  /** What became of a refund made earlier (its `ref`): a pending one is asked after, not made again. */
+  retrieveRefund(ref: string): Promise<RefundState>
   /** A webhook request, checked against its signature; throws WebhookSignatureError when it does not verify. */
   verifyWebhook(rawBody: string, signature: string | undefined): ProviderEvent
 }

@@ -7,6 +7,7 @@ import {
   PaymentProviderError,
   type PaymentState,
   type ProviderEvent,
+  type RefundState,
   WebhookSignatureError,
 } from './provider.server'
 
@@ -96,17 +97,11 @@ export function stripePaymentProvider(settings: StripeSettings): PaymentProvider
     },
 
     refund: ({ ref, amount, idempotencyKey }) =>
-      call(async () => {
-        const refund = await stripe.refunds.create({ payment_intent: ref, amount }, { idempotencyKey })
-        // Stripe answers a refund it cannot pay yet (a balance too low) as pending, not as an error.
-        const status =
-          refund.status === 'succeeded'
-            ? 'succeeded'
-            : refund.status === 'failed' || refund.status === 'canceled'
-              ? 'failed'
-              : 'pending'
-        return { ref: refund.id, status } as const
-      }),
+      call(async () =>
+        toRefundState(await stripe.refunds.create({ payment_intent: ref, amount }, { idempotencyKey })),
+      ),
+
+    retrieveRefund: (ref) => call(async () => toRefundState(await stripe.refunds.retrieve(ref))),
 
     verifyWebhook(rawBody, signature): ProviderEvent {
       if (!signature) throw new WebhookSignatureError('no Stripe-Signature header')
@@ -130,4 +125,15 @@ export function stripePaymentProvider(settings: StripeSettings): PaymentProvider
       return { id: event.id, type: 'other', name: event.type }
     },
   }
+}
+
+/** Stripe answers a refund it cannot pay yet (a balance too low) as pending, not as an error. */
+function toRefundState(refund: Stripe.Refund): RefundState {
+  const status =
+    refund.status === 'succeeded'
+      ? 'succeeded'
+      : refund.status === 'failed' || refund.status === 'canceled'
+        ? 'failed'
+        : 'pending'
+  return { ref: refund.id, status }
 }

@@ -74,6 +74,14 @@ describe('learner profiles', () => {
     })
     expect(edited.status).toBe(422)
     expect((await deepMe(SUBS.parent)).learners.find((l) => l.id === created.id)!.nickname).toBe('はな')
+    // A nickname saved before the rule does not block a change of grade.
+    await api.db.update(learners).set({ nickname: 'hana.me' }).where(eq(learners.id, created.id))
+    const regraded = await api.as(SUBS.parent, 'PATCH', `/v1/users/me/learners/${created.id}`, {
+      nickname: 'hana.me',
+      target_grade_id: gradeId,
+    })
+    expect(regraded.status, JSON.stringify(regraded.body)).toBe(200)
+    await api.db.update(learners).set({ nickname: 'はな' }).where(eq(learners.id, created.id))
   })
 
   it('someone else’s learner is 404 for edit and delete', async () => {

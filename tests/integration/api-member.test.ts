@@ -137,6 +137,19 @@ describe('profile fields others see carry no contact details', () => {
       200,
     )
   })
+
+  it('text saved before the rule does not block an edit of another field (the form sends every field)', async () => {
+    const me = User.parse((await api.as(SUBS.member01, 'GET', '/v1/users/me')).body)
+    await api.db
+      .update(users)
+      .set({ introduction: 'ASP.NET と socket.io を教えています' })
+      .where(eq(users.id, me.id))
+    const res = await api.as(SUBS.member01, 'PATCH', '/v1/users/me', {
+      nickname: me.nickname,
+      introduction: 'ASP.NET と socket.io を教えています',
+    })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+  })
 })
 
 describe('class announcements', () => {

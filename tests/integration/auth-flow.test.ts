@@ -228,10 +228,13 @@ describe('sign-in through the provider page (demo-account button, cookie jar)', 
     lost.cookies.delete('manabi_session')
     expect((await lost.navigate('/auth/login?returnTo=%2Fmessage')).url.pathname).toBe('/message')
 
-    // The device that kept its session renews silently as before (prompt=none).
+    // The device that kept its session renews silently as before (prompt=none): a new session, same member.
+    const before = (await h.flow.getSessionAccessToken(kept.sessionRequest()))!.sessionId
     const silent = await kept.navigate('/auth/login?prompt=none&returnTo=%2Fmessage')
     expect(silent.url.pathname).toBe('/message')
-    expect((await h.flow.getSessionAccessToken(kept.sessionRequest()))!.claims.sub).toBe('demo|org-owner')
+    const renewed = (await h.flow.getSessionAccessToken(kept.sessionRequest()))!
+    expect(renewed.claims.sub).toBe('demo|org-owner')
+    expect(renewed.sessionId).not.toBe(before)
   })
 
   it('ends the sign-in of someone without a profile on the top page (spec §4 sorts them from there), from any page', async () => {

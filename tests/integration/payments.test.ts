@@ -645,8 +645,21 @@ describe('idempotency and crashes', () => {
           sql`${jobs.kind} = 'notify.refund_completed' and ${jobs.payload}->>'refundId' = ${String(refund!.id)}`,
         )
     expect(await mailJobs()).toEqual([])
-    // Paid back at the next attempt: recorded, and only now told.
-    await runRefund(api.db, refund!.id, { now: api.now, provider: base })
+    // The next attempt asks after that refund rather than making another; paid back, it is recorded and told.
+    let made = 0
+    const later: PaymentProvider = {
+      ...base,
+      refund: async (input) => {
+        made++
+        return base.refund(input)
+      },
+      retrieveRefund: async (ref) => ({ ref, status: 'succeeded' }),
+    }
+    await runRefund(api.db, refund!.id, { now: api.now, provider: later })
+    expect(made).toBe(0)
+    expect((await api.db.select().from(refunds).where(eq(refunds.id, refund!.id)))[0]!.providerRef).toBe(
+      're_pending_1',
+    )
     expect((await api.db.select().from(refunds).where(eq(refunds.id, refund!.id)))[0]!.status).toBe(
       'succeeded',
     )

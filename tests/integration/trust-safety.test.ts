@@ -1006,7 +1006,7 @@ describe('通報: hiding', () => {
     expect(payloads).toHaveLength(2)
     // Its teacher is told too: a mail they cannot switch off, with the cancelled seats.
     const told = await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.class_hidden'))
-    expect(told.map((j) => j.payload)).toEqual([{ classWorkId: cls.id, canceled: 3 }])
+    expect(told.map((j) => j.payload)).toEqual([{ classWorkId: cls.id, canceled: 3, refunded: 9000 }])
     const handlers: Record<string, JobHandler> = appJobHandlers({ mail: testMailSettings() })
     await handlers['notify.class_hidden']!(
       { id: told[0]!.id, kind: 'notify.class_hidden', payload: told[0]!.payload as never, attempts: 1 },
@@ -1449,8 +1449,13 @@ describe('通報: suspending an account', () => {
     const listed = async () =>
       ((await call(follower.sub, 'GET', '/v1/users/followings')).body as { id: number }[]).map((f) => f.id)
     expect(await listed()).toContain(teacher.id)
+    const followingCount = async () =>
+      ((await call(follower.sub, 'GET', '/v1/users/deep_me')).body as { following_count: number })
+        .following_count
+    expect(await followingCount()).toBe(1)
     await api.db.update(users).set({ suspendedAt: api.now }).where(eq(users.id, teacher.id))
     expect(await listed()).not.toContain(teacher.id)
+    expect(await followingCount()).toBe(0)
     expect((await call(latecomer.sub, 'POST', `/v1/users/followings/${teacher.id}`)).status).toBe(404)
     expect(await api.db.select().from(follows).where(eq(follows.followerId, latecomer.id))).toEqual([])
   })

@@ -108,9 +108,15 @@ export async function updateLearner(
   body: UpdateLearnerBody,
 ): Promise<Learner> {
   return db.transaction(async (tx) => {
-    await lockOwnLearner(tx, userId, learnerId)
+    const current = await lockOwnLearner(tx, userId, learnerId)
     await checkLearnerMasters(tx, body)
-    refuseContactInfoIn({ nickname: { label: 'ニックネーム', text: body.nickname } })
+    // Only a changed nickname: one saved before this rule must not block a change of grade.
+    refuseContactInfoIn({
+      nickname: {
+        label: 'ニックネーム',
+        text: body.nickname !== current.nickname ? body.nickname : undefined,
+      },
+    })
     const [l] = await tx
       .update(learners)
       .set({

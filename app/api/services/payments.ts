@@ -480,6 +480,7 @@ export async function runRefund(db: Db, refundId: number, deps: PaymentDeps): Pr
     .select({
       status: refunds.status,
       amount: refunds.amount,
+      refundRef: refunds.providerRef,
       provider: payments.provider,
       ref: payments.providerRef,
     })
@@ -489,15 +490,19 @@ export async function runRefund(db: Db, refundId: number, deps: PaymentDeps): Pr
   if (!r || r.status === 'succeeded') return
   if (!r.ref) throw new PaymentProviderError(`refund ${refundId}: its payment has no provider reference`)
   try {
-    const done = await providerFor(db, deps.provider, r.provider).refund({
-      ref: r.ref,
-      amount: r.amount,
-      idempotencyKey: `refund-${refundId}`,
-    })
-    // Not paid back yet (or refused there): still owed, no mail. The job asks again later (the same key finds the
-    // same refund), and the sweep keeps queueing it while it stays pending (requeueStuckRefunds).
+    const provider = providerFor(db, deps.provider, r.provider)
+    // One made before and still pending there is asked after (the provider forgets idempotency keys after a day:
+    // making it again then would be refused, the charge being refunded already).
+    const done = r.refundRef
+      ? await provider.retrieveRefund(r.refundRef)
+      : await provider.refund({ ref: r.ref, amount: r.amount, idempotencyKey: `refund-${refundId}` })
+    // Not paid back yet (or refused there): still owed, no mail. The job asks again later, and the sweep keeps
+    // queueing it while it stays pending (requeueStuckRefunds). A failed one is made again at a later attempt.
     if (done.status !== 'succeeded') {
-      await db.update(refunds).set({ providerRef: done.ref }).where(eq(refunds.id, refundId))
+      await db
+        .update(refunds)
+        .set({ providerRef: done.status === 'pending' ? done.ref : null })
+        .where(eq(refunds.id, refundId))
       throw new PaymentProviderError(`refund ${refundId} is ${done.status} at the provider`)
     }
     // The record and its mail commit together: a retry finds the refund succeeded and returns, so a mail queued

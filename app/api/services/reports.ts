@@ -215,7 +215,7 @@ function courseIds(classes: { id: number; lessonCount: number }[], ids: number[]
  */
 async function cancelFutureLessons(
   tx: Tx,
-  input: { classIds: number[]; memberId?: number },
+  input: { classIds: number[]; memberId?: number; alsoLock?: number[] },
   now: Date,
 ): Promise<Cancellation> {
   const own = input.memberId
@@ -235,7 +235,11 @@ async function cancelFutureLessons(
           ),
         )
     : []
-  const classIds = [...new Set([...input.classIds, ...own.map((o) => o.classWorkId)])].sort((a, b) => a - b)
+  // One ascending pass over every class the caller will touch (alsoLock: a suspension's reviewed classes), so
+  // that no later lock goes below one already held (0015).
+  const classIds = [
+    ...new Set([...input.classIds, ...own.map((o) => o.classWorkId), ...(input.alsoLock ?? [])]),
+  ].sort((a, b) => a - b)
   if (classIds.length === 0) return { canceled: 0, refunded: 0 }
   const classes = await tx
     .select({ id: classWorks.id, title: classWorks.title, lessonCount: classWorks.lessonCount })
@@ -243,6 +247,8 @@ async function cancelFutureLessons(
     .where(inArray(classWorks.id, classIds))
     .orderBy(asc(classWorks.id))
     .for('no key update')
+  // Only locks were asked for (a suspended member with reviews but no classes or seats): nothing to cancel.
+  if (input.classIds.length === 0 && own.length === 0) return { canceled: 0, refunded: 0 }
   const classById = new Map(classes.map((c) => [c.id, c]))
   const stopped = new Set(input.classIds)
   const schedules = await tx
@@ -336,7 +342,17 @@ async function suspendAccount(tx: Tx, userId: number, now: Date) {
       .where(eq(classWorks.teacherId, userId))
       .orderBy(asc(classWorks.id))
   ).map((c) => c.id)
-  const cancellation = await cancelFutureLessons(tx, { classIds, memberId: userId }, now)
+  // Their visible reviews: their classes are locked with the rest, in order, before any review is hidden.
+  const theirReviews = await tx
+    .select({ id: reviews.id, classWorkId: reviews.classWorkId })
+    .from(reviews)
+    .where(and(eq(reviews.userId, userId), eq(reviews.status, 'visible')))
+    .orderBy(asc(reviews.classWorkId), asc(reviews.id))
+  const cancellation = await cancelFutureLessons(
+    tx,
+    { classIds, memberId: userId, alsoLock: theirReviews.map((r) => r.classWorkId) },
+    now,
+  )
   // Published classes are taken down (hidden: their pages answer 410, their pictures are deleted); drafts stay
   // drafts, never revealed.
   const published = classIds.length
@@ -368,11 +384,6 @@ async function suspendAccount(tx: Tx, userId: number, now: Date) {
     .set({ offerExpiresAt: now })
     .where(and(eq(waitlistEntries.userId, userId), eq(waitlistEntries.status, 'offered')))
   // Their reviews leave the class pages and the ratings (a suspension is for what they wrote, too).
-  const theirReviews = await tx
-    .select({ id: reviews.id })
-    .from(reviews)
-    .where(and(eq(reviews.userId, userId), eq(reviews.status, 'visible')))
-    .orderBy(asc(reviews.classWorkId), asc(reviews.id))
   for (const r of theirReviews) await hideReview(tx, r.id)
   // Their messages waiting for an operator are never delivered now (the sender sees them as removed).
   await tx
@@ -402,7 +413,11 @@ async function hideClass(tx: Tx, classWorkId: number, now: Date) {
     .where(eq(classWorks.id, classWorkId))
   await releaseClassImage(tx, cls.imageUrl, classWorkId)
   // Its teacher is told (their class management shows a draft that can no longer be published).
-  await enqueue(tx, 'notify.class_hidden', { classWorkId, canceled: cancellation.canceled })
+  await enqueue(tx, 'notify.class_hidden', {
+    classWorkId,
+    canceled: cancellation.canceled,
+    refunded: cancellation.refunded,
+  })
   return cancellation
 }
 

@@ -61,7 +61,13 @@ export async function deepMe(db: Db, user: UserRow, now: Date): Promise<DeepMe> 
       .innerJoin(organizations, eq(organizations.id, orgUsers.organizationId))
       .where(eq(orgUsers.userId, user.id))
       .limit(1),
-    db.select({ n: count() }).from(follows).where(eq(follows.followerId, user.id)).then(num),
+    // As the list counts them: a suspended teacher is not in it.
+    db
+      .select({ n: count() })
+      .from(follows)
+      .innerJoin(users, eq(users.id, follows.teacherId))
+      .where(and(eq(follows.followerId, user.id), isNull(users.suspendedAt)))
+      .then(num),
     db.select({ n: count() }).from(favorites).where(eq(favorites.userId, user.id)).then(num),
     db
       .select({ n: count() })
@@ -283,9 +289,14 @@ export async function updateMe(db: Db, user: UserRow, body: UpdateUserBody): Pro
       schoolTypes: [body.school_type_id],
       grades: [body.target_grade_id],
     })
+    // Only what changes: the form sends every field, and text saved before this rule must not block an edit of
+    // another one.
     refuseContactInfoIn({
-      nickname: { label: 'ニックネーム', text: body.nickname },
-      introduction: { label: '自己紹介', text: body.introduction },
+      nickname: { label: 'ニックネーム', text: body.nickname !== user.nickname ? body.nickname : undefined },
+      introduction: {
+        label: '自己紹介',
+        text: body.introduction !== user.introduction ? body.introduction : undefined,
+      },
     })
     const [updated] = await tx
       .update(users)

@@ -202,11 +202,12 @@ export async function adminDecideVerification(
       .from(teacherVerifications)
       .where(eq(teacherVerifications.id, id))
     if (!peek) throw notFound('本人確認の申請')
+    // 'no key update', not share: an approval then updates this row (0015: locks are never upgraded).
     const [member] = await tx
       .select({ suspendedAt: users.suspendedAt })
       .from(users)
       .where(eq(users.id, peek.userId))
-      .for('share')
+      .for('no key update')
     const [row] = await tx
       .select()
       .from(teacherVerifications)

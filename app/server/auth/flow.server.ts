@@ -388,9 +388,9 @@ export function createAuthFlow(options: AuthFlowOptions) {
    * Whether this sign-in must be repeated with a password (docs/decisions/0037): the member logged their other
    * devices out after the provider last authenticated them, and this browser holds no live session of theirs (a
    * device that kept its session, the one that logged the others out included, renews as before). Without
-   * `auth_time` in the ID token the moment cannot be told, so a revocation of the last REAUTH_WINDOW_MS counts;
-   * a round trip that already asked for the password (prompt=login) is accepted unless its `auth_time` says
-   * otherwise.
+   * `auth_time` in the ID token the moment cannot be told, so a revocation of the last REAUTH_WINDOW_MS counts.
+   * A round trip that already asked for the password (prompt=login) is accepted: the provider authenticated
+   * them just now, and asking again could only loop.
    */
   async function needsFreshSignIn(
     claims: { sub: string; auth_time?: unknown },
@@ -466,7 +466,8 @@ export function createAuthFlow(options: AuthFlowOptions) {
     await revokeAll(result.refreshTokens)
     // Their provider sessions stay (its single sign-on, on those devices too): a sign-in there from now on must
     // authenticate afresh (needsFreshSignIn).
-    await store.recordSignInRevocation(session.claims.sub, clock())
+    if (target === 'others' || result.deleted > 0)
+      await store.recordSignInRevocation(session.claims.sub, clock())
     await securityEvent(request, {
       action: 'logout_others',
       sub: session.claims.sub,
