@@ -256,6 +256,8 @@ describe('detectContactInfo', () => {
     ['090=1234=5678', 'phone'],
     ['090+1234+5678', 'phone'],
     ['090 🍎 1234 🍎 5678', 'phone'],
+    ['電話は090:1234:5678 一度かけてね', 'phone'],
+    ['〇九〇 1234 5678', 'phone'],
     ['090🍎1234🍎5678', 'phone'],
     ['taro\u200b@\u200bexample\u200b.com', 'email'],
     ['LINE ID: ta\u200bro99', 'line'],

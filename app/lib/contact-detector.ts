@@ -200,13 +200,12 @@ function hasPhone(text: string): boolean {
       continue
     }
     if (HAS_KANJI_DIGIT.test(run)) {
-      // Split where only plain digits may be joined; each piece then goes its own way.
+      // The plain digits between kanji ones, with every separator ('090:1234:5678 一度'), by the plain rule.
+      for (const plain of run.split(KANJI_DIGIT)) if (asciiRunHasPhone(plain.trim())) return true
+      // Kanji or spoken digits are never prices or dates: any 10–11 digit stretch counts, however split, but
+      // only across the separators numbers are read with.
       for (const piece of run.split(EXTRA_SEPS)) {
-        if (!HAS_KANJI_DIGIT.test(piece)) {
-          if (asciiRunHasPhone(piece.trim())) return true
-          continue
-        }
-        // Kanji or spoken digits are never prices or dates: any 10–11 digit stretch counts, however split.
+        if (!HAS_KANJI_DIGIT.test(piece)) continue
         const d = piece.replace(KANJI_DIGIT, (c) => KANJI_DIGITS[c]!).replace(/\D/g, '')
         for (let i = 0; i + 10 <= d.length; i++) {
           if (isPhoneDigits(d.slice(i, i + 10)) || isPhoneDigits(d.slice(i, i + 11))) return true
