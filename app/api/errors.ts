@@ -40,13 +40,15 @@ export function sqlState(err: unknown): string | undefined {
  * `what` names the field (レビュー, 返信, お知らせ); without it the message says only what was found.
  */
 export function refuseContactInfo(text: string, what?: string): void {
+  const message = contactInfoMessage(text, what)
+  if (message) throw new ApiError(422, 'contact_info', message)
+}
+
+/** The refusal's text when `text` carries contact details, else undefined. */
+function contactInfoMessage(text: string, what?: string): string | undefined {
   const found = detectContactInfo(text)
-  if (found.flagged)
-    throw new ApiError(
-      422,
-      'contact_info',
-      `${what ?? ''}${what ? 'に' : ''}連絡先やSNSのIDは書けません（${contactKindsLabel(found.kinds)}）`,
-    )
+  if (!found.flagged) return undefined
+  return `${what ?? ''}${what ? 'に' : ''}連絡先やSNSのIDは書けません（${contactKindsLabel(found.kinds)}）`
 }
 
 /**
@@ -58,13 +60,8 @@ export function refuseContactInfoIn(
 ) {
   const issues: { path: string[]; message: string }[] = []
   for (const [key, { label, text }] of Object.entries(fields)) {
-    if (!text) continue
-    const found = detectContactInfo(text)
-    if (found.flagged)
-      issues.push({
-        path: [key],
-        message: `${label}に連絡先やSNSのIDは書けません（${contactKindsLabel(found.kinds)}）`,
-      })
+    const message = text ? contactInfoMessage(text, label) : undefined
+    if (message) issues.push({ path: [key], message })
   }
   if (issues.length > 0) throw new ApiError(422, 'contact_info', issues[0]!.message, { issues })
 }

@@ -51,6 +51,7 @@ import {
 import { type CallResult, setupApi, TEST_CARD, type TestApi } from './support/api'
 import { TEST_ISSUER } from './support/constants'
 import { appJobHandlers } from './support/jobs'
+import { whileHeld } from './support/locks'
 import { testMailSettings } from './support/mail'
 import { SUBS, testAuth, tokenFor } from './support/tokens'
 
@@ -1495,6 +1496,31 @@ describe('通報: suspending an account', () => {
     expect((await api.db.select().from(messages).where(eq(messages.id, held.id)))[0]!.status).toBe('held')
     expect(await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.message'))).toEqual([])
     expectOk(await call(SUBS.operator, 'POST', `/v1/admin/messages/${held.id}/delete`))
+
+    // A release racing the suspension's transaction (PostgreSQL): it waits for the member's row, then refuses.
+    const racer = await newPerson({ teacher: true, verified: true })
+    const racerClass = await createClass(racer.sub, { is_published: true, price: 0 })
+    const racerRoom = expectOk(
+      await call(parent.sub, 'POST', '/v1/rooms', { partner_id: racer.id, body: 'こんにちは' }),
+      201,
+    ) as { id: number }
+    const racing = expectOk(
+      await call(racer.sub, 'POST', `/v1/rooms/${racerRoom.id}/messages`, {
+        body: 'LINE ID: sensei_77 です',
+      }),
+      201,
+    ) as { id: number }
+    expect(racerClass.id).toBeGreaterThan(0)
+    const raced = await whileHeld(
+      api,
+      async (tx) => {
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, racer.id)).for('update')
+        await tx.update(users).set({ suspendedAt: api.now }).where(eq(users.id, racer.id))
+      },
+      () => call(SUBS.operator, 'POST', `/v1/admin/messages/${racing.id}/release`),
+    )
+    expectError(raced, 409, 'sender_suspended')
+    expect((await api.db.select().from(messages).where(eq(messages.id, racing.id)))[0]!.status).toBe('held')
 
     // A pending 本人確認 of a suspended member: never approved (no badge, no mail); it can still be rejected.
     const submission = await submitVerification(applicant.sub)
