@@ -1,5 +1,6 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { roomListQuery } from '../../app/api/services/rooms'
 import { DestinationList, Message, MessageList, Room, RoomList } from '../../app/contract/v1/rooms'
 import { messages, roomMembers, rooms } from '../../app/db/schema'
 import { setupApi, type TestApi } from './support/api'
@@ -196,6 +197,72 @@ describe('sending messages', () => {
     expect(before).toBeGreaterThanOrEqual(2)
     await api.as(SUBS.teacher, 'POST', `/v1/rooms/${roomId}/read`)
     expect((await roomsOf(SUBS.teacher)).find((r) => r.id === roomId)!.unread_count).toBe(0)
+  })
+})
+
+describe('a room with a long history', () => {
+  /** Rows each plan node over `messages` produced, summed over its loops (EXPLAIN ANALYZE). */
+  const messageRowsRead = async (query: { getSQL(): ReturnType<typeof sql> }) => {
+    const result = (await api.db.execute(sql`explain (analyze, format json) ${query}`)) as unknown
+    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<
+      string,
+      unknown
+    >[]
+    const raw = Object.values(rows[0]!)[0]
+    const [top] = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: PlanNode }[]
+    let read = 0
+    const walk = (node: PlanNode) => {
+      if (node['Relation Name'] === 'messages') read += node['Actual Rows'] * node['Actual Loops']
+      for (const child of node.Plans ?? []) walk(child)
+    }
+    walk(top!.Plan)
+    return read
+  }
+  type PlanNode = {
+    'Relation Name'?: string
+    'Actual Rows': number
+    'Actual Loops': number
+    Plans?: PlanNode[]
+  }
+
+  it('lists it from its newest messages only, not its whole history (every signed-in page reads the list)', async () => {
+    const [member] = await insertMembers(api.db, 'long-history', 1)
+    const memberId = await api.userId(member!)
+    const opened = await api.as(member!, 'POST', '/v1/rooms', { partner_id: teacherId })
+    expect(opened.status).toBe(201)
+    const roomId = Room.parse(opened.body).id
+    // 3,000 messages over the past days, then the member's newest one held for an operator.
+    const start = api.now.getTime() - 3 * 86_400_000
+    await api.db.insert(messages).values(
+      Array.from({ length: 3000 }, (_, i) => ({
+        roomId,
+        senderId: i % 2 === 0 ? memberId : teacherId,
+        body: `メッセージ${i}`,
+        createdAt: new Date(start + i * 60_000),
+      })),
+    )
+    await api.db.insert(messages).values({
+      roomId,
+      senderId: memberId,
+      body: 'LINE ID: long_history',
+      status: 'held',
+      createdAt: new Date(start + 3000 * 60_000),
+    })
+    await api.db
+      .update(rooms)
+      .set({ lastMessageAt: new Date(start + 3000 * 60_000) })
+      .where(eq(rooms.id, roomId))
+    await api.db.execute(sql`analyze messages`)
+    expect((await api.as(SUBS.teacher, 'POST', `/v1/rooms/${roomId}/read`)).status).toBe(200)
+
+    // Each sees the last message they may see: the teacher not the held one, its sender theirs.
+    const last = async (sub: string) => (await roomsOf(sub)).find((r) => r.id === roomId)?.last_message?.body
+    expect(await last(SUBS.teacher)).toBe('メッセージ2999')
+    expect(await last(member!)).toBe('LINE ID: long_history')
+
+    // The teacher's whole list reads a handful of messages, not the room's 3,000 (a DISTINCT ON read them all).
+    const read = await messageRowsRead(roomListQuery(api.db, teacherId))
+    expect(read).toBeLessThan(100)
   })
 })
 

@@ -30,18 +30,44 @@ const ROOM_LIMIT = 200
  * appear in the teacher's list. `roomId`: that room only (what opening a room answers).
  */
 export async function listRooms(db: Db, userId: number, roomId?: number): Promise<Room[]> {
+  const rows = await roomListQuery(db, userId, roomId)
+  return rows.map((r) => ({
+    id: r.id,
+    partner: {
+      id: r.partnerId,
+      nickname: r.partnerNickname,
+      avatar_url: r.partnerAvatarUrl,
+      is_teacher: r.partnerIsTeacher,
+    },
+    last_message:
+      r.lastId !== null && r.lastSenderId !== null && r.lastBody !== null && r.lastCreatedAt !== null
+        ? { id: r.lastId, sender_id: r.lastSenderId, body: r.lastBody, created_at: iso(r.lastCreatedAt) }
+        : null,
+    unread_count: Number(r.unread),
+    updated_at: iso(r.lastMessageAt ?? r.createdAt),
+  }))
+}
+
+/**
+ * The one statement behind listRooms: the caller's 200 most recent rooms first, then, for those only, the unread
+ * count and the last message. The last message is a LATERAL probe of messages_room_created_idx from the newest end
+ * (LIMIT 1), so the list costs the same however long a room's history is; a DISTINCT ON over the rooms' messages
+ * read every message ever sent, on every signed-in page (the header's unread count). Exported for the test that
+ * checks the plan.
+ */
+export function roomListQuery(db: Db, userId: number, roomId?: number) {
   const partner = alias(users, 'partner')
-  const unread = sql<number>`(select count(*)::int from ${messages} where ${messages.roomId} = ${rooms.id} and ${messages.senderId} <> ${userId} and ${messages.status} = 'visible' and ${messages.createdAt} > coalesce(${roomMembers.lastReadAt}, '-infinity'::timestamptz))`
-  const rows = await db
+  const list = db
     .select({
       id: rooms.id,
       createdAt: rooms.createdAt,
       lastMessageAt: rooms.lastMessageAt,
-      partnerId: partner.id,
-      partnerNickname: partner.nickname,
-      partnerAvatarUrl: partner.avatarUrl,
-      partnerIsTeacher: partner.isTeacher,
-      unread,
+      lastReadAt: roomMembers.lastReadAt,
+      sortAt: sql<Date>`coalesce(${rooms.lastMessageAt}, ${rooms.createdAt})`.as('sort_at'),
+      partnerId: sql<number>`${partner.id}`.as('partner_id'),
+      partnerNickname: sql<string>`${partner.nickname}`.as('partner_nickname'),
+      partnerAvatarUrl: sql<string | null>`${partner.avatarUrl}`.as('partner_avatar_url'),
+      partnerIsTeacher: sql<boolean>`${partner.isTeacher}`.as('partner_is_teacher'),
     })
     .from(roomMembers)
     .innerJoin(rooms, eq(rooms.id, roomMembers.roomId))
@@ -60,46 +86,40 @@ export async function listRooms(db: Db, userId: number, roomId?: number): Promis
           : eq(rooms.id, roomId),
       ),
     )
-    .orderBy(desc(sql`coalesce(${rooms.lastMessageAt}, ${rooms.createdAt})`), desc(rooms.id))
+    .orderBy(desc(sql`sort_at`), desc(rooms.id))
     .limit(ROOM_LIMIT)
-  if (rows.length === 0) return []
-  const last = await db
-    .selectDistinctOn([messages.roomId], {
-      roomId: messages.roomId,
-      id: messages.id,
-      senderId: messages.senderId,
-      body: messages.body,
-      createdAt: messages.createdAt,
+    .as('room_list')
+  const unread = sql<number>`(select count(*)::int from ${messages} where ${messages.roomId} = ${list.id} and ${messages.senderId} <> ${userId} and ${messages.status} = 'visible' and ${messages.createdAt} > coalesce(${list.lastReadAt}, '-infinity'::timestamptz))`
+  const last = db
+    .select({
+      id: sql<number>`${messages.id}`.as('last_id'),
+      senderId: sql<number>`${messages.senderId}`.as('last_sender_id'),
+      body: sql<string>`${messages.body}`.as('last_body'),
+      createdAt: sql<Date>`${messages.createdAt}`.mapWith(messages.createdAt).as('last_created_at'),
     })
     .from(messages)
-    .where(
-      and(
-        inArray(
-          messages.roomId,
-          rows.map((r) => r.id),
-        ),
-        seenBy(userId),
-      ),
-    )
-    .orderBy(asc(messages.roomId), desc(messages.createdAt), desc(messages.id))
-  const lastOf = new Map(last.map((m) => [m.roomId, m]))
-  return rows.map((r) => {
-    const m = lastOf.get(r.id)
-    return {
-      id: r.id,
-      partner: {
-        id: r.partnerId,
-        nickname: r.partnerNickname,
-        avatar_url: r.partnerAvatarUrl,
-        is_teacher: r.partnerIsTeacher,
-      },
-      last_message: m
-        ? { id: m.id, sender_id: m.senderId, body: m.body, created_at: iso(m.createdAt) }
-        : null,
-      unread_count: Number(r.unread),
-      updated_at: iso(r.lastMessageAt ?? r.createdAt),
-    }
-  })
+    .where(and(eq(messages.roomId, list.id), seenBy(userId)))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(1)
+    .as('last_message')
+  return db
+    .select({
+      id: list.id,
+      createdAt: list.createdAt,
+      lastMessageAt: list.lastMessageAt,
+      partnerId: list.partnerId,
+      partnerNickname: list.partnerNickname,
+      partnerAvatarUrl: list.partnerAvatarUrl,
+      partnerIsTeacher: list.partnerIsTeacher,
+      unread,
+      lastId: last.id,
+      lastSenderId: last.senderId,
+      lastBody: last.body,
+      lastCreatedAt: last.createdAt,
+    })
+    .from(list)
+    .leftJoinLateral(last, sql`true`)
+    .orderBy(desc(list.sortAt), desc(list.id))
 }
 
 /** Messages of a room the caller is in (the latest 200, oldest first); other rooms do not exist for them. */
