@@ -149,6 +149,27 @@ test('reading a notice marks it read and the header count drops at once', async 
   ).toBeVisible()
 })
 
+test('a long conversation pages back to its first message and keeps the place being read', async ({
+  page,
+}) => {
+  // The demo's long room (app/db/seed/texts.ts): 240 messages, of which a room shows the newest 200 at first.
+  await login(page, PARENT, '/message')
+  await page.getByTestId('room-item').filter({ hasText: 'だいすけ先生' }).click()
+  const room = page.getByTestId('room-view')
+  const shown = room.getByTestId('message')
+  await expect(shown).toHaveCount(200)
+  await expect(shown.last()).toContainText('第120回もよくがんばりました')
+  await expect(shown.first()).toContainText('第21回（')
+  await room.getByTestId('message-older').click()
+  await expect(shown).toHaveCount(240)
+  await expect(shown.first()).toContainText('第1回（縄文時代）')
+  await expect(room.getByTestId('message-older')).toHaveCount(0)
+  // What was at the top before is still in view: the older page went above it.
+  await expect(shown.filter({ hasText: '第21回（' })).toBeInViewport()
+  await expect(shown.filter({ hasText: '第1回（縄文時代）' })).not.toBeInViewport()
+  await expectAccessible(page)
+})
+
 test('a message with a phone number is flagged before it is sent', async ({ page }) => {
   await login(page, PARENT, '/message')
   await expect(page.getByRole('heading', { level: 1, name: 'メッセージ' })).toBeVisible()

@@ -176,9 +176,9 @@ describe('class announcements', () => {
 describe('rooms and messages', () => {
   it('GET /v1/rooms: the parent’s rooms with unread counts', async () => {
     const list = RoomList.parse((await api.as(SUBS.parent, 'GET', '/v1/rooms')).body)
-    expect(list).toHaveLength(3)
+    expect(list).toHaveLength(4)
     const byPartner = Object.fromEntries(list.map((r) => [r.partner.nickname, r.unread_count]))
-    expect(byPartner).toEqual({ けんた先生: 1, エミリー先生: 0, たかはし博士: 1 })
+    expect(byPartner).toEqual({ けんた先生: 1, エミリー先生: 0, たかはし博士: 1, だいすけ先生: 0 })
     const updated = list.map((r) => r.updated_at)
     expect(updated).toEqual([...updated].sort().reverse())
     for (const r of list) expect(r.last_message).not.toBeNull()

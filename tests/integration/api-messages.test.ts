@@ -260,6 +260,40 @@ describe('a room with a long history', () => {
     expect(await last(SUBS.teacher)).toBe('メッセージ2999')
     expect(await last(member!)).toBe('LINE ID: long_history')
 
+    // The room itself pages back through the history, 200 at a time, each page whole and in order.
+    const page = async (sub: string, before?: number) => {
+      const res = await api.as(sub, 'GET', `/v1/rooms/${roomId}/messages${before ? `?before=${before}` : ''}`)
+      expect(res.status).toBe(200)
+      return MessageList.parse(res.body)
+    }
+    const seen: string[] = []
+    let current = await page(SUBS.teacher)
+    expect(current).toHaveLength(200)
+    expect(current.at(-1)!.body).toBe('メッセージ2999')
+    for (let pages = 1; current.length > 0; pages++) {
+      expect(pages).toBeLessThanOrEqual(16)
+      seen.unshift(...current.map((m) => m.body))
+      current = await page(SUBS.teacher, current[0]!.id)
+    }
+    expect(seen).toEqual(Array.from({ length: 3000 }, (_, i) => `メッセージ${i}`))
+    // The sender pages from their held message; the teacher cannot name it, nor a message of another room.
+    const mine = await page(member!)
+    expect(mine.at(-1)!.body).toBe('LINE ID: long_history')
+    expect((await page(member!, mine.at(-1)!.id)).at(-1)!.body).toBe('メッセージ2999')
+    const [otherRoom] = await api.db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(eq(messages.senderId, parentId)))
+      .limit(1)
+    for (const before of [mine.at(-1)!.id, otherRoom!.id, 99_999_999]) {
+      const res = await api.as(SUBS.teacher, 'GET', `/v1/rooms/${roomId}/messages?before=${before}`)
+      expect(res.status, String(before)).toBe(404)
+    }
+    for (const before of ['abc', '0', '-1', '1e3', '']) {
+      const res = await api.as(SUBS.teacher, 'GET', `/v1/rooms/${roomId}/messages?before=${before}`)
+      expect(res.status, before).toBe(400)
+    }
+
     // The teacher's whole list reads a handful of messages, not the room's 3,000 (a DISTINCT ON read them all).
     const read = await messageRowsRead(roomListQuery(api.db, teacherId))
     expect(read).toBeLessThan(100)

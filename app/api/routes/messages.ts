@@ -9,6 +9,7 @@ import {
   MessageList,
   Room,
   RoomList,
+  RoomMessagesQuery,
   RoomReadResult,
   SendMessageBody,
 } from '../../contract/v1/rooms'
@@ -51,13 +52,22 @@ export function registerMessageRoutes(app: ApiApp, deps: RouteDeps) {
       method: 'get',
       path: '/rooms/{id}/messages',
       tags: ['messages'],
-      summary: 'ルームのメッセージ（新しい200件を古い順に）',
+      summary: 'ルームのメッセージ（新しい200件を古い順に。before: そのメッセージより前の200件）',
       security: bearer,
       middleware: [member] as const,
-      request: { params: IdParams },
+      request: { params: IdParams, query: RoomMessagesQuery },
       responses: { 200: json(MessageList, 'メッセージ'), ...errors(400, 401, 404, 503) },
     }),
-    async (c) => c.json(await roomMessages(await deps.getDb(), c.var.user.id, c.req.valid('param').id), 200),
+    async (c) =>
+      c.json(
+        await roomMessages(
+          await deps.getDb(),
+          c.var.user.id,
+          c.req.valid('param').id,
+          c.req.valid('query').before,
+        ),
+        200,
+      ),
   )
 
   app.openapi(

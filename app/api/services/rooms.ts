@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, ne, or, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
-import type { Destination, Message, Room } from '../../contract/v1/rooms'
+import { type Destination, MESSAGE_PAGE_SIZE, type Message, type Room } from '../../contract/v1/rooms'
 import type { Db, Tx } from '../../db/client'
 import {
   classWorkSchedules,
@@ -17,8 +17,6 @@ import { containsContactInfo } from '../../lib/contact-detector'
 import type { UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
 import { iso } from './class-cards'
-
-const MESSAGE_LIMIT = 200
 
 /** The most rooms a list holds (the most recent ones). */
 const ROOM_LIMIT = 200
@@ -122,20 +120,39 @@ export function roomListQuery(db: Db, userId: number, roomId?: number) {
     .orderBy(desc(list.sortAt), desc(list.id))
 }
 
-/** Messages of a room the caller is in (the latest 200, oldest first); other rooms do not exist for them. */
-export async function roomMessages(db: Db, userId: number, roomId: number): Promise<Message[]> {
+/**
+ * Messages of a room the caller is in: the latest MESSAGE_PAGE_SIZE, oldest first; with `before`, the page just
+ * older than that message (keyset on created_at, id, so a page stays whole while new messages arrive). Other rooms,
+ * and a `before` the caller cannot see there, do not exist for them.
+ */
+export async function roomMessages(
+  db: Db,
+  userId: number,
+  roomId: number,
+  before?: number,
+): Promise<Message[]> {
   const [member] = await db
     .select({ roomId: roomMembers.roomId })
     .from(roomMembers)
     .where(and(eq(roomMembers.roomId, roomId), eq(roomMembers.userId, userId)))
     .limit(1)
   if (!member) throw notFound('メッセージルーム')
+  let older: SQL | undefined
+  if (before !== undefined) {
+    const [from] = await db
+      .select({ id: messages.id, createdAt: messages.createdAt })
+      .from(messages)
+      .where(and(eq(messages.id, before), eq(messages.roomId, roomId), seenBy(userId)))
+      .limit(1)
+    if (!from) throw notFound('メッセージ')
+    older = sql`(${messages.createdAt}, ${messages.id}) < (${from.createdAt}, ${from.id})`
+  }
   const rows = await db
     .select()
     .from(messages)
-    .where(and(eq(messages.roomId, roomId), seenBy(userId)))
+    .where(and(eq(messages.roomId, roomId), seenBy(userId), older))
     .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(MESSAGE_LIMIT)
+    .limit(MESSAGE_PAGE_SIZE)
   return rows.reverse().map((m) => ({
     id: m.id,
     room_id: m.roomId,

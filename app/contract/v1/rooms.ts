@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { DateTime, Id, PersonRef, paragraph } from './common'
+import { DateTime, Id, IdString, PersonRef, paragraph } from './common'
 
 export const RoomPartner = PersonRef.extend({ is_teacher: z.boolean() })
 export type RoomPartner = z.infer<typeof RoomPartner>
@@ -32,6 +32,12 @@ export const Message = z.object({
 })
 export type Message = z.infer<typeof Message>
 export const MessageList = z.array(Message)
+
+/** The most messages one GET /v1/rooms/{id}/messages answers. */
+export const MESSAGE_PAGE_SIZE = 200
+
+/** GET /v1/rooms/{id}/messages: `before` (a message's id) pages back through the history. */
+export const RoomMessagesQuery = z.object({ before: IdString.optional() })
 
 export const destinationCandidates = ['teachers', 'students'] as const
 export const DestinationQuery = z.object({ candidate: z.enum(destinationCandidates) })

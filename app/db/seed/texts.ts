@@ -157,4 +157,51 @@ export const threadSeeds: ThreadSeed[] = [
       { from: 'teacher', hoursAgo: 58, body: '授業の前日にPDFをお送りします。印刷しなくても大丈夫です。' },
     ],
   },
+  longThread(),
 ]
+
+/**
+ * The demo parent has written with a history teacher after every weekly lesson for more than two years: 240
+ * messages, more than a room shows at once, so the demo pages back with 以前のメッセージを表示.
+ */
+function longThread(): ThreadSeed {
+  const eras = [
+    '縄文時代',
+    '弥生時代',
+    '古墳時代',
+    '飛鳥時代',
+    '奈良時代',
+    '平安時代',
+    '鎌倉時代',
+    '室町時代',
+    '戦国時代',
+    '江戸時代',
+    '明治時代',
+    '大正時代',
+  ]
+  const weeks = 120
+  const messages: ThreadSeed['messages'] = []
+  for (let w = 0; w < weeks; w++) {
+    const era = eras[w % eras.length]!
+    const hoursAgo = 120 + (weeks - w) * 7 * 24
+    messages.push(
+      {
+        from: 'member',
+        hoursAgo,
+        body: `第${w + 1}回（${era}）のレッスンありがとうございました。家でも年表を見返していました。`,
+      },
+      {
+        from: 'teacher',
+        hoursAgo: hoursAgo - 2,
+        body: `第${w + 1}回もよくがんばりました。次は${eras[(w + 1) % eras.length]}のくらしを一緒に見ていきましょう。`,
+      },
+    )
+  }
+  return {
+    teacher: 'kato',
+    member: 'parent',
+    memberRead: messages.length,
+    teacherRead: messages.length,
+    messages,
+  }
+}

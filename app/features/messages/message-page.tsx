@@ -1,13 +1,14 @@
 import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { Link, useNavigate } from '@tanstack/react-router'
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
+import { type ReactNode, useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
-import type { Room, RoomPartner } from '~/contract/v1/rooms'
+import { MESSAGE_PAGE_SIZE, type Message, type Room, type RoomPartner } from '~/contract/v1/rooms'
 import { contactKindsLabel, detectContactInfo } from '~/lib/contact-detector'
 import { addressName, formatDateJa, formatTimeJa } from '~/lib/format'
 import { relativeTimeJa } from '~/lib/relative-time'
 import { DEFAULT_AVATAR } from '~/lib/responsive-image'
-import { markRoomRead, sendRoomMessage, startRoom } from './messages.functions'
+import { earlierThan, slidOut } from './history'
+import { getOlderRoomMessages, markRoomRead, sendRoomMessage, startRoom } from './messages.functions'
 import { messagePartnerQuery, roomMessagesQuery, roomsQuery } from './queries'
 
 function Avatar({ url, size = 40 }: { url: string | null; size?: number }) {
@@ -196,7 +197,9 @@ function RoomView({
   const uid = useId()
   const queryClient = useQueryClient()
   const navigate = useNavigate()
-  const { data: messages } = useQuery({ ...roomMessagesQuery(room?.id ?? 0), enabled: room !== undefined })
+  const { data: latest } = useQuery({ ...roomMessagesQuery(room?.id ?? 0), enabled: room !== undefined })
+  const history = useOlderMessages(room?.id, latest ?? undefined)
+  const messages = latest
   const [text, setText] = useState('')
   const [warning, setWarning] = useState<string | null>(null)
   const bottom = useRef<HTMLDivElement>(null)
@@ -261,6 +264,39 @@ function RoomView({
     onError: (error) => showErrorSnackbar(`送信できませんでした ${(error as Error).message ?? ''}`),
   })
 
+  const renderMessage = (m: Message) => (
+    <li
+      key={m.id}
+      className={`flex max-w-[85%] flex-col ${m.is_mine ? 'items-end self-end' : 'items-start self-start'}`}
+      data-testid="message"
+    >
+      <p
+        className={`rounded-2xl px-4 py-2 whitespace-pre-line ${
+          m.is_mine ? 'bg-purple-dark text-white' : 'bg-light-grey text-slate-900'
+        }`}
+      >
+        {m.body}
+      </p>
+      <p className="mt-1 text-[11px] text-slate-700">
+        <time dateTime={m.created_at} title={`${formatDateJa(m.created_at)} ${formatTimeJa(m.created_at)}`}>
+          {relativeTimeJa(m.created_at)}
+        </time>
+        {m.status === 'held' ? (
+          <span className="ml-2 font-bold text-red-dark" data-testid="message-held">
+            確認中（運営が確認してから相手に届きます）
+          </span>
+        ) : m.status === 'deleted' ? (
+          <span className="ml-2 font-bold text-red-dark" data-testid="message-deleted">
+            運営により削除されました（相手には表示されません）
+          </span>
+        ) : m.contains_contact_info ? (
+          <span className="ml-2 font-bold text-red-dark">連絡先を含む可能性</span>
+        ) : null}
+        {!m.is_mine && reportMessage ? <span className="ml-2">{reportMessage(m.id)}</span> : null}
+      </p>
+    </li>
+  )
+
   const submit = (confirmed: boolean) => {
     const body = text.trim()
     if (!body) return showErrorSnackbar('メッセージを入力してください')
@@ -289,47 +325,33 @@ function RoomView({
         </h2>
       </header>
       <section
+        ref={history.scroller}
         className="max-h-[60vh] flex-1 overflow-y-auto p-4"
         aria-label="メッセージの履歴"
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
         tabIndex={0}
       >
-        <ol className="flex flex-col gap-3" data-testid="message-list" aria-live="polite">
-          {(messages ?? []).map((m) => (
-            <li
-              key={m.id}
-              className={`flex max-w-[85%] flex-col ${m.is_mine ? 'items-end self-end' : 'items-start self-start'}`}
-              data-testid="message"
+        {history.more ? (
+          <p className="mb-3 text-center">
+            <button
+              type="button"
+              className="btn-outline px-3 py-1.5 text-sm"
+              disabled={history.loading}
+              onClick={history.load}
+              data-testid="message-older"
             >
-              <p
-                className={`rounded-2xl px-4 py-2 whitespace-pre-line ${
-                  m.is_mine ? 'bg-purple-dark text-white' : 'bg-light-grey text-slate-900'
-                }`}
-              >
-                {m.body}
-              </p>
-              <p className="mt-1 text-[11px] text-slate-700">
-                <time
-                  dateTime={m.created_at}
-                  title={`${formatDateJa(m.created_at)} ${formatTimeJa(m.created_at)}`}
-                >
-                  {relativeTimeJa(m.created_at)}
-                </time>
-                {m.status === 'held' ? (
-                  <span className="ml-2 font-bold text-red-dark" data-testid="message-held">
-                    確認中（運営が確認してから相手に届きます）
-                  </span>
-                ) : m.status === 'deleted' ? (
-                  <span className="ml-2 font-bold text-red-dark" data-testid="message-deleted">
-                    運営により削除されました（相手には表示されません）
-                  </span>
-                ) : m.contains_contact_info ? (
-                  <span className="ml-2 font-bold text-red-dark">連絡先を含む可能性</span>
-                ) : null}
-                {!m.is_mine && reportMessage ? <span className="ml-2">{reportMessage(m.id)}</span> : null}
-              </p>
-            </li>
-          ))}
+              以前のメッセージを表示
+            </button>
+          </p>
+        ) : null}
+        {history.earlier.length > 0 ? (
+          // Outside the live region: a page of history put above is not news to be read out.
+          <ol className="mb-3 flex flex-col gap-3" aria-label="以前のメッセージ">
+            {history.earlier.map(renderMessage)}
+          </ol>
+        ) : null}
+        <ol className="flex flex-col gap-3" data-testid="message-list" aria-live="polite">
+          {(messages ?? []).map(renderMessage)}
           {!room || (messages && messages.length === 0) ? (
             <li className="text-center text-sm text-slate-700">最初のメッセージを送ってみましょう。</li>
           ) : null}
@@ -402,4 +424,63 @@ function RoomView({
       </form>
     </section>
   )
+}
+
+/**
+ * The history above the latest page (which polls): pages older than what is shown, loaded on request. A message
+ * that slides out of the polled page as new ones arrive joins the loaded history, so no gap opens between them.
+ * The scroll position stays on what was being read when a page is put above it.
+ */
+function useOlderMessages(roomId: number | undefined, latest: Message[] | undefined) {
+  const [older, setOlder] = useState<{ messages: Message[]; complete: boolean }>({
+    messages: [],
+    complete: false,
+  })
+  const [loading, setLoading] = useState(false)
+  const scroller = useRef<HTMLElement>(null)
+  const fromBottom = useRef<number | undefined>(undefined)
+
+  const previous = useRef<Message[] | undefined>(undefined)
+  useEffect(() => {
+    const before = previous.current
+    previous.current = latest
+    const gone = before && latest ? slidOut(before, latest) : []
+    if (gone.length > 0)
+      setOlder((o) => (o.messages.length === 0 ? o : { ...o, messages: [...o.messages, ...gone] }))
+  }, [latest])
+
+  useLayoutEffect(() => {
+    const el = scroller.current
+    if (!el || fromBottom.current === undefined || older.messages.length === 0) return
+    el.scrollTop = el.scrollHeight - fromBottom.current
+    fromBottom.current = undefined
+  }, [older])
+
+  const earlier = earlierThan(older.messages, latest ?? [])
+  const oldest = earlier[0] ?? latest?.[0]
+  const more =
+    roomId !== undefined &&
+    oldest !== undefined &&
+    !older.complete &&
+    (older.messages.length > 0 || (latest?.length ?? 0) >= MESSAGE_PAGE_SIZE)
+
+  const load = async () => {
+    if (roomId === undefined || oldest === undefined) return
+    setLoading(true)
+    try {
+      const page = await getOlderRoomMessages({ data: { room_id: roomId, before: oldest.id } })
+      if (page === null) return showErrorSnackbar('メッセージを読み込めませんでした')
+      const el = scroller.current
+      if (el) fromBottom.current = el.scrollHeight - el.scrollTop
+      setOlder((o) => ({
+        messages: [...page, ...o.messages],
+        complete: page.length < MESSAGE_PAGE_SIZE,
+      }))
+    } catch {
+      showErrorSnackbar('メッセージを読み込めませんでした')
+    } finally {
+      setLoading(false)
+    }
+  }
+  return { earlier, more, loading, load, scroller }
 }

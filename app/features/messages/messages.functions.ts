@@ -40,6 +40,19 @@ export const getRoomMessages = createServerFn({ method: 'GET' })
     }
   })
 
+/** The page of a room's messages just older than `before` (oldest first); null when the room is not the caller's. */
+export const getOlderRoomMessages = createServerFn({ method: 'GET' })
+  .validator(z.object({ room_id: z.number().int().positive(), before: z.number().int().positive() }))
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    try {
+      return await api.listRoomMessages(token, data.room_id, data.before)
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return null
+      throw error
+    }
+  })
+
 export const sendRoomMessage = createServerFn({ method: 'POST' })
   .validator(SendMessageBody.extend({ room_id: z.number().int().positive() }))
   .handler(async ({ data }) => {

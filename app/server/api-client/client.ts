@@ -502,7 +502,9 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     getInvitationCode: authedCall(InvitationCode, () => get('/v1/org_users/invitation_code')),
     listClassAnnouncements: authedCall(ClassAnnouncementList, () => get('/v1/class_announcements')),
     listRooms: authedCall(RoomList, () => get('/v1/rooms')),
-    listRoomMessages: authedCall(MessageList, (roomId: number) => get(`/v1/rooms/${id(roomId)}/messages`)),
+    listRoomMessages: authedCall(MessageList, (roomId: number, before?: number) =>
+      get(`/v1/rooms/${id(roomId)}/messages`, { before: before === undefined ? undefined : id(before) }),
+    ),
     listDestinations: authedCall(DestinationList, (candidate: 'teachers' | 'students') =>
       get('/v1/destinations', { candidate }),
     ),

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest'
+import type { Message } from '~/contract/v1/rooms'
+import { earlierThan, slidOut } from './history'
+
+const msg = (id: number, body = `m${id}`): Message => ({
+  id,
+  room_id: 1,
+  sender_id: id % 2 === 0 ? 2 : 3,
+  body,
+  created_at: new Date(Date.UTC(2026, 0, 1, 0, id)).toISOString(),
+  is_mine: id % 2 === 0,
+  contains_contact_info: false,
+  status: 'visible',
+})
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => msg(from + i))
+const ids = (list: readonly Message[]) => list.map((m) => m.id)
+
+describe('slidOut', () => {
+  it('returns what new messages pushed out of the latest page, oldest first', () => {
+    expect(ids(slidOut(range(201, 400), range(204, 403)))).toEqual([201, 202, 203])
+  })
+
+  it('returns nothing when the page did not move, or moved past all it held', () => {
+    expect(slidOut(range(201, 400), range(201, 400))).toEqual([])
+    expect(slidOut(range(201, 400), range(601, 800))).toEqual([])
+    expect(slidOut(range(201, 400), [])).toEqual([])
+  })
+})
+
+describe('earlierThan', () => {
+  it('leaves no gap or repeat between the history and the latest page', () => {
+    const older = range(1, 200)
+    // Three new messages slid 201–203 out of the page; they joined the history.
+    const history = [...older, ...slidOut(range(201, 400), range(204, 403))]
+    expect(ids(earlierThan(history, range(204, 403)))).toEqual(ids(range(1, 203)))
+  })
+
+  it('lets the latest page win from its first message on (an operator removed a message since)', () => {
+    const history = range(1, 10)
+    const latest = [msg(9), msg(11)]
+    // 9 comes from the page, fresher; 10, removed since, is gone.
+    expect(ids(earlierThan(history, latest))).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
+  })
+})
