@@ -3,7 +3,7 @@ import { csvText } from './csv'
 import { PAYOUT_CSV_HEADER, payoutCsvRows } from './payout-csv'
 
 describe('payoutCsvRows', () => {
-  it('writes each payment and refund with Tokyo times, then totals that equal the net and the transfer date', () => {
+  it('writes each payment and refund with Tokyo times, then totals that equal the net, the debt carried from earlier months, the transfer and its date', () => {
     const text = csvText(
       PAYOUT_CSV_HEADER,
       payoutCsvRows({
@@ -13,6 +13,8 @@ describe('payoutCsvRows', () => {
         refunds: 5000,
         refunded_commission: 1000,
         net: 4000,
+        carried_over: -1500,
+        transfer_amount: 2500,
         payment_count: 2,
         refund_count: 1,
         transfer_date: '2026-12-31',
@@ -50,6 +52,8 @@ describe('payoutCsvRows', () => {
       '2026-11-02 09:00,お支払い,2,C,5000,-1000,4000',
       '2026-11-04 00:30,返金,1,"A, B",-5000,1000,-4000',
       '合計,,,,5000,-1000,4000',
+      '前月までの繰越,,,,,,-1500',
+      '振込額,,,,,,2500',
       '振込予定日 2026-12-31,,,,,,',
       '',
     ])

@@ -187,6 +187,37 @@ test('a teacher creates and publishes a class with two schedules, then cancels a
   await gotoReady(page, '/sales_management?tab=customers')
   await expect(page.getByTestId('customers')).toBeVisible()
   await expectAccessible(page)
+
+  // 振込明細: what is transferred is the month's result less what earlier months still owe, never below zero;
+  // the CSV ends with the same figures.
+  await gotoReady(page, '/sales_management?tab=payouts')
+  const figures = page.getByTestId('payout-figures')
+  const figure = async (label: string) => {
+    const cell = figures
+      .locator('div')
+      .filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) })
+    if ((await cell.count()) === 0) return 0
+    const text = (await cell.locator('dd').textContent()) ?? ''
+    return (text.startsWith('−') ? -1 : 1) * Number(text.replace(/[^\d]/g, ''))
+  }
+  await expect(figures.locator('dt', { hasText: '振込額' })).toBeVisible()
+  const [net, carried, transfer] = [
+    await figure('差引'),
+    await figure('前月までの繰越'),
+    await figure('振込額'),
+  ]
+  expect(transfer).toBe(Math.max(0, net + carried))
+  await expect(page.getByTestId('payout-carry')).toHaveCount(net + carried < 0 ? 1 : 0)
+  const [payoutCsv] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('payout-csv').click(),
+  ])
+  const rows = readFileSync((await payoutCsv.path())!)
+    .subarray(3)
+    .toString('utf8')
+    .split('\r\n')
+  expect(rows).toContain(`振込額,,,,,,${transfer}`)
+  await expectAccessible(page)
 })
 
 test('a non-teacher sees how to become a teacher instead of class management', async ({ page }) => {

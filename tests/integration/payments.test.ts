@@ -30,6 +30,7 @@ import {
   webhookEvents,
 } from '../../app/db/schema'
 import { startJobRunner } from '../../app/jobs/runner.server'
+import { shiftMonth } from '../../app/lib/month'
 import { embeddedPaymentProvider, TEST_CARDS } from '../../app/payments/embedded.server'
 import { paymentHandlers } from '../../app/payments/jobs.server'
 import type { PaymentProvider } from '../../app/payments/provider.server'
@@ -850,6 +851,103 @@ describe('payouts for teachers', () => {
     )
     expect(own.lines.some((l) => bought.some((b) => b.id === l.purchase_id))).toBe(false)
     expect((await api.as(buyers[1]!, 'GET', '/v1/teachers/payouts')).status).toBe(403)
+  })
+
+  it('a month whose refunds outweigh its takings transfers nothing, and the next months pay the debt back first', async () => {
+    const [teacherSub] = await insertMembers(api.db, 'carry-teacher', 1)
+    await api.db
+      .update(users)
+      .set({ isTeacher: true, role: 'teacher', teacherVerifiedAt: api.now })
+      .where(eq(users.sub, teacherSub!))
+    const cls = ok(
+      await api.as(teacherSub!, 'POST', '/v1/teachers/class_works', {
+        title: '繰越テスト',
+        description: '説明',
+        category_id: masters.category,
+        class_style_id: masters.style,
+        target_grade_ids: masters.grades,
+        price: 5000,
+        capacity: 5,
+        duration_minutes: 60,
+        is_published: true,
+      }),
+      201,
+    )
+    const start = new Date(api.now.getTime() + 4 * DAY)
+    const s = ok(
+      await api.as(teacherSub!, 'POST', `/v1/teachers/class_works/${cls.id}/schedules`, {
+        started_at: start.toISOString(),
+        ended_at: new Date(start.getTime() + HOUR).toISOString(),
+      }),
+      201,
+    )
+    // Three seats paid two months ago (net 4,000 each), all refunded since: two last month, one this month.
+    const buyers = await insertMembers(api.db, 'carry-buyer', 3)
+    const bought: Purchase[] = []
+    for (const b of buyers) bought.push(Purchase.parse(ok(await api.book(b, { schedule_id: s.id }), 201)))
+    for (const [i, b] of buyers.entries())
+      ok(await api.as(b, 'POST', `/v1/purchases/${bought[i]!.id}/cancel`))
+    await drainJobs()
+    const month = new Date(api.now.getTime() + 9 * HOUR).toISOString().slice(0, 7)
+    const [twoAgo, lastMonth, next] = [shiftMonth(month, -2), shiftMonth(month, -1), shiftMonth(month, 1)]
+    const mid = (m: string) => new Date(`${m}-15T12:00:00+09:00`)
+    const paid = await api.db
+      .select({ id: payments.id })
+      .from(payments)
+      .where(
+        inArray(
+          payments.purchaseId,
+          bought.map((b) => b.id),
+        ),
+      )
+    expect(paid).toHaveLength(3)
+    await api.db
+      .update(payments)
+      .set({ succeededAt: mid(twoAgo) })
+      .where(
+        inArray(
+          payments.id,
+          paid.map((p) => p.id),
+        ),
+      )
+    const made = await api.db
+      .select({ id: refunds.id, status: refunds.status })
+      .from(refunds)
+      .where(
+        inArray(
+          refunds.paymentId,
+          paid.map((p) => p.id),
+        ),
+      )
+      .orderBy(refunds.id)
+    expect(made.map((r) => r.status)).toEqual(['succeeded', 'succeeded', 'succeeded'])
+    await api.db
+      .update(refunds)
+      .set({ succeededAt: mid(lastMonth) })
+      .where(inArray(refunds.id, [made[0]!.id, made[1]!.id]))
+
+    const statementOf = async (m: string) =>
+      PayoutStatement.parse(ok(await api.as(teacherSub!, 'GET', `/v1/teachers/payouts?month=${m}`)))
+    expect(await statementOf(twoAgo)).toMatchObject({ net: 12000, carried_over: 0, transfer_amount: 12000 })
+    // Last month paid back 8,000 of what was transferred: nothing is sent, the debt goes on.
+    expect(await statementOf(lastMonth)).toMatchObject({ net: -8000, carried_over: 0, transfer_amount: 0 })
+    expect(await statementOf(month)).toMatchObject({ net: -4000, carried_over: -8000, transfer_amount: 0 })
+    // Next month starts 12,000 behind: four seats paid then (16,000) pay it back, and 4,000 is transferred.
+    const later = await insertMembers(api.db, 'carry-later', 4)
+    const rebought: number[] = []
+    for (const b of later) rebought.push(Purchase.parse(ok(await api.book(b, { schedule_id: s.id }), 201)).id)
+    await api.db
+      .update(payments)
+      .set({ succeededAt: mid(next) })
+      .where(inArray(payments.purchaseId, rebought))
+    expect(await statementOf(next)).toMatchObject({ net: 16000, carried_over: -12000, transfer_amount: 4000 })
+    expect(await statementOf(shiftMonth(month, 2))).toMatchObject({
+      net: 0,
+      carried_over: 0,
+      transfer_amount: 0,
+    })
+    // This month, which still owed, is unchanged by what came later.
+    expect(await statementOf(month)).toMatchObject({ net: -4000, carried_over: -8000, transfer_amount: 0 })
   })
 
   it('the bank account: stored encrypted, shown masked, validated in Japanese, only for teachers', async () => {

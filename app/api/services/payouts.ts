@@ -1,7 +1,8 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto'
-import { and, asc, eq, gte, lt } from 'drizzle-orm'
+import { and, asc, eq, gte, lt, type SQL, sql } from 'drizzle-orm'
 import type { BankAccount, BankAccountInput, PayoutLine, PayoutStatement } from '../../contract/v1/payments'
 import type { Db } from '../../db/client'
+import { rowsOf } from '../../db/rows'
 import {
   classWorkSchedules,
   classWorks,
@@ -19,7 +20,8 @@ import { requireTeacher } from './class-management'
 /**
  * Payouts for teachers (issue 17; docs/decisions/0025). A month's statement counts what moved money in that Tokyo
  * month: payments that succeeded for the teacher's classes, and refunds paid out (a refund returns the platform's
- * commission too). It is transferred on the last day of the following month.
+ * commission too). It is transferred on the last day of the following month. A month whose refunds outweigh its
+ * takings transfers nothing, and what it owes is taken from the next months' transfers (carried_over).
  */
 
 export async function payoutStatement(
@@ -44,7 +46,7 @@ export async function payoutStatement(
       .innerJoin(purchases, eq(purchases.id, payments.purchaseId))
       .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
       .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
-  const [paid, refunded] = await Promise.all([
+  const [paid, refunded, carriedOver] = await Promise.all([
     base(payments.succeededAt)
       .where(
         and(
@@ -66,6 +68,7 @@ export async function payoutStatement(
         ),
       )
       .orderBy(asc(refunds.succeededAt), asc(refunds.id)),
+    carriedDeficit(db, user.id, start),
   ])
   const line =
     (kind: PayoutLine['kind']) =>
@@ -82,13 +85,16 @@ export async function payoutStatement(
   const commission = sum(paid, 'commission')
   const refunds_ = sum(refunded, 'amount')
   const refundedCommission = sum(refunded, 'commission')
+  const net = gross - commission - (refunds_ - refundedCommission)
   return {
     month: shown,
     gross,
     commission,
     refunds: refunds_,
     refunded_commission: refundedCommission,
-    net: gross - commission - (refunds_ - refundedCommission),
+    net,
+    carried_over: carriedOver,
+    transfer_amount: Math.max(0, net + carriedOver),
     payment_count: paid.length,
     refund_count: refunded.length,
     transfer_date: transferDateOf(shown),
@@ -96,6 +102,47 @@ export async function payoutStatement(
       (a, b) => a.at.localeCompare(b.at) || a.purchase_id - b.purchase_id,
     ),
   }
+}
+
+/**
+ * What the months before `before` still owe the teacher's transfers (0 or negative). Each month transfers
+ * max(0, its net + what it was carried), and carries min(0, the same) on: with C the running sum of the monthly
+ * nets and P the most C has been (never below 0, what was transferred in all), the debt carried is C - P.
+ */
+export async function carriedDeficit(db: Db, teacherId: number, before: Date): Promise<number> {
+  const month = (at: SQL) => sql`to_char(${at} at time zone 'Asia/Tokyo', 'YYYY-MM')`
+  // A raw statement's parameters are not mapped by column: postgres-js takes a Date only as text.
+  const until = sql`${before.toISOString()}::timestamptz`
+  const rows = rowsOf<{ month: string; net: number | string }>(
+    await db.execute(sql`
+      select month, sum(net)::int as net from (
+        select ${month(sql`${payments.succeededAt}`)} as month, ${payments.amount} - ${purchases.commission} as net
+        from ${payments}
+        join ${purchases} on ${purchases.id} = ${payments.purchaseId}
+        join ${classWorkSchedules} on ${classWorkSchedules.id} = ${purchases.scheduleId}
+        join ${classWorks} on ${classWorks.id} = ${classWorkSchedules.classWorkId}
+        where ${classWorks.teacherId} = ${teacherId} and ${payments.status} = 'succeeded'
+          and ${payments.succeededAt} < ${until}
+        union all
+        select ${month(sql`${refunds.succeededAt}`)}, -(${payments.amount} - ${purchases.commission})
+        from ${refunds}
+        join ${payments} on ${payments.id} = ${refunds.paymentId}
+        join ${purchases} on ${purchases.id} = ${payments.purchaseId}
+        join ${classWorkSchedules} on ${classWorkSchedules.id} = ${purchases.scheduleId}
+        join ${classWorks} on ${classWorks.id} = ${classWorkSchedules.classWorkId}
+        where ${classWorks.teacherId} = ${teacherId} and ${refunds.status} = 'succeeded'
+          and ${refunds.succeededAt} < ${until}
+      ) moved
+      group by month
+      order by month`),
+  )
+  let running = 0
+  let transferred = 0
+  for (const r of rows) {
+    running += Number(r.net)
+    transferred = Math.max(transferred, running)
+  }
+  return running - transferred
 }
 
 // ── the bank account ─────────────────────────────────────────────────────────────────────────────

@@ -142,7 +142,12 @@ export const PayoutStatement = z.object({
   commission: z.number().int().nonnegative(),
   refunds: z.number().int().nonnegative(),
   refunded_commission: z.number().int().nonnegative(),
+  /** The month's own result: gross − commission − (refunds − refunded commission); negative when refunds outweigh. */
   net: z.number().int(),
+  /** What earlier months' negative results still owe (0 or negative), taken from this month's transfer. */
+  carried_over: z.number().int().nonpositive(),
+  /** What is transferred: max(0, net + carried_over); a negative remainder is carried to the next month. */
+  transfer_amount: z.number().int().nonnegative(),
   payment_count: z.number().int().nonnegative(),
   refund_count: z.number().int().nonnegative(),
   transfer_date: z.iso.date(),

@@ -12,6 +12,7 @@ import { bankAccountQuery, payoutsQuery } from './queries'
 import { saveBankAccount } from './sales.functions'
 
 const yen = (n: number) => `¥${groupDigits(n)}`
+const signedYen = (n: number) => (n < 0 ? `−${yen(-n)}` : yen(n))
 
 /**
  * 振込明細 (issue 17): what moved money in a month for the teacher's classes — payments taken, refunds made (the
@@ -27,8 +28,14 @@ export function Payouts({ month }: { month?: string }) {
     ['手数料', `−${yen(statement.commission)}`],
     ['返金', `−${yen(statement.refunds)}`],
     ['返金分の手数料', `+${yen(statement.refunded_commission)}`],
-    ['振込額', yen(statement.net)],
+    ['差引', signedYen(statement.net)],
+    ...(statement.carried_over < 0
+      ? ([['前月までの繰越', signedYen(statement.carried_over)]] as [string, string][])
+      : []),
+    ['振込額', yen(statement.transfer_amount)],
   ]
+  // What this month could not pay back goes on to the next month's transfer.
+  const owed = statement.net + statement.carried_over
   return (
     <>
       <div className="mt-6 flex flex-wrap items-center justify-between gap-3">
@@ -62,7 +69,7 @@ export function Payouts({ month }: { month?: string }) {
           明細CSVをダウンロード
         </a>
       </div>
-      <dl className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-5" data-testid="payout-figures">
+      <dl className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-4" data-testid="payout-figures">
         {figures.map(([k, v]) => (
           <div key={k} className="rounded-xl bg-base-light p-3">
             <dt className="text-xs text-slate-700">{k}</dt>
@@ -75,6 +82,12 @@ export function Payouts({ month }: { month?: string }) {
         <span className="font-bold">{formatDateJa(`${statement.transfer_date}T00:00:00+09:00`)}</span>（
         {statement.payment_count}件のお支払い、{statement.refund_count}件の返金）
       </p>
+      {owed < 0 ? (
+        <p className="mt-2 text-sm font-bold text-red-dark" data-testid="payout-carry">
+          返金が売上を上回ったため、この月の振込はありません。{yen(-owed)}
+          は翌月以降の振込額から差し引きます。
+        </p>
+      ) : null}
       <p className="mt-1 text-xs text-slate-700">
         お支払いが完了した日、返金した日で月ごとに集計し、翌月末にご登録の口座へ振り込みます。
       </p>
