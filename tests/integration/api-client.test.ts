@@ -82,8 +82,16 @@ describe('in-process transport against the real API', () => {
     expect((await client.getInvitationCode(owner)).invitation_code).toBe('MIRAI-7K3Q')
     expect((await client.listClassAnnouncements(parent)).length).toBeGreaterThan(0)
     const roomList = await client.listRooms(parent)
-    expect(roomList).toHaveLength(3)
+    expect(roomList).toHaveLength(4)
     expect((await client.listRoomMessages(parent, roomList[0]!.id)).length).toBeGreaterThan(0)
+    // The demo's long room pages back with `before`.
+    const long = roomList.find((r) => r.partner.nickname === 'だいすけ先生')!
+    const newest = await client.listRoomMessages(parent, long.id)
+    expect(newest).toHaveLength(200)
+    const older = await client.listRoomMessages(parent, long.id, newest[0]!.id)
+    expect(older).toHaveLength(40)
+    expect(older.at(-1)!.id).not.toBe(newest[0]!.id)
+    expect(new Date(older.at(-1)!.created_at) < new Date(newest[0]!.created_at)).toBe(true)
     expect((await client.listDestinations(parent, 'teachers')).length).toBeGreaterThan(0)
     const drafts = await client.listMyClassWorks(teacher, { isPublished: false })
     expect(drafts.every((c) => !c.is_published)).toBe(true)
