@@ -60,6 +60,7 @@ import { Route as DefaultAuthAdminAuditRouteImport } from './routes/_default/_au
 import { Route as DefaultAuthAdminMessagesRouteImport } from './routes/_default/_auth/admin/messages'
 import { Route as DefaultAuthAdminNoticesRouteImport } from './routes/_default/_auth/admin/notices'
 import { Route as DefaultAuthAdminReportsRouteImport } from './routes/_default/_auth/admin/reports'
+import { Route as DefaultAuthAdminSuspensionsRouteImport } from './routes/_default/_auth/admin/suspensions'
 import { Route as DefaultAuthAdminVerificationsRouteImport } from './routes/_default/_auth/admin/verifications'
 import { Route as DefaultAuthCheckoutIdRouteImport } from './routes/_default/_auth/checkout/$id'
 import { Route as DefaultAuthClass_managementIndexRouteImport } from './routes/_default/_auth/class_management/index'
@@ -340,6 +341,12 @@ const DefaultAuthAdminReportsRoute = DefaultAuthAdminReportsRouteImport.update({
   path: '/reports',
   getParentRoute: () => DefaultAuthAdminRouteRoute,
 } as any)
+const DefaultAuthAdminSuspensionsRoute =
+  DefaultAuthAdminSuspensionsRouteImport.update({
+    id: '/suspensions',
+    path: '/suspensions',
+    getParentRoute: () => DefaultAuthAdminRouteRoute,
+  } as any)
 const DefaultAuthAdminVerificationsRoute =
   DefaultAuthAdminVerificationsRouteImport.update({
     id: '/verifications',
@@ -516,6 +523,7 @@ export interface FileRoutesByFullPath {
   '/admin/messages': typeof DefaultAuthAdminMessagesRoute
   '/admin/notices': typeof DefaultAuthAdminNoticesRoute
   '/admin/reports': typeof DefaultAuthAdminReportsRoute
+  '/admin/suspensions': typeof DefaultAuthAdminSuspensionsRoute
   '/admin/verifications': typeof DefaultAuthAdminVerificationsRoute
   '/checkout/$id': typeof DefaultAuthCheckoutIdRoute
   '/class_management/create': typeof DefaultAuthClass_managementCreateRoute
@@ -586,6 +594,7 @@ export interface FileRoutesByTo {
   '/admin/messages': typeof DefaultAuthAdminMessagesRoute
   '/admin/notices': typeof DefaultAuthAdminNoticesRoute
   '/admin/reports': typeof DefaultAuthAdminReportsRoute
+  '/admin/suspensions': typeof DefaultAuthAdminSuspensionsRoute
   '/admin/verifications': typeof DefaultAuthAdminVerificationsRoute
   '/checkout/$id': typeof DefaultAuthCheckoutIdRoute
   '/class_management/create': typeof DefaultAuthClass_managementCreateRoute
@@ -662,6 +671,7 @@ export interface FileRoutesById {
   '/_default/_auth/admin/messages': typeof DefaultAuthAdminMessagesRoute
   '/_default/_auth/admin/notices': typeof DefaultAuthAdminNoticesRoute
   '/_default/_auth/admin/reports': typeof DefaultAuthAdminReportsRoute
+  '/_default/_auth/admin/suspensions': typeof DefaultAuthAdminSuspensionsRoute
   '/_default/_auth/admin/verifications': typeof DefaultAuthAdminVerificationsRoute
   '/_default/_auth/checkout/$id': typeof DefaultAuthCheckoutIdRoute
   '/_default/_auth/class_management/create': typeof DefaultAuthClass_managementCreateRoute
@@ -735,6 +745,7 @@ export interface FileRouteTypes {
     | '/admin/messages'
     | '/admin/notices'
     | '/admin/reports'
+    | '/admin/suspensions'
     | '/admin/verifications'
     | '/checkout/$id'
     | '/class_management/create'
@@ -805,6 +816,7 @@ export interface FileRouteTypes {
     | '/admin/messages'
     | '/admin/notices'
     | '/admin/reports'
+    | '/admin/suspensions'
     | '/admin/verifications'
     | '/checkout/$id'
     | '/class_management/create'
@@ -880,6 +892,7 @@ export interface FileRouteTypes {
     | '/_default/_auth/admin/messages'
     | '/_default/_auth/admin/notices'
     | '/_default/_auth/admin/reports'
+    | '/_default/_auth/admin/suspensions'
     | '/_default/_auth/admin/verifications'
     | '/_default/_auth/checkout/$id'
     | '/_default/_auth/class_management/create'
@@ -1288,6 +1301,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DefaultAuthAdminReportsRouteImport
       parentRoute: typeof DefaultAuthAdminRouteRoute
     }
+    '/_default/_auth/admin/suspensions': {
+      id: '/_default/_auth/admin/suspensions'
+      path: '/suspensions'
+      fullPath: '/admin/suspensions'
+      preLoaderRoute: typeof DefaultAuthAdminSuspensionsRouteImport
+      parentRoute: typeof DefaultAuthAdminRouteRoute
+    }
     '/_default/_auth/admin/verifications': {
       id: '/_default/_auth/admin/verifications'
       path: '/verifications'
@@ -1473,6 +1493,7 @@ interface DefaultAuthAdminRouteRouteChildren {
   DefaultAuthAdminMessagesRoute: typeof DefaultAuthAdminMessagesRoute
   DefaultAuthAdminNoticesRoute: typeof DefaultAuthAdminNoticesRoute
   DefaultAuthAdminReportsRoute: typeof DefaultAuthAdminReportsRoute
+  DefaultAuthAdminSuspensionsRoute: typeof DefaultAuthAdminSuspensionsRoute
   DefaultAuthAdminVerificationsRoute: typeof DefaultAuthAdminVerificationsRoute
   DefaultAuthAdminIndexRoute: typeof DefaultAuthAdminIndexRoute
 }
@@ -1482,6 +1503,7 @@ const DefaultAuthAdminRouteRouteChildren: DefaultAuthAdminRouteRouteChildren = {
   DefaultAuthAdminMessagesRoute: DefaultAuthAdminMessagesRoute,
   DefaultAuthAdminNoticesRoute: DefaultAuthAdminNoticesRoute,
   DefaultAuthAdminReportsRoute: DefaultAuthAdminReportsRoute,
+  DefaultAuthAdminSuspensionsRoute: DefaultAuthAdminSuspensionsRoute,
   DefaultAuthAdminVerificationsRoute: DefaultAuthAdminVerificationsRoute,
   DefaultAuthAdminIndexRoute: DefaultAuthAdminIndexRoute,
 }

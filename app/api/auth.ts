@@ -36,6 +36,9 @@ export interface TokenClaims extends JWTPayload {
 
 export type UserRow = typeof users.$inferSelect
 
+/** How the audit log names the member who acted: nickname and address (or subject). */
+export const actorLabel = (u: UserRow) => `${u.nickname}（${u.email ?? u.sub}）`
+
 export type AuthVariables = {
   claims: TokenClaims
   user: UserRow

@@ -92,6 +92,8 @@ export const users = pgTable(
     unique('users_issuer_sub_unique').on(t.issuer, t.sub),
     check('users_role_check', sql`${t.role} in ('parent', 'learner', 'teacher')`),
     index('users_ruby_todo_idx').on(t.id).where(sql`${t.ruby} is null and ${t.isTeacher}`),
+    // /admin/suspensions: the few suspended accounts, newest first.
+    index('users_suspended_idx').on(t.suspendedAt, t.id).where(sql`${t.suspendedAt} is not null`),
   ],
 )
 
@@ -214,6 +216,11 @@ export const classWorks = pgTable(
     targetGradeIds: integer('target_grade_ids').array().notNull().default(sql`'{}'`),
     /** Hidden by an operator after a report: out of search, its page answers 410, the teacher cannot republish it. */
     hiddenAt: ts('hidden_at'),
+    /**
+     * Hidden because its teacher's account was suspended, not for itself: lifting the suspension makes it a draft
+     * again (app/api/services/suspensions.ts). A class hidden on a report of its own stays hidden.
+     */
+    hiddenBySuspension: boolean('hidden_by_suspension').notNull().default(false),
     /** Visible reviews: how many and the sum of their stars, kept by the review services in the review's transaction. */
     ratingCount: integer('rating_count').notNull().default(0),
     ratingSum: integer('rating_sum').notNull().default(0),

@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = [
   'report_dismiss',
   'report_hide',
   'account_suspend',
+  'account_reinstate',
 ] as const
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
@@ -46,4 +47,5 @@ export const AUDIT_ACTION_LABELS = {
   report_dismiss: '通報の却下（対応不要）',
   report_hide: '通報による非表示',
   account_suspend: 'アカウントの利用停止',
+  account_reinstate: 'アカウントの利用停止の解除',
 } as const satisfies Record<AuditAction, string>

@@ -165,6 +165,16 @@ const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
     'アカウントの利用を停止しました',
     'https://help.manabi.example/contact',
   ],
+  account_reinstated: [
+    {
+      nickname: 'ゆい',
+      classesRestored: 2,
+      loginUrl: 'https://manabi.example/',
+      manageUrl: 'https://manabi.example/class_management',
+    },
+    'アカウントの利用停止を解除しました',
+    '利用停止で非公開にしたクラス（2件）は下書きに戻しました。',
+  ],
   class_hidden: [
     { className: 'はじめての将棋', canceled: 2, refunded: 6600 },
     '【非公開】はじめての将棋',
@@ -202,6 +212,7 @@ describe('mail templates', () => {
         'verification_approved',
         'verification_rejected',
         'account_suspended',
+        'account_reinstated',
         'class_hidden',
       ].includes(name)
       expect(mail.text.includes('/unsubscribe?token=7.')).toBe(optional)

@@ -480,6 +480,39 @@ export const templates = {
     ),
   }),
 
+  /** To a member whose suspension an operator lifted: they may sign in again; a teacher's classes are drafts. */
+  account_reinstated: define<{
+    nickname: string
+    classesRestored: number
+    loginUrl: string
+    manageUrl: string
+  }>({
+    kind: 'verification',
+    subject: () => 'アカウントの利用停止を解除しました',
+    body: (p) => (
+      <MailLayout
+        preview="アカウントの利用停止を解除しました"
+        heading="アカウントの利用停止を解除しました"
+        footer={p.footer}
+      >
+        <P>
+          {p.nickname}さんのアカウントの利用停止を解除しました。これまでどおりログインしてご利用いただけます。
+        </P>
+        {p.classesRestored > 0 ? (
+          <P>
+            利用停止で非公開にしたクラス（{p.classesRestored}
+            件）は下書きに戻しました。クラス画像を登録し直してから、あらためて公開してください。キャンセルした予約は元に戻りません。
+          </P>
+        ) : null}
+        {p.classesRestored > 0 ? (
+          <Action href={p.manageUrl}>クラス管理へ</Action>
+        ) : (
+          <Action href={p.loginUrl}>まなびのたねを開く</Action>
+        )}
+      </MailLayout>
+    ),
+  }),
+
   /** To the teacher of a class an operator took down (a report): what happened, and where to ask. */
   class_hidden: define<{ className: string; canceled: number; refunded: number }>({
     kind: 'verification',

@@ -679,6 +679,29 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
         await mailMember(db, deps, `suspended-${job.id}`, u, 'account_suspended', { nickname: u.nickname })
     },
 
+    /** An operator lifted a suspension: its owner may sign in again (a teacher's hidden classes are drafts). */
+    'notify.account_reinstated': async (job, { db }) => {
+      const userId = positiveId(job.payload.userId, 'userId')
+      const restored = job.payload.classesRestored
+      const [u] = await db
+        .select({
+          id: users.id,
+          email: users.email,
+          nickname: users.nickname,
+          suspendedAt: users.suspendedAt,
+        })
+        .from(users)
+        .where(eq(users.id, userId))
+      // Suspended again before the mail went: it would promise what is no longer true.
+      if (u && !u.suspendedAt)
+        await mailMember(db, deps, `reinstated-${job.id}`, u, 'account_reinstated', {
+          nickname: u.nickname,
+          classesRestored: Number.isInteger(restored) && (restored as number) > 0 ? (restored as number) : 0,
+          loginUrl: `${deps.mail.siteOrigin}/`,
+          manageUrl: manageUrl(deps),
+        })
+    },
+
     'notify.class_hidden': async (job, { db }) => {
       const classWorkId = positiveId(job.payload.classWorkId, 'classWorkId')
       const count = (v: unknown) => (Number.isInteger(v) && (v as number) > 0 ? (v as number) : 0)

@@ -105,7 +105,7 @@ test('a parent turns on teaching and submits 本人確認; once an operator appr
   expect(jsonLd.join('\n')).toContain('EducationalOccupationalCredential')
 })
 
-test('a reported message leads to a suspension: the sender is signed out at once and cannot sign in again @pc-only', async ({
+test('a reported message leads to a suspension: the sender is signed out at once and cannot sign in again, until an operator lifts it @pc-only', async ({
   page,
   browser,
   context,
@@ -167,6 +167,25 @@ test('a reported message leads to a suspension: the sender is signed out at once
   await expect(page.getByTestId('account-button')).toHaveCount(0)
   const mail = await readMail(context, senderEmail, 'アカウントの利用を停止しました')
   expect(mail.text).toContain('利用を停止しました')
+
+  // The operator lifts it from 利用停止中のアカウント; the member signs in again and is told by mail.
+  const again = await otherPerson(browser, page, OPERATOR, '/admin/suspensions')
+  const suspended = again.getByTestId('suspension').filter({ hasText: nickname })
+  await expect(suspended).toBeVisible()
+  await expectAccessible(again)
+  await suspended.getByLabel('解除の理由（運営内だけで見えます）').fill('本人に確認し、誤解とわかりました')
+  await suspended.getByTestId('suspension-lift').click()
+  await suspended.getByTestId('suspension-lift-confirm').click()
+  await expect(again.getByTestId('snackbar')).toContainText('利用停止を解除しました')
+  await expect(again.getByTestId('suspension').filter({ hasText: nickname })).toHaveCount(0)
+  await gotoReady(again, '/admin/audit?action=account_reinstate')
+  await expect(again.getByTestId('audit-entry').first()).toContainText('アカウントの利用停止の解除')
+  await again.context().close()
+  await login(page, senderEmail, '/mypage')
+  await expect(page).toHaveURL(/\/mypage$/)
+  await expect(page.getByTestId('account-button')).toBeVisible()
+  const lifted = await readMail(context, senderEmail, 'アカウントの利用停止を解除しました')
+  expect(lifted.text).toContain('これまでどおりログインしてご利用いただけます')
 })
 
 test('a reported class hidden by an operator leaves search and its page answers 410 in Japanese @pc-only', async ({

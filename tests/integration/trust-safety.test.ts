@@ -13,8 +13,10 @@ import type { ApiApp } from '../../app/api/openapi'
 import { AuditPage } from '../../app/contract/v1/admin'
 import {
   AdminReportList,
+  AdminSuspensionList,
   AdminVerification,
   AdminVerificationList,
+  LiftSuspensionResult,
   MyVerification,
   ReportReceipt,
   ResolveReportResult,
@@ -260,6 +262,8 @@ describe('/v1/admin trust routes are for operators only', () => {
       ['GET', '/v1/admin/reports'],
       ['GET', '/v1/admin/reports?status=dismissed&kind=class'],
       ['POST', `/v1/admin/reports/${reportId}/resolve`, { action: 'suspend' }],
+      ['GET', '/v1/admin/suspensions'],
+      ['POST', `/v1/admin/suspensions/${target.teacherId}/lift`, {}],
     ]
     const auditBefore = await api.count('audit_log')
     for (const [method, path, body] of calls) {
@@ -1824,6 +1828,127 @@ describe('two operators resolving the same report at once', () => {
   })
 })
 
+describe('利用停止の解除', () => {
+  /** Suspends `person` through a report on them, as an operator would; the report's id. */
+  const suspend = async (person: Person, note = '') => {
+    const { id } = ReportReceipt.parse(
+      expectOk(await report((await newPerson()).sub, 'teacher', person.id), 201),
+    )
+    expectOk(
+      await call(SUBS.operator, 'POST', `/v1/admin/reports/${id}/resolve`, { action: 'suspend', note }),
+    )
+    return id
+  }
+  const suspensions = async () =>
+    AdminSuspensionList.parse(expectOk(await call(SUBS.operator, 'GET', '/v1/admin/suspensions')))
+
+  it('lists the account; lifting lets it sign in again, brings the classes the suspension took down back as drafts, audits and mails', async () => {
+    const teacher = await newPerson({ teacher: true, verified: true })
+    const published = await createClass(teacher.sub, { is_published: true })
+    const judged = await createClass(teacher.sub, { is_published: true })
+    const draft = await createClass(teacher.sub)
+    // One class is hidden on a report of its own first, then the account is suspended.
+    const { id: classReport } = ReportReceipt.parse(
+      expectOk(await report((await newPerson()).sub, 'class', judged.id), 201),
+    )
+    expectOk(
+      await call(SUBS.operator, 'POST', `/v1/admin/reports/${classReport}/resolve`, { action: 'hide' }),
+    )
+    await suspend(teacher, '確認のため一時停止')
+    const listed = (await suspensions()).find((x) => x.user.id === teacher.id)
+    expect(listed).toMatchObject({
+      user: { id: teacher.id, is_teacher: true },
+      suspended_at: api.now.toISOString(),
+      note: '確認のため一時停止',
+      hidden_classes: 1,
+    })
+    expectError(await call(teacher.sub, 'GET', '/v1/users/me'), 403, 'account_suspended')
+    await api.db.delete(jobs)
+
+    const res = await call(
+      SUBS.operator,
+      'POST',
+      `/v1/admin/suspensions/${teacher.id}/lift`,
+      { note: '誤りでした' },
+      { 'x-real-ip': '203.0.113.31' },
+    )
+    expect(LiftSuspensionResult.parse(expectOk(res))).toEqual({ user_id: teacher.id, classes_restored: 1 })
+    expect((await suspensions()).some((x) => x.user.id === teacher.id)).toBe(false)
+    expectOk(await call(teacher.sub, 'GET', '/v1/users/me'))
+    // The suspended class is a draft again, which its teacher may publish (with a picture of their own);
+    // the class judged on its own report stays hidden; the draft is untouched.
+    const rows = await api.db
+      .select({ id: classWorks.id, hiddenAt: classWorks.hiddenAt, isPublished: classWorks.isPublished })
+      .from(classWorks)
+      .where(inArray(classWorks.id, [published.id, judged.id, draft.id]))
+    const byId = new Map(rows.map((r) => [r.id, r]))
+    expect(byId.get(published.id)).toMatchObject({ hiddenAt: null, isPublished: false })
+    expect(byId.get(judged.id)!.hiddenAt).not.toBeNull()
+    expect(byId.get(draft.id)).toMatchObject({ hiddenAt: null, isPublished: false })
+    expectOk(
+      await call(teacher.sub, 'PATCH', `/v1/teachers/class_works/${published.id}`, { is_published: true }),
+    )
+    expectError(
+      await call(teacher.sub, 'PATCH', `/v1/teachers/class_works/${judged.id}`, { is_published: true }),
+      409,
+      'hidden_by_operator',
+    )
+    const entries = (await auditOf('account_reinstate')).filter((e) => e.targetId === String(teacher.id))
+    expect(entries).toHaveLength(1)
+    expect(entries[0]).toMatchObject({
+      actorId: operatorId,
+      targetType: 'user',
+      address: '203.0.113.31',
+      before: { suspended: true, suspended_at: api.now.toISOString() },
+      after: { suspended: false, classes_restored: 1, note: '誤りでした' },
+    })
+    const queued = await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.account_reinstated'))
+    expect(queued.map((j) => j.payload)).toEqual([{ userId: teacher.id, classesRestored: 1 }])
+
+    // Lifting again is 409 and changes nothing; suspending again works, and takes the class down again.
+    expectError(
+      await call(SUBS.operator, 'POST', `/v1/admin/suspensions/${teacher.id}/lift`, {}),
+      409,
+      'not_suspended',
+    )
+    expect(
+      (await auditOf('account_reinstate')).filter((e) => e.targetId === String(teacher.id)),
+    ).toHaveLength(1)
+    await suspend(teacher)
+    expect((await suspensions()).find((x) => x.user.id === teacher.id)?.hidden_classes).toBe(1)
+  })
+
+  it('bad input is 400, an unknown account 404, an account never suspended 409, and none of it changes anything', async () => {
+    const member = await newPerson({ teacher: true, verified: true })
+    await suspend(member)
+    const auditBefore = await api.count('audit_log')
+    for (const body of [{ note: 'あ'.repeat(501) }, { note: 42 }, { extra: true }, []])
+      expectError(
+        await call(SUBS.operator, 'POST', `/v1/admin/suspensions/${member.id}/lift`, body),
+        400,
+        'invalid_request',
+      )
+    for (const bad of ['abc', '0', '-1', '1e3'])
+      expect((await call(SUBS.operator, 'POST', `/v1/admin/suspensions/${bad}/lift`, {})).status, bad).toBe(
+        400,
+      )
+    expectError(
+      await call(SUBS.operator, 'POST', '/v1/admin/suspensions/99999999/lift', {}),
+      404,
+      'not_found',
+    )
+    const fine = await newPerson()
+    expectError(
+      await call(SUBS.operator, 'POST', `/v1/admin/suspensions/${fine.id}/lift`, {}),
+      409,
+      'not_suspended',
+    )
+    expect(await api.count('audit_log')).toBe(auditBefore)
+    const [row] = await api.db.select().from(users).where(eq(users.id, member.id))
+    expect(row!.suspendedAt).not.toBeNull()
+  })
+})
+
 describe.skipIf(!process.env.TEST_DATABASE_URL)(
   'a teacher editing while being suspended (PostgreSQL)',
   () => {
@@ -1850,6 +1975,41 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         )
       }
       expect(outcomes).toEqual(Array(5).fill('published=false page=410'))
+    })
+  },
+)
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)(
+  'two operators lifting one suspension at once (PostgreSQL)',
+  () => {
+    it('one lifts it (200), the other is told it is no longer suspended (409); one audit entry, one mail', async () => {
+      const outcomes: string[] = []
+      for (let n = 0; n < 5; n++) {
+        const teacher = await newPerson({ teacher: true, verified: true })
+        await createClass(teacher.sub, { is_published: true })
+        const { id } = ReportReceipt.parse(
+          expectOk(await report((await newPerson()).sub, 'teacher', teacher.id), 201),
+        )
+        expectOk(await call(SUBS.operator, 'POST', `/v1/admin/reports/${id}/resolve`, { action: 'suspend' }))
+        const results = await Promise.all(
+          Array.from({ length: 4 }, () =>
+            call(SUBS.operator, 'POST', `/v1/admin/suspensions/${teacher.id}/lift`, {}),
+          ),
+        )
+        const audited = (await auditOf('account_reinstate')).filter((e) => e.targetId === String(teacher.id))
+        const mails = (
+          await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.account_reinstated'))
+        ).filter((j) => (j.payload as { userId: number }).userId === teacher.id)
+        outcomes.push(
+          `${results
+            .map((r) => `${r.status}${r.body?.code ? `:${r.body.code}` : ''}`)
+            .sort()
+            .join(',')} audited=${audited.length} mails=${mails.length}`,
+        )
+      }
+      expect(outcomes).toEqual(
+        Array(5).fill('200,409:not_suspended,409:not_suspended,409:not_suspended audited=1 mails=1'),
+      )
     })
   },
 )

@@ -3,11 +3,14 @@ import { IdParams } from '../../contract/v1/common'
 import {
   AdminReportList,
   AdminReportQuery,
+  AdminSuspensionList,
   AdminVerification,
   AdminVerificationList,
   AdminVerificationQuery,
   CreateReportBody,
   DecideVerificationBody,
+  LiftSuspensionBody,
+  LiftSuspensionResult,
   MyVerification,
   ReportReceipt,
   ResolveReportBody,
@@ -19,6 +22,7 @@ import {
 import { requireOperator, requireUser } from '../auth'
 import { type ApiApp, bearer, errors, json, type RouteDeps } from '../openapi'
 import { adminListReports, adminResolveReport, createReport } from '../services/reports'
+import { adminLiftSuspension, adminListSuspensions } from '../services/suspensions'
 import {
   adminDecideVerification,
   adminListVerifications,
@@ -176,6 +180,47 @@ export function registerTrustRoutes(app: ApiApp, deps: RouteDeps) {
     async (c) =>
       c.json(
         await adminResolveReport(
+          await deps.getDb(),
+          c.var.user,
+          Number(c.req.valid('param').id),
+          c.req.valid('json'),
+          deps.now(),
+          address(c.req.raw),
+        ),
+        200,
+      ),
+  )
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/admin/suspensions',
+      tags: ['admin'],
+      summary: '利用停止中のアカウント（新しい順）',
+      security: bearer,
+      middleware: [operator] as const,
+      responses: { 200: json(AdminSuspensionList, '利用停止中のアカウント'), ...errors(401, 404, 503) },
+    }),
+    async (c) => c.json(await adminListSuspensions(await deps.getDb()), 200),
+  )
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/admin/suspensions/{id}/lift',
+      tags: ['admin'],
+      summary: 'アカウントの利用停止を解除する（停止で非公開にしたクラスは下書きに戻る）',
+      security: bearer,
+      middleware: [operator] as const,
+      request: {
+        params: IdParams,
+        body: { content: { 'application/json': { schema: LiftSuspensionBody } }, required: true },
+      },
+      responses: { 200: json(LiftSuspensionResult, '解除の結果'), ...errors(400, 401, 404, 409, 503) },
+    }),
+    async (c) =>
+      c.json(
+        await adminLiftSuspension(
           await deps.getDb(),
           c.var.user,
           Number(c.req.valid('param').id),

@@ -13,14 +13,12 @@ import type { Db } from '../../db/client'
 import { messages, notices, rooms, users } from '../../db/schema'
 import { enqueue } from '../../jobs/queue.server'
 import { contactKindsLabel, detectContactInfo } from '../../lib/contact-detector'
-import type { UserRow } from '../auth'
+import { actorLabel, type UserRow } from '../auth'
 import { ApiError, notFound, ownAccount } from '../errors'
 import { iso } from './class-cards'
 import { renderNoticeMarkdown } from './markdown'
 
 /** Operator work (issue 15). Every function here is reached only through requireOperator; each write is audited. */
-
-const actorLabel = (u: UserRow) => `${u.nickname}（${u.email ?? u.sub}）`
 
 function noticeState(n: { publishedAt: Date; withdrawnAt: Date | null }, now: Date): AdminNotice['state'] {
   if (n.withdrawnAt) return 'withdrawn'

@@ -23,7 +23,7 @@ import {
 } from '../../db/schema'
 import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
-import type { UserRow } from '../auth'
+import { actorLabel, type UserRow } from '../auth'
 import { ApiError, notFound, ownAccount } from '../errors'
 import { iso } from './class-cards'
 import { releaseClassImage } from './class-images'
@@ -39,8 +39,6 @@ import { offerFreedSeats } from './waitlist'
  */
 
 export const REPORT_RECEIVED_MESSAGE = '通報を受け付けました'
-
-const actorLabel = (u: UserRow) => `${u.nickname}（${u.email ?? u.sub}）`
 
 /** Whose content the target is, or 404 when the reporter cannot see it. */
 async function ownerOfTarget(db: Db, reporter: UserRow, type: CreateReportBody['target_type'], id: number) {
@@ -364,7 +362,7 @@ async function suspendAccount(tx: Tx, userId: number, now: Date) {
   if (published.length) {
     await tx
       .update(classWorks)
-      .set({ isPublished: false, hiddenAt: now, imageUrl: null, updatedAt: now })
+      .set({ isPublished: false, hiddenAt: now, hiddenBySuspension: true, imageUrl: null, updatedAt: now })
       .where(
         inArray(
           classWorks.id,

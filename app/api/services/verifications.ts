@@ -10,7 +10,7 @@ import type { Db } from '../../db/client'
 import { teacherVerifications, users } from '../../db/schema'
 import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
-import type { UserRow } from '../auth'
+import { actorLabel, type UserRow } from '../auth'
 import { ApiError, notFound, ownAccount } from '../errors'
 import { iso } from './class-cards'
 
@@ -22,8 +22,6 @@ import { iso } from './class-cards'
 export const MIN_TEACHER_AGE = 18
 /** The images are deleted this long after the decision (job verifications.purge). */
 export const DOCUMENT_RETENTION_MS = 30 * 24 * 3600_000
-
-const actorLabel = (u: UserRow) => `${u.nickname}（${u.email ?? u.sub}）`
 
 /** Age in whole years on `now` (Tokyo dates: a birthday counts from its Tokyo morning). */
 export function ageOn(birthDate: string, now: Date): number {

@@ -158,3 +158,28 @@ export const ResolveReportResult = z.object({
   refunded_amount: z.number().int().nonnegative(),
 })
 export type ResolveReportResult = z.infer<typeof ResolveReportResult>
+
+// ── suspensions ─────────────────────────────────────────────────────────────────────────────────
+
+/** GET /v1/admin/suspensions: suspended accounts, the most recently suspended first. */
+export const AdminSuspension = z.object({
+  user: z.object({ id: Id, nickname: z.string(), is_teacher: z.boolean() }),
+  suspended_at: DateTime,
+  /** The operator's note on the report whose decision suspended the account, if any. */
+  note: z.string().nullable(),
+  /** Classes the suspension took down: they come back as drafts when it is lifted. */
+  hidden_classes: z.number().int().nonnegative(),
+})
+export type AdminSuspension = z.infer<typeof AdminSuspension>
+export const AdminSuspensionList = z.array(AdminSuspension)
+
+/** POST /v1/admin/suspensions/{id}/lift (id: the account's): why it is lifted, for the audit log. */
+export const LiftSuspensionBody = z.object({ note: paragraph(500).default('') }).strict()
+export type LiftSuspensionBody = z.input<typeof LiftSuspensionBody>
+
+export const LiftSuspensionResult = z.object({
+  user_id: Id,
+  /** Classes the suspension had taken down, now drafts their teacher may publish again. */
+  classes_restored: z.number().int().nonnegative(),
+})
+export type LiftSuspensionResult = z.infer<typeof LiftSuspensionResult>

@@ -31,6 +31,15 @@ export function AdminHome() {
         </li>
         <li>
           <Link
+            to="/admin/suspensions"
+            className="block rounded-2xl border border-slate-200 bg-white p-5 hover:bg-light-grey"
+          >
+            <span className="block font-bold">利用停止中のアカウント</span>
+            <span className="mt-1 block text-sm text-slate-600">利用停止の確認・解除</span>
+          </Link>
+        </li>
+        <li>
+          <Link
             to="/admin/notices"
             className="block rounded-2xl border border-slate-200 bg-white p-5 hover:bg-light-grey"
           >

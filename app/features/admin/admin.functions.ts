@@ -2,7 +2,12 @@ import { createServerFn } from '@tanstack/react-start'
 import { getRequest } from '@tanstack/react-start/server'
 import { z } from 'zod'
 import { AuditQuery, CreateNoticeBody } from '~/contract/v1/admin'
-import { AdminReportQuery, DecideVerificationBody, ResolveReportBody } from '~/contract/v1/trust'
+import {
+  AdminReportQuery,
+  DecideVerificationBody,
+  LiftSuspensionBody,
+  ResolveReportBody,
+} from '~/contract/v1/trust'
 import { idInput } from '~/lib/ids'
 import { memberActionResult } from '~/server/action-result.server'
 import { api } from '~/server/api-client'
@@ -82,4 +87,18 @@ export const resolveReport = createServerFn({ method: 'POST' })
   )
   .handler(async ({ data }) => {
     return memberActionResult((token) => api.adminResolveReport(token, data.id, data.body, clientAddress()))
+  })
+
+export const getAdminSuspensions = createServerFn({ method: 'GET' }).handler(async () =>
+  api.adminListSuspensions(await requireAccessToken()),
+)
+
+export const liftSuspension = createServerFn({ method: 'POST' })
+  .validator(
+    z.object({ user_id: z.number().int().positive().max(2_147_483_647), body: LiftSuspensionBody }).strict(),
+  )
+  .handler(async ({ data }) => {
+    return memberActionResult((token) =>
+      api.adminLiftSuspension(token, data.user_id, data.body, clientAddress()),
+    )
   })

@@ -4,6 +4,7 @@ import {
   getAdminAudit,
   getAdminNotices,
   getAdminReports,
+  getAdminSuspensions,
   getAdminVerifications,
   getHeldMessages,
 } from './admin.functions'
@@ -49,3 +50,6 @@ export interface ReportSearch {
 }
 export const adminReportsQuery = (search: ReportSearch) =>
   queryOptions({ queryKey: ['admin', 'reports', search], queryFn: () => getAdminReports({ data: search }) })
+
+export const adminSuspensionsQuery = () =>
+  queryOptions({ queryKey: ['admin', 'suspensions'], queryFn: () => getAdminSuspensions() })

@@ -98,10 +98,13 @@ import { TeacherProfile } from '../../contract/v1/teachers'
 import {
   AdminReportList,
   type AdminReportQuery,
+  AdminSuspensionList,
   AdminVerification,
   AdminVerificationList,
   type CreateReportBody,
   type DecideVerificationBody,
+  type LiftSuspensionBody,
+  LiftSuspensionResult,
   MyVerification,
   ReportReceipt,
   type ResolveReportBody,
@@ -632,6 +635,16 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       }),
     ),
     adminHeldMessages: authedCall(HeldMessageList, () => get('/v1/admin/messages')),
+    adminListSuspensions: authedCall(AdminSuspensionList, () => get('/v1/admin/suspensions')),
+    adminLiftSuspension: authedCall(
+      LiftSuspensionResult,
+      (userId: number, body: LiftSuspensionBody, clientAddress?: string) => ({
+        method: 'POST',
+        path: `/v1/admin/suspensions/${id(userId)}/lift`,
+        body,
+        clientAddress,
+      }),
+    ),
     adminModerateMessage: authedCall(
       ModerationResult,
       (messageId: number, decision: 'release' | 'delete', clientAddress?: string) => ({

@@ -1,0 +1,87 @@
+import { and, desc, eq, isNotNull, sql } from 'drizzle-orm'
+import type { AdminSuspension, LiftSuspensionBody, LiftSuspensionResult } from '../../contract/v1/trust'
+import { audit } from '../../db/audit'
+import type { Db } from '../../db/client'
+import { classWorks, reports, users } from '../../db/schema'
+import { transaction } from '../../db/transaction'
+import { enqueue } from '../../jobs/queue.server'
+import { actorLabel, type UserRow } from '../auth'
+import { ApiError, notFound, ownAccount } from '../errors'
+import { iso } from './class-cards'
+
+/**
+ * Suspended accounts, and lifting a suspension (an operator's mistake, or a member who was heard). A suspension
+ * (reports.ts) hid the account's published classes (hidden_by_suspension); lifting it brings those back as drafts
+ * (their pictures were deleted, so the teacher publishes them again with a new one). Classes an operator hid on a
+ * report of their own, reviews taken down, and the lessons cancelled and refunded stay as they are.
+ */
+
+/** The most suspended accounts the page lists (the most recent first). */
+const SUSPENSION_LIMIT = 200
+
+export async function adminListSuspensions(db: Db): Promise<AdminSuspension[]> {
+  // Spelt out: a select from one table names its columns bare, and a bare "id" in a subquery is the subquery's.
+  const userId = sql`${users}.${sql.identifier('id')}`
+  const note = sql<string | null>`(select ${reports.note} from ${reports}
+    where ${reports.targetUserId} = ${userId} and ${reports.status} = 'suspended'
+    order by ${reports.resolvedAt} desc, ${reports.id} desc limit 1)`
+  const hidden = sql<number>`(select count(*)::int from ${classWorks}
+    where ${classWorks.teacherId} = ${userId} and ${classWorks.hiddenBySuspension})`
+  const rows = await db
+    .select({
+      id: users.id,
+      nickname: users.nickname,
+      isTeacher: users.isTeacher,
+      suspendedAt: users.suspendedAt,
+      note,
+      hidden,
+    })
+    .from(users)
+    .where(isNotNull(users.suspendedAt))
+    .orderBy(desc(users.suspendedAt), desc(users.id))
+    .limit(SUSPENSION_LIMIT)
+  return rows.map((r) => ({
+    user: { id: r.id, nickname: r.nickname, is_teacher: r.isTeacher },
+    suspended_at: iso(r.suspendedAt!),
+    note: r.note,
+    hidden_classes: Number(r.hidden),
+  }))
+}
+
+export async function adminLiftSuspension(
+  db: Db,
+  operator: UserRow,
+  userId: number,
+  body: LiftSuspensionBody,
+  now: Date,
+  address?: string,
+): Promise<LiftSuspensionResult> {
+  if (userId === operator.id) throw ownAccount()
+  const note = (body.note ?? '').trim() || null
+  return transaction(db, async (tx) => {
+    // The member first, as a suspension locks it (0015): two operators lifting at once get one lift and one 409.
+    const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('update')
+    if (!user) throw notFound('アカウント')
+    if (!user.suspendedAt) throw new ApiError(409, 'not_suspended', 'このアカウントは利用停止していません')
+    const suspendedAt = user.suspendedAt
+    await tx.update(users).set({ suspendedAt: null, updatedAt: now }).where(eq(users.id, userId))
+    // The classes the suspension took down become drafts again.
+    const restored = await tx
+      .update(classWorks)
+      .set({ hiddenAt: null, hiddenBySuspension: false, updatedAt: now })
+      .where(and(eq(classWorks.teacherId, userId), eq(classWorks.hiddenBySuspension, true)))
+      .returning({ id: classWorks.id })
+    await audit(tx, {
+      actorId: operator.id,
+      actorLabel: actorLabel(operator),
+      action: 'account_reinstate',
+      targetType: 'user',
+      targetId: userId,
+      address,
+      before: { suspended: true, suspended_at: iso(suspendedAt), nickname: user.nickname },
+      after: { suspended: false, classes_restored: restored.length, note },
+    })
+    await enqueue(tx, 'notify.account_reinstated', { userId, classesRestored: restored.length })
+    return { user_id: userId, classes_restored: restored.length }
+  })
+}
