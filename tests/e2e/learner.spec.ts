@@ -158,7 +158,7 @@ test('a long conversation pages back to its first message and keeps the place be
   const room = page.getByTestId('room-view')
   const shown = room.getByTestId('message')
   await expect(shown).toHaveCount(200)
-  await expect(shown.last()).toContainText('第120回もよくがんばりました')
+  await expect(shown.last()).toContainText('第120回もよくまとまっています')
   await expect(shown.first()).toContainText('第21回（')
   await room.getByTestId('message-older').click()
   await expect(shown).toHaveCount(240)

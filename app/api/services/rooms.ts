@@ -145,7 +145,8 @@ export async function roomMessages(
       .where(and(eq(messages.id, before), eq(messages.roomId, roomId), seenBy(userId)))
       .limit(1)
     if (!from) throw notFound('メッセージ')
-    older = sql`(${messages.createdAt}, ${messages.id}) < (${from.createdAt}, ${from.id})`
+    // As text: postgres-js takes no Date in a raw fragment (PGlite would).
+    older = sql`(${messages.createdAt}, ${messages.id}) < (${from.createdAt.toISOString()}::timestamptz, ${from.id})`
   }
   const rows = await db
     .select()

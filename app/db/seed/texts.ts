@@ -161,8 +161,9 @@ export const threadSeeds: ThreadSeed[] = [
 ]
 
 /**
- * The demo parent has written with a history teacher after every weekly lesson for more than two years: 240
- * messages, more than a room shows at once, so the demo pages back with 以前のメッセージを表示.
+ * The demo parent's child sends a history teacher a self-study note every day or so, and the teacher answers each:
+ * 240 messages over the last 80 days (inside the demo accounts' lifetime), more than a room shows at once, so the
+ * demo pages back with 以前のメッセージを表示.
  */
 function longThread(): ThreadSeed {
   const eras = [
@@ -179,21 +180,21 @@ function longThread(): ThreadSeed {
     '明治時代',
     '大正時代',
   ]
-  const weeks = 120
+  const notes = 120
   const messages: ThreadSeed['messages'] = []
-  for (let w = 0; w < weeks; w++) {
+  for (let w = 0; w < notes; w++) {
     const era = eras[w % eras.length]!
-    const hoursAgo = 120 + (weeks - w) * 7 * 24
+    const hoursAgo = 120 + (notes - w) * 15
     messages.push(
       {
         from: 'member',
         hoursAgo,
-        body: `第${w + 1}回（${era}）のレッスンありがとうございました。家でも年表を見返していました。`,
+        body: `第${w + 1}回（${era}）の自習ノートを送ります。年表を見ながらまとめました。`,
       },
       {
         from: 'teacher',
         hoursAgo: hoursAgo - 2,
-        body: `第${w + 1}回もよくがんばりました。次は${eras[(w + 1) % eras.length]}のくらしを一緒に見ていきましょう。`,
+        body: `第${w + 1}回もよくまとまっています。次は${eras[(w + 1) % eras.length]}のくらしを調べてみましょう。`,
       },
     )
   }

@@ -17,13 +17,17 @@ const ids = (list: readonly Message[]) => list.map((m) => m.id)
 
 describe('slidOut', () => {
   it('returns what new messages pushed out of the latest page, oldest first', () => {
-    expect(ids(slidOut(range(201, 400), range(204, 403)))).toEqual([201, 202, 203])
+    expect(ids(slidOut(range(201, 400), range(204, 403)) ?? [])).toEqual([201, 202, 203])
   })
 
-  it('returns nothing when the page did not move, or moved past all it held', () => {
+  it('returns nothing when the page did not move, and null when it moved past all it held', () => {
     expect(slidOut(range(201, 400), range(201, 400))).toEqual([])
-    expect(slidOut(range(201, 400), range(601, 800))).toEqual([])
     expect(slidOut(range(201, 400), [])).toEqual([])
+    // More than a page arrived at once (a tab that slept): the history no longer meets the page.
+    expect(slidOut(range(201, 400), range(601, 800))).toBeNull()
+    // The page's old first message was removed by an operator, so the page reaches one further back: the pages
+    // still meet, and nothing slid out.
+    expect(slidOut(range(201, 400), [msg(200), ...range(202, 400)])).toEqual([])
   })
 })
 
@@ -31,7 +35,7 @@ describe('earlierThan', () => {
   it('leaves no gap or repeat between the history and the latest page', () => {
     const older = range(1, 200)
     // Three new messages slid 201–203 out of the page; they joined the history.
-    const history = [...older, ...slidOut(range(201, 400), range(204, 403))]
+    const history = [...older, ...(slidOut(range(201, 400), range(204, 403)) ?? [])]
     expect(ids(earlierThan(history, range(204, 403)))).toEqual(ids(range(1, 203)))
   })
 
@@ -40,5 +44,10 @@ describe('earlierThan', () => {
     const latest = [msg(9), msg(11)]
     // 9 comes from the page, fresher; 10, removed since, is gone.
     expect(ids(earlierThan(history, latest))).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
+  })
+
+  it('shows a released message once, where the page has it now (its date moved)', () => {
+    const released = { ...msg(5), created_at: msg(30).created_at }
+    expect(ids(earlierThan(range(1, 10), [msg(20), released, msg(31)]))).toEqual([1, 2, 3, 4, 6, 7, 8, 9, 10])
   })
 })

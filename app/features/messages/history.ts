@@ -2,14 +2,15 @@ import type { Message } from '~/contract/v1/rooms'
 
 /**
  * The messages of the polled latest page that left it when it was polled again (new ones pushed them out, oldest
- * first). They belong to the loaded history, or a gap would open between it and the page. Nothing when the two
- * pages do not overlap (too many new messages at once): the history then stays as it was.
+ * first). They belong to the loaded history, or a gap would open between it and the page. null when the two pages
+ * no longer meet (more new messages than a page while the tab slept): the history cannot be joined to the page.
  */
-export function slidOut(before: readonly Message[], latest: readonly Message[]): Message[] {
+export function slidOut(before: readonly Message[], latest: readonly Message[]): Message[] | null {
   const first = latest[0]
-  if (!first) return []
+  if (!first || before.length === 0) return []
   const cut = before.findIndex((m) => m.id === first.id)
-  return cut <= 0 ? [] : before.slice(0, cut)
+  if (cut === -1) return latest.some((m) => before.some((b) => b.id === m.id)) ? [] : null
+  return before.slice(0, cut)
 }
 
 /**
@@ -20,9 +21,11 @@ export function earlierThan(older: readonly Message[], latest: readonly Message[
   const first = latest[0]
   if (!first) return [...older]
   const from = Date.parse(first.created_at)
+  // A held message an operator released is dated anew: it is in the page now, not also where it was.
+  const fresh = new Set(latest.map((m) => m.id))
   const before = (m: Message) => {
     const at = Date.parse(m.created_at)
-    return at < from || (at === from && m.id < first.id)
+    return !fresh.has(m.id) && (at < from || (at === from && m.id < first.id))
   }
   return older.filter(before)
 }

@@ -225,10 +225,17 @@ function RoomView({
     if (hasRoom && (unread > 0 || lastPartnerMessage !== undefined)) markRead()
   }, [hasRoom, lastPartnerMessage, unread, markRead])
 
-  const lastId = messages?.at(-1)?.id
+  // A new last message is brought into view when the reader is at the bottom already, or sent it: one reading
+  // further up the history stays where they are.
+  const last = messages?.at(-1)
+  const lastId = last?.id
+  const lastIsMine = last?.is_mine ?? false
+  // Where the reader was before the message came (kept on scroll: measured after it, the new message is in the way).
+  const atBottom = useRef(true)
   useEffect(() => {
-    if (lastId !== undefined) bottom.current?.scrollIntoView({ block: 'nearest' })
-  }, [lastId])
+    if (lastId !== undefined && (atBottom.current || lastIsMine))
+      bottom.current?.scrollIntoView({ block: 'nearest' })
+  }, [lastId, lastIsMine])
 
   const send = useMutation({
     mutationFn: async (body: string) => {
@@ -326,6 +333,10 @@ function RoomView({
       </header>
       <section
         ref={history.scroller}
+        onScroll={(e) => {
+          const el = e.currentTarget
+          atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80
+        }}
         className="max-h-[60vh] flex-1 overflow-y-auto p-4"
         aria-label="メッセージの履歴"
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
@@ -440,13 +451,26 @@ function useOlderMessages(roomId: number | undefined, latest: Message[] | undefi
   const scroller = useRef<HTMLElement>(null)
   const fromBottom = useRef<number | undefined>(undefined)
 
+  // Bumped when the history is dropped: a page asked for before that no longer fits and is not applied.
+  const generation = useRef(0)
+  const reset = () => {
+    generation.current += 1
+    setOlder({ messages: [], complete: false })
+  }
+
   const previous = useRef<Message[] | undefined>(undefined)
   useEffect(() => {
     const before = previous.current
     previous.current = latest
-    const gone = before && latest ? slidOut(before, latest) : []
-    if (gone.length > 0)
-      setOlder((o) => (o.messages.length === 0 ? o : { ...o, messages: [...o.messages, ...gone] }))
+    if (!before || !latest) return
+    const gone = slidOut(before, latest)
+    // The page moved past everything it held (the tab slept): the history no longer meets it, so it goes.
+    if (gone === null) {
+      generation.current += 1
+      setOlder({ messages: [], complete: false })
+    }
+    // Kept even before any page was loaded: one may be on its way, from before these.
+    else if (gone.length > 0) setOlder((o) => ({ ...o, messages: [...o.messages, ...gone] }))
   }, [latest])
 
   useLayoutEffect(() => {
@@ -467,15 +491,21 @@ function useOlderMessages(roomId: number | undefined, latest: Message[] | undefi
   const load = async () => {
     if (roomId === undefined || oldest === undefined) return
     setLoading(true)
+    const asked = generation.current
     try {
       const page = await getOlderRoomMessages({ data: { room_id: roomId, before: oldest.id } })
-      if (page === null) return showErrorSnackbar('メッセージを読み込めませんでした')
+      if (asked !== generation.current) return
+      if (page === null) {
+        // The message paged from is gone (an operator removed it): start again from the latest page.
+        reset()
+        return showErrorSnackbar('メッセージを読み込めませんでした。もう一度お試しください')
+      }
       const el = scroller.current
       if (el) fromBottom.current = el.scrollHeight - el.scrollTop
-      setOlder((o) => ({
-        messages: [...page, ...o.messages],
-        complete: page.length < MESSAGE_PAGE_SIZE,
-      }))
+      const complete = page.length < MESSAGE_PAGE_SIZE
+      setOlder((o) => ({ messages: [...page, ...o.messages], complete }))
+      // The button goes with the last page: keep the keyboard in the history rather than on the page's body.
+      if (complete) el?.focus({ preventScroll: true })
     } catch {
       showErrorSnackbar('メッセージを読み込めませんでした')
     } finally {
