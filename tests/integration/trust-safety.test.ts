@@ -1916,13 +1916,32 @@ describe('利用停止の解除', () => {
     ).toHaveLength(1)
     await suspend(teacher)
     expect((await suspensions()).find((x) => x.user.id === teacher.id)?.hidden_classes).toBe(1)
+    // A page opened before this second suspension does not lift it unseen.
+    expectError(
+      await call(SUBS.operator, 'POST', `/v1/admin/suspensions/${teacher.id}/lift`, {
+        suspended_at: new Date(api.now.getTime() - 60_000).toISOString(),
+      }),
+      409,
+      'suspension_changed',
+    )
+    expectOk(
+      await call(SUBS.operator, 'POST', `/v1/admin/suspensions/${teacher.id}/lift`, {
+        suspended_at: api.now.toISOString(),
+      }),
+    )
   })
 
   it('bad input is 400, an unknown account 404, an account never suspended 409, and none of it changes anything', async () => {
     const member = await newPerson({ teacher: true, verified: true })
     await suspend(member)
     const auditBefore = await api.count('audit_log')
-    for (const body of [{ note: 'あ'.repeat(501) }, { note: 42 }, { extra: true }, []])
+    for (const body of [
+      { note: 'あ'.repeat(501) },
+      { note: 42 },
+      { extra: true },
+      [],
+      { suspended_at: 'yesterday' },
+    ])
       expectError(
         await call(SUBS.operator, 'POST', `/v1/admin/suspensions/${member.id}/lift`, body),
         400,

@@ -64,6 +64,12 @@ export async function adminLiftSuspension(
     if (!user) throw notFound('アカウント')
     if (!user.suspendedAt) throw new ApiError(409, 'not_suspended', 'このアカウントは利用停止していません')
     const suspendedAt = user.suspendedAt
+    if (body.suspended_at !== undefined && Date.parse(body.suspended_at) !== suspendedAt.getTime())
+      throw new ApiError(
+        409,
+        'suspension_changed',
+        'このアカウントは画面を開いたあとに改めて利用停止されました。ページを読み込み直して確認してください',
+      )
     await tx.update(users).set({ suspendedAt: null, updatedAt: now }).where(eq(users.id, userId))
     // The classes the suspension took down become drafts again.
     const restored = await tx

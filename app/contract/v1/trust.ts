@@ -174,7 +174,13 @@ export type AdminSuspension = z.infer<typeof AdminSuspension>
 export const AdminSuspensionList = z.array(AdminSuspension)
 
 /** POST /v1/admin/suspensions/{id}/lift (id: the account's): why it is lifted, for the audit log. */
-export const LiftSuspensionBody = z.object({ note: paragraph(500).default('') }).strict()
+export const LiftSuspensionBody = z
+  .object({
+    note: paragraph(500).default(''),
+    /** The suspension the operator is looking at (its suspended_at): a newer one is not lifted unseen (409). */
+    suspended_at: DateTime.optional(),
+  })
+  .strict()
 export type LiftSuspensionBody = z.input<typeof LiftSuspensionBody>
 
 export const LiftSuspensionResult = z.object({

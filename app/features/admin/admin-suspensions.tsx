@@ -42,7 +42,8 @@ function SuspensionItem({ s }: { s: AdminSuspension }) {
   const [note, setNote] = useState('')
   const [confirming, setConfirming] = useState(false)
   const lift = useMutation({
-    mutationFn: () => liftSuspension({ data: { user_id: s.user.id, body: { note } } }),
+    mutationFn: () =>
+      liftSuspension({ data: { user_id: s.user.id, body: { note, suspended_at: s.suspended_at } } }),
     onSuccess: async (result) => {
       if (!result.ok) return showErrorSnackbar(result.message)
       await queryClient.invalidateQueries({ queryKey: ['admin'] })

@@ -84,8 +84,8 @@ export function Payouts({ month }: { month?: string }) {
       </p>
       {owed < 0 ? (
         <p className="mt-2 text-sm font-bold text-red-dark" data-testid="payout-carry">
-          返金が売上を上回ったため、この月の振込はありません。{yen(-owed)}
-          は翌月以降の振込額から差し引きます。
+          {statement.net < 0 ? '返金が売上を上回ったため' : '前月までの繰越を差し引いたため'}
+          、この月の振込はありません。{yen(-owed)}は翌月以降の振込額から差し引きます。
         </p>
       ) : null}
       <p className="mt-1 text-xs text-slate-700">
