@@ -1,12 +1,7 @@
 import type { SalesLine } from '../contract/v1/sales'
+import { salesStatusLabel } from './sales-status'
 
 /** The sales CSV's columns and rows (Tokyo times), shared by the /v1 endpoint and the page's download. */
-
-const statusLabels: Record<SalesLine['status'], string> = {
-  reserved: '予約済み',
-  canceled_by_user: 'キャンセル（返金済み）',
-  canceled_by_teacher: '休講（返金済み）',
-}
 
 const tokyoDateTime = new Intl.DateTimeFormat('sv-SE', {
   timeZone: 'Asia/Tokyo',
@@ -47,7 +42,7 @@ export function salesCsvRows(lines: SalesLine[]) {
     l.price,
     l.commission,
     l.status === 'reserved' ? l.net : 0,
-    statusLabels[l.status],
+    salesStatusLabel(l),
     tokyoText(l.canceled_at),
   ])
 }

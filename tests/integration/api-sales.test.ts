@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TeacherClassWork, TeacherSchedule } from '../../app/contract/v1/class-management'
 import { CustomerList, OrganizationSales, Receipt, SalesReport } from '../../app/contract/v1/sales'
-import { classWorkSchedules, purchases } from '../../app/db/schema'
+import { classWorkSchedules, purchases, refunds } from '../../app/db/schema'
 import { tokyoMonth } from '../../app/lib/month'
 import { setupApi, type TestApi } from './support/api'
 import { SUBS, tokenFor } from './support/tokens'
@@ -137,6 +137,68 @@ describe('receipts', () => {
     expect((await api.as(SUBS.owner, 'GET', `/v1/teachers/sales/purchases/${bought[0]!.id}`)).status).toBe(
       404,
     )
+  })
+})
+
+describe("what became of a cancelled seat's money", () => {
+  const csvLine = async (purchaseId: number) => {
+    const res = await api.app.fetch(
+      new Request(`http://api.test/v1/teachers/sales.csv?month=${month}`, {
+        headers: { authorization: `Bearer ${await tokenFor(SUBS.teacher)}` },
+      }),
+    )
+    const text = new TextDecoder().decode(new Uint8Array(await res.arrayBuffer()).slice(3))
+    return text.split('\r\n').find((l) => l.startsWith(`${purchaseId},`))
+  }
+  const receiptOf = async (purchaseId: number) =>
+    Receipt.parse((await api.as(SUBS.teacher, 'GET', `/v1/teachers/sales/purchases/${purchaseId}`)).body)
+
+  it('返金手続き中 until the provider paid it back, 返金済み after, and nothing said when nothing was paid', async () => {
+    // The refund is made by a job after the cancellation (none has run here): the teacher is not told it was paid.
+    const canceled = bought[2]!.id
+    const [refund] = await api.db.select().from(refunds).where(eq(refunds.purchaseId, canceled))
+    expect(refund!.status).toBe('pending')
+    expect(await receiptOf(canceled)).toMatchObject({ status: 'canceled_by_user', refund: 'pending' })
+    expect(await csvLine(canceled)).toMatch(/,キャンセル（返金手続き中）,/u)
+    // Once the provider paid it back.
+    await api.db.update(refunds).set({ status: 'succeeded' }).where(eq(refunds.id, refund!.id))
+    expect(await receiptOf(canceled)).toMatchObject({ refund: 'refunded' })
+    expect(await csvLine(canceled)).toMatch(/,キャンセル（返金済み）,/u)
+    // A free class cancelled: nothing was paid, nothing is said to be refunded.
+    const free = TeacherClassWork.parse(
+      (
+        await api.as(SUBS.teacher, 'POST', '/v1/teachers/class_works', {
+          title: '無料の売上テスト',
+          description: '無料クラス',
+          category_id: cls.category.id,
+          class_style_id: cls.class_style.id,
+          target_grade_ids: cls.target_grades.map((g) => g.id),
+          price: 0,
+          capacity: 5,
+          duration_minutes: 30,
+          is_published: true,
+        })
+      ).body,
+    )
+    const s = TeacherSchedule.parse(
+      (
+        await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${free.id}/schedules`, {
+          started_at: new Date(api.now.getTime() + 4 * DAY).toISOString(),
+          ended_at: new Date(api.now.getTime() + 4 * DAY + 1_800_000).toISOString(),
+        })
+      ).body,
+    )
+    const seat = await api.book(SUBS.member01, { schedule_id: s.id })
+    expect(seat.status).toBe(201)
+    expect((await api.as(SUBS.member01, 'POST', `/v1/purchases/${seat.body.id}/cancel`)).status).toBe(200)
+    expect(await receiptOf(seat.body.id)).toMatchObject({
+      status: 'canceled_by_user',
+      refund: 'none',
+      price: 0,
+    })
+    expect(await csvLine(seat.body.id)).toMatch(/,キャンセル,/u)
+    // A reserved seat is only reserved.
+    expect(await receiptOf(bought[0]!.id)).toMatchObject({ status: 'reserved', refund: 'none' })
   })
 })
 

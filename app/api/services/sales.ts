@@ -14,7 +14,9 @@ import {
   learners,
   organizations,
   orgUsers,
+  payments,
   purchases,
+  refunds,
   users,
 } from '../../db/schema'
 import { csvBytes } from '../../lib/csv'
@@ -88,6 +90,14 @@ const lineColumns = {
   commission: purchases.commission,
   status: purchases.status,
   canceledAt: purchases.canceledAt,
+  // What became of a cancelled seat's money (a free seat paid nothing; a refund may still be at the provider).
+  refund: sql<SalesLine['refund']>`case
+    when ${purchases.status} = 'reserved' then 'none'
+    when exists (select 1 from ${refunds} where ${refunds.purchaseId} = ${purchases.id}
+      and ${refunds.status} = 'succeeded') then 'refunded'
+    when exists (select 1 from ${payments} where ${payments.purchaseId} = ${purchases.id}
+      and ${payments.status} = 'succeeded') then 'pending'
+    else 'none' end`,
 }
 
 function selectLines(db: Db) {
@@ -115,6 +125,7 @@ const toLine = (r: LineRow): SalesLine => ({
   net: r.price - r.commission,
   status: r.status as SalesLine['status'],
   canceled_at: r.canceledAt ? iso(r.canceledAt) : null,
+  refund: r.refund,
 })
 
 /** Lines the report page shows (its totals count every line, in SQL). */

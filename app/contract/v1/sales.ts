@@ -32,6 +32,11 @@ export const SalesLine = z.object({
   net: Yen,
   status: z.enum(['reserved', 'canceled_by_user', 'canceled_by_teacher']),
   canceled_at: DateTime.nullable(),
+  /**
+   * The money of a cancelled seat: refunded (paid back), pending (paid, the refund not yet through at the
+   * provider), or none (nothing was paid: a free class; and every reserved seat).
+   */
+  refund: z.enum(['none', 'pending', 'refunded']),
 })
 export type SalesLine = z.infer<typeof SalesLine>
 

@@ -1,14 +1,10 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { formatDateJa, formatTimeJa, groupDigits } from '~/lib/format'
+import { salesStatusLabel } from '~/lib/sales-status'
 import { receiptQuery } from './queries'
 
 const yen = (n: number) => `¥${groupDigits(n)}`
-const statusLabels = {
-  reserved: 'お支払い済み',
-  canceled_by_user: 'キャンセル（全額返金済み）',
-  canceled_by_teacher: '休講（全額返金済み）',
-} as const
 
 /** /sales_management/receipt/$id: a printable receipt of one purchase (the teacher's copy). */
 export function ReceiptPage({ id }: { id: number }) {
@@ -23,7 +19,7 @@ export function ReceiptPage({ id }: { id: number }) {
     ['金額（税込）', yen(r.price)],
     ['手数料', yen(r.commission)],
     ['お受け取り額', yen(r.status === 'reserved' ? r.net : 0)],
-    ['状態', statusLabels[r.status]],
+    ['状態', salesStatusLabel(r, 'お支払い済み')],
   ]
   if (r.canceled_at)
     rows.push(['キャンセル日時', `${formatDateJa(r.canceled_at)} ${formatTimeJa(r.canceled_at)}`])

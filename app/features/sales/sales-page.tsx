@@ -4,17 +4,13 @@ import { ScrollRegion } from '~/components/ui/scroll-region'
 import type { SalesFigures, SalesReport } from '~/contract/v1/sales'
 import { formatDateJa, groupDigits } from '~/lib/format'
 import { formatMonthJa, shiftMonth } from '~/lib/month'
+import { salesStatusLabel } from '~/lib/sales-status'
 import { Payouts } from './payouts'
 import { customersQuery, salesQuery } from './queries'
 
 export type SalesTab = 'sales' | 'payouts' | 'customers'
 
 const yen = (n: number) => `¥${groupDigits(n)}`
-const statusLabels = {
-  reserved: '予約済み',
-  canceled_by_user: 'キャンセル（返金）',
-  canceled_by_teacher: '休講（返金）',
-} as const
 
 /** /sales_management: sales per month and class, receipts, CSV; and the customers tab. */
 export function SalesPage({ tab, month }: { tab: SalesTab; month?: string }) {
@@ -188,7 +184,7 @@ function Sales({ report }: { report: SalesReport }) {
                   <p className="font-bold">{p.class_work_title}</p>
                   <p className="text-slate-700">
                     {formatDateJa(p.created_at)} 予約・{p.learner_nickname ?? p.buyer_nickname}さん・
-                    {statusLabels[p.status]}
+                    {salesStatusLabel(p)}
                   </p>
                 </div>
                 <div className="flex items-center gap-3">
