@@ -1,5 +1,6 @@
 import { and, eq, gt, inArray, isNull, lte, ne, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
+import { noticePlainText } from '../api/services/markdown'
 import { expireOffers, offerDetails } from '../api/services/waitlist'
 import type { Db, DbOrTx } from '../db/client'
 import {
@@ -737,7 +738,10 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
             isNull(users.suspendedAt),
           ),
         )
-      const excerpt = n.body.length > 200 ? `${n.body.slice(0, 200)}…` : n.body
+      // The notice is Markdown: the mail quotes its words, not its marks.
+      const text = noticePlainText(n.body)
+      const chars = [...text]
+      const excerpt = chars.length > 200 ? `${chars.slice(0, 200).join('')}…` : text
       for (const u of members)
         await mailMember(db, deps, `notice-${n.id}-${u.id}`, u, 'operator_notice', {
           title: n.title,

@@ -176,7 +176,7 @@ describe('notices', () => {
       (
         await api.as(SUBS.operator, 'POST', '/v1/admin/notices', {
           title: '新機能',
-          body: 'カレンダー連携を始めました',
+          body: '**カレンダー連携**を始めました。\n\n- [設定](https://manabi.example/mypage)から登録できます',
         })
       ).body,
     )
@@ -196,6 +196,11 @@ describe('notices', () => {
     const box = await api.db.select({ to: mails.toAddress, subject: mails.subject }).from(mails)
     expect(box).toEqual([{ to: 'parent@manabi.example', subject: '【まなびのたね】新機能' }])
     expect(sent.id).toBeGreaterThan(0)
+    // The excerpt quotes the notice's words, not its Markdown.
+    const [mail] = await api.db.select({ text: mails.text, html: mails.html }).from(mails)
+    expect(mail!.text).toContain('カレンダー連携を始めました。')
+    expect(mail!.text).toContain('設定から登録できます')
+    expect(`${mail!.text}${mail!.html}`).not.toMatch(/\*\*|\]\(/u)
   })
 
   it('a notice whose job runs early by this instance’s clock is mailed when it appears, not dropped', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { renderNoticeMarkdown } from './markdown'
+import { noticePlainText, renderNoticeMarkdown } from './markdown'
 
 describe('notice Markdown', () => {
   it('renders the small set: paragraphs, breaks, emphasis, lists, links', () => {
@@ -19,5 +19,29 @@ describe('notice Markdown', () => {
     )
     expect(html).not.toMatch(/<script|<img|onerror|onclick|javascript:|<iframe/i)
     expect(html).toContain('危険')
+  })
+})
+
+describe('notice plain text (mail excerpts)', () => {
+  it('keeps the words and drops the marks: emphasis, headings, lists, quotes, links', () => {
+    expect(
+      noticePlainText(
+        '### 年末年始のお知らせ\n**12月29日**から*1月3日*まで、お問い合わせの返信が遅れます。\n\n- 予約：通常どおり\n- 返金：1月4日以降\n\n> 詳しくは[ヘルプ](https://manabi.example/help)へ',
+      ),
+    ).toBe(
+      [
+        '年末年始のお知らせ',
+        '12月29日から1月3日まで、お問い合わせの返信が遅れます。',
+        '予約：通常どおり',
+        '返金：1月4日以降',
+        '詳しくはヘルプへ',
+      ].join('\n'),
+    )
+  })
+
+  it('drops raw HTML and images, and keeps line breaks as lines', () => {
+    expect(
+      noticePlainText('<script>alert(1)</script>\n\n本文<b>です</b>![画像](https://x.example/a.png)\n2行目'),
+    ).toBe('本文です\n2行目')
   })
 })

@@ -1,4 +1,4 @@
-import { Marked } from 'marked'
+import { Marked, type Token } from 'marked'
 import sanitizeHtml from 'sanitize-html'
 
 /**
@@ -28,4 +28,38 @@ export function renderNoticeMarkdown(markdown: string): string {
       }),
     },
   }).trim()
+}
+
+/**
+ * A notice's words without its Markdown, one block per line: what a mail's excerpt shows (`**重要**` read as
+ * 重要). Raw HTML and images are dropped, as on the page; a link keeps its text.
+ */
+export function noticePlainText(markdown: string): string {
+  const lines: string[] = []
+  let line = ''
+  const flush = () => {
+    if (line.trim()) lines.push(line.trim())
+    line = ''
+  }
+  const inline = (tokens: Token[]) => {
+    for (const t of tokens) {
+      if (t.type === 'br') flush()
+      else if (t.type === 'html' || t.type === 'image') continue
+      else if ('tokens' in t && t.tokens) inline(t.tokens)
+      else if ('text' in t && typeof t.text === 'string') line += t.text
+    }
+  }
+  const blocks = (tokens: Token[]) => {
+    for (const t of tokens) {
+      if (t.type === 'list')
+        for (const item of t.items as Token[]) blocks((item as { tokens: Token[] }).tokens)
+      else if (t.type === 'blockquote') blocks(t.tokens ?? [])
+      else if (t.type === 'html' || t.type === 'space' || t.type === 'hr') continue
+      else if ('tokens' in t && t.tokens) inline(t.tokens)
+      else if ('text' in t && typeof t.text === 'string') line += t.text
+      flush()
+    }
+  }
+  blocks(marked.lexer(markdown))
+  return lines.join('\n')
 }
