@@ -132,6 +132,51 @@ describe('sending messages', () => {
     expect(await api.count('messages')).toBe(messagesBefore + 2)
   })
 
+  it('GET /v1/destinations?partner_id= answers that one person if they are a destination, else nothing', async () => {
+    const all = DestinationList.parse(
+      (await api.as(SUBS.parent, 'GET', '/v1/destinations?candidate=teachers')).body,
+    )
+    expect(all.length).toBeGreaterThan(1)
+    const one = DestinationList.parse(
+      (await api.as(SUBS.parent, 'GET', `/v1/destinations?candidate=teachers&partner_id=${all[1]!.id}`)).body,
+    )
+    expect(one).toEqual([all[1]])
+    const member01 = await api.userId(SUBS.member01)
+    for (const partner of [member01, parentId, 99_999_999]) {
+      const res = await api.as(
+        SUBS.parent,
+        'GET',
+        `/v1/destinations?candidate=teachers&partner_id=${partner}`,
+      )
+      expect(res.status).toBe(200)
+      expect(res.body).toEqual([])
+    }
+    // A teacher finds one student the same way; not someone who never reserved.
+    const students = DestinationList.parse(
+      (await api.as(SUBS.teacher, 'GET', '/v1/destinations?candidate=students')).body,
+    )
+    const student = students[0]!
+    expect(
+      (await api.as(SUBS.teacher, 'GET', `/v1/destinations?candidate=students&partner_id=${student.id}`))
+        .body,
+    ).toEqual([student])
+    const stranger = (await insertMembers(api.db, 'not-a-student', 1))[0]!
+    expect(
+      (
+        await api.as(
+          SUBS.teacher,
+          'GET',
+          `/v1/destinations?candidate=students&partner_id=${await api.userId(stranger)}`,
+        )
+      ).body,
+    ).toEqual([])
+    for (const bad of ['abc', '0', '-1', '1.5', ''])
+      expect(
+        (await api.as(SUBS.parent, 'GET', `/v1/destinations?candidate=teachers&partner_id=${bad}`)).status,
+        bad,
+      ).toBe(400)
+  })
+
   it('someone outside the destinations is 404 and no room is made', async () => {
     const before = await api.count('rooms')
     const member01 = await api.userId(SUBS.member01)

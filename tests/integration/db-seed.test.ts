@@ -1,9 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MESSAGE_PAGE_SIZE } from '../../app/contract/v1/rooms'
 import { DatabaseError, openDatabase } from '../../app/db/client'
 import * as s from '../../app/db/schema'
 import { alignEmbeddedIssuer, seedIfEmpty } from '../../app/db/seed'
+import { MESSAGE_PAGE_SIZE } from '../../app/lib/page-sizes'
 import { TEST_ISSUER } from './support/constants'
 import { buildSeededDatabase, openTestDatabase, type TestDatabase } from './support/test-db'
 

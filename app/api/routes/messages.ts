@@ -82,8 +82,13 @@ export function registerMessageRoutes(app: ApiApp, deps: RouteDeps) {
       request: { query: DestinationQuery },
       responses: { 200: json(DestinationList, '送信先'), ...errors(400, 401, 404, 503) },
     }),
-    async (c) =>
-      c.json(await destinations(await deps.getDb(), c.var.user.id, c.req.valid('query').candidate), 200),
+    async (c) => {
+      const query = c.req.valid('query')
+      return c.json(
+        await destinations(await deps.getDb(), c.var.user.id, query.candidate, query.partner_id),
+        200,
+      )
+    },
   )
 
   app.openapi(

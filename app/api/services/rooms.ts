@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, ne, or, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
-import { type Destination, MESSAGE_PAGE_SIZE, type Message, type Room } from '../../contract/v1/rooms'
+import type { Destination, Message, Room } from '../../contract/v1/rooms'
 import type { Db, Tx } from '../../db/client'
 import {
   classWorkSchedules,
@@ -14,6 +14,7 @@ import {
 } from '../../db/schema'
 import { enqueue } from '../../jobs/queue.server'
 import { containsContactInfo } from '../../lib/contact-detector'
+import { MESSAGE_PAGE_SIZE } from '../../lib/page-sizes'
 import type { UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
 import { iso } from './class-cards'
@@ -177,6 +178,8 @@ export async function destinations(
   db: Db,
   userId: number,
   candidate: 'teachers' | 'students',
+  /** Only this person, if they are one (opening a room, /message?to=): not the whole list to find one. */
+  partnerId?: number,
 ): Promise<Destination[]> {
   const reservedTeachers = db
     .selectDistinct({ id: classWorks.teacherId })
@@ -214,7 +217,9 @@ export async function destinations(
     })
     .from(users)
     .leftJoin(rooms, roomJoin)
-    .where(and(who, sql`${users.id} <> ${userId}`))
+    .where(
+      and(who, sql`${users.id} <> ${userId}`, partnerId === undefined ? undefined : eq(users.id, partnerId)),
+    )
     .orderBy(asc(users.nickname), asc(users.id))
   return rows.map((r) => ({
     id: r.id,
@@ -267,14 +272,10 @@ export async function openRoom(
 ): Promise<{ room: Room; created: boolean }> {
   let teacherId: number
   let memberId: number
-  const asMember = await destinations(db, user.id, 'teachers')
-  if (asMember.some((d) => d.id === partnerId)) {
+  if ((await destinations(db, user.id, 'teachers', partnerId)).length > 0) {
     teacherId = partnerId
     memberId = user.id
-  } else if (
-    user.isTeacher &&
-    (await destinations(db, user.id, 'students')).some((d) => d.id === partnerId)
-  ) {
+  } else if (user.isTeacher && (await destinations(db, user.id, 'students', partnerId)).length > 0) {
     teacherId = user.id
     memberId = partnerId
   } else if (partnerId !== user.id && (await teachesPublicly(db, partnerId))) {

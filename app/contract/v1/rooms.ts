@@ -33,14 +33,15 @@ export const Message = z.object({
 export type Message = z.infer<typeof Message>
 export const MessageList = z.array(Message)
 
-/** The most messages one GET /v1/rooms/{id}/messages answers. */
-export const MESSAGE_PAGE_SIZE = 200
-
 /** GET /v1/rooms/{id}/messages: `before` (a message's id) pages back through the history. */
 export const RoomMessagesQuery = z.object({ before: IdString.optional() })
 
 export const destinationCandidates = ['teachers', 'students'] as const
-export const DestinationQuery = z.object({ candidate: z.enum(destinationCandidates) })
+/** `partner_id`: only that person, when they are a destination (an empty list when not). */
+export const DestinationQuery = z.object({
+  candidate: z.enum(destinationCandidates),
+  partner_id: IdString.optional(),
+})
 
 /** Someone the caller may start (or continue) a room with. */
 export const Destination = RoomPartner.extend({ room_id: Id.nullable() })

@@ -78,9 +78,10 @@ export const getMessagePartner = createServerFn({ method: 'GET' })
   .handler(async ({ data }): Promise<RoomPartner | null> => {
     const token = await requireAccessToken()
     const me = await api.getMe(token)
+    // Asked for this person only: a teacher's students can be thousands.
     const [teachers, students] = await Promise.all([
-      api.listDestinations(token, 'teachers'),
-      me.data?.is_teacher ? api.listDestinations(token, 'students') : Promise.resolve([]),
+      api.listDestinations(token, 'teachers', data),
+      me.data?.is_teacher ? api.listDestinations(token, 'students', data) : Promise.resolve([]),
     ])
     const known = [...teachers, ...students].find((d) => d.id === data)
     if (known)

@@ -508,8 +508,8 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     listRoomMessages: authedCall(MessageList, (roomId: number, before?: number) =>
       get(`/v1/rooms/${id(roomId)}/messages`, { before: before === undefined ? undefined : id(before) }),
     ),
-    listDestinations: authedCall(DestinationList, (candidate: 'teachers' | 'students') =>
-      get('/v1/destinations', { candidate }),
+    listDestinations: authedCall(DestinationList, (candidate: 'teachers' | 'students', partnerId?: number) =>
+      get('/v1/destinations', { candidate, partner_id: partnerId === undefined ? undefined : id(partnerId) }),
     ),
     listMyClassWorks: authedCall(MyClassWorkList, (filter: { isPublished?: boolean } = {}) =>
       get('/v1/teachers/my_class_works', { is_published: filter.isPublished }),
