@@ -9,3 +9,9 @@ export const TEACHER_CLASSES_PER_PAGE = 24
  * the content security policy).
  */
 export const MESSAGE_PAGE_SIZE = 200
+
+/**
+ * The most students a teacher's list of people to write to holds (GET /v1/destinations?candidate=students): those
+ * who reserved most recently. Any other is written to from their class's list of students.
+ */
+export const STUDENT_LIMIT = 300

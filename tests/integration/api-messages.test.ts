@@ -2,8 +2,10 @@ import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { roomListQuery } from '../../app/api/services/rooms'
 import { DestinationList, Message, MessageList, Room, RoomList } from '../../app/contract/v1/rooms'
-import { messages, roomMembers, rooms } from '../../app/db/schema'
+import { messages, purchases, roomMembers, rooms } from '../../app/db/schema'
+import { STUDENT_LIMIT } from '../../app/lib/page-sizes'
 import { setupApi, type TestApi } from './support/api'
+import { loadMasters, postClass, postSchedule } from './support/classes'
 import { insertMembers } from './support/people'
 import { SUBS } from './support/tokens'
 
@@ -407,5 +409,42 @@ describe('contact details written to slip past the filter', () => {
     expect(await send('ありがとうございました')).toMatchObject({ status: 'visible' })
     expect((await api.as(SUBS.operator, 'POST', `/v1/admin/messages/${held.id}/release`)).status).toBe(200)
     expect(await send('またよろしくお願いします')).toMatchObject({ status: 'visible' })
+  })
+})
+
+describe("a popular teacher's students", () => {
+  it(`lists the ${STUDENT_LIMIT} who reserved most recently, and still finds any other one by partner_id`, async () => {
+    const masters = await loadMasters(api)
+    const cls = (await postClass(api, masters, SUBS.teacher)).body as { id: number }
+    const schedule = (
+      await postSchedule(api, SUBS.teacher, cls.id, new Date(api.now.getTime() + 3 * 86_400_000))
+    ).body as { id: number }
+    const subs = await insertMembers(api.db, 'popular', STUDENT_LIMIT + 2)
+    const ids = await Promise.all(subs.map((sub) => api.userId(sub)))
+    // Reserved one after another, the first longest ago; all after the demo's own students.
+    await api.db.insert(purchases).values(
+      ids.map((userId, i) => ({
+        scheduleId: schedule.id,
+        userId,
+        price: 0,
+        commission: 0,
+        status: 'reserved',
+        createdAt: new Date(api.now.getTime() + (i + 1) * 1000),
+      })),
+    )
+    const listed = DestinationList.parse(
+      (await api.as(SUBS.teacher, 'GET', '/v1/destinations?candidate=students')).body,
+    )
+    expect(listed).toHaveLength(STUDENT_LIMIT)
+    const shown = new Set(listed.map((d) => d.id))
+    expect(ids.slice(2).every((id) => shown.has(id))).toBe(true)
+    expect(shown.has(ids[0]!) || shown.has(ids[1]!)).toBe(false)
+    // The oldest is still a destination: found by partner_id, and a room opens with them.
+    const found = DestinationList.parse(
+      (await api.as(SUBS.teacher, 'GET', `/v1/destinations?candidate=students&partner_id=${ids[0]}`)).body,
+    )
+    expect(found.map((d) => d.id)).toEqual([ids[0]])
+    const opened = await api.as(SUBS.teacher, 'POST', '/v1/rooms', { partner_id: ids[0] })
+    expect(opened.status).toBe(201)
   })
 })

@@ -14,7 +14,7 @@ import {
 } from '../../db/schema'
 import { enqueue } from '../../jobs/queue.server'
 import { containsContactInfo } from '../../lib/contact-detector'
-import { MESSAGE_PAGE_SIZE } from '../../lib/page-sizes'
+import { MESSAGE_PAGE_SIZE, STUDENT_LIMIT } from '../../lib/page-sizes'
 import type { UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
 import { iso } from './class-cards'
@@ -188,12 +188,27 @@ export async function destinations(
     .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
     .where(and(eq(purchases.userId, userId), eq(purchases.status, 'reserved')))
   const followed = db.select({ id: follows.teacherId }).from(follows).where(eq(follows.followerId, userId))
-  const students = db
-    .selectDistinct({ id: purchases.userId })
+  // A popular teacher's students run to thousands: the list holds the most recent (a given one is still found
+  // with partnerId).
+  const studentsQuery = db
+    .select({ id: purchases.userId })
     .from(purchases)
     .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
     .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
-    .where(and(eq(classWorks.teacherId, userId), eq(purchases.status, 'reserved')))
+    .where(
+      and(
+        eq(classWorks.teacherId, userId),
+        eq(purchases.status, 'reserved'),
+        partnerId === undefined ? undefined : eq(purchases.userId, partnerId),
+      ),
+    )
+    .groupBy(purchases.userId)
+  const students =
+    partnerId === undefined
+      ? studentsQuery
+          .orderBy(desc(sql`max(${purchases.createdAt})`), desc(purchases.userId))
+          .limit(STUDENT_LIMIT)
+      : studentsQuery
 
   const asTeacherSide = candidate === 'students'
   const roomJoin = asTeacherSide

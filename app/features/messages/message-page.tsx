@@ -5,7 +5,7 @@ import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import type { Message, Room, RoomPartner } from '~/contract/v1/rooms'
 import { contactKindsLabel, detectContactInfo } from '~/lib/contact-detector'
 import { addressName, formatDateJa, formatTimeJa } from '~/lib/format'
-import { MESSAGE_PAGE_SIZE } from '~/lib/page-sizes'
+import { MESSAGE_PAGE_SIZE, STUDENT_LIMIT } from '~/lib/page-sizes'
 import { relativeTimeJa } from '~/lib/relative-time'
 import { DEFAULT_AVATAR } from '~/lib/responsive-image'
 import { earlierThan, slidOut } from './history'
@@ -40,7 +40,7 @@ export function MessagePage({
   /** 「通報する」 under each message from the partner (the report feature, composed by the route). */
   reportMessage?: (messageId: number) => ReactNode
 }) {
-  const { rooms, destinations } = useSuspenseQuery(roomsQuery()).data
+  const { rooms, destinations, moreStudents } = useSuspenseQuery(roomsQuery()).data
   const current =
     roomId !== undefined
       ? rooms.find((r) => r.id === roomId)
@@ -59,7 +59,12 @@ export function MessagePage({
       <div className="mt-4 grid grid-cols-1 gap-4 md:grid-cols-[18rem_minmax(0,1fr)]">
         <div className={current || draftWith !== undefined ? 'hidden md:block' : ''}>
           <RoomList rooms={rooms} currentId={current?.id} />
-          <NewRoom key={preselect} destinations={destinations} initialPartner={preselect} />
+          <NewRoom
+            key={preselect}
+            destinations={destinations}
+            initialPartner={preselect}
+            moreStudents={moreStudents}
+          />
         </div>
         {current ? (
           <RoomView key={current.id} room={current} partner={current.partner} reportMessage={reportMessage} />
@@ -126,9 +131,12 @@ function RoomList({ rooms, currentId }: { rooms: Room[]; currentId?: number }) {
 function NewRoom({
   destinations,
   initialPartner,
+  moreStudents,
 }: {
   destinations: { id: number; nickname: string; is_teacher: boolean }[]
   initialPartner?: number
+  /** The list holds a teacher's most recent students only. */
+  moreStudents: boolean
 }) {
   const uid = useId()
   const [partner, setPartner] = useState(initialPartner === undefined ? '' : String(initialPartner))
@@ -147,6 +155,12 @@ function NewRoom({
         新しくメッセージを送る
       </label>
       <p className="text-xs text-slate-700">予約・フォローした先生に送れます。</p>
+      {moreStudents ? (
+        <p className="text-xs text-slate-700" data-testid="new-room-more-students">
+          受講者は最近予約した{STUDENT_LIMIT}
+          人を表示しています。ほかの受講者には、クラス管理の受講者一覧から送れます。
+        </p>
+      ) : null}
       <div className="mt-2 flex gap-2">
         <select
           id={`${uid}-partner`}

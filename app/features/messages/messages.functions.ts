@@ -2,6 +2,7 @@ import { createServerFn } from '@tanstack/react-start'
 import { z } from 'zod'
 import { type RoomPartner, SendMessageBody } from '~/contract/v1/rooms'
 import { idInput } from '~/lib/ids'
+import { STUDENT_LIMIT } from '~/lib/page-sizes'
 import { memberActionResult } from '~/server/action-result.server'
 import { ApiError, api } from '~/server/api-client'
 import { requireAccessToken } from '~/server/session-token.server'
@@ -24,7 +25,9 @@ export const getRooms = createServerFn({ method: 'GET' }).handler(async () => {
     seen.add(d.id)
     return true
   })
-  return { rooms, destinations }
+  // The API lists a teacher's most recent students only (STUDENT_LIMIT): the others are written to from their
+  // class's list of students.
+  return { rooms, destinations, moreStudents: students.length >= STUDENT_LIMIT }
 })
 
 /** A room's messages (oldest first); null when the room is not the caller's. */
