@@ -395,6 +395,11 @@ export const purchases = pgTable(
       .notNull()
       .references(() => users.id),
     learnerId: integer('learner_id').references(() => learners.id, { onDelete: 'set null' }),
+    /**
+     * The organisation the class belonged to when the seat was reserved: its sales and the teacher's receipt
+     * follow this, so a teacher joining or leaving later moves neither past months nor printed receipts.
+     */
+    organizationId: integer('organization_id').references(() => organizations.id, { onDelete: 'set null' }),
     price: integer('price').notNull(),
     commission: integer('commission').notNull(),
     /**
@@ -410,6 +415,7 @@ export const purchases = pgTable(
   (t) => [
     index('purchases_user_idx').on(t.userId, t.createdAt),
     index('purchases_schedule_idx').on(t.scheduleId),
+    index('purchases_organization_idx').on(t.organizationId, t.createdAt),
     // One seat per person (member or one of their learners) per schedule, held or reserved.
     uniqueIndex('purchases_seat_unique')
       .on(t.scheduleId, t.userId, sql`coalesce(${t.learnerId}, 0)`)

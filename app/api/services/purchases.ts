@@ -55,6 +55,7 @@ async function lockClassOf(tx: Tx, classWorkId: number) {
       teacherId: classWorks.teacherId,
       price: classWorks.price,
       isPublished: classWorks.isPublished,
+      organizationId: classWorks.organizationId,
     })
     .from(classWorks)
     .where(eq(classWorks.id, classWorkId))
@@ -161,6 +162,7 @@ export async function createPurchase(
           scheduleId: schedule.id,
           userId: user.id,
           learnerId,
+          organizationId: schedule.organizationId,
           price,
           commission: commissionOf(price, deps.commissionRate),
           status: paid ? 'pending' : 'reserved',

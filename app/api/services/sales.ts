@@ -90,6 +90,7 @@ const lineColumns = {
   commission: purchases.commission,
   status: purchases.status,
   canceledAt: purchases.canceledAt,
+  organizationId: purchases.organizationId,
   // What became of a cancelled seat's money (a free seat paid nothing; a refund may still be at the provider).
   refund: sql<SalesLine['refund']>`case
     when ${purchases.status} = 'reserved' then 'none'
@@ -199,12 +200,13 @@ export async function receipt(db: Db, user: UserRow, purchaseId: number): Promis
     )
     .limit(1)
   if (!row) throw notFound('購入履歴')
-  const [org] = await db
-    .select({ name: organizations.name })
-    .from(orgUsers)
-    .innerJoin(organizations, eq(organizations.id, orgUsers.organizationId))
-    .where(eq(orgUsers.userId, user.id))
-    .limit(1)
+  // The organisation the class belonged to when the seat was reserved, not the teacher's now.
+  const [org] = row.organizationId
+    ? await db
+        .select({ name: organizations.name })
+        .from(organizations)
+        .where(eq(organizations.id, row.organizationId))
+    : []
   return {
     ...toLine(row),
     teacher_name: user.name,
@@ -257,7 +259,11 @@ export async function customers(db: Db, user: UserRow, now: Date): Promise<Custo
   }))
 }
 
-/** GET /v1/organizations/me/sales?month=YYYY-MM: the owner's roll-up of the organisation's classes, per member. */
+/**
+ * GET /v1/organizations/me/sales?month=YYYY-MM: the owner's roll-up of the organisation's sales, per member. A
+ * purchase counts for the organisation its class belonged to when the seat was reserved: a teacher who joined
+ * later brings none of their earlier months, and one who left keeps theirs here, listed as a former member.
+ */
 export async function organizationSales(
   db: Db,
   user: UserRow,
@@ -272,21 +278,16 @@ export async function organizationSales(
     .limit(1)
   if (!org) throw notFound('組織')
   const m = month ?? tokyoMonth(now)
-  const ofOrg = and(eq(classWorks.organizationId, org.id), inMonth(m))
-  const [totals, byTeacher, members] = await Promise.all([
+  const ofOrg = and(eq(purchases.organizationId, org.id), inMonth(m))
+  const [byTeacher, members] = await Promise.all([
     db
-      .select(figureColumns)
+      .select({ ...figureColumns, teacherId: classWorks.teacherId, nickname: users.nickname })
       .from(purchases)
       .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
       .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
-      .where(ofOrg),
-    db
-      .select({ ...figureColumns, teacherId: classWorks.teacherId })
-      .from(purchases)
-      .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
-      .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+      .innerJoin(users, eq(users.id, classWorks.teacherId))
       .where(ofOrg)
-      .groupBy(classWorks.teacherId),
+      .groupBy(classWorks.teacherId, users.nickname),
     db
       .select({ userId: users.id, nickname: users.nickname })
       .from(orgUsers)
@@ -295,13 +296,33 @@ export async function organizationSales(
       .orderBy(sql`case when ${orgUsers.role} = 'owner' then 0 else 1 end`, orgUsers.joinedAt, users.id),
   ])
   const byId = new Map(byTeacher.map((r) => [r.teacherId, r]))
+  const memberIds = new Set(members.map((mem) => mem.userId))
+  const former = byTeacher
+    .filter((r) => !memberIds.has(r.teacherId))
+    .sort((a, b) => a.teacherId - b.teacherId)
   return {
     month: m,
-    totals: figures(totals[0]),
-    by_member: members.map((mem) => ({
-      user_id: mem.userId,
-      nickname: mem.nickname,
-      ...figures(byId.get(mem.userId)),
-    })),
+    totals: figures(sumFigures(byTeacher)),
+    by_member: [
+      ...members.map((mem) => ({
+        user_id: mem.userId,
+        nickname: mem.nickname,
+        former_member: false,
+        ...figures(byId.get(mem.userId)),
+      })),
+      ...former.map((r) => ({
+        user_id: r.teacherId,
+        nickname: r.nickname,
+        former_member: true,
+        ...figures(r),
+      })),
+    ],
   }
+}
+
+/** The sum of per-teacher figure rows (the organisation's totals: each purchase is in exactly one of them). */
+function sumFigures(rows: FigureRow[]): FigureRow {
+  const total: FigureRow = { gross: 0, commission: 0, count: 0, refundCount: 0, refundedAmount: 0 }
+  for (const r of rows) for (const k of Object.keys(total) as (keyof FigureRow)[]) total[k] += Number(r[k])
+  return total
 }

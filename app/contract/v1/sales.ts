@@ -71,6 +71,7 @@ export const CustomerList = z.array(Customer)
 export const OrganizationSales = z.object({
   month: Month,
   totals: SalesFigures,
-  by_member: z.array(SalesFigures.extend({ user_id: Id, nickname: z.string() })),
+  /** Current members first (owner, then by joining); then teachers who left, with sales of the month here. */
+  by_member: z.array(SalesFigures.extend({ user_id: Id, nickname: z.string(), former_member: z.boolean() })),
 })
 export type OrganizationSales = z.infer<typeof OrganizationSales>

@@ -167,6 +167,7 @@ export async function seedCourses(
           attendees.map((a) => ({
             scheduleId,
             ...a,
+            organizationId: ctx.orgOf.get(c.teacher) ?? null,
             price: c.price,
             commission: Math.round(c.price * ctx.commissionRate),
             status: 'reserved',

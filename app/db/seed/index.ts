@@ -289,7 +289,11 @@ async function seedAll(tx: Tx, { issuer, now, commissionRate = 0.2 }: SeedOption
         new Date(
           Math.min(p.startedAt.getTime() - rng.int(1, 10) * DAY, now.getTime() - rng.int(1, 48) * HOUR),
         )
-      const money = { price: c.price, commission: Math.round(c.price * commissionRate) }
+      const money = {
+        price: c.price,
+        commission: Math.round(c.price * commissionRate),
+        organizationId: orgOf.get(c.teacher) ?? null,
+      }
       for (const a of attendees) {
         purchaseRows.push({ scheduleId, ...a, ...money, status: 'reserved', createdAt: bookedAt() })
         const set = reservedClassUsers.get(classWorkId) ?? new Set()

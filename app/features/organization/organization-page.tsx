@@ -257,7 +257,12 @@ function SalesRollUp({ sales }: { sales: OrganizationSales }) {
           <tbody>
             {sales.by_member.map((m) => (
               <tr key={m.user_id} className="border-b border-slate-100">
-                <td className="py-2 pr-3">{m.nickname}</td>
+                <td className="py-2 pr-3">
+                  {m.nickname}
+                  {m.former_member ? (
+                    <span className="ml-1 text-xs text-slate-500">（元メンバー）</span>
+                  ) : null}
+                </td>
                 <td className="py-2 pr-3 text-right">{m.count}</td>
                 <td className="py-2 pr-3 text-right">{yen(m.gross)}</td>
                 <td className="py-2 pr-3 text-right">{yen(m.commission)}</td>

@@ -1,0 +1,153 @@
+import { readFileSync } from 'node:fs'
+import { eq, isNotNull, sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { TeacherClassWork, TeacherSchedule } from '../../app/contract/v1/class-management'
+import { InvitationCode } from '../../app/contract/v1/organizations'
+import { OrganizationSales, Receipt } from '../../app/contract/v1/sales'
+import { classWorkSchedules, classWorks, organizations, purchases } from '../../app/db/schema'
+import { tokyoMonth } from '../../app/lib/month'
+import { setupApi, type TestApi } from './support/api'
+import { SUBS } from './support/tokens'
+
+/**
+ * A purchase counts for the organisation its class belonged to when the seat was reserved (migration 0030):
+ * the demo teacher sells a seat alone, joins the demo organisation, sells another, and is removed.
+ */
+let api: TestApi
+let month: string
+let teacherId: number
+let orgName: string
+let schedule: TeacherSchedule
+const DAY = 86_400_000
+
+beforeAll(async () => {
+  api = await setupApi()
+  month = tokyoMonth(api.now)
+  teacherId = await api.userId(SUBS.teacher)
+  const [cats, styles, grades] = await Promise.all(
+    ['categories', 'class_styles', 'target_grades'].map(
+      async (k) => (await api.call('GET', `/v1/master/${k}`)).body,
+    ),
+  )
+  const cls = TeacherClassWork.parse(
+    (
+      await api.as(SUBS.teacher, 'POST', '/v1/teachers/class_works', {
+        title: '団体の売上の履歴を確かめるクラス',
+        description: '入会と退会の前後の売上',
+        category_id: cats[0].id,
+        class_style_id: styles[0].id,
+        target_grade_ids: [grades[0].id],
+        price: 2000,
+        capacity: 10,
+        duration_minutes: 60,
+        is_published: true,
+      })
+    ).body,
+  )
+  schedule = TeacherSchedule.parse(
+    (
+      await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${cls.id}/schedules`, {
+        started_at: new Date(api.now.getTime() + 4 * DAY).toISOString(),
+        ended_at: new Date(api.now.getTime() + 4 * DAY + 3_600_000).toISOString(),
+      })
+    ).body,
+  )
+  const [org] = await api.db.select({ name: organizations.name }).from(organizations).limit(1)
+  orgName = org!.name
+})
+afterAll(async () => {
+  await api?.close()
+})
+
+const orgSales = async () =>
+  OrganizationSales.parse((await api.as(SUBS.owner, 'GET', `/v1/organizations/me/sales?month=${month}`)).body)
+const receiptOf = async (id: number) =>
+  Receipt.parse((await api.as(SUBS.teacher, 'GET', `/v1/teachers/sales/purchases/${id}`)).body)
+
+describe('organisation sales follow the organisation at the time of the purchase', () => {
+  let alone: number
+  let inOrg: number
+  let totalsBefore: OrganizationSales['totals']
+
+  it('a teacher who joins brings none of their earlier sales', async () => {
+    const sold = await api.book(SUBS.parent, { schedule_id: schedule.id })
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+    alone = sold.body.id
+    totalsBefore = (await orgSales()).totals
+
+    const { invitation_code } = InvitationCode.parse(
+      (await api.as(SUBS.owner, 'GET', '/v1/org_users/invitation_code')).body,
+    )
+    expect((await api.as(SUBS.teacher, 'POST', '/v1/org_users/join', { invitation_code })).status).toBe(200)
+
+    const after = await orgSales()
+    expect(after.totals).toEqual(totalsBefore)
+    expect(after.by_member.find((m) => m.user_id === teacherId)).toMatchObject({
+      former_member: false,
+      count: 0,
+      gross: 0,
+    })
+    // The receipt of the seat sold alone names no organisation, as it did when it was sold.
+    expect((await receiptOf(alone)).organization_name).toBeNull()
+  })
+
+  it('a seat sold as a member counts for the organisation and names it on the receipt', async () => {
+    const sold = await api.book(SUBS.member01, { schedule_id: schedule.id })
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+    inOrg = sold.body.id
+    const report = await orgSales()
+    expect(report.totals.gross).toBe(totalsBefore.gross + 2000)
+    expect(report.totals.count).toBe(totalsBefore.count + 1)
+    expect(report.by_member.find((m) => m.user_id === teacherId)).toMatchObject({ count: 1, gross: 2000 })
+    expect((await receiptOf(inOrg)).organization_name).toBe(orgName)
+  })
+
+  it('a teacher who is removed keeps their sales there, listed as a former member', async () => {
+    const before = await orgSales()
+    expect((await api.as(SUBS.owner, 'DELETE', `/v1/org_users/${teacherId}`)).status).toBe(200)
+    const after = await orgSales()
+    expect(after.totals).toEqual(before.totals)
+    const former = after.by_member.filter((m) => m.former_member)
+    expect(former).toEqual([
+      expect.objectContaining({ user_id: teacherId, former_member: true, count: 1, gross: 2000 }),
+    ])
+    // Current members come first; the former member last.
+    expect(after.by_member.at(-1)!.user_id).toBe(teacherId)
+    expect(after.totals.gross).toBe(after.by_member.reduce((n, m) => n + m.gross, 0))
+    expect((await receiptOf(inOrg)).organization_name).toBe(orgName)
+    expect((await receiptOf(alone)).organization_name).toBeNull()
+
+    // A seat sold after leaving is the teacher's alone again.
+    const sold = await api.book(SUBS.emily, { schedule_id: schedule.id })
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+    expect((await orgSales()).totals).toEqual(after.totals)
+    expect((await receiptOf(sold.body.id)).organization_name).toBeNull()
+  })
+
+  it('the migration fills the column from the class’s organisation for purchases made before it', async () => {
+    const [counted] = await api.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(purchases)
+      .where(isNotNull(purchases.organizationId))
+    expect(Number(counted!.count)).toBeGreaterThan(0)
+    const expected = await api.db
+      .select({ id: purchases.id, org: classWorks.organizationId })
+      .from(purchases)
+      .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+      .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+      .where(isNotNull(classWorks.organizationId))
+    await api.db.update(purchases).set({ organizationId: null })
+    const file = readFileSync(
+      new URL('../../app/db/migrations/0030_purchase_organization.sql', import.meta.url),
+      'utf8',
+    )
+    const backfill = file.split('--> statement-breakpoint').at(-1)!
+    expect(backfill).toMatch(/^\s*-- Purchases made before this column/)
+    await api.db.execute(sql.raw(backfill))
+    const rows = await api.db
+      .select({ id: purchases.id, org: purchases.organizationId })
+      .from(purchases)
+      .where(isNotNull(purchases.organizationId))
+    expect(new Map(rows.map((r) => [r.id, r.org]))).toEqual(new Map(expected.map((r) => [r.id, r.org])))
+  })
+})
