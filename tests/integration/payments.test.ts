@@ -796,15 +796,16 @@ describe('receipts and history', () => {
 })
 
 describe('payouts for teachers', () => {
-  it('the month’s statement: gross, commission, refunds (commission returned), net, paid at the end of the next month', async () => {
-    const [teacherSub] = await insertMembers(api.db, 'pay-teacher', 1)
+  /** A new verified teacher with a published ¥5,000 class of 5 seats and one schedule 4 days ahead. */
+  async function verifiedTeacherWithSchedule(prefix: string, title: string) {
+    const [teacherSub] = await insertMembers(api.db, prefix, 1)
     await api.db
       .update(users)
       .set({ isTeacher: true, role: 'teacher', teacherVerifiedAt: api.now })
       .where(eq(users.sub, teacherSub!))
     const cls = ok(
       await api.as(teacherSub!, 'POST', '/v1/teachers/class_works', {
-        title: '振込テスト',
+        title,
         description: '説明',
         category_id: masters.category,
         class_style_id: masters.style,
@@ -824,6 +825,11 @@ describe('payouts for teachers', () => {
       }),
       201,
     )
+    return { teacherSub, s }
+  }
+
+  it('the month’s statement: gross, commission, refunds (commission returned), net, paid at the end of the next month', async () => {
+    const { teacherSub, s } = await verifiedTeacherWithSchedule('pay-teacher', '振込テスト')
     const buyers = await insertMembers(api.db, 'pay-buyer', 3)
     const bought: Purchase[] = []
     for (const b of buyers) bought.push(Purchase.parse(ok(await api.book(b, { schedule_id: s.id }), 201)))
@@ -854,33 +860,7 @@ describe('payouts for teachers', () => {
   })
 
   it('a month whose refunds outweigh its takings transfers nothing, and the next months pay the debt back first', async () => {
-    const [teacherSub] = await insertMembers(api.db, 'carry-teacher', 1)
-    await api.db
-      .update(users)
-      .set({ isTeacher: true, role: 'teacher', teacherVerifiedAt: api.now })
-      .where(eq(users.sub, teacherSub!))
-    const cls = ok(
-      await api.as(teacherSub!, 'POST', '/v1/teachers/class_works', {
-        title: '繰越テスト',
-        description: '説明',
-        category_id: masters.category,
-        class_style_id: masters.style,
-        target_grade_ids: masters.grades,
-        price: 5000,
-        capacity: 5,
-        duration_minutes: 60,
-        is_published: true,
-      }),
-      201,
-    )
-    const start = new Date(api.now.getTime() + 4 * DAY)
-    const s = ok(
-      await api.as(teacherSub!, 'POST', `/v1/teachers/class_works/${cls.id}/schedules`, {
-        started_at: start.toISOString(),
-        ended_at: new Date(start.getTime() + HOUR).toISOString(),
-      }),
-      201,
-    )
+    const { teacherSub, s } = await verifiedTeacherWithSchedule('carry-teacher', '繰越テスト')
     // Three seats paid two months ago (net 4,000 each), all refunded since: two last month, one this month.
     const buyers = await insertMembers(api.db, 'carry-buyer', 3)
     const bought: Purchase[] = []
