@@ -2033,6 +2033,71 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
   },
 )
 
+describe.skipIf(!process.env.TEST_DATABASE_URL)(
+  'an operator lifting a suspension while another suspends the account again (PostgreSQL)',
+  () => {
+    // A report filed while the first suspension was being decided stays open on a suspended account (the
+    // suspension closed the reports it saw). One operator lifts; another suspends on that report, at once.
+    it('either the lift comes first and the account ends suspended, or the suspension is refused and the report stays open', async () => {
+      const outcomes: string[] = []
+      for (let n = 0; n < 6; n++) {
+        const teacher = await newPerson({ teacher: true, verified: true })
+        await createClass(teacher.sub, { is_published: true })
+        const { id } = ReportReceipt.parse(
+          expectOk(await report((await newPerson()).sub, 'teacher', teacher.id), 201),
+        )
+        expectOk(await call(SUBS.operator, 'POST', `/v1/admin/reports/${id}/resolve`, { action: 'suspend' }))
+        const reporter = await newPerson()
+        const [late] = await api.db
+          .insert(reports)
+          .values({
+            reporterId: reporter.id,
+            targetType: 'teacher',
+            targetId: teacher.id,
+            targetUserId: teacher.id,
+            reason: 'inappropriate',
+          })
+          .returning({ id: reports.id })
+        const lifting = () => call(SUBS.operator, 'POST', `/v1/admin/suspensions/${teacher.id}/lift`, {})
+        const suspending = () =>
+          call(SUBS.operator, 'POST', `/v1/admin/reports/${late!.id}/resolve`, { action: 'suspend' })
+        // Both queue on the member's row, held here, in a known order: the lift first in even rounds.
+        let calls: Promise<[CallResult, CallResult]> | undefined
+        await api.db.transaction(async (tx) => {
+          await tx.select({ id: users.id }).from(users).where(eq(users.id, teacher.id)).for('update')
+          const first = n % 2 === 0 ? lifting() : suspending()
+          await new Promise((r) => setTimeout(r, 150))
+          const second = n % 2 === 0 ? suspending() : lifting()
+          await new Promise((r) => setTimeout(r, 150))
+          calls = Promise.all(n % 2 === 0 ? [first, second] : [second, first])
+        })
+        const [lift, again] = await calls!
+        const [user] = await api.db.select().from(users).where(eq(users.id, teacher.id))
+        const [r] = await api.db.select().from(reports).where(eq(reports.id, late!.id))
+        const published = await api.db
+          .select({ id: classWorks.id })
+          .from(classWorks)
+          .where(and(eq(classWorks.teacherId, teacher.id), eq(classWorks.isPublished, true)))
+        const suspends = (await auditOf('account_suspend')).filter((e) => e.targetId === String(teacher.id))
+        outcomes.push(
+          [
+            `lift=${lift.status}`,
+            `suspend=${again.status}${again.body?.code ? `:${again.body.code}` : ''}`,
+            `suspended=${user!.suspendedAt !== null}`,
+            `report=${r!.status}`,
+            `published=${published.length}`,
+            `suspensions=${suspends.length}`,
+          ].join(' '),
+        )
+      }
+      const liftFirst = 'lift=200 suspend=200 suspended=true report=suspended published=0 suspensions=2'
+      const suspendFirst =
+        'lift=200 suspend=409:already_suspended suspended=false report=open published=0 suspensions=1'
+      expect(outcomes).toEqual([liftFirst, suspendFirst, liftFirst, suspendFirst, liftFirst, suspendFirst])
+    })
+  },
+)
+
 // ── the crowd (PostgreSQL) ────────────────────────────────────────────────────────────────────
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)(
