@@ -3,7 +3,8 @@ import { IdParams } from '../../contract/v1/common'
 import {
   AdminReportList,
   AdminReportQuery,
-  AdminSuspensionList,
+  AdminSuspensionPage,
+  AdminSuspensionQuery,
   AdminVerification,
   AdminVerificationList,
   AdminVerificationQuery,
@@ -196,12 +197,16 @@ export function registerTrustRoutes(app: ApiApp, deps: RouteDeps) {
       method: 'get',
       path: '/admin/suspensions',
       tags: ['admin'],
-      summary: '利用停止中のアカウント（新しい順）',
+      summary: '利用停止中のアカウント（新しい順、200件ずつ）',
       security: bearer,
       middleware: [operator] as const,
-      responses: { 200: json(AdminSuspensionList, '利用停止中のアカウント'), ...errors(401, 404, 503) },
+      request: { query: AdminSuspensionQuery },
+      responses: {
+        200: json(AdminSuspensionPage, '利用停止中のアカウントの1ページ'),
+        ...errors(400, 401, 404, 503),
+      },
     }),
-    async (c) => c.json(await adminListSuspensions(await deps.getDb()), 200),
+    async (c) => c.json(await adminListSuspensions(await deps.getDb(), c.req.valid('query').page), 200),
   )
 
   app.openapi(

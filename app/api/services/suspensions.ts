@@ -1,5 +1,5 @@
 import { and, desc, eq, isNotNull, sql } from 'drizzle-orm'
-import type { AdminSuspension, LiftSuspensionBody, LiftSuspensionResult } from '../../contract/v1/trust'
+import type { AdminSuspensionPage, LiftSuspensionBody, LiftSuspensionResult } from '../../contract/v1/trust'
 import { audit } from '../../db/audit'
 import type { Db } from '../../db/client'
 import { classWorks, reports, users } from '../../db/schema'
@@ -16,10 +16,10 @@ import { iso } from './class-cards'
  * report of their own, reviews taken down, and the lessons cancelled and refunded stay as they are.
  */
 
-/** The most suspended accounts the page lists (the most recent first). */
-const SUSPENSION_LIMIT = 200
+/** Suspended accounts a page lists (the most recent first); older ones are on the next pages. */
+export const SUSPENSION_PAGE_SIZE = 200
 
-export async function adminListSuspensions(db: Db): Promise<AdminSuspension[]> {
+export async function adminListSuspensions(db: Db, page = 1): Promise<AdminSuspensionPage> {
   // Spelt out: a select from one table names its columns bare, and a bare "id" in a subquery is the subquery's.
   const userId = sql`${users}.${sql.identifier('id')}`
   const note = sql<string | null>`(select ${reports.note} from ${reports}
@@ -39,13 +39,18 @@ export async function adminListSuspensions(db: Db): Promise<AdminSuspension[]> {
     .from(users)
     .where(isNotNull(users.suspendedAt))
     .orderBy(desc(users.suspendedAt), desc(users.id))
-    .limit(SUSPENSION_LIMIT)
-  return rows.map((r) => ({
-    user: { id: r.id, nickname: r.nickname, is_teacher: r.isTeacher },
-    suspended_at: iso(r.suspendedAt!),
-    note: r.note,
-    hidden_classes: Number(r.hidden),
-  }))
+    .limit(SUSPENSION_PAGE_SIZE + 1)
+    .offset((page - 1) * SUSPENSION_PAGE_SIZE)
+  return {
+    suspensions: rows.slice(0, SUSPENSION_PAGE_SIZE).map((r) => ({
+      user: { id: r.id, nickname: r.nickname, is_teacher: r.isTeacher },
+      suspended_at: iso(r.suspendedAt!),
+      note: r.note,
+      hidden_classes: Number(r.hidden),
+    })),
+    page,
+    has_next: rows.length > SUSPENSION_PAGE_SIZE,
+  }
 }
 
 export async function adminLiftSuspension(

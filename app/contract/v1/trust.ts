@@ -171,7 +171,16 @@ export const AdminSuspension = z.object({
   hidden_classes: z.number().int().nonnegative(),
 })
 export type AdminSuspension = z.infer<typeof AdminSuspension>
-export const AdminSuspensionList = z.array(AdminSuspension)
+export const AdminSuspensionQuery = z.object({
+  page: z.coerce.number().int().min(1).max(1000).default(1),
+})
+/** A page of suspended accounts (200 a page, the most recently suspended first). */
+export const AdminSuspensionPage = z.object({
+  suspensions: z.array(AdminSuspension),
+  page: z.number().int(),
+  has_next: z.boolean(),
+})
+export type AdminSuspensionPage = z.infer<typeof AdminSuspensionPage>
 
 /** POST /v1/admin/suspensions/{id}/lift (id: the account's): why it is lifted, for the audit log. */
 export const LiftSuspensionBody = z

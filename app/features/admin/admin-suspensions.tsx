@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
 import { useId, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { inputClass } from '~/components/ui/form-parts'
@@ -14,8 +15,8 @@ const when = (iso: string) => `${formatDateJa(iso)} ${formatTimeJa(iso)}`
  * /admin/suspensions: suspended accounts, the most recent first, and lifting a suspension (a mistake, or a member
  * who was heard). Lifting lets them sign in again and brings the classes the suspension took down back as drafts.
  */
-export function AdminSuspensions() {
-  const list = useSuspenseQuery(adminSuspensionsQuery()).data
+export function AdminSuspensions({ page }: { page: number }) {
+  const { suspensions: list, has_next } = useSuspenseQuery(adminSuspensionsQuery(page)).data
   return (
     <AdminPage
       title="利用停止中のアカウント"
@@ -23,7 +24,7 @@ export function AdminSuspensions() {
     >
       {list.length === 0 ? (
         <p className="mt-6" data-testid="suspensions-empty">
-          利用停止中のアカウントはありません。
+          {page > 1 ? 'このページにアカウントはありません。' : '利用停止中のアカウントはありません。'}
         </p>
       ) : (
         <ul className="mt-6 flex flex-col gap-4" data-testid="suspensions">
@@ -32,6 +33,22 @@ export function AdminSuspensions() {
           ))}
         </ul>
       )}
+      {page > 1 || has_next ? (
+        <nav aria-label="ページ送り" className="mt-6 flex justify-between">
+          {page > 1 ? (
+            <Link to="/admin/suspensions" search={page > 2 ? { page: page - 1 } : {}} className="btn-outline">
+              新しい停止へ
+            </Link>
+          ) : (
+            <span />
+          )}
+          {has_next ? (
+            <Link to="/admin/suspensions" search={{ page: page + 1 }} className="btn-outline">
+              古い停止へ
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
     </AdminPage>
   )
 }

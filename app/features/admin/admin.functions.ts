@@ -89,9 +89,9 @@ export const resolveReport = createServerFn({ method: 'POST' })
     return memberActionResult((token) => api.adminResolveReport(token, data.id, data.body, clientAddress()))
   })
 
-export const getAdminSuspensions = createServerFn({ method: 'GET' }).handler(async () =>
-  api.adminListSuspensions(await requireAccessToken()),
-)
+export const getAdminSuspensions = createServerFn({ method: 'GET' })
+  .validator(z.object({ page: z.number().int().min(1).max(1000) }).strict())
+  .handler(async ({ data }) => api.adminListSuspensions(await requireAccessToken(), data.page))
 
 export const liftSuspension = createServerFn({ method: 'POST' })
   .validator(

@@ -51,5 +51,8 @@ export interface ReportSearch {
 export const adminReportsQuery = (search: ReportSearch) =>
   queryOptions({ queryKey: ['admin', 'reports', search], queryFn: () => getAdminReports({ data: search }) })
 
-export const adminSuspensionsQuery = () =>
-  queryOptions({ queryKey: ['admin', 'suspensions'], queryFn: () => getAdminSuspensions() })
+export const adminSuspensionsQuery = (page = 1) =>
+  queryOptions({
+    queryKey: ['admin', 'suspensions', page],
+    queryFn: () => getAdminSuspensions({ data: { page } }),
+  })

@@ -98,7 +98,7 @@ import { TeacherProfile } from '../../contract/v1/teachers'
 import {
   AdminReportList,
   type AdminReportQuery,
-  AdminSuspensionList,
+  AdminSuspensionPage,
   AdminVerification,
   AdminVerificationList,
   type CreateReportBody,
@@ -635,7 +635,9 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       }),
     ),
     adminHeldMessages: authedCall(HeldMessageList, () => get('/v1/admin/messages')),
-    adminListSuspensions: authedCall(AdminSuspensionList, () => get('/v1/admin/suspensions')),
+    adminListSuspensions: authedCall(AdminSuspensionPage, (page: number) =>
+      get('/v1/admin/suspensions', { page }),
+    ),
     adminLiftSuspension: authedCall(
       LiftSuspensionResult,
       (userId: number, body: LiftSuspensionBody, clientAddress?: string) => ({

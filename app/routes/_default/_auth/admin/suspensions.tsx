@@ -1,10 +1,18 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { AdminSuspensions } from '~/features/admin/admin-suspensions'
 import { adminSuspensionsQuery } from '~/features/admin/queries'
+import { parseId } from '~/lib/ids'
 import { pageHead } from '~/lib/seo'
 
 export const Route = createFileRoute('/_default/_auth/admin/suspensions')({
-  loader: ({ context }) => context.queryClient.ensureQueryData(adminSuspensionsQuery()),
+  validateSearch: (search: Record<string, unknown>): { page?: number } => {
+    const page = parseId(search.page)
+    return page !== undefined && page > 1 && page <= 1000 ? { page } : {}
+  },
+  loaderDeps: ({ search }) => ({ page: search.page ?? 1 }),
+  loader: ({ context, deps }) => context.queryClient.ensureQueryData(adminSuspensionsQuery(deps.page)),
   head: ({ match }) => pageHead(match, { title: '利用停止中のアカウント', noindex: true }),
-  component: AdminSuspensions,
+  component: function Suspensions() {
+    return <AdminSuspensions page={Route.useSearch().page ?? 1} />
+  },
 })
