@@ -929,6 +929,11 @@ export const reviews = pgTable(
     repliedAt: ts('replied_at'),
     /** visible | hidden (by an operator). */
     status: text('status').notNull().default('visible'),
+    /**
+     * Hidden because its author's account was suspended, not on a report of its own: lifting the suspension shows
+     * it again (the reviews of class_works.hidden_by_suspension's kind).
+     */
+    hiddenBySuspension: boolean('hidden_by_suspension').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [

@@ -5,6 +5,7 @@
  * published classes, the teacher is mailed (a setting they may switch off), and an operator can hide a reported
  * review, which then no longer shows or counts. The API's clock is this file's own, so lessons can end.
  */
+import { readFileSync } from 'node:fs'
 import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createApiApp } from '../../app/api/app'
@@ -15,7 +16,12 @@ import { ClassWorkDetail, ClassWorkSearchResult } from '../../app/contract/v1/cl
 import { PurchaseList } from '../../app/contract/v1/purchases'
 import { ReviewPage, ReviewReply } from '../../app/contract/v1/reviews'
 import { TeacherProfile } from '../../app/contract/v1/teachers'
-import { AdminReportList, ReportReceipt, ResolveReportResult } from '../../app/contract/v1/trust'
+import {
+  AdminReportList,
+  AdminSuspensionPage,
+  ReportReceipt,
+  ResolveReportResult,
+} from '../../app/contract/v1/trust'
 import {
   auditLog,
   classWorkSchedules,
@@ -1059,6 +1065,48 @@ describe('reporting a review', () => {
     expect(page.items.map((r) => r.id)).toEqual([kind])
     expect(page.summary).toEqual({ average: 5, count: 1, histogram: [0, 0, 0, 0, 1] })
     expect((await reviewPage(other.classId)).items.map((r) => r.id)).not.toContain(elsewhere)
+    expect(await classRow(other.classId)).toMatchObject({ count: 0, sum: 0 })
+    // Migration 0031 marks the same for suspensions made before the column.
+    const marks = async () =>
+      (
+        await api.db
+          .select({ id: reviews.id, mark: reviews.hiddenBySuspension })
+          .from(reviews)
+          .where(eq(reviews.userId, author.id))
+          .orderBy(reviews.id)
+      ).map((r) => `${r.id}:${r.mark}`)
+    const marked = await marks()
+    expect(marked).toEqual([`${abusive}:false`, `${elsewhere}:true`])
+    await api.db.update(reviews).set({ hiddenBySuspension: false }).where(eq(reviews.userId, author.id))
+    const backfill = readFileSync(
+      new URL('../../app/db/migrations/0031_review_suspension.sql', import.meta.url),
+      'utf8',
+    )
+      .split('--> statement-breakpoint')
+      .at(-1)!
+    expect(backfill).toMatch(/^\s*-- Reviews hidden before this column/)
+    await api.db.execute(sql.raw(backfill))
+    expect(await marks()).toEqual(marked)
+
+    // Lifted: the review the suspension took down shows and counts again; the reported one stays hidden.
+    const listed = AdminSuspensionPage.parse(
+      expectOk(await call(SUBS.operator, 'GET', '/v1/admin/suspensions')),
+    ).suspensions.find((s) => s.user.id === author.id)
+    expect(listed).toMatchObject({ hidden_classes: 0, hidden_reviews: 1 })
+    expect(
+      expectOk(
+        await call(SUBS.operator, 'POST', `/v1/admin/suspensions/${author.id}/lift`, {}, at(12 * DAY)),
+      ),
+    ).toEqual({ user_id: author.id, classes_restored: 0, reviews_restored: 1 })
+    expect((await reviewPage(other.classId)).items.map((r) => r.id)).toEqual([elsewhere])
+    expect(await classRow(other.classId)).toMatchObject({ count: 1, sum: 2 })
+    expect((await reviewPage(l.classId)).summary).toEqual({
+      average: 5,
+      count: 1,
+      histogram: [0, 0, 0, 0, 1],
+    })
+    const [stays] = await api.db.select().from(reviews).where(eq(reviews.id, abusive!))
+    expect(stays).toMatchObject({ status: 'hidden', hiddenBySuspension: false })
   })
 
   it('a member reports it; an operator hides it: gone from the list, the count, the average, the card and the teacher page', async () => {

@@ -1872,7 +1872,11 @@ describe('利用停止の解除', () => {
       { note: '誤りでした' },
       { 'x-real-ip': '203.0.113.31' },
     )
-    expect(LiftSuspensionResult.parse(expectOk(res))).toEqual({ user_id: teacher.id, classes_restored: 1 })
+    expect(LiftSuspensionResult.parse(expectOk(res))).toEqual({
+      user_id: teacher.id,
+      classes_restored: 1,
+      reviews_restored: 0,
+    })
     expect((await suspensions()).some((x) => x.user.id === teacher.id)).toBe(false)
     expectOk(await call(teacher.sub, 'GET', '/v1/users/me'))
     // The suspended class is a draft again, which its teacher may publish (with a picture of their own);
@@ -1929,6 +1933,32 @@ describe('利用停止の解除', () => {
         suspended_at: api.now.toISOString(),
       }),
     )
+  })
+
+  it('a class whose own report led to the suspension stays hidden when it is lifted; the others come back', async () => {
+    const teacher = await newPerson({ teacher: true, verified: true })
+    const reported = await createClass(teacher.sub, { is_published: true })
+    const other = await createClass(teacher.sub, { is_published: true })
+    const { id } = ReportReceipt.parse(
+      expectOk(await report((await newPerson()).sub, 'class', reported.id), 201),
+    )
+    expectOk(await call(SUBS.operator, 'POST', `/v1/admin/reports/${id}/resolve`, { action: 'suspend' }))
+    expect((await suspensions()).find((x) => x.user.id === teacher.id)).toMatchObject({
+      hidden_classes: 1,
+      hidden_reviews: 0,
+    })
+    expect(
+      LiftSuspensionResult.parse(
+        expectOk(await call(SUBS.operator, 'POST', `/v1/admin/suspensions/${teacher.id}/lift`, {})),
+      ),
+    ).toMatchObject({ classes_restored: 1 })
+    expectOk(await call(teacher.sub, 'PATCH', `/v1/teachers/class_works/${other.id}`, { is_published: true }))
+    expectError(
+      await call(teacher.sub, 'PATCH', `/v1/teachers/class_works/${reported.id}`, { is_published: true }),
+      409,
+      'hidden_by_operator',
+    )
+    expect((await call(null, 'GET', `/v1/class_works/${reported.id}`)).status).toBe(410)
   })
 
   it('pages through every suspended account, 200 a page, the most recent first, none twice', async () => {

@@ -382,7 +382,7 @@ async function suspendAccount(tx: Tx, userId: number, now: Date) {
     .set({ offerExpiresAt: now })
     .where(and(eq(waitlistEntries.userId, userId), eq(waitlistEntries.status, 'offered')))
   // Their reviews leave the class pages and the ratings (a suspension is for what they wrote, too).
-  for (const r of theirReviews) await hideReview(tx, r.id)
+  for (const r of theirReviews) await hideReview(tx, r.id, true)
   // Their messages waiting for an operator are never delivered now (the sender sees them as removed).
   await tx
     .update(messages)
@@ -461,6 +461,17 @@ export async function adminResolveReport(
     } else if (body.action === 'suspend') {
       status = 'suspended'
       const s = await suspendAccount(tx, report.targetUserId, now)
+      // The reported class or review was judged with the account: lifting the suspension does not bring it back.
+      if (report.targetType === 'class')
+        await tx
+          .update(classWorks)
+          .set({ hiddenBySuspension: false })
+          .where(and(eq(classWorks.id, report.targetId), eq(classWorks.hiddenBySuspension, true)))
+      else if (report.targetType === 'review')
+        await tx
+          .update(reviews)
+          .set({ hiddenBySuspension: false })
+          .where(and(eq(reviews.id, report.targetId), eq(reviews.hiddenBySuspension, true)))
       cancellation = s.cancellation
       after = {
         suspended_user: report.targetUserId,

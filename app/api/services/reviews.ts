@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm'
 import {
   type CreateReviewBody,
   type RatingSummary,
@@ -124,8 +124,11 @@ export async function replyToReview(
   throw notFound('レビュー')
 }
 
-/** Takes a review down after a report: it no longer shows or counts. Idempotent. */
-export async function hideReview(tx: Tx, reviewId: number): Promise<boolean> {
+/**
+ * Takes a review down after a report, or with its author's account (`bySuspension`: lifting the suspension shows
+ * it again): it no longer shows or counts. Idempotent.
+ */
+export async function hideReview(tx: Tx, reviewId: number, bySuspension = false): Promise<boolean> {
   const [r] = await tx.select().from(reviews).where(eq(reviews.id, reviewId))
   if (!r || r.status === 'hidden') return false
   await tx
@@ -135,11 +138,48 @@ export async function hideReview(tx: Tx, reviewId: number): Promise<boolean> {
     .for('no key update')
   const [hidden] = await tx
     .update(reviews)
-    .set({ status: 'hidden' })
+    .set({ status: 'hidden', hiddenBySuspension: bySuspension })
     .where(and(eq(reviews.id, reviewId), eq(reviews.status, 'visible')))
     .returning({ id: reviews.id })
   if (hidden) await adjustRating(tx, r.classWorkId, { count: -1, sum: -r.rating })
   return Boolean(hidden)
+}
+
+/**
+ * Shows again the reviews a suspension of `userId` took down (not those hidden on a report of their own), and
+ * counts them in their classes' ratings again. The caller holds the member's row; the classes are locked here in
+ * id order (0015). The number shown again.
+ */
+export async function restoreSuspendedReviews(tx: Tx, userId: number): Promise<number> {
+  const hidden = await tx
+    .select({ id: reviews.id, classWorkId: reviews.classWorkId, rating: reviews.rating })
+    .from(reviews)
+    .where(and(eq(reviews.userId, userId), eq(reviews.hiddenBySuspension, true)))
+    .orderBy(asc(reviews.classWorkId), asc(reviews.id))
+  if (hidden.length === 0) return 0
+  await tx
+    .select({ id: classWorks.id })
+    .from(classWorks)
+    .where(
+      inArray(
+        classWorks.id,
+        hidden.map((r) => r.classWorkId),
+      ),
+    )
+    .orderBy(asc(classWorks.id))
+    .for('no key update')
+  let shown = 0
+  for (const r of hidden) {
+    const [back] = await tx
+      .update(reviews)
+      .set({ status: 'visible', hiddenBySuspension: false })
+      .where(and(eq(reviews.id, r.id), eq(reviews.status, 'hidden'), eq(reviews.hiddenBySuspension, true)))
+      .returning({ id: reviews.id })
+    if (!back) continue
+    await adjustRating(tx, r.classWorkId, { count: 1, sum: r.rating })
+    shown += 1
+  }
+  return shown
 }
 
 /** GET /v1/class_works/{id}/reviews: newest first, 10 a page, with the average and the histogram. */

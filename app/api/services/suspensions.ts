@@ -1,19 +1,21 @@
-import { and, desc, eq, isNotNull, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm'
 import type { AdminSuspensionPage, LiftSuspensionBody, LiftSuspensionResult } from '../../contract/v1/trust'
 import { audit } from '../../db/audit'
 import type { Db } from '../../db/client'
-import { classWorks, reports, users } from '../../db/schema'
+import { classWorks, reports, reviews, users } from '../../db/schema'
 import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
 import { actorLabel, type UserRow } from '../auth'
 import { ApiError, notFound, ownAccount } from '../errors'
 import { iso } from './class-cards'
+import { restoreSuspendedReviews } from './reviews'
 
 /**
  * Suspended accounts, and lifting a suspension (an operator's mistake, or a member who was heard). A suspension
- * (reports.ts) hid the account's published classes (hidden_by_suspension); lifting it brings those back as drafts
- * (their pictures were deleted, so the teacher publishes them again with a new one). Classes an operator hid on a
- * report of their own, reviews taken down, and the lessons cancelled and refunded stay as they are.
+ * (reports.ts) hid the account's published classes and its reviews (hidden_by_suspension); lifting it brings the
+ * classes back as drafts (their pictures were deleted, so the teacher publishes them again with a new one) and
+ * shows the reviews again. What was judged on a report of its own stays hidden: a class or review hidden on its
+ * report, and the class or review whose report led to the suspension. Lessons cancelled and refunded stay so.
  */
 
 /** Suspended accounts a page lists (the most recent first); older ones are on the next pages. */
@@ -27,6 +29,8 @@ export async function adminListSuspensions(db: Db, page = 1): Promise<AdminSuspe
     order by ${reports.resolvedAt} desc, ${reports.id} desc limit 1)`
   const hidden = sql<number>`(select count(*)::int from ${classWorks}
     where ${classWorks.teacherId} = ${userId} and ${classWorks.hiddenBySuspension})`
+  const hiddenReviews = sql<number>`(select count(*)::int from ${reviews}
+    where ${reviews.userId} = ${userId} and ${reviews.hiddenBySuspension})`
   const rows = await db
     .select({
       id: users.id,
@@ -35,6 +39,7 @@ export async function adminListSuspensions(db: Db, page = 1): Promise<AdminSuspe
       suspendedAt: users.suspendedAt,
       note,
       hidden,
+      hiddenReviews,
     })
     .from(users)
     .where(isNotNull(users.suspendedAt))
@@ -47,6 +52,7 @@ export async function adminListSuspensions(db: Db, page = 1): Promise<AdminSuspe
       suspended_at: iso(r.suspendedAt!),
       note: r.note,
       hidden_classes: Number(r.hidden),
+      hidden_reviews: Number(r.hiddenReviews),
     })),
     page,
     has_next: rows.length > SUSPENSION_PAGE_SIZE,
@@ -76,12 +82,32 @@ export async function adminLiftSuspension(
         'このアカウントは画面を開いたあとに改めて利用停止されました。ページを読み込み直して確認してください',
       )
     await tx.update(users).set({ suspendedAt: null, updatedAt: now }).where(eq(users.id, userId))
-    // The classes the suspension took down become drafts again.
+    // Every class this changes, theirs and those their reviews are on, locked at once in id order (0015).
+    const [own, reviewed] = await Promise.all([
+      tx
+        .select({ id: classWorks.id })
+        .from(classWorks)
+        .where(and(eq(classWorks.teacherId, userId), eq(classWorks.hiddenBySuspension, true))),
+      tx
+        .selectDistinct({ id: reviews.classWorkId })
+        .from(reviews)
+        .where(and(eq(reviews.userId, userId), eq(reviews.hiddenBySuspension, true))),
+    ])
+    const touched = [...new Set([...own, ...reviewed].map((c) => c.id))]
+    if (touched.length)
+      await tx
+        .select({ id: classWorks.id })
+        .from(classWorks)
+        .where(inArray(classWorks.id, touched))
+        .orderBy(asc(classWorks.id))
+        .for('no key update')
+    // The classes the suspension took down become drafts again; its reviews show again.
     const restored = await tx
       .update(classWorks)
       .set({ hiddenAt: null, hiddenBySuspension: false, updatedAt: now })
       .where(and(eq(classWorks.teacherId, userId), eq(classWorks.hiddenBySuspension, true)))
       .returning({ id: classWorks.id })
+    const reviewsRestored = await restoreSuspendedReviews(tx, userId)
     await audit(tx, {
       actorId: operator.id,
       actorLabel: actorLabel(operator),
@@ -90,9 +116,14 @@ export async function adminLiftSuspension(
       targetId: userId,
       address,
       before: { suspended: true, suspended_at: iso(suspendedAt), nickname: user.nickname },
-      after: { suspended: false, classes_restored: restored.length, note },
+      after: {
+        suspended: false,
+        classes_restored: restored.length,
+        reviews_restored: reviewsRestored,
+        note,
+      },
     })
     await enqueue(tx, 'notify.account_reinstated', { userId, classesRestored: restored.length })
-    return { user_id: userId, classes_restored: restored.length }
+    return { user_id: userId, classes_restored: restored.length, reviews_restored: reviewsRestored }
   })
 }

@@ -169,6 +169,8 @@ export const AdminSuspension = z.object({
   note: z.string().nullable(),
   /** Classes the suspension took down: they come back as drafts when it is lifted. */
   hidden_classes: z.number().int().nonnegative(),
+  /** Reviews the suspension took down: they show again when it is lifted. */
+  hidden_reviews: z.number().int().nonnegative(),
 })
 export type AdminSuspension = z.infer<typeof AdminSuspension>
 export const AdminSuspensionQuery = z.object({
@@ -196,5 +198,7 @@ export const LiftSuspensionResult = z.object({
   user_id: Id,
   /** Classes the suspension had taken down, now drafts their teacher may publish again. */
   classes_restored: z.number().int().nonnegative(),
+  /** Reviews the suspension had taken down, shown again (not those hidden on a report of their own). */
+  reviews_restored: z.number().int().nonnegative(),
 })
 export type LiftSuspensionResult = z.infer<typeof LiftSuspensionResult>

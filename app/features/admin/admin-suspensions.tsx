@@ -64,10 +64,12 @@ function SuspensionItem({ s }: { s: AdminSuspension }) {
     onSuccess: async (result) => {
       if (!result.ok) return showErrorSnackbar(result.message)
       await queryClient.invalidateQueries({ queryKey: ['admin'] })
-      const restored = result.data.classes_restored
-      showSnackbar({
-        message: `利用停止を解除しました${restored > 0 ? `（クラス${restored}件を下書きに戻しました）` : ''}`,
-      })
+      const { classes_restored: classes, reviews_restored: reviews } = result.data
+      const done = [
+        classes > 0 ? `クラス${classes}件を下書きに戻しました` : '',
+        reviews > 0 ? `レビュー${reviews}件を再表示しました` : '',
+      ].filter(Boolean)
+      showSnackbar({ message: `利用停止を解除しました${done.length ? `（${done.join('・')}）` : ''}` })
     },
     onError: () => showErrorSnackbar('処理できませんでした。時間をおいてもう一度お試しください'),
   })
@@ -79,6 +81,7 @@ function SuspensionItem({ s }: { s: AdminSuspension }) {
       <p className="mt-1 text-xs text-slate-600">
         <time dateTime={s.suspended_at}>{when(s.suspended_at)}</time>に利用停止
         {s.hidden_classes > 0 ? `・非公開にしたクラス${s.hidden_classes}件` : ''}
+        {s.hidden_reviews > 0 ? `・非表示にしたレビュー${s.hidden_reviews}件` : ''}
       </p>
       {s.note ? <p className="mt-1 whitespace-pre-line break-words text-sm">メモ：{s.note}</p> : null}
       <div className="mt-3 flex flex-col gap-3 border-t border-slate-200 pt-3">
@@ -101,7 +104,8 @@ function SuspensionItem({ s }: { s: AdminSuspension }) {
               {s.user.nickname}
               さんはふたたびログインできるようになります。
               {s.hidden_classes > 0 ? '非公開にしたクラスは下書きに戻ります。' : ''}
-              キャンセルした予約と非表示にしたレビューは元に戻りません。よろしいですか？
+              {s.hidden_reviews > 0 ? '非表示にしたレビューは再び表示されます。' : ''}
+              キャンセルした予約は元に戻りません。よろしいですか？
             </p>
             <div className="mt-2 flex flex-wrap gap-2">
               <button
