@@ -1224,6 +1224,68 @@ describe('reporting a review', () => {
 
 // ── the reservations page ───────────────────────────────────────────────────────────────────────
 
+describe.skipIf(!process.env.TEST_DATABASE_URL)(
+  'lifting a suspension while members review the same class (PostgreSQL)',
+  () => {
+    it('every round: the rating counts exactly the visible reviews, the restored one among them', async () => {
+      const outcomes: string[] = []
+      for (let n = 0; n < 4; n++) {
+        const l = await lesson({ members: 7 })
+        const other = await lesson({ members: 0 })
+        const author = l.seats[0]!.member
+        const [restorable] = await reviewAll(l, [2])
+        const seat = await reserve(author, other.schedule.id)
+        const reported = expectOk(await postReview(author, seat, { rating: 1, comment: comment(9) }), 201).id
+        const receipt = ReportReceipt.parse(
+          expectOk(
+            await call((await newPerson()).sub, 'POST', '/v1/reports', {
+              target_type: 'review',
+              target_id: reported,
+              reason: 'harassment',
+            }),
+            201,
+          ),
+        )
+        const when = at(11 * DAY)
+        expectOk(
+          await call(
+            SUBS.operator,
+            'POST',
+            `/v1/admin/reports/${receipt.id}/resolve`,
+            { action: 'suspend' },
+            when,
+          ),
+        )
+        const results = await Promise.all([
+          call(SUBS.operator, 'POST', `/v1/admin/suspensions/${author.id}/lift`, {}, when),
+          ...l.seats
+            .slice(1)
+            .map((s, i) =>
+              postReview(s.member, s.purchaseId, { rating: (i % 5) + 1, comment: comment(i) }, when),
+            ),
+        ])
+        const visible = await api.db
+          .select({ rating: reviews.rating })
+          .from(reviews)
+          .where(and(eq(reviews.classWorkId, l.classId), eq(reviews.status, 'visible')))
+        const row = await classRow(l.classId)
+        const [back] = await api.db.select().from(reviews).where(eq(reviews.id, restorable!))
+        outcomes.push(
+          [
+            results.map((r) => r.status).join(','),
+            `visible=${visible.length}`,
+            `counted=${row.count === visible.length && row.sum === visible.reduce((a, r) => a + r.rating, 0)}`,
+            `restored=${back!.status}`,
+          ].join(' '),
+        )
+      }
+      expect(outcomes).toEqual(
+        Array(4).fill('200,201,201,201,201,201,201 visible=7 counted=true restored=visible'),
+      )
+    })
+  },
+)
+
 describe("the member's reservations (GET /v1/purchases)", () => {
   it('can_review only for ended, attended lessons without a review; the review shows once written', async () => {
     const teacher = await newPerson({ teacher: true })
