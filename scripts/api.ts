@@ -6,6 +6,7 @@
 import { serve } from '@hono/node-server'
 import { closeDb, getDatabase } from '../app/db/client'
 import { getApiApp } from '../app/server/api-app.server'
+import { withCallerAddress } from '../app/server/api-caller-address.server'
 
 const port = Number(process.env.API_PORT ?? 4000)
 if (!Number.isInteger(port) || port < 1 || port > 65535) {
@@ -23,7 +24,13 @@ try {
 }
 
 const app = getApiApp()
-const server = serve({ fetch: app.fetch, port, hostname: process.env.API_HOST ?? '127.0.0.1' }, (info) => {
+const trustedPeers = (process.env.API_TRUSTED_PEERS ?? '')
+  .split(',')
+  .map((p) => p.trim())
+  .filter(Boolean)
+// The address the audit log records: the app passes the browser's (X-Real-IP); an API client cannot choose its own.
+const fetch = withCallerAddress(app.fetch, trustedPeers)
+const server = serve({ fetch, port, hostname: process.env.API_HOST ?? '127.0.0.1' }, (info) => {
   console.log(
     `/v1 API on http://${info.address}:${info.port}/v1  (reference: /v1/docs, OpenAPI: /v1/openapi.json)`,
   )

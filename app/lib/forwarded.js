@@ -22,6 +22,22 @@ export function clientAddress(forwardedFor, peer, trustProxy) {
   return peer ?? ''
 }
 
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1'])
+
+/**
+ * The caller's address for the /v1 API served alone (scripts/api.ts): the app's server on this host (loopback) or
+ * on a peer named in API_TRUSTED_PEERS passes the browser's address in X-Real-IP; anyone else's claim is replaced
+ * by its own socket address, so that an API client cannot write another address into the audit log.
+ * @param {string | null | undefined} claimed
+ * @param {string | undefined} peer
+ * @param {readonly string[]} [trustedPeers]
+ * @returns {string}
+ */
+export function apiCallerAddress(claimed, peer, trustedPeers = []) {
+  const trusted = peer !== undefined && (LOOPBACK.has(peer) || trustedPeers.includes(peer))
+  return trusted && claimed ? claimed : (peer ?? '')
+}
+
 /**
  * How many body bytes a request may send: the upload limit only where uploads go (server functions, whose
  * multipart calls carry images), the JSON limit everywhere else — whatever Content-Type the client declares.

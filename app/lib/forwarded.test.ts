@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { bodyLimit, clientAddress } from './forwarded.js'
+import { apiCallerAddress, bodyLimit, clientAddress } from './forwarded.js'
 
 describe('clientAddress', () => {
   it('is the socket peer unless a proxy is trusted', () => {
@@ -14,6 +14,23 @@ describe('clientAddress', () => {
     expect(clientAddress(['1.1.1.1, 2.2.2.2'], '10.0.0.2', true)).toBe('2.2.2.2')
     expect(clientAddress(' , ', '10.0.0.2', true)).toBe('10.0.0.2')
     expect(clientAddress(undefined, '10.0.0.2', true)).toBe('10.0.0.2')
+  })
+})
+
+describe('apiCallerAddress', () => {
+  it('takes the address the app passes from this host or a trusted peer', () => {
+    expect(apiCallerAddress('203.0.113.9', '127.0.0.1')).toBe('203.0.113.9')
+    expect(apiCallerAddress('203.0.113.9', '::1')).toBe('203.0.113.9')
+    expect(apiCallerAddress('203.0.113.9', '::ffff:127.0.0.1')).toBe('203.0.113.9')
+    expect(apiCallerAddress('203.0.113.9', '10.0.0.5', ['10.0.0.5'])).toBe('203.0.113.9')
+    // The app called without a browser behind it: its own address.
+    expect(apiCallerAddress(null, '127.0.0.1')).toBe('127.0.0.1')
+  })
+
+  it('replaces what any other caller claims with its own address', () => {
+    expect(apiCallerAddress('203.0.113.9', '198.51.100.7')).toBe('198.51.100.7')
+    expect(apiCallerAddress('127.0.0.1', '198.51.100.7', ['10.0.0.5'])).toBe('198.51.100.7')
+    expect(apiCallerAddress('203.0.113.9', undefined)).toBe('')
   })
 })
 
