@@ -15,3 +15,11 @@ export const MESSAGE_PAGE_SIZE = 200
  * who reserved most recently. Any other is written to from their class's list of students.
  */
 export const STUDENT_LIMIT = 300
+
+/**
+ * Entries a page of an operator's list holds (reports, 本人確認, suspended accounts): the next pages hold the rest.
+ */
+export const ADMIN_LIST_PAGE_SIZE = 200
+
+/** The most people a search of the list by nickname answers (GET /v1/destinations?q=). */
+export const DESTINATION_SEARCH_LIMIT = 50

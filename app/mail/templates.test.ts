@@ -169,6 +169,7 @@ const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
     {
       nickname: 'ゆい',
       classesRestored: 2,
+      reviewsRestored: 3,
       loginUrl: 'https://manabi.example/',
       manageUrl: 'https://manabi.example/class_management',
     },
@@ -219,6 +220,21 @@ describe('mail templates', () => {
       expect('List-Unsubscribe' in mail.headers).toBe(optional)
     })
   }
+
+  it('the reinstatement mail says how many reviews show again, and nothing of reviews when none', async () => {
+    const render = (reviewsRestored: number) =>
+      renderMail(settings, {
+        messageId: '<x@manabi.example>',
+        to: 'parent@manabi.example',
+        userId: 7,
+        template: 'account_reinstated',
+        props: { ...cases.account_reinstated[0], reviewsRestored },
+      })
+    expect((await render(3)).text).toContain(
+      '利用停止で非表示にしたレビュー（3件）を、ふたたび表示しています。',
+    )
+    expect((await render(0)).text).not.toContain('レビュー')
+  })
 
   it('a free class cancelled promises no refund and shows no 返金額 (「返金額 無料」 before)', async () => {
     for (const template of [

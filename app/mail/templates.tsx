@@ -484,6 +484,8 @@ export const templates = {
   account_reinstated: define<{
     nickname: string
     classesRestored: number
+    /** Reviews the suspension had taken down, shown again (0 for mails queued before this was counted). */
+    reviewsRestored: number
     loginUrl: string
     manageUrl: string
   }>({
@@ -503,6 +505,9 @@ export const templates = {
             利用停止で非公開にしたクラス（{p.classesRestored}
             件）は下書きに戻しました。クラス画像を登録し直してから、あらためて公開してください。キャンセルした予約は元に戻りません。
           </P>
+        ) : null}
+        {p.reviewsRestored > 0 ? (
+          <P>利用停止で非表示にしたレビュー（{p.reviewsRestored}件）を、ふたたび表示しています。</P>
         ) : null}
         {p.classesRestored > 0 ? (
           <Action href={p.manageUrl}>クラス管理へ</Action>

@@ -683,7 +683,7 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
     /** An operator lifted a suspension: its owner may sign in again (a teacher's hidden classes are drafts). */
     'notify.account_reinstated': async (job, { db }) => {
       const userId = positiveId(job.payload.userId, 'userId')
-      const restored = job.payload.classesRestored
+      const count = (v: unknown) => (Number.isInteger(v) && (v as number) > 0 ? (v as number) : 0)
       const [u] = await db
         .select({
           id: users.id,
@@ -697,7 +697,8 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
       if (u && !u.suspendedAt)
         await mailMember(db, deps, `reinstated-${job.id}`, u, 'account_reinstated', {
           nickname: u.nickname,
-          classesRestored: Number.isInteger(restored) && (restored as number) > 0 ? (restored as number) : 0,
+          classesRestored: count(job.payload.classesRestored),
+          reviewsRestored: count(job.payload.reviewsRestored),
           loginUrl: `${deps.mail.siteOrigin}/`,
           manageUrl: manageUrl(deps),
         })

@@ -234,6 +234,25 @@ test('a non-teacher sees how to become a teacher instead of class management', a
   await expectAccessible(page)
 })
 
+test('a teacher finds a student by nickname on /message and opens the conversation with them', async ({
+  page,
+}) => {
+  await login(page, TEACHER, '/message')
+  const search = page.getByRole('search', { name: '受講者を探す' })
+  await search.getByLabel('受講者をニックネームで探す').fill('いないひとの名前')
+  await search.getByRole('button', { name: '探す' }).click()
+  await expect(page.getByTestId('student-search-empty')).toContainText('見つかりませんでした')
+  await expectAccessible(page)
+  // The demo parent reserved this teacher's Scratch class.
+  await search.getByLabel('受講者をニックネームで探す').fill('はなこ')
+  await search.getByRole('button', { name: '探す' }).click()
+  const found = page.getByTestId('student-search-results').getByRole('link', { name: 'はなこ' })
+  await expect(found).toBeVisible()
+  await found.click()
+  await expect(page).toHaveURL(/\/message\?to=\d+$/)
+  await expect(page.getByTestId('room-view').getByRole('heading', { level: 2 })).toContainText('はなこ')
+})
+
 // Demo data is shared: the membership journey runs once, in the pc project (playwright.config.ts leaves
 // `@pc-only` tests out of the phone project), not on both devices at the same time.
 test('the owner regenerates the invitation code and a teacher joins with it', { tag: '@pc-only' }, async ({

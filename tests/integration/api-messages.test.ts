@@ -2,8 +2,8 @@ import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { roomListQuery } from '../../app/api/services/rooms'
 import { DestinationList, Message, MessageList, Room, RoomList } from '../../app/contract/v1/rooms'
-import { messages, purchases, roomMembers, rooms } from '../../app/db/schema'
-import { STUDENT_LIMIT } from '../../app/lib/page-sizes'
+import { messages, purchases, roomMembers, rooms, users } from '../../app/db/schema'
+import { DESTINATION_SEARCH_LIMIT, STUDENT_LIMIT } from '../../app/lib/page-sizes'
 import { setupApi, type TestApi } from './support/api'
 import { loadMasters, postClass, postSchedule } from './support/classes'
 import { insertMembers } from './support/people'
@@ -446,5 +446,32 @@ describe("a popular teacher's students", () => {
     expect(found.map((d) => d.id)).toEqual([ids[0]])
     const opened = await api.as(SUBS.teacher, 'POST', '/v1/rooms', { partner_id: ids[0] })
     expect(opened.status).toBe(201)
+
+    // And by nickname, among all of them (?q=): LIKE's wildcards are literal, at most 50 answer.
+    await api.db.update(users).set({ nickname: 'ひまわり_100%' }).where(eq(users.id, ids[1]!))
+    const search = async (q: string, sub: string = SUBS.teacher) => {
+      const res = await api.as(sub, 'GET', `/v1/destinations?candidate=students&q=${encodeURIComponent(q)}`)
+      expect(res.status, JSON.stringify(res.body)).toBe(200)
+      return DestinationList.parse(res.body).map((d) => d.id)
+    }
+    expect(await search('ひまわり')).toEqual([ids[1]])
+    expect(await search('_100%')).toEqual([ids[1]])
+    expect(await search('%')).toEqual([ids[1]])
+    expect(await search('  ひまわり  ')).toEqual([ids[1]])
+    expect(await search('受講者')).toHaveLength(DESTINATION_SEARCH_LIMIT)
+    expect(await search('いない名前')).toEqual([])
+    // Another teacher's students are not found; a bad q is 400.
+    expect(await search('ひまわり', SUBS.emily)).toEqual([])
+    for (const bad of ['', '   ', 'あ'.repeat(51)])
+      expect(
+        (
+          await api.as(
+            SUBS.teacher,
+            'GET',
+            `/v1/destinations?candidate=students&q=${encodeURIComponent(bad)}`,
+          )
+        ).status,
+        JSON.stringify(bad),
+      ).toBe(400)
   })
 })

@@ -337,6 +337,84 @@ describe('/v1/admin trust routes are for operators only', () => {
 const tokyoDate = (days = 0) => new Date(api.now.getTime() + 9 * HOUR + days * DAY).toISOString().slice(0, 10)
 const yearsBefore = (date: string, years: number) => `${Number(date.slice(0, 4)) - years}${date.slice(4)}`
 
+describe('operator lists page through every entry, 200 a page', () => {
+  it('reports (any status, any kind) and 本人確認 (any status): the pages join up, none twice; bad pages are 400', async () => {
+    const teacher = await newPerson({ teacher: true, verified: true })
+    const cls = await createClass(teacher.sub, { is_published: true })
+    const reporters = await Promise.all(Array.from({ length: 205 }, () => newPerson()))
+    const day = 86_400_000
+    // Open reports filed after every other one of this file (oldest first: they come last), and rejected
+    // submissions decided long ago (newest first: they come last), so the rest of the file sees its own first.
+    const filed = await api.db
+      .insert(reports)
+      .values(
+        reporters.map((r, i) => ({
+          reporterId: r.id,
+          targetType: 'class',
+          targetId: cls.id,
+          targetUserId: teacher.id,
+          reason: 'spam',
+          createdAt: new Date(api.now.getTime() + day + i * 1000),
+        })),
+      )
+      .returning({ id: reports.id })
+    const decided = await api.db
+      .insert(teacherVerifications)
+      .values(
+        reporters.map((r, i) => ({
+          userId: r.id,
+          status: 'rejected',
+          legalName: '山田 花子',
+          legalNameKana: 'ヤマダ ハナコ',
+          birthDate: '1990-01-01',
+          career: '経歴',
+          submittedAt: new Date(api.now.getTime() - 400 * day),
+          decidedAt: new Date(api.now.getTime() - 365 * day - i * 1000),
+          reason: '書類が読み取れません',
+        })),
+      )
+      .returning({ id: teacherVerifications.id })
+    try {
+      const walk = async (path: string) => {
+        const ids: number[] = []
+        for (let page = 1; ; page++) {
+          const res = expectOk(await call(SUBS.operator, 'GET', `${path}&page=${page}`)) as { id: number }[]
+          ids.push(...res.map((r) => r.id))
+          if (res.length < 200) return ids
+          expect(page).toBeLessThan(10)
+        }
+      }
+      for (const path of ['/v1/admin/reports?status=open', '/v1/admin/reports?status=open&kind=class']) {
+        const ids = await walk(path)
+        expect(new Set(ids).size, path).toBe(ids.length)
+        expect(ids.slice(-205), path).toEqual(filed.map((r) => r.id))
+      }
+      const rejected = await walk('/v1/admin/verifications?status=rejected')
+      expect(new Set(rejected).size).toBe(rejected.length)
+      expect(rejected.slice(-205)).toEqual(decided.map((v) => v.id))
+      // The first page is what the page asks for without ?page.
+      const first = AdminReportList.parse(expectOk(await call(SUBS.operator, 'GET', '/v1/admin/reports')))
+      expect(first).toHaveLength(200)
+      for (const path of ['/v1/admin/reports', '/v1/admin/verifications'])
+        for (const bad of ['0', '-1', 'abc', '1001', '2.5'])
+          expectError(await call(SUBS.operator, 'GET', `${path}?page=${bad}`), 400, 'invalid_request')
+    } finally {
+      await api.db.delete(reports).where(
+        inArray(
+          reports.id,
+          filed.map((r) => r.id),
+        ),
+      )
+      await api.db.delete(teacherVerifications).where(
+        inArray(
+          teacherVerifications.id,
+          decided.map((v) => v.id),
+        ),
+      )
+    }
+  })
+})
+
 describe('本人確認: submitting', () => {
   it('a member with nothing submitted sees none; the seeded teachers count as approved', async () => {
     const fresh = await newPerson()
@@ -1907,7 +1985,9 @@ describe('利用停止の解除', () => {
       after: { suspended: false, classes_restored: 1, note: '誤りでした' },
     })
     const queued = await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.account_reinstated'))
-    expect(queued.map((j) => j.payload)).toEqual([{ userId: teacher.id, classesRestored: 1 }])
+    expect(queued.map((j) => j.payload)).toEqual([
+      { userId: teacher.id, classesRestored: 1, reviewsRestored: 0 },
+    ])
 
     // Lifting again is 409 and changes nothing; suspending again works, and takes the class down again.
     expectError(

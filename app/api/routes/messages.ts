@@ -85,7 +85,7 @@ export function registerMessageRoutes(app: ApiApp, deps: RouteDeps) {
     async (c) => {
       const query = c.req.valid('query')
       return c.json(
-        await destinations(await deps.getDb(), c.var.user.id, query.candidate, query.partner_id),
+        await destinations(await deps.getDb(), c.var.user.id, query.candidate, query.partner_id, query.q),
         200,
       )
     },

@@ -99,7 +99,10 @@ export function registerTrustRoutes(app: ApiApp, deps: RouteDeps) {
       request: { query: AdminVerificationQuery },
       responses: { 200: json(AdminVerificationList, '申請の一覧'), ...errors(400, 401, 404, 503) },
     }),
-    async (c) => c.json(await adminListVerifications(await deps.getDb(), c.req.valid('query').status), 200),
+    async (c) => {
+      const query = c.req.valid('query')
+      return c.json(await adminListVerifications(await deps.getDb(), query.status, query.page), 200)
+    },
   )
 
   app.openapi(

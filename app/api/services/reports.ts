@@ -23,6 +23,7 @@ import {
 } from '../../db/schema'
 import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
+import { ADMIN_LIST_PAGE_SIZE } from '../../lib/page-sizes'
 import { actorLabel, type UserRow } from '../auth'
 import { ApiError, notFound, ownAccount } from '../errors'
 import { iso } from './class-cards'
@@ -127,6 +128,7 @@ export async function adminListReports(
   db: Db,
   query: Required<Pick<AdminReportQuery, 'status'>> & AdminReportQuery,
 ) {
+  const page = typeof query.page === 'number' ? query.page : 1
   const where: SQL[] = [eq(reports.status, query.status ?? 'open')]
   if (query.kind) where.push(eq(reports.targetType, query.kind))
   const rows = await db
@@ -160,7 +162,8 @@ export async function adminListReports(
     .leftJoin(teacherTargets, and(eq(reports.targetType, 'teacher'), eq(teacherTargets.id, reports.targetId)))
     .where(and(...where))
     .orderBy(query.status === 'open' ? asc(reports.createdAt) : desc(reports.resolvedAt), asc(reports.id))
-    .limit(200)
+    .limit(ADMIN_LIST_PAGE_SIZE)
+    .offset((page - 1) * ADMIN_LIST_PAGE_SIZE)
   return rows.map(
     (r): AdminReport => ({
       id: r.id,

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, ne, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, isNull, ne, or, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Destination, Message, Room } from '../../contract/v1/rooms'
 import type { Db, Tx } from '../../db/client'
@@ -14,7 +14,8 @@ import {
 } from '../../db/schema'
 import { enqueue } from '../../jobs/queue.server'
 import { containsContactInfo } from '../../lib/contact-detector'
-import { MESSAGE_PAGE_SIZE, STUDENT_LIMIT } from '../../lib/page-sizes'
+import { escapeLike } from '../../lib/like'
+import { DESTINATION_SEARCH_LIMIT, MESSAGE_PAGE_SIZE, STUDENT_LIMIT } from '../../lib/page-sizes'
 import type { UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
 import { iso } from './class-cards'
@@ -180,7 +181,10 @@ export async function destinations(
   candidate: 'teachers' | 'students',
   /** Only this person, if they are one (opening a room, /message?to=): not the whole list to find one. */
   partnerId?: number,
+  /** Only those whose nickname contains this, at most DESTINATION_SEARCH_LIMIT, among all of them. */
+  nickname?: string,
 ): Promise<Destination[]> {
+  const whole = partnerId !== undefined || nickname !== undefined
   const reservedTeachers = db
     .selectDistinct({ id: classWorks.teacherId })
     .from(purchases)
@@ -203,12 +207,11 @@ export async function destinations(
       ),
     )
     .groupBy(purchases.userId)
-  const students =
-    partnerId === undefined
-      ? studentsQuery
-          .orderBy(desc(sql`max(${purchases.createdAt})`), desc(purchases.userId))
-          .limit(STUDENT_LIMIT)
-      : studentsQuery
+  const students = whole
+    ? studentsQuery
+    : studentsQuery
+        .orderBy(desc(sql`max(${purchases.createdAt})`), desc(purchases.userId))
+        .limit(STUDENT_LIMIT)
 
   const asTeacherSide = candidate === 'students'
   const roomJoin = asTeacherSide
@@ -222,7 +225,7 @@ export async function destinations(
         isNull(users.suspendedAt),
         sql`(${inArray(users.id, reservedTeachers)} or ${inArray(users.id, followed)})`,
       )
-  const rows = await db
+  const query = db
     .select({
       id: users.id,
       nickname: users.nickname,
@@ -233,9 +236,16 @@ export async function destinations(
     .from(users)
     .leftJoin(rooms, roomJoin)
     .where(
-      and(who, sql`${users.id} <> ${userId}`, partnerId === undefined ? undefined : eq(users.id, partnerId)),
+      and(
+        who,
+        sql`${users.id} <> ${userId}`,
+        partnerId === undefined ? undefined : eq(users.id, partnerId),
+        nickname === undefined ? undefined : ilike(users.nickname, `%${escapeLike(nickname)}%`),
+      ),
     )
     .orderBy(asc(users.nickname), asc(users.id))
+    .$dynamic()
+  const rows = await (nickname === undefined ? query : query.limit(DESTINATION_SEARCH_LIMIT))
   return rows.map((r) => ({
     id: r.id,
     nickname: r.nickname,

@@ -5,6 +5,7 @@ import type { Db } from '../../db/client'
 import { classWorks, reports, reviews, users } from '../../db/schema'
 import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
+import { ADMIN_LIST_PAGE_SIZE } from '../../lib/page-sizes'
 import { actorLabel, type UserRow } from '../auth'
 import { ApiError, notFound, ownAccount } from '../errors'
 import { iso } from './class-cards'
@@ -17,9 +18,6 @@ import { restoreSuspendedReviews } from './reviews'
  * shows the reviews again. What was judged on a report of its own stays hidden: a class or review hidden on its
  * report, and the class or review whose report led to the suspension. Lessons cancelled and refunded stay so.
  */
-
-/** Suspended accounts a page lists (the most recent first); older ones are on the next pages. */
-export const SUSPENSION_PAGE_SIZE = 200
 
 export async function adminListSuspensions(db: Db, page = 1): Promise<AdminSuspensionPage> {
   // Spelt out: a select from one table names its columns bare, and a bare "id" in a subquery is the subquery's.
@@ -44,10 +42,10 @@ export async function adminListSuspensions(db: Db, page = 1): Promise<AdminSuspe
     .from(users)
     .where(isNotNull(users.suspendedAt))
     .orderBy(desc(users.suspendedAt), desc(users.id))
-    .limit(SUSPENSION_PAGE_SIZE + 1)
-    .offset((page - 1) * SUSPENSION_PAGE_SIZE)
+    .limit(ADMIN_LIST_PAGE_SIZE + 1)
+    .offset((page - 1) * ADMIN_LIST_PAGE_SIZE)
   return {
-    suspensions: rows.slice(0, SUSPENSION_PAGE_SIZE).map((r) => ({
+    suspensions: rows.slice(0, ADMIN_LIST_PAGE_SIZE).map((r) => ({
       user: { id: r.id, nickname: r.nickname, is_teacher: r.isTeacher },
       suspended_at: iso(r.suspendedAt!),
       note: r.note,
@@ -55,7 +53,7 @@ export async function adminListSuspensions(db: Db, page = 1): Promise<AdminSuspe
       hidden_reviews: Number(r.hiddenReviews),
     })),
     page,
-    has_next: rows.length > SUSPENSION_PAGE_SIZE,
+    has_next: rows.length > ADMIN_LIST_PAGE_SIZE,
   }
 }
 
@@ -123,7 +121,11 @@ export async function adminLiftSuspension(
         note,
       },
     })
-    await enqueue(tx, 'notify.account_reinstated', { userId, classesRestored: restored.length })
+    await enqueue(tx, 'notify.account_reinstated', {
+      userId,
+      classesRestored: restored.length,
+      reviewsRestored,
+    })
     return { user_id: userId, classes_restored: restored.length, reviews_restored: reviewsRestored }
   })
 }

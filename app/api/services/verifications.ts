@@ -10,6 +10,7 @@ import type { Db } from '../../db/client'
 import { teacherVerifications, users } from '../../db/schema'
 import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
+import { ADMIN_LIST_PAGE_SIZE } from '../../lib/page-sizes'
 import { actorLabel, type UserRow } from '../auth'
 import { ApiError, notFound, ownAccount } from '../errors'
 import { iso } from './class-cards'
@@ -143,6 +144,7 @@ const toAdminVerification = (r: AdminRow): AdminVerification => ({
 export async function adminListVerifications(
   db: Db,
   status: 'pending' | 'approved' | 'rejected',
+  page = 1,
 ): Promise<AdminVerification[]> {
   const rows = await db
     .select(adminColumns)
@@ -153,7 +155,8 @@ export async function adminListVerifications(
       status === 'pending' ? asc(teacherVerifications.submittedAt) : desc(teacherVerifications.decidedAt),
       asc(teacherVerifications.id),
     )
-    .limit(200)
+    .limit(ADMIN_LIST_PAGE_SIZE)
+    .offset((page - 1) * ADMIN_LIST_PAGE_SIZE)
   return rows.map(toAdminVerification)
 }
 

@@ -41,6 +41,11 @@ export const destinationCandidates = ['teachers', 'students'] as const
 export const DestinationQuery = z.object({
   candidate: z.enum(destinationCandidates),
   partner_id: IdString.optional(),
+  /**
+   * Only those whose nickname contains this (case-insensitive), at most 50, searched among everyone the caller may
+   * write to (a teacher's students beyond the 300 most recent too).
+   */
+  q: z.string().trim().min(1).max(50).optional(),
 })
 
 /** Someone the caller may start (or continue) a room with. */

@@ -65,8 +65,12 @@ export const AdminVerification = z.object({
 export type AdminVerification = z.infer<typeof AdminVerification>
 export const AdminVerificationList = z.array(AdminVerification)
 
+/** A page of 200 (ADMIN_LIST_PAGE_SIZE): an operator reaches every entry, however many there are. */
+const AdminListPage = z.coerce.number().int().min(1).max(1000).default(1)
+
 export const AdminVerificationQuery = z.object({
   status: z.enum(['pending', 'approved', 'rejected']).default('pending'),
+  page: AdminListPage,
 })
 
 export const VerificationDocumentKind = z.enum(['face', 'document'])
@@ -119,6 +123,7 @@ export const ReportStatus = z.enum(['open', 'dismissed', 'hidden', 'suspended'])
 export const AdminReportQuery = z.object({
   status: ReportStatus.default('open'),
   kind: z.enum(['class', 'teacher', 'message', 'review']).optional(),
+  page: AdminListPage,
 })
 export type AdminReportQuery = z.input<typeof AdminReportQuery>
 
@@ -173,9 +178,7 @@ export const AdminSuspension = z.object({
   hidden_reviews: z.number().int().nonnegative(),
 })
 export type AdminSuspension = z.infer<typeof AdminSuspension>
-export const AdminSuspensionQuery = z.object({
-  page: z.coerce.number().int().min(1).max(1000).default(1),
-})
+export const AdminSuspensionQuery = z.object({ page: AdminListPage })
 /** A page of suspended accounts (200 a page, the most recently suspended first). */
 export const AdminSuspensionPage = z.object({
   suspensions: z.array(AdminSuspension),

@@ -5,6 +5,7 @@ import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { inputClass } from '~/components/ui/form-parts'
 import type { AdminReport } from '~/contract/v1/trust'
 import { formatDateJa, formatPrice, formatTimeJa } from '~/lib/format'
+import { ADMIN_LIST_PAGE_SIZE } from '~/lib/page-sizes'
 import { REPORT_REASONS, REPORT_TARGETS } from '~/lib/report-reasons'
 import { resolveReport } from './admin.functions'
 import { AdminPage } from './admin-page'
@@ -37,6 +38,8 @@ function age(iso: string) {
 export function AdminReports(props: { search: ReportSearch }) {
   const list = useSuspenseQuery(adminReportsQuery(props.search)).data
   const status = props.search.status ?? 'open'
+  const page = props.search.page ?? 1
+  const filter = { status: props.search.status, kind: props.search.kind }
   return (
     <AdminPage title="通報" lead="未対応の通報は古い順に並びます。対応はすべて監査ログに記録されます。" wide>
       <nav aria-label="対応の状態" className="mt-6 flex flex-wrap gap-2">
@@ -75,7 +78,7 @@ export function AdminReports(props: { search: ReportSearch }) {
       </nav>
       {list.length === 0 ? (
         <p className="mt-6" data-testid="reports-empty">
-          {status === 'open' ? '未対応の通報はありません。' : '該当する通報はありません。'}
+          {status === 'open' && page === 1 ? '未対応の通報はありません。' : '該当する通報はありません。'}
         </p>
       ) : (
         <ul className="mt-6 flex flex-col gap-4" data-testid="reports">
@@ -84,6 +87,26 @@ export function AdminReports(props: { search: ReportSearch }) {
           ))}
         </ul>
       )}
+      {page > 1 || list.length >= ADMIN_LIST_PAGE_SIZE ? (
+        <nav aria-label="ページ送り" className="mt-6 flex justify-between">
+          {page > 1 ? (
+            <Link
+              to="/admin/reports"
+              search={{ ...filter, page: page > 2 ? page - 1 : undefined }}
+              className="btn-outline"
+            >
+              前の{ADMIN_LIST_PAGE_SIZE}件
+            </Link>
+          ) : (
+            <span />
+          )}
+          {list.length >= ADMIN_LIST_PAGE_SIZE ? (
+            <Link to="/admin/reports" search={{ ...filter, page: page + 1 }} className="btn-outline">
+              次の{ADMIN_LIST_PAGE_SIZE}件
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
     </AdminPage>
   )
 }

@@ -5,6 +5,7 @@ import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { FieldError, inputClass } from '~/components/ui/form-parts'
 import type { AdminVerification } from '~/contract/v1/trust'
 import { formatDateJa, formatTimeJa } from '~/lib/format'
+import { ADMIN_LIST_PAGE_SIZE } from '~/lib/page-sizes'
 import { decideVerification } from './admin.functions'
 import { AdminPage } from './admin-page'
 import { adminVerificationsQuery, type VerificationStatus } from './queries'
@@ -20,8 +21,9 @@ const TABS: { status: VerificationStatus; label: string }[] = [
  * /admin/verifications: 本人確認 submissions, the longest wait first. The images open through an audited route
  * (every view is in the audit log) and are deleted 30 days after the decision.
  */
-export function AdminVerifications(props: { status: VerificationStatus }) {
-  const list = useSuspenseQuery(adminVerificationsQuery(props.status)).data
+export function AdminVerifications(props: { status: VerificationStatus; page: number }) {
+  const list = useSuspenseQuery(adminVerificationsQuery(props.status, props.page)).data
+  const status = props.status === 'pending' ? {} : { status: props.status }
   return (
     <AdminPage
       title="本人確認"
@@ -47,7 +49,9 @@ export function AdminVerifications(props: { status: VerificationStatus }) {
       </nav>
       {list.length === 0 ? (
         <p className="mt-6" data-testid="verifications-empty">
-          {props.status === 'pending' ? '審査待ちの申請はありません。' : '該当する申請はありません。'}
+          {props.status === 'pending' && props.page === 1
+            ? '審査待ちの申請はありません。'
+            : '該当する申請はありません。'}
         </p>
       ) : (
         <ul className="mt-6 flex flex-col gap-4" data-testid="verifications">
@@ -56,6 +60,30 @@ export function AdminVerifications(props: { status: VerificationStatus }) {
           ))}
         </ul>
       )}
+      {props.page > 1 || list.length >= ADMIN_LIST_PAGE_SIZE ? (
+        <nav aria-label="ページ送り" className="mt-6 flex justify-between">
+          {props.page > 1 ? (
+            <Link
+              to="/admin/verifications"
+              search={{ ...status, ...(props.page > 2 ? { page: props.page - 1 } : {}) }}
+              className="btn-outline"
+            >
+              前の{ADMIN_LIST_PAGE_SIZE}件
+            </Link>
+          ) : (
+            <span />
+          )}
+          {list.length >= ADMIN_LIST_PAGE_SIZE ? (
+            <Link
+              to="/admin/verifications"
+              search={{ ...status, page: props.page + 1 }}
+              className="btn-outline"
+            >
+              次の{ADMIN_LIST_PAGE_SIZE}件
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
     </AdminPage>
   )
 }

@@ -64,8 +64,15 @@ export const moderateMessage = createServerFn({ method: 'POST' })
   })
 
 export const getAdminVerifications = createServerFn({ method: 'GET' })
-  .validator(z.object({ status: z.enum(['pending', 'approved', 'rejected']) }).strict())
-  .handler(async ({ data }) => api.adminListVerifications(await requireAccessToken(), data.status))
+  .validator(
+    z
+      .object({
+        status: z.enum(['pending', 'approved', 'rejected']),
+        page: z.number().int().min(1).max(1000).default(1),
+      })
+      .strict(),
+  )
+  .handler(async ({ data }) => api.adminListVerifications(await requireAccessToken(), data.status, data.page))
 
 export const decideVerification = createServerFn({ method: 'POST' })
   .validator(

@@ -38,15 +38,16 @@ export const heldMessagesQuery = () =>
   queryOptions({ queryKey: ['admin', 'messages'], queryFn: () => getHeldMessages() })
 
 export type VerificationStatus = 'pending' | 'approved' | 'rejected'
-export const adminVerificationsQuery = (status: VerificationStatus) =>
+export const adminVerificationsQuery = (status: VerificationStatus, page = 1) =>
   queryOptions({
-    queryKey: ['admin', 'verifications', status],
-    queryFn: () => getAdminVerifications({ data: { status } }),
+    queryKey: ['admin', 'verifications', status, page],
+    queryFn: () => getAdminVerifications({ data: { status, page } }),
   })
 
 export interface ReportSearch {
   status?: 'open' | 'dismissed' | 'hidden' | 'suspended'
   kind?: 'class' | 'teacher' | 'message' | 'review'
+  page?: number
 }
 export const adminReportsQuery = (search: ReportSearch) =>
   queryOptions({ queryKey: ['admin', 'reports', search], queryFn: () => getAdminReports({ data: search }) })

@@ -11,6 +11,7 @@ import { DEFAULT_AVATAR } from '~/lib/responsive-image'
 import { earlierThan, slidOut } from './history'
 import { getOlderRoomMessages, markRoomRead, sendRoomMessage, startRoom } from './messages.functions'
 import { messagePartnerQuery, roomMessagesQuery, roomsQuery } from './queries'
+import { StudentSearch } from './student-search'
 
 function Avatar({ url, size = 40 }: { url: string | null; size?: number }) {
   return (
@@ -40,7 +41,7 @@ export function MessagePage({
   /** 「通報する」 under each message from the partner (the report feature, composed by the route). */
   reportMessage?: (messageId: number) => ReactNode
 }) {
-  const { rooms, destinations, moreStudents } = useSuspenseQuery(roomsQuery()).data
+  const { rooms, destinations, moreStudents, studentSearch } = useSuspenseQuery(roomsQuery()).data
   const current =
     roomId !== undefined
       ? rooms.find((r) => r.id === roomId)
@@ -65,6 +66,7 @@ export function MessagePage({
             initialPartner={preselect}
             moreStudents={moreStudents}
           />
+          {studentSearch ? <StudentSearch /> : null}
         </div>
         {current ? (
           <RoomView key={current.id} room={current} partner={current.partner} reportMessage={reportMessage} />
@@ -158,7 +160,7 @@ function NewRoom({
       {moreStudents ? (
         <p className="text-xs text-slate-700" data-testid="new-room-more-students">
           受講者は最近予約した{STUDENT_LIMIT}
-          人を表示しています。ほかの受講者には、クラス管理の受講者一覧から送れます。
+          人を表示しています。ほかの受講者は、下の検索かクラス管理の受講者一覧から送れます。
         </p>
       ) : null}
       <div className="mt-2 flex gap-2">

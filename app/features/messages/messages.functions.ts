@@ -25,10 +25,23 @@ export const getRooms = createServerFn({ method: 'GET' }).handler(async () => {
     seen.add(d.id)
     return true
   })
-  // The API lists a teacher's most recent students only (STUDENT_LIMIT): the others are written to from their
-  // class's list of students.
-  return { rooms, destinations, moreStudents: students.length >= STUDENT_LIMIT }
+  // The API lists a teacher's most recent students only (STUDENT_LIMIT): the others are found by nickname
+  // (searchStudents) or from their class's list of students.
+  return {
+    rooms,
+    destinations,
+    moreStudents: students.length >= STUDENT_LIMIT,
+    studentSearch: students.length > 0,
+  }
 })
+
+/** A teacher's students whose nickname contains `q` (all of them, not only the most recent; at most 50). */
+export const searchStudents = createServerFn({ method: 'GET' })
+  .validator(z.object({ q: z.string().trim().min(1).max(50) }).strict())
+  .handler(async ({ data }) => {
+    const token = await requireAccessToken()
+    return api.listDestinations(token, 'students', undefined, data.q)
+  })
 
 /** A room's messages (oldest first); null when the room is not the caller's. */
 export const getRoomMessages = createServerFn({ method: 'GET' })

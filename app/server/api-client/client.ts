@@ -508,8 +508,14 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     listRoomMessages: authedCall(MessageList, (roomId: number, before?: number) =>
       get(`/v1/rooms/${id(roomId)}/messages`, { before: before === undefined ? undefined : id(before) }),
     ),
-    listDestinations: authedCall(DestinationList, (candidate: 'teachers' | 'students', partnerId?: number) =>
-      get('/v1/destinations', { candidate, partner_id: partnerId === undefined ? undefined : id(partnerId) }),
+    listDestinations: authedCall(
+      DestinationList,
+      (candidate: 'teachers' | 'students', partnerId?: number, nickname?: string) =>
+        get('/v1/destinations', {
+          candidate,
+          partner_id: partnerId === undefined ? undefined : id(partnerId),
+          q: nickname,
+        }),
     ),
     listMyClassWorks: authedCall(MyClassWorkList, (filter: { isPublished?: boolean } = {}) =>
       get('/v1/teachers/my_class_works', { is_published: filter.isPublished }),
@@ -603,8 +609,10 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       path: '/v1/reports',
       body,
     })),
-    adminListVerifications: authedCall(AdminVerificationList, (status: 'pending' | 'approved' | 'rejected') =>
-      get('/v1/admin/verifications', { status }),
+    adminListVerifications: authedCall(
+      AdminVerificationList,
+      (status: 'pending' | 'approved' | 'rejected', page: number = 1) =>
+        get('/v1/admin/verifications', { status, page: page > 1 ? page : undefined }),
     ),
     adminVerificationDocument: authedCall(
       VerificationDocument,
@@ -622,8 +630,9 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
         clientAddress,
       }),
     ),
-    adminListReports: authedCall(AdminReportList, (query: AdminReportQuery) =>
-      get('/v1/admin/reports', query),
+    adminListReports: authedCall(
+      AdminReportList,
+      (query: Omit<AdminReportQuery, 'page'> & { page?: number }) => get('/v1/admin/reports', query),
     ),
     adminResolveReport: authedCall(
       ResolveReportResult,

@@ -1,6 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { AdminReports } from '~/features/admin/admin-reports'
 import { adminReportsQuery, type ReportSearch } from '~/features/admin/queries'
+import { parseId } from '~/lib/ids'
 import { pageHead } from '~/lib/seo'
 
 const STATUSES = ['dismissed', 'hidden', 'suspended'] as const
@@ -12,6 +13,8 @@ export const Route = createFileRoute('/_default/_auth/admin/reports')({
     if ((STATUSES as readonly unknown[]).includes(search.status))
       out.status = search.status as ReportSearch['status']
     if ((KINDS as readonly unknown[]).includes(search.kind)) out.kind = search.kind as ReportSearch['kind']
+    const page = parseId(search.page)
+    if (page !== undefined && page > 1 && page <= 1000) out.page = page
     return out
   },
   loaderDeps: ({ search }) => search,
