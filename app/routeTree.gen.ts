@@ -33,6 +33,7 @@ import { Route as CalendarFileRouteImport } from './routes/calendar/$file'
 import { Route as DownloadsPayoutsDotcsvRouteImport } from './routes/downloads/payouts[.]csv'
 import { Route as DownloadsSalesDotcsvRouteImport } from './routes/downloads/sales[.]csv'
 import { Route as MailUnsubscribeRouteImport } from './routes/mail/unsubscribe'
+import { Route as SitemapsFileRouteImport } from './routes/sitemaps/$file'
 import { Route as UploadsSplatRouteImport } from './routes/uploads/$'
 import { Route as V1SplatRouteImport } from './routes/v1/$'
 import { Route as WebhooksStripeRouteImport } from './routes/webhooks/stripe'
@@ -199,6 +200,11 @@ const DownloadsSalesDotcsvRoute = DownloadsSalesDotcsvRouteImport.update({
 const MailUnsubscribeRoute = MailUnsubscribeRouteImport.update({
   id: '/mail/unsubscribe',
   path: '/mail/unsubscribe',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const SitemapsFileRoute = SitemapsFileRouteImport.update({
+  id: '/sitemaps/$file',
+  path: '/sitemaps/$file',
   getParentRoute: () => rootRouteImport,
 } as any)
 const UploadsSplatRoute = UploadsSplatRouteImport.update({
@@ -497,6 +503,7 @@ export interface FileRoutesByFullPath {
   '/downloads/payouts.csv': typeof DownloadsPayoutsDotcsvRoute
   '/downloads/sales.csv': typeof DownloadsSalesDotcsvRoute
   '/mail/unsubscribe': typeof MailUnsubscribeRoute
+  '/sitemaps/$file': typeof SitemapsFileRoute
   '/uploads/$': typeof UploadsSplatRoute
   '/v1/$': typeof V1SplatRoute
   '/webhooks/stripe': typeof WebhooksStripeRoute
@@ -569,6 +576,7 @@ export interface FileRoutesByTo {
   '/downloads/payouts.csv': typeof DownloadsPayoutsDotcsvRoute
   '/downloads/sales.csv': typeof DownloadsSalesDotcsvRoute
   '/mail/unsubscribe': typeof MailUnsubscribeRoute
+  '/sitemaps/$file': typeof SitemapsFileRoute
   '/uploads/$': typeof UploadsSplatRoute
   '/v1/$': typeof V1SplatRoute
   '/webhooks/stripe': typeof WebhooksStripeRoute
@@ -644,6 +652,7 @@ export interface FileRoutesById {
   '/downloads/payouts.csv': typeof DownloadsPayoutsDotcsvRoute
   '/downloads/sales.csv': typeof DownloadsSalesDotcsvRoute
   '/mail/unsubscribe': typeof MailUnsubscribeRoute
+  '/sitemaps/$file': typeof SitemapsFileRoute
   '/uploads/$': typeof UploadsSplatRoute
   '/v1/$': typeof V1SplatRoute
   '/webhooks/stripe': typeof WebhooksStripeRoute
@@ -719,6 +728,7 @@ export interface FileRouteTypes {
     | '/downloads/payouts.csv'
     | '/downloads/sales.csv'
     | '/mail/unsubscribe'
+    | '/sitemaps/$file'
     | '/uploads/$'
     | '/v1/$'
     | '/webhooks/stripe'
@@ -791,6 +801,7 @@ export interface FileRouteTypes {
     | '/downloads/payouts.csv'
     | '/downloads/sales.csv'
     | '/mail/unsubscribe'
+    | '/sitemaps/$file'
     | '/uploads/$'
     | '/v1/$'
     | '/webhooks/stripe'
@@ -865,6 +876,7 @@ export interface FileRouteTypes {
     | '/downloads/payouts.csv'
     | '/downloads/sales.csv'
     | '/mail/unsubscribe'
+    | '/sitemaps/$file'
     | '/uploads/$'
     | '/v1/$'
     | '/webhooks/stripe'
@@ -934,6 +946,7 @@ export interface RootRouteChildren {
   DownloadsPayoutsDotcsvRoute: typeof DownloadsPayoutsDotcsvRoute
   DownloadsSalesDotcsvRoute: typeof DownloadsSalesDotcsvRoute
   MailUnsubscribeRoute: typeof MailUnsubscribeRoute
+  SitemapsFileRoute: typeof SitemapsFileRoute
   UploadsSplatRoute: typeof UploadsSplatRoute
   V1SplatRoute: typeof V1SplatRoute
   WebhooksStripeRoute: typeof WebhooksStripeRoute
@@ -1110,6 +1123,13 @@ declare module '@tanstack/react-router' {
       path: '/mail/unsubscribe'
       fullPath: '/mail/unsubscribe'
       preLoaderRoute: typeof MailUnsubscribeRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/sitemaps/$file': {
+      id: '/sitemaps/$file'
+      path: '/sitemaps/$file'
+      fullPath: '/sitemaps/$file'
+      preLoaderRoute: typeof SitemapsFileRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/uploads/$': {
@@ -1660,6 +1680,7 @@ const rootRouteChildren: RootRouteChildren = {
   DownloadsPayoutsDotcsvRoute: DownloadsPayoutsDotcsvRoute,
   DownloadsSalesDotcsvRoute: DownloadsSalesDotcsvRoute,
   MailUnsubscribeRoute: MailUnsubscribeRoute,
+  SitemapsFileRoute: SitemapsFileRoute,
   UploadsSplatRoute: UploadsSplatRoute,
   V1SplatRoute: V1SplatRoute,
   WebhooksStripeRoute: WebhooksStripeRoute,

@@ -439,6 +439,19 @@ test('sitemap.xml and robots.txt describe the public site', async ({ request, ba
   expect(xml).toMatch(new RegExp(`<loc>${baseURL}/class_search/detail/\\d+</loc>`))
   expect(xml).toMatch(new RegExp(`<loc>${baseURL}/teacher/detail/\\d+</loc>`))
   expect(xml).toMatch(new RegExp(`<loc>${baseURL}/magazine/detail/\\d+</loc>`))
+  // The demo fits one sitemap file: its first page is the same list; there is no second; bad names are 404.
+  const page1 = await request.get('/sitemaps/1.xml')
+  expect(page1.status()).toBe(200)
+  const locs = (s: string) => [...s.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1])
+  expect(locs(await page1.text())).toEqual(locs(xml))
+  for (const path of [
+    '/sitemaps/2.xml',
+    '/sitemaps/0.xml',
+    '/sitemaps/1',
+    '/sitemaps/01.xml',
+    '/sitemaps/x.xml',
+  ])
+    expect((await request.get(path)).status(), path).toBe(404)
 })
 
 test('the bottom navigation links to class search and the magazine (phones only)', async ({

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sitemapEntries } from '../../app/api/services/sitemap'
 import { ClassWorkDetail } from '../../app/contract/v1/class-works'
 import { FavoriteList, FavoriteState, FollowState } from '../../app/contract/v1/follows'
 import { MagazineFacets } from '../../app/contract/v1/magazine'
@@ -250,6 +251,41 @@ describe('sitemap entries', () => {
     const articles = await api.db.select().from(magazineArticles)
     const visible = articles.filter((a) => a.publishedAt.getTime() <= api.now.getTime())
     expect(entries.magazine_articles).toHaveLength(visible.length)
+    // The demo fits one page: /sitemap.xml is the sitemap itself, not an index.
+    expect([entries.page, entries.pages]).toEqual([1, 1])
+  })
+
+  it('a catalogue past one page is cut in id order into pages that join up, none twice', async () => {
+    const whole = SitemapEntries.parse((await api.call('GET', '/v1/sitemap_entries')).body)
+    const size = 7
+    const first = await sitemapEntries(api.db, api.now, 1, size)
+    const largest = Math.max(whole.class_works.length, whole.teachers.length, whole.magazine_articles.length)
+    expect(first.pages).toBe(Math.ceil(largest / size))
+    expect(first.pages).toBeGreaterThan(1)
+    const joined: SitemapEntries = { ...first, class_works: [], teachers: [], magazine_articles: [] }
+    for (let page = 1; page <= first.pages + 1; page++) {
+      const got = await sitemapEntries(api.db, api.now, page, size)
+      expect(got.page).toBe(page)
+      for (const kind of ['class_works', 'teachers', 'magazine_articles'] as const) {
+        expect(got[kind].length).toBeLessThanOrEqual(size)
+        joined[kind].push(...got[kind])
+      }
+      if (page > first.pages)
+        expect([got.class_works, got.teachers, got.magazine_articles]).toEqual([[], [], []])
+    }
+    const byId = (l: { id: number }[]) => l.map((e) => e.id).sort((a, b) => a - b)
+    for (const kind of ['class_works', 'teachers', 'magazine_articles'] as const) {
+      expect(
+        joined[kind].map((e) => e.id),
+        kind,
+      ).toEqual(byId(joined[kind]))
+      expect(byId(joined[kind]), kind).toEqual(byId(whole[kind]))
+    }
+    // Over the API: a page past the last is empty; a bad page is 400.
+    const past = SitemapEntries.parse((await api.call('GET', '/v1/sitemap_entries?page=2')).body)
+    expect([past.class_works, past.page, past.pages]).toEqual([[], 2, 1])
+    for (const bad of ['0', 'abc', '1001', '1.5'])
+      expect((await api.call('GET', `/v1/sitemap_entries?page=${bad}`)).status, bad).toBe(400)
   })
 })
 

@@ -1,38 +1,65 @@
-import { and, desc, eq, isNull, lte } from 'drizzle-orm'
+import { and, asc, count, eq, isNull, lte, type SQL } from 'drizzle-orm'
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import type { SitemapEntries } from '../../contract/v1/sitemap'
 import type { Db } from '../../db/client'
 import { classWorks, magazineArticles, users } from '../../db/schema'
 import { iso } from './class-cards'
 
-/** A sitemap file holds at most 50,000 URLs; the fixed pages take a few of them. */
-export const SITEMAP_LIMIT_PER_KIND = 16_000
+/**
+ * Entries of each kind a sitemap page holds: three kinds and the fixed pages stay under the 50,000 URLs a sitemap
+ * file may hold. A catalogue past it gets more pages, listed by a sitemap index (/sitemap.xml).
+ */
+export const SITEMAP_PAGE_SIZE = 15_000
 
 /** What a search engine may index: published classes, teachers' public pages, published articles. */
-export async function sitemapEntries(db: Db, now: Date): Promise<SitemapEntries> {
-  const [classes, teachers, articles] = await Promise.all([
-    db
-      .select({ id: classWorks.id, updatedAt: classWorks.updatedAt })
-      .from(classWorks)
-      .where(eq(classWorks.isPublished, true))
-      .orderBy(desc(classWorks.updatedAt), desc(classWorks.id))
-      .limit(SITEMAP_LIMIT_PER_KIND),
-    db
-      .select({ id: users.id, updatedAt: users.updatedAt })
-      .from(users)
-      .where(and(eq(users.isTeacher, true), isNull(users.suspendedAt)))
-      .orderBy(desc(users.updatedAt), desc(users.id))
-      .limit(SITEMAP_LIMIT_PER_KIND),
-    db
-      .select({ id: magazineArticles.id, updatedAt: magazineArticles.publishedAt })
-      .from(magazineArticles)
-      .where(lte(magazineArticles.publishedAt, now))
-      .orderBy(desc(magazineArticles.publishedAt), desc(magazineArticles.id))
-      .limit(SITEMAP_LIMIT_PER_KIND),
+export async function sitemapEntries(
+  db: Db,
+  now: Date,
+  page = 1,
+  pageSize = SITEMAP_PAGE_SIZE,
+): Promise<SitemapEntries> {
+  const kinds = [
+    {
+      table: classWorks,
+      id: classWorks.id,
+      updatedAt: classWorks.updatedAt,
+      where: eq(classWorks.isPublished, true),
+    },
+    {
+      table: users,
+      id: users.id,
+      updatedAt: users.updatedAt,
+      where: and(eq(users.isTeacher, true), isNull(users.suspendedAt))!,
+    },
+    {
+      table: magazineArticles,
+      id: magazineArticles.id,
+      updatedAt: magazineArticles.publishedAt,
+      where: lte(magazineArticles.publishedAt, now),
+    },
+  ] satisfies { table: PgTable; id: PgColumn; updatedAt: PgColumn; where: SQL }[]
+  // Pages are cut in id order, which a change does not move: an entry is on one page only.
+  const [lists, counts] = await Promise.all([
+    Promise.all(
+      kinds.map((k) =>
+        db
+          .select({ id: k.id, updatedAt: k.updatedAt })
+          .from(k.table)
+          .where(k.where)
+          .orderBy(asc(k.id))
+          .limit(pageSize)
+          .offset((page - 1) * pageSize),
+      ),
+    ),
+    Promise.all(kinds.map((k) => db.select({ n: count() }).from(k.table).where(k.where))),
   ])
   const entry = (r: { id: number; updatedAt: Date }) => ({ id: r.id, updated_at: iso(r.updatedAt) })
+  const largest = Math.max(...counts.map(([c]) => Number(c?.n ?? 0)))
   return {
-    class_works: classes.map(entry),
-    teachers: teachers.map(entry),
-    magazine_articles: articles.map(entry),
+    class_works: lists[0]!.map(entry),
+    teachers: lists[1]!.map(entry),
+    magazine_articles: lists[2]!.map(entry),
+    page,
+    pages: Math.max(1, Math.ceil(largest / pageSize)),
   }
 }

@@ -832,7 +832,8 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     getRelatedArticles: (articleId: number) =>
       publicGet(RelatedArticles, () => get(`/v1/magazine_articles/${id(articleId)}/related`)),
     getMagazineFacets: () => publicGet(MagazineFacets, () => get('/v1/magazine_articles/facets')),
-    getSitemapEntries: () => publicCall(SitemapEntries, () => get('/v1/sitemap_entries')),
+    getSitemapEntries: (page = 1) =>
+      publicCall(SitemapEntries, () => get('/v1/sitemap_entries', { page: page > 1 ? page : undefined })),
 
     // ── teacher and organisation tools (issue #7) ──
     ...teacherTools(authedCall, get, id),
