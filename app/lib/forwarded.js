@@ -34,7 +34,10 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1'])
  * @returns {string}
  */
 export function apiCallerAddress(claimed, peer, trustedPeers = []) {
-  const trusted = peer !== undefined && (LOOPBACK.has(peer) || trustedPeers.includes(peer))
+  // An IPv4 peer of a dual-stack socket reads ::ffff:a.b.c.d.
+  const plain = peer?.startsWith('::ffff:') ? peer.slice(7) : peer
+  const trusted =
+    plain !== undefined && (LOOPBACK.has(peer ?? '') || LOOPBACK.has(plain) || trustedPeers.includes(plain))
   return trusted && claimed ? claimed : (peer ?? '')
 }
 

@@ -23,6 +23,7 @@ describe('apiCallerAddress', () => {
     expect(apiCallerAddress('203.0.113.9', '::1')).toBe('203.0.113.9')
     expect(apiCallerAddress('203.0.113.9', '::ffff:127.0.0.1')).toBe('203.0.113.9')
     expect(apiCallerAddress('203.0.113.9', '10.0.0.5', ['10.0.0.5'])).toBe('203.0.113.9')
+    expect(apiCallerAddress('203.0.113.9', '::ffff:10.0.0.5', ['10.0.0.5'])).toBe('203.0.113.9')
     // The app called without a browser behind it: its own address.
     expect(apiCallerAddress(null, '127.0.0.1')).toBe('127.0.0.1')
   })

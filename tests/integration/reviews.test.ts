@@ -18,7 +18,7 @@ import { ReviewPage, ReviewReply } from '../../app/contract/v1/reviews'
 import { TeacherProfile } from '../../app/contract/v1/teachers'
 import {
   AdminReportList,
-  AdminSuspensionPage,
+  AdminSuspensionList,
   ReportReceipt,
   ResolveReportResult,
 } from '../../app/contract/v1/trust'
@@ -1049,6 +1049,14 @@ describe('reporting a review', () => {
     const author = l.seats[1]!.member
     const seat = await reserve(author, other.schedule.id)
     const elsewhere = expectOk(await postReview(author, seat, { rating: 2, comment: comment(3) }), 201).id
+    // A third, reported by someone else and not yet judged: the suspension closes that report too.
+    const third = await lesson({ members: 0 })
+    const thirdSeat = await reserve(author, third.schedule.id)
+    const reportedToo = expectOk(
+      await postReview(author, thirdSeat, { rating: 1, comment: comment(4) }),
+      201,
+    ).id
+    expectOk(await report((await newPerson()).sub, reportedToo), 201)
     const reporter = await newPerson()
     const receipt = ReportReceipt.parse(expectOk(await report(reporter.sub, abusive!), 201))
     // Decided after the lessons (a review exists only then): the suspension cancels none of these seats.
@@ -1076,22 +1084,22 @@ describe('reporting a review', () => {
           .orderBy(reviews.id)
       ).map((r) => `${r.id}:${r.mark}`)
     const marked = await marks()
-    expect(marked).toEqual([`${abusive}:false`, `${elsewhere}:true`])
+    expect(marked).toEqual([`${abusive}:false`, `${elsewhere}:true`, `${reportedToo}:false`])
     await api.db.update(reviews).set({ hiddenBySuspension: false }).where(eq(reviews.userId, author.id))
     const backfill = readFileSync(
       new URL('../../app/db/migrations/0031_review_suspension.sql', import.meta.url),
       'utf8',
     )
       .split('--> statement-breakpoint')
-      .at(-1)!
-    expect(backfill).toMatch(/^\s*-- Reviews hidden before this column/)
+      .find((s) => s.trim().startsWith('-- Reviews hidden before this column'))!
+    expect(backfill).toBeDefined()
     await api.db.execute(sql.raw(backfill))
     expect(await marks()).toEqual(marked)
 
     // Lifted: the review the suspension took down shows and counts again; the reported one stays hidden.
-    const listed = AdminSuspensionPage.parse(
+    const listed = AdminSuspensionList.parse(
       expectOk(await call(SUBS.operator, 'GET', '/v1/admin/suspensions')),
-    ).suspensions.find((s) => s.user.id === author.id)
+    ).find((s) => s.user.id === author.id)
     expect(listed).toMatchObject({ hidden_classes: 0, hidden_reviews: 1 })
     expect(
       expectOk(
@@ -1105,8 +1113,11 @@ describe('reporting a review', () => {
       count: 1,
       histogram: [0, 0, 0, 0, 1],
     })
-    const [stays] = await api.db.select().from(reviews).where(eq(reviews.id, abusive!))
-    expect(stays).toMatchObject({ status: 'hidden', hiddenBySuspension: false })
+    // Both reported reviews stay hidden: the one the operator judged, and the one whose report the suspension closed.
+    for (const id of [abusive!, reportedToo]) {
+      const [stays] = await api.db.select().from(reviews).where(eq(reviews.id, id))
+      expect(stays, String(id)).toMatchObject({ status: 'hidden', hiddenBySuspension: false })
+    }
   })
 
   it('a member reports it; an operator hides it: gone from the list, the count, the average, the card and the teacher page', async () => {

@@ -3,7 +3,7 @@ import { IdParams } from '../../contract/v1/common'
 import {
   AdminReportList,
   AdminReportQuery,
-  AdminSuspensionPage,
+  AdminSuspensionList,
   AdminSuspensionQuery,
   AdminVerification,
   AdminVerificationList,
@@ -205,7 +205,7 @@ export function registerTrustRoutes(app: ApiApp, deps: RouteDeps) {
       middleware: [operator] as const,
       request: { query: AdminSuspensionQuery },
       responses: {
-        200: json(AdminSuspensionPage, '利用停止中のアカウントの1ページ'),
+        200: json(AdminSuspensionList, '利用停止中のアカウントの1ページ'),
         ...errors(400, 401, 404, 503),
       },
     }),

@@ -464,17 +464,6 @@ export async function adminResolveReport(
     } else if (body.action === 'suspend') {
       status = 'suspended'
       const s = await suspendAccount(tx, report.targetUserId, now)
-      // The reported class or review was judged with the account: lifting the suspension does not bring it back.
-      if (report.targetType === 'class')
-        await tx
-          .update(classWorks)
-          .set({ hiddenBySuspension: false })
-          .where(and(eq(classWorks.id, report.targetId), eq(classWorks.hiddenBySuspension, true)))
-      else if (report.targetType === 'review')
-        await tx
-          .update(reviews)
-          .set({ hiddenBySuspension: false })
-          .where(and(eq(reviews.id, report.targetId), eq(reviews.hiddenBySuspension, true)))
       cancellation = s.cancellation
       after = {
         suspended_user: report.targetUserId,
@@ -505,7 +494,22 @@ export async function adminResolveReport(
             : and(eq(reports.targetType, report.targetType), eq(reports.targetId, report.targetId)),
         ),
       )
-      .returning({ id: reports.id })
+      .returning({ id: reports.id, targetType: reports.targetType, targetId: reports.targetId })
+    if (status === 'suspended') {
+      // Every reported class or review of the account was closed with it (judged with the account): lifting the
+      // suspension does not bring those back, only what the suspension took down unreported (migration 0031).
+      const reported = (type: string) => closed.filter((r) => r.targetType === type).map((r) => r.targetId)
+      if (reported('class').length)
+        await tx
+          .update(classWorks)
+          .set({ hiddenBySuspension: false })
+          .where(and(inArray(classWorks.id, reported('class')), eq(classWorks.hiddenBySuspension, true)))
+      if (reported('review').length)
+        await tx
+          .update(reviews)
+          .set({ hiddenBySuspension: false })
+          .where(and(inArray(reviews.id, reported('review')), eq(reviews.hiddenBySuspension, true)))
+    }
     if (status !== 'suspended')
       await audit(tx, {
         actorId: operator.id,

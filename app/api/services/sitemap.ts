@@ -38,7 +38,8 @@ export async function sitemapEntries(
       where: lte(magazineArticles.publishedAt, now),
     },
   ] satisfies { table: PgTable; id: PgColumn; updatedAt: PgColumn; where: SQL }[]
-  // Pages are cut in id order, which a change does not move: an entry is on one page only.
+  // Pages are cut in id order, which an edit does not move. A class published or withdrawn between the reads of two
+  // pages (each kept 10 minutes) shifts the cut by one: an entry at the edge may be listed twice or wait a while.
   const [lists, counts] = await Promise.all([
     Promise.all(
       kinds.map((k) =>

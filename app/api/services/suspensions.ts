@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm'
-import type { AdminSuspensionPage, LiftSuspensionBody, LiftSuspensionResult } from '../../contract/v1/trust'
+import type { AdminSuspension, LiftSuspensionBody, LiftSuspensionResult } from '../../contract/v1/trust'
 import { audit } from '../../db/audit'
 import type { Db } from '../../db/client'
 import { classWorks, reports, reviews, users } from '../../db/schema'
@@ -19,7 +19,7 @@ import { restoreSuspendedReviews } from './reviews'
  * report, and the class or review whose report led to the suspension. Lessons cancelled and refunded stay so.
  */
 
-export async function adminListSuspensions(db: Db, page = 1): Promise<AdminSuspensionPage> {
+export async function adminListSuspensions(db: Db, page = 1): Promise<AdminSuspension[]> {
   // Spelt out: a select from one table names its columns bare, and a bare "id" in a subquery is the subquery's.
   const userId = sql`${users}.${sql.identifier('id')}`
   const note = sql<string | null>`(select ${reports.note} from ${reports}
@@ -42,19 +42,15 @@ export async function adminListSuspensions(db: Db, page = 1): Promise<AdminSuspe
     .from(users)
     .where(isNotNull(users.suspendedAt))
     .orderBy(desc(users.suspendedAt), desc(users.id))
-    .limit(ADMIN_LIST_PAGE_SIZE + 1)
+    .limit(ADMIN_LIST_PAGE_SIZE)
     .offset((page - 1) * ADMIN_LIST_PAGE_SIZE)
-  return {
-    suspensions: rows.slice(0, ADMIN_LIST_PAGE_SIZE).map((r) => ({
-      user: { id: r.id, nickname: r.nickname, is_teacher: r.isTeacher },
-      suspended_at: iso(r.suspendedAt!),
-      note: r.note,
-      hidden_classes: Number(r.hidden),
-      hidden_reviews: Number(r.hiddenReviews),
-    })),
-    page,
-    has_next: rows.length > ADMIN_LIST_PAGE_SIZE,
-  }
+  return rows.map((r) => ({
+    user: { id: r.id, nickname: r.nickname, is_teacher: r.isTeacher },
+    suspended_at: iso(r.suspendedAt!),
+    note: r.note,
+    hidden_classes: Number(r.hidden),
+    hidden_reviews: Number(r.hiddenReviews),
+  }))
 }
 
 export async function adminLiftSuspension(

@@ -178,14 +178,10 @@ export const AdminSuspension = z.object({
   hidden_reviews: z.number().int().nonnegative(),
 })
 export type AdminSuspension = z.infer<typeof AdminSuspension>
+/** A page of suspended accounts (200 a page, the most recently suspended first; a full page may have a next). */
+export const AdminSuspensionList = z.array(AdminSuspension)
+export type AdminSuspensionList = z.infer<typeof AdminSuspensionList>
 export const AdminSuspensionQuery = z.object({ page: AdminListPage })
-/** A page of suspended accounts (200 a page, the most recently suspended first). */
-export const AdminSuspensionPage = z.object({
-  suspensions: z.array(AdminSuspension),
-  page: z.number().int(),
-  has_next: z.boolean(),
-})
-export type AdminSuspensionPage = z.infer<typeof AdminSuspensionPage>
 
 /** POST /v1/admin/suspensions/{id}/lift (id: the account's): why it is lifted, for the audit log. */
 export const LiftSuspensionBody = z

@@ -5,6 +5,7 @@ import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { inputClass } from '~/components/ui/form-parts'
 import type { AdminSuspension } from '~/contract/v1/trust'
 import { formatDateJa, formatTimeJa } from '~/lib/format'
+import { ADMIN_LIST_PAGE_SIZE } from '~/lib/page-sizes'
 import { liftSuspension } from './admin.functions'
 import { AdminPage } from './admin-page'
 import { adminSuspensionsQuery } from './queries'
@@ -16,7 +17,8 @@ const when = (iso: string) => `${formatDateJa(iso)} ${formatTimeJa(iso)}`
  * who was heard). Lifting lets them sign in again and brings the classes the suspension took down back as drafts.
  */
 export function AdminSuspensions({ page }: { page: number }) {
-  const { suspensions: list, has_next } = useSuspenseQuery(adminSuspensionsQuery(page)).data
+  const list = useSuspenseQuery(adminSuspensionsQuery(page)).data
+  const full = list.length >= ADMIN_LIST_PAGE_SIZE
   return (
     <AdminPage
       title="利用停止中のアカウント"
@@ -33,7 +35,7 @@ export function AdminSuspensions({ page }: { page: number }) {
           ))}
         </ul>
       )}
-      {page > 1 || has_next ? (
+      {page > 1 || full ? (
         <nav aria-label="ページ送り" className="mt-6 flex justify-between">
           {page > 1 ? (
             <Link to="/admin/suspensions" search={page > 2 ? { page: page - 1 } : {}} className="btn-outline">
@@ -42,7 +44,7 @@ export function AdminSuspensions({ page }: { page: number }) {
           ) : (
             <span />
           )}
-          {has_next ? (
+          {full ? (
             <Link to="/admin/suspensions" search={{ page: page + 1 }} className="btn-outline">
               古い停止へ
             </Link>

@@ -98,7 +98,7 @@ import { TeacherProfile } from '../../contract/v1/teachers'
 import {
   AdminReportList,
   type AdminReportQuery,
-  AdminSuspensionPage,
+  AdminSuspensionList,
   AdminVerification,
   AdminVerificationList,
   type CreateReportBody,
@@ -644,7 +644,7 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       }),
     ),
     adminHeldMessages: authedCall(HeldMessageList, () => get('/v1/admin/messages')),
-    adminListSuspensions: authedCall(AdminSuspensionPage, (page: number) =>
+    adminListSuspensions: authedCall(AdminSuspensionList, (page: number) =>
       get('/v1/admin/suspensions', { page }),
     ),
     adminLiftSuspension: authedCall(
