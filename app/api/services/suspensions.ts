@@ -16,7 +16,7 @@ import { restoreSuspendedReviews } from './reviews'
  * (reports.ts) hid the account's published classes and its reviews (hidden_by_suspension); lifting it brings the
  * classes back as drafts (their pictures were deleted, so the teacher publishes them again with a new one) and
  * shows the reviews again. What was judged on a report of its own stays hidden: a class or review hidden on its
- * report, and the class or review whose report led to the suspension. Lessons cancelled and refunded stay so.
+ * report, and every class or review whose open report the suspension closed. Lessons cancelled and refunded stay so.
  */
 
 export async function adminListSuspensions(db: Db, page = 1): Promise<AdminSuspension[]> {
