@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import { eq, isNotNull, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TeacherClassWork, TeacherSchedule } from '../../app/contract/v1/class-management'
@@ -7,6 +6,8 @@ import { OrganizationSales, Receipt } from '../../app/contract/v1/sales'
 import { classWorkSchedules, classWorks, organizations, purchases } from '../../app/db/schema'
 import { tokyoMonth } from '../../app/lib/month'
 import { setupApi, type TestApi } from './support/api'
+import { loadMasters, postClass, postSchedule } from './support/classes'
+import { migrationStatement } from './support/migrations'
 import { SUBS } from './support/tokens'
 
 /**
@@ -24,33 +25,12 @@ beforeAll(async () => {
   api = await setupApi()
   month = tokyoMonth(api.now)
   teacherId = await api.userId(SUBS.teacher)
-  const [cats, styles, grades] = await Promise.all(
-    ['categories', 'class_styles', 'target_grades'].map(
-      async (k) => (await api.call('GET', `/v1/master/${k}`)).body,
-    ),
-  )
+  const masters = await loadMasters(api)
   const cls = TeacherClassWork.parse(
-    (
-      await api.as(SUBS.teacher, 'POST', '/v1/teachers/class_works', {
-        title: '団体の売上の履歴を確かめるクラス',
-        description: '入会と退会の前後の売上',
-        category_id: cats[0].id,
-        class_style_id: styles[0].id,
-        target_grade_ids: [grades[0].id],
-        price: 2000,
-        capacity: 10,
-        duration_minutes: 60,
-        is_published: true,
-      })
-    ).body,
+    (await postClass(api, masters, SUBS.teacher, { price: 2000, capacity: 10, is_published: true })).body,
   )
   schedule = TeacherSchedule.parse(
-    (
-      await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${cls.id}/schedules`, {
-        started_at: new Date(api.now.getTime() + 4 * DAY).toISOString(),
-        ended_at: new Date(api.now.getTime() + 4 * DAY + 3_600_000).toISOString(),
-      })
-    ).body,
+    (await postSchedule(api, SUBS.teacher, cls.id, new Date(api.now.getTime() + 4 * DAY))).body,
   )
   const [org] = await api.db.select({ name: organizations.name }).from(organizations).limit(1)
   orgName = org!.name
@@ -137,12 +117,10 @@ describe('organisation sales follow the organisation at the time of the purchase
       .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
       .where(isNotNull(classWorks.organizationId))
     await api.db.update(purchases).set({ organizationId: null })
-    const file = readFileSync(
-      new URL('../../app/db/migrations/0030_purchase_organization.sql', import.meta.url),
-      'utf8',
+    const backfill = migrationStatement(
+      '0030_purchase_organization.sql',
+      '-- Purchases made before this column',
     )
-    const backfill = file.split('--> statement-breakpoint').at(-1)!
-    expect(backfill).toMatch(/^\s*-- Purchases made before this column/)
     await api.db.execute(sql.raw(backfill))
     const rows = await api.db
       .select({ id: purchases.id, org: purchases.organizationId })

@@ -5,7 +5,6 @@
  * published classes, the teacher is mailed (a setting they may switch off), and an operator can hide a reported
  * review, which then no longer shows or counts. The API's clock is this file's own, so lessons can end.
  */
-import { readFileSync } from 'node:fs'
 import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createApiApp } from '../../app/api/app'
@@ -38,6 +37,7 @@ import { type CallResult, setupApi, type TestApi } from './support/api'
 import { TEST_ISSUER } from './support/constants'
 import { appJobHandlers } from './support/jobs'
 import { testMailSettings } from './support/mail'
+import { migrationStatement } from './support/migrations'
 import { SUBS, testAuth, tokenFor } from './support/tokens'
 
 const MINUTE = 60_000
@@ -1086,13 +1086,7 @@ describe('reporting a review', () => {
     const marked = await marks()
     expect(marked).toEqual([`${abusive}:false`, `${elsewhere}:true`, `${reportedToo}:false`])
     await api.db.update(reviews).set({ hiddenBySuspension: false }).where(eq(reviews.userId, author.id))
-    const backfill = readFileSync(
-      new URL('../../app/db/migrations/0031_review_suspension.sql', import.meta.url),
-      'utf8',
-    )
-      .split('--> statement-breakpoint')
-      .find((s) => s.trim().startsWith('-- Reviews hidden before this column'))!
-    expect(backfill).toBeDefined()
+    const backfill = migrationStatement('0031_review_suspension.sql', '-- Reviews hidden before this column')
     await api.db.execute(sql.raw(backfill))
     expect(await marks()).toEqual(marked)
 

@@ -5,7 +5,6 @@
  * of the identity images. Last, on PostgreSQL only, members booking while an operator suspends their teacher.
  */
 import { randomBytes } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import { and, eq, gt, inArray, like, ne, sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -56,6 +55,7 @@ import { TEST_ISSUER } from './support/constants'
 import { appJobHandlers } from './support/jobs'
 import { whileHeld } from './support/locks'
 import { testMailSettings } from './support/mail'
+import { migrationStatement } from './support/migrations'
 import { SUBS, testAuth, tokenFor } from './support/tokens'
 
 const HOUR = 3_600_000
@@ -2042,14 +2042,14 @@ describe('利用停止の解除', () => {
       .update(classWorks)
       .set({ hiddenBySuspension: true })
       .where(eq(classWorks.teacherId, teacher.id))
-    const backfill = readFileSync(
-      new URL('../../app/db/migrations/0031_review_suspension.sql', import.meta.url),
-      'utf8',
+    await api.db.execute(
+      sql.raw(
+        migrationStatement(
+          '0031_review_suspension.sql',
+          '-- Classes whose own report was closed by the suspension',
+        ),
+      ),
     )
-      .split('--> statement-breakpoint')
-      .find((s) => s.trim().startsWith('-- Classes whose own report was closed by the suspension'))
-    expect(backfill).toBeDefined()
-    await api.db.execute(sql.raw(backfill!))
     expect(await marks()).toEqual([`${reported.id}:false`, `${other.id}:true`])
     expect(
       LiftSuspensionResult.parse(
