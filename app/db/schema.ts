@@ -713,6 +713,22 @@ export const classImages = pgTable(
   (t) => [index('class_images_owner_idx').on(t.ownerId), index('class_images_created_idx').on(t.createdAt)],
 )
 
+/**
+ * Who uploaded each stored avatar (`avatars/<hex>.webp`): only its uploader may show it, and it is deleted when
+ * they no longer do (docs/decisions/0038).
+ */
+export const avatarImages = pgTable(
+  'avatar_images',
+  {
+    path: text('path').primaryKey(),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index('avatar_images_owner_idx').on(t.ownerId), index('avatar_images_created_idx').on(t.createdAt)],
+)
+
 /** Uploaded images when no S3-compatible storage is configured: in the database, never on one instance's disk. */
 export const uploads = pgTable('uploads', {
   /** The path under /uploads/, e.g. `classes/<32 hex>.webp`. */

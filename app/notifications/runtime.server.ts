@@ -10,6 +10,7 @@ import { closeMailTransport } from '../mail/mailer.server'
 import { unsubscribeSecretOf } from '../mail/unsubscribe.server'
 import { paymentHandlers, paymentRecurringJobs } from '../payments/jobs.server'
 import { getPaymentProvider } from '../payments/runtime.server'
+import { AVATAR_SWEEP_EVERY_MS, AVATAR_SWEEP_KIND, avatarImageHandlers } from '../server/avatar-images.server'
 import {
   CLASS_IMAGE_SWEEP_EVERY_MS,
   CLASS_IMAGE_SWEEP_KIND,
@@ -70,6 +71,7 @@ export function startBackgroundWork(): void {
             },
             [RUBY_FILL_KIND]: rubyFillHandler(publicContentChanged),
             ...classImageHandlers(),
+            ...avatarImageHandlers(),
           },
           recurring: [
             ...recurringJobs,
@@ -77,6 +79,7 @@ export function startBackgroundWork(): void {
             { kind: 'verifications.purge', everyMs: VERIFICATION_PURGE_EVERY_MS },
             { kind: RUBY_FILL_KIND, everyMs: RUBY_FILL_EVERY_MS },
             { kind: CLASS_IMAGE_SWEEP_KIND, everyMs: CLASS_IMAGE_SWEEP_EVERY_MS },
+            { kind: AVATAR_SWEEP_KIND, everyMs: AVATAR_SWEEP_EVERY_MS },
           ],
         })
       } catch (err) {

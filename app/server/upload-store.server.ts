@@ -146,3 +146,20 @@ export function getUploadStore(): UploadStore {
   })()
   return current
 }
+
+/**
+ * Records who uploaded the file just stored at `path` (class images 0035, avatars 0038). Unrecorded, nothing could
+ * ever delete it: if the record fails, the file goes and the error is thrown (the upload fails as a whole).
+ */
+export async function recordOrDelete(
+  path: string,
+  record: () => Promise<void>,
+  store: UploadStore = getUploadStore(),
+): Promise<void> {
+  try {
+    await record()
+  } catch (error) {
+    await store.delete(path).catch(() => {})
+    throw error
+  }
+}

@@ -254,6 +254,8 @@ test('my page shows next lessons and shortcuts; the profile is edited from /prof
 })
 
 test('a newly registered parent adds, edits and removes a learner profile', async ({ page, context }) => {
+  // Registration, three photo changes and the jobs that release the old ones: ~25 s alone, more beside others.
+  test.setTimeout(60_000)
   // A fresh account, so that the demo parent keeps exactly its two children for the other specs.
   await registerNewParent(page, context)
 
@@ -274,6 +276,20 @@ test('a newly registered parent adds, edits and removes a learner profile', asyn
   expect(served.status()).toBe(200)
   expect(served.headers()['content-type']).toBe('image/webp')
   expect((await page.request.get('/uploads/avatars/../session-secret')).status()).toBe(404)
+  // A new photo replaces it: the old one's address stops answering once the release job has run (0038), and
+  // removing the photo takes the new one down too.
+  await avatar.setInputFiles({
+    name: 'face2.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from(PNG_1PX, 'base64'),
+  })
+  await expect(page.getByTestId('avatar-preview')).not.toHaveAttribute('src', src)
+  const second = (await page.getByTestId('avatar-preview').getAttribute('src')) ?? ''
+  await expect.poll(async () => (await page.request.get(src)).status(), { timeout: 15_000 }).toBe(404)
+  expect((await page.request.get(second)).status()).toBe(200)
+  await page.getByRole('button', { name: '画像を削除' }).click()
+  await expect(page.getByTestId('snackbar')).toContainText('プロフィール画像を削除しました')
+  await expect.poll(async () => (await page.request.get(second)).status(), { timeout: 15_000 }).toBe(404)
 
   await page.getByTestId('learner-add').click()
   const form = page.getByTestId('learner-form')

@@ -5,7 +5,7 @@
  * with TEST_DATABASE_URL: the races between a release and a teacher taking the image up again mean something only
  * there (PGlite has one connection, so the release simply runs after the other transaction).
  */
-import { and, eq, sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLASS_IMAGE_RELEASE_KIND, requireOwnClassImage } from '../../app/api/services/class-images'
@@ -24,6 +24,7 @@ import { saveClassImage, uploadResponse } from '../../app/server/uploads.server'
 import { setupApi, type TestApi } from './support/api'
 import { loadMasters, type Masters, postClass } from './support/classes'
 import { TEST_ISSUER } from './support/constants'
+import { runQueuedForPath } from './support/jobs'
 import { SUBS } from './support/tokens'
 
 let api: TestApi
@@ -55,22 +56,13 @@ const createClass = (sub: string, extra: Record<string, unknown> = {}) => postCl
 
 const served = async (path: string) => (await uploadResponse(path, store)).status
 
-/** Runs the release jobs queued for `path` as the runner would, and says what each found. */
-async function runReleases(path: string) {
-  const queued = await api.db
-    .select()
-    .from(jobs)
-    .where(and(eq(jobs.kind, CLASS_IMAGE_RELEASE_KIND), sql`${jobs.payload}->>'path' = ${path}`))
-  const handler = classImageHandlers(() => store)[CLASS_IMAGE_RELEASE_KIND]!
-  for (const job of queued) {
-    await handler(
-      { id: job.id, kind: job.kind, payload: job.payload as Record<string, unknown>, attempts: 1 },
-      { db: api.db },
-    )
-    await api.db.delete(jobs).where(eq(jobs.id, job.id))
-  }
-  return queued.length
-}
+const runReleases = (path: string) =>
+  runQueuedForPath(
+    api,
+    CLASS_IMAGE_RELEASE_KIND,
+    classImageHandlers(() => store)[CLASS_IMAGE_RELEASE_KIND]!,
+    path,
+  )
 
 const owned = async (path: string) =>
   (await api.db.select().from(classImages).where(eq(classImages.path, path))).length === 1

@@ -1,4 +1,4 @@
-import { and, asc, count, countDistinct, desc, eq, gte, inArray, isNull, ne } from 'drizzle-orm'
+import { and, asc, count, countDistinct, desc, eq, gte, inArray, isNull } from 'drizzle-orm'
 import type { DeepMe, Following, RegisterUserBody, UpdateUserBody, User } from '../../contract/v1/users'
 import type { Db, DbOrTx, Tx } from '../../db/client'
 import {
@@ -20,6 +20,7 @@ import { transaction } from '../../db/transaction'
 import { classSearchText } from '../../lib/search-normalize'
 import type { TokenClaims, UserRow } from '../auth'
 import { ApiError, invalidRequest, refuseContactInfoIn, sqlState } from '../errors'
+import { releaseAvatar, requireOwnAvatar } from './avatar-images'
 import { iso, scheduleColumns, summaryJson } from './class-cards'
 
 export function toUserJson(u: UserRow): User {
@@ -271,18 +272,18 @@ export async function updateMe(db: Db, user: UserRow, body: UpdateUserBody): Pro
   }
   // Retried on a deadlock: a nickname change rewrites the search text of the teacher's classes.
   return transaction(db, async (tx) => {
-    // An uploaded avatar's path is public once someone shows it: pointing at another member's photo would show
-    // their face here, and removing "one's own" old avatar would then delete theirs.
-    if (body.avatar_url?.startsWith('/uploads/') && body.avatar_url !== user.avatarUrl) {
-      const [taken] = await tx
-        .select({ id: users.id })
+    // The avatar shown now, read under the member's row lock: of two changes at once, the second replaces (and
+    // releases) what the first put, not what both saw before (docs/decisions/0038).
+    let shownAvatar = user.avatarUrl
+    if (body.avatar_url !== undefined) {
+      const [row] = await tx
+        .select({ avatarUrl: users.avatarUrl })
         .from(users)
-        .where(and(eq(users.avatarUrl, body.avatar_url), ne(users.id, user.id)))
-        .limit(1)
-      if (taken)
-        throw invalidRequest('入力内容に誤りがあります', [
-          { path: ['avatar_url'], message: 'この画像は使えません' },
-        ])
+        .where(eq(users.id, user.id))
+        .for('update')
+      shownAvatar = row?.avatarUrl ?? null
+      // Only one's own upload: another member's photo would show their face under this name.
+      if (body.avatar_url !== shownAvatar) await requireOwnAvatar(tx, user.id, body.avatar_url)
     }
     await checkMasters(tx, {
       professions: [body.profession_id],
@@ -317,6 +318,7 @@ export async function updateMe(db: Db, user: UserRow, body: UpdateUserBody): Pro
     if (body.nickname !== undefined && body.nickname !== user.nickname) {
       await refreshSearchTextOfTeacher(tx, user.id, body.nickname)
     }
+    if (body.avatar_url !== undefined && body.avatar_url !== shownAvatar) await releaseAvatar(tx, shownAvatar)
     return toUserJson(updated!)
   })
 }

@@ -16,7 +16,7 @@ import { recordClassImage } from '~/server/class-images.server'
 import { setRefusalStatus } from '~/server/server-fn-errors.server'
 import { currentAccessToken, requireAccessToken } from '~/server/session-token.server'
 import { refuseImageUploadOverLimit } from '~/server/upload-limit.server'
-import { getUploadStore } from '~/server/upload-store.server'
+import { recordOrDelete } from '~/server/upload-store.server'
 import { saveClassImage } from '~/server/uploads.server'
 
 /** /class_management: the caller's classes in one tab (published or not), and whether they teach at all. */
@@ -139,13 +139,8 @@ export const uploadClassImage = createServerFn({ method: 'POST' })
     }
     // Only its uploader may put it on a class (0035); an upload never saved on one is swept a day later.
     const path = saved.url.slice('/uploads/'.length)
-    await recordClassImage(path, me.data.id).catch(async (error) => {
-      // Unrecorded, nothing could ever delete it: it goes now, and the upload fails as a whole.
-      await getUploadStore()
-        .delete(path)
-        .catch(() => {})
-      throw error
-    })
+    const ownerId = me.data.id
+    await recordOrDelete(path, () => recordClassImage(path, ownerId))
     return saved
   })
 

@@ -1,15 +1,19 @@
 import { createServerFn } from '@tanstack/react-start'
 import { z } from 'zod'
 import { CreateLearnerBody } from '~/contract/v1/users'
+import { getDb } from '~/db/client'
 import type { ActionResult } from '~/lib/action-result'
 import { idInput } from '~/lib/ids'
 import { fileInput } from '~/lib/input-error'
 import { memberActionResult, sessionEnded, toActionResult } from '~/server/action-result.server'
 import { api } from '~/server/api-client'
-import { removeAvatar, saveAvatar } from '~/server/avatar-upload.server'
+import { recordAvatarImage, releaseAvatarPath } from '~/server/avatar-images.server'
+import { saveAvatar } from '~/server/avatar-upload.server'
+import { logger } from '~/server/logger.server'
 import { setRefusalStatus } from '~/server/server-fn-errors.server'
 import { currentAccessToken, requireAccessToken } from '~/server/session-token.server'
 import { refuseImageUploadOverLimit } from '~/server/upload-limit.server'
+import { recordOrDelete } from '~/server/upload-store.server'
 import { ProfileEditInput } from './profile-schema'
 
 /** The signed-in member's basic information (GET /v1/users/deep_me) with the master lists to name its ids. */
@@ -88,23 +92,29 @@ export const uploadAvatar = createServerFn({ method: 'POST' })
       setRefusalStatus(400)
       return { ok: false, status: 400, code: 'invalid_image', message: saved.message, fieldErrors: {} }
     }
+    // Only its uploader may show it (0038).
+    const path = saved.url.slice('/uploads/'.length)
+    const ownerId = before.data.id
+    await recordOrDelete(path, () => recordAvatarImage(path, ownerId))
+    // The API queues the release of the photo this one replaces, in the same transaction.
     const result = await toActionResult(async () => {
       const user = await api.updateMe(token, { avatar_url: saved.url })
       return { avatar_url: user.avatar_url }
     })
-    await removeAvatar(result.ok ? before.data?.avatar_url : saved.url)
+    // Refused: the new photo goes now (or, if this fails too, with the hourly sweep a day later).
+    if (!result.ok)
+      await releaseAvatarPath(await getDb(), path).catch((err) =>
+        logger.warn({ err }, 'an avatar upload that was not shown could not be released'),
+      )
     return result
   })
 
-/** Goes back to the initial letter (and removes the stored file). */
+/** Goes back to the initial letter (the API queues the release of the stored file). */
 export const clearAvatar = createServerFn({ method: 'POST' }).handler(async () => {
   const token = await currentAccessToken()
   if (!token) return sessionEnded()
-  const before = await api.getMe(token)
-  const result = await toActionResult(async () => {
+  return toActionResult(async () => {
     const user = await api.updateMe(token, { avatar_url: null })
     return { avatar_url: user.avatar_url }
   })
-  if (result.ok) await removeAvatar(before.data?.avatar_url)
-  return result
 })

@@ -1,7 +1,11 @@
+import { and, eq, sql } from 'drizzle-orm'
+import { jobs } from '../../../app/db/schema'
 import { RUBY_FILL_KIND, rubyFillHandler } from '../../../app/jobs/ruby-fill.server'
+import type { JobHandler } from '../../../app/jobs/runner.server'
 import { type NotificationDeps, notificationHandlers } from '../../../app/notifications/handlers.server'
 import { embeddedPaymentProvider } from '../../../app/payments/embedded.server'
 import { paymentHandlers } from '../../../app/payments/jobs.server'
+import type { TestApi } from './api'
 
 /**
  * Every job handler the app's runner has (notifications, payments, furigana), with the embedded payment provider on the
@@ -13,4 +17,20 @@ export function appJobHandlers(deps: NotificationDeps) {
     ...paymentHandlers({ provider: (db) => embeddedPaymentProvider(async () => db) }),
     [RUBY_FILL_KIND]: rubyFillHandler(async () => {}),
   }
+}
+
+/** Runs, as the runner would, the jobs of `kind` queued for the upload at `path`, and removes them; how many. */
+export async function runQueuedForPath(api: TestApi, kind: string, handler: JobHandler, path: string) {
+  const queued = await api.db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.kind, kind), sql`${jobs.payload}->>'path' = ${path}`))
+  for (const job of queued) {
+    await handler(
+      { id: job.id, kind: job.kind, payload: job.payload as Record<string, unknown>, attempts: 1 },
+      { db: api.db },
+    )
+    await api.db.delete(jobs).where(eq(jobs.id, job.id))
+  }
+  return queued.length
 }
