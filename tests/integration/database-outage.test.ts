@@ -26,6 +26,10 @@ const routes: [string, string, unknown?][] = [
   ['GET', '/v1/users/me'],
   ['GET', '/v1/rooms'],
   ['POST', '/v1/purchases', { schedule_id: 1 }],
+  ['GET', '/v1/destinations?q=%E3%81%AF'],
+  ['GET', '/v1/sitemap_entries?page=2'],
+  ['GET', '/v1/admin/suspensions?page=2'],
+  ['PATCH', '/v1/users/me', { avatar_url: `/uploads/avatars/${'e'.repeat(32)}.webp` }],
 ]
 
 async function callAll(app: ReturnType<typeof createApiApp>) {

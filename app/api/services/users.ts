@@ -272,15 +272,16 @@ export async function updateMe(db: Db, user: UserRow, body: UpdateUserBody): Pro
   }
   // Retried on a deadlock: a nickname change rewrites the search text of the teacher's classes.
   return transaction(db, async (tx) => {
-    // The avatar shown now, read under the member's row lock: of two changes at once, the second replaces (and
-    // releases) what the first put, not what both saw before (docs/decisions/0038).
+    // The avatar shown now, read under the member's row lock (the one the UPDATE below takes anyway, which rows
+    // referencing the member do not wait for): of two changes at once, the second replaces (and releases) what the
+    // first put, not what both saw before (docs/decisions/0038).
     let shownAvatar = user.avatarUrl
     if (body.avatar_url !== undefined) {
       const [row] = await tx
         .select({ avatarUrl: users.avatarUrl })
         .from(users)
         .where(eq(users.id, user.id))
-        .for('update')
+        .for('no key update')
       shownAvatar = row?.avatarUrl ?? null
       // Only one's own upload: another member's photo would show their face under this name.
       if (body.avatar_url !== shownAvatar) await requireOwnAvatar(tx, user.id, body.avatar_url)
