@@ -458,6 +458,10 @@ describe("a popular teacher's students", () => {
     expect(await search('_100%')).toEqual([ids[1]])
     expect(await search('%')).toEqual([ids[1]])
     expect(await search('  ひまわり  ')).toEqual([ids[1]])
+    // Folded as the class search folds: katakana, half-width kana and full-width letters find the nickname.
+    await api.db.update(users).set({ nickname: 'ユキミABC' }).where(eq(users.id, ids[2]!))
+    for (const q of ['ゆきみ', 'ユキミ', 'ﾕｷﾐ', 'ＡＢＣ', 'abc', 'きみa'])
+      expect(await search(q), q).toEqual([ids[2]])
     expect(await search('受講者')).toHaveLength(DESTINATION_SEARCH_LIMIT)
     expect(await search('いない名前')).toEqual([])
     // Another teacher's students are not found; a bad q is 400.

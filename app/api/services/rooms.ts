@@ -16,6 +16,7 @@ import { enqueue } from '../../jobs/queue.server'
 import { containsContactInfo } from '../../lib/contact-detector'
 import { escapeLike } from '../../lib/like'
 import { DESTINATION_SEARCH_LIMIT, MESSAGE_PAGE_SIZE, STUDENT_LIMIT } from '../../lib/page-sizes'
+import { normalizeSearchText } from '../../lib/search-normalize'
 import type { UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
 import { iso } from './class-cards'
@@ -240,7 +241,7 @@ export async function destinations(
         who,
         sql`${users.id} <> ${userId}`,
         partnerId === undefined ? undefined : eq(users.id, partnerId),
-        nickname === undefined ? undefined : ilike(users.nickname, `%${escapeLike(nickname)}%`),
+        nickname === undefined ? undefined : nicknameContains(nickname),
       ),
     )
     .orderBy(asc(users.nickname), asc(users.id))
@@ -253,6 +254,23 @@ export async function destinations(
     is_teacher: r.isTeacher,
     room_id: r.roomId,
   }))
+}
+
+const KATAKANA = String.fromCharCode(
+  ...Array.from({ length: 0x30f6 - 0x30a1 + 1 }, (_, i) => 0x30a1 + i),
+  0x30fd,
+  0x30fe,
+)
+const HIRAGANA = String.fromCharCode(...Array.from(KATAKANA, (ch) => ch.charCodeAt(0) - 0x60))
+
+/**
+ * A nickname containing `q` as a Japanese reader would search it: both sides folded as the class search folds
+ * (app/lib/search-normalize.ts: NFKC, katakana as hiragana, any case), so ハナコ and ﾊﾅｺ find はなこ. The set
+ * searched is one teacher's students, so no index is needed.
+ */
+function nicknameContains(q: string): SQL {
+  const folded = sql`translate(normalize(${users.nickname}, NFKC), ${KATAKANA}, ${HIRAGANA})`
+  return ilike(folded, `%${escapeLike(normalizeSearchText(q))}%`)
 }
 
 async function requireRoomMember(tx: Tx | Db, userId: number, roomId: number) {
