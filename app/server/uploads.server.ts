@@ -116,6 +116,12 @@ async function readVariant(
   if (!bytes) return undefined
   // Two instances may make it at once: the second write loses, and both answer the same image.
   await store.put(path, 'image/webp', bytes).catch(() => {})
+  // A release (0035, 0038) deletes the original before its widths: one that ran while this width was being made
+  // may have missed it, so a width whose original is gone by now goes too (else it would outlive the photo).
+  if (!(await store.get(variant.original))) {
+    await store.delete(path)
+    return undefined
+  }
   return { bytes, type: 'image/webp' }
 }
 

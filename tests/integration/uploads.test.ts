@@ -104,7 +104,7 @@ function sharedStoreBehaviour(stores: () => { a: UploadStore; b: UploadStore }) 
     expect((await sharp(new Uint8Array(await res.arrayBuffer())).metadata()).width).toBe(512)
     const small = pathOf(saved.url).replace('.webp', '-w96.webp')
     expect((await uploadResponse(small, a)).status).toBe(200)
-    // Its release deletes both (tests/integration/avatar-images.test.ts).
+    // Its release deletes both, from the database store (tests/integration/avatar-images.test.ts).
   })
 }
 
