@@ -7,7 +7,9 @@ import { classWorkSchedules, classWorks, organizations, purchases } from '../../
 import { tokyoMonth } from '../../app/lib/month'
 import { setupApi, type TestApi } from './support/api'
 import { loadMasters, postClass, postSchedule } from './support/classes'
+import { whileHeld } from './support/locks'
 import { migrationStatement } from './support/migrations'
+import { insertMembers } from './support/people'
 import { SUBS } from './support/tokens'
 
 /**
@@ -129,3 +131,70 @@ describe('organisation sales follow the organisation at the time of the purchase
     expect(new Map(rows.map((r) => [r.id, r.org]))).toEqual(new Map(expected.map((r) => [r.id, r.org])))
   })
 })
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)(
+  'a booking racing a change of organisation (PostgreSQL)',
+  () => {
+    let orgId: number
+    let crowdSchedule: TeacherSchedule
+    let classId: number
+    beforeAll(async () => {
+      const { invitation_code } = InvitationCode.parse(
+        (await api.as(SUBS.owner, 'GET', '/v1/org_users/invitation_code')).body,
+      )
+      expect((await api.as(SUBS.teacher, 'POST', '/v1/org_users/join', { invitation_code })).status).toBe(200)
+      const cls = TeacherClassWork.parse(
+        (
+          await postClass(api, await loadMasters(api), SUBS.teacher, {
+            price: 1500,
+            capacity: 20,
+            is_published: true,
+          })
+        ).body,
+      )
+      classId = cls.id
+      orgId = cls.organization_id!
+      crowdSchedule = TeacherSchedule.parse(
+        (await postSchedule(api, SUBS.teacher, cls.id, new Date(api.now.getTime() + 5 * DAY))).body,
+      )
+    })
+    const orgOfPurchase = async (id: number) =>
+      (await api.db.select({ org: purchases.organizationId }).from(purchases).where(eq(purchases.id, id)))[0]!
+        .org
+
+    it('a booking that arrives while the class leaves the organisation waits, and is the teacher’s alone', async () => {
+      const [sub] = await insertMembers(api.db, 'org-race', 1)
+      // What the removal holds until it commits: the class row, moved out of the organisation.
+      const sold = await whileHeld(
+        api,
+        async (tx) => {
+          await tx.update(classWorks).set({ organizationId: null }).where(eq(classWorks.id, classId))
+        },
+        () => api.book(sub!, { schedule_id: crowdSchedule.id }),
+      )
+      expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+      expect(await orgOfPurchase(sold.body.id)).toBeNull()
+      await api.db.update(classWorks).set({ organizationId: orgId }).where(eq(classWorks.id, classId))
+    })
+
+    it('six bookings and the teacher’s removal at once: all answer, each seat counts for where its class was', async () => {
+      const subs = await insertMembers(api.db, 'org-crowd', 6)
+      const countOf = async () =>
+        (await orgSales()).by_member.find((m) => m.user_id === teacherId)?.count ?? 0
+      const before = await countOf()
+      const [removal, ...sold] = await Promise.all([
+        api.as(SUBS.owner, 'DELETE', `/v1/org_users/${teacherId}`),
+        ...subs.map((sub) => api.book(sub, { schedule_id: crowdSchedule.id })),
+      ])
+      expect(removal!.status).toBe(200)
+      for (const s of sold) expect(s.status, JSON.stringify(s.body)).toBe(201)
+      const orgs = await Promise.all(sold.map((s) => orgOfPurchase(s.body.id)))
+      for (const org of orgs) expect([orgId, null]).toContain(org)
+      // The organisation's report and the receipts agree on every one of them.
+      const inOrg = orgs.filter((o) => o === orgId).length
+      expect(await countOf()).toBe(before + inOrg)
+      for (const [i, s] of sold.entries())
+        expect((await receiptOf(s.body.id)).organization_name).toBe(orgs[i] === orgId ? orgName : null)
+    })
+  },
+)

@@ -39,9 +39,18 @@ async function membership(tx: Db | Tx, userId: number) {
   return m
 }
 
-/** The organisation the caller owns (locked); 404 for anyone else. */
+/**
+ * The organisation the caller owns, locked FOR NO KEY UPDATE (its row is never deleted): organisation changes queue
+ * behind one another, while a booking's purchase, whose foreign key takes FOR KEY SHARE on the organisation, does
+ * not wait for them. With FOR UPDATE a booking holding its class deadlocked with a removal holding the
+ * organisation and waiting for that class (0015).
+ */
 async function lockOwnedOrganization(tx: Tx, userId: number) {
-  const [org] = await tx.select().from(organizations).where(eq(organizations.ownerId, userId)).for('update')
+  const [org] = await tx
+    .select()
+    .from(organizations)
+    .where(eq(organizations.ownerId, userId))
+    .for('no key update')
   if (!org) throw notFound('組織')
   return org
 }
@@ -111,7 +120,7 @@ export async function joinOrganization(db: Db, user: UserRow, body: JoinOrganiza
       .select({ id: organizations.id })
       .from(organizations)
       .where(eq(organizations.invitationCode, body.invitation_code.toUpperCase()))
-      .for('update')
+      .for('no key update')
     if (!org) throw new ApiError(404, 'invalid_invitation_code', '招待コードが正しくありません')
     await tx
       .insert(orgUsers)
