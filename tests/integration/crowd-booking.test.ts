@@ -21,6 +21,10 @@ const ROUNDS = 20
 let api: TestApi
 let classId: number
 let teacher: string
+let teacherUserId: number
+/** The demo organisation's owner, who takes the teacher in and out of it round by round. */
+let owner: string
+let invitationCode: string
 let members: string[]
 /** The schedules this test made (the demo data's own are left out of the invariants). */
 const created = new Set<number>()
@@ -42,7 +46,11 @@ beforeAll(async () => {
     .orderBy(asc(classWorks.id))
     .limit(1)
   classId = cls!.id
+  teacherUserId = teacherId
   teacher = await accessToken(SUBS.teacher, {}, { expiresIn: 3600 })
+  owner = await accessToken(SUBS.owner, {}, { expiresIn: 3600 })
+  invitationCode = (await api.call('GET', '/v1/org_users/invitation_code', { token: owner })).body
+    .invitation_code
   const subs = Array.from({ length: MEMBERS }, (_, i) => `crowd|member-${i}`)
   await api.db.insert(users).values(
     subs.map((sub, i) => ({
@@ -139,7 +147,21 @@ describe(`a teacher editing while members book (${process.env.TEST_DATABASE_URL 
         results.push(await patch(a, 12))
         return results
       })()
-      const all = (await Promise.all([...memberWork, teacherWork])).flat()
+      // The teacher's other writes that lock every class of theirs: a new nickname (the classes' search text) and
+      // joining or leaving an organisation (the classes move, and each purchase records where its class was).
+      const teacherAccountWork = (async () => [
+        await api.call('PATCH', '/v1/users/me', {
+          token: teacher,
+          body: { nickname: `けんた先生${round % 2}` },
+        }),
+        round % 2 === 0
+          ? await api.call('POST', '/v1/org_users/join', {
+              token: teacher,
+              body: { invitation_code: invitationCode },
+            })
+          : await api.call('DELETE', `/v1/org_users/${teacherUserId}`, { token: owner }),
+      ])()
+      const all = (await Promise.all([...memberWork, teacherWork, teacherAccountWork])).flat()
       for (const r of all)
         if (!isExpected(r)) unexpected.push(`round ${round}: ${r.status} ${JSON.stringify(r.body)}`)
     }
