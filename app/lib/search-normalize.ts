@@ -10,6 +10,14 @@ export function normalizeSearchText(input: string): string {
   return foldKatakana(input.normalize('NFKC')).toLowerCase().replace(/\s+/gu, ' ').trim()
 }
 
+/**
+ * NFKC and katakana as hiragana, nothing else: the part of normalizeSearchText that a database can apply alike
+ * (`translate(normalize(x, NFKC), …)`); case is left to ILIKE, spacing as typed.
+ */
+export function foldKana(input: string): string {
+  return foldKatakana(input.normalize('NFKC'))
+}
+
 /** Katakana ァ (U+30A1) … ヶ (U+30F6) and the iteration marks ヽヾ sit 0x60 above their hiragana. */
 function foldKatakana(s: string): string {
   return s.replace(/[\u30A1-\u30F6\u30FD\u30FE]/gu, (ch) => String.fromCharCode(ch.charCodeAt(0) - 0x60))

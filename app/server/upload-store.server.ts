@@ -128,9 +128,10 @@ export function withLegacyDisk(store: UploadStore, legacyRoot: string): UploadSt
       return found
     },
     async delete(path) {
-      await store.delete(path)
+      // The old disk copy first: a read between the two would otherwise copy it back into the store.
       const file = legacyFile(path)
       if (file) await unlink(file).catch(() => {})
+      await store.delete(path)
     },
   }
 }

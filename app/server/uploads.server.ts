@@ -118,9 +118,17 @@ async function readVariant(
   await store.put(path, 'image/webp', bytes).catch(() => {})
   // A release (0035, 0038) deletes the original before its widths: one that ran while this width was being made
   // may have missed it, so a width whose original is gone by now goes too (else it would outlive the photo).
-  if (!(await store.get(variant.original))) {
-    await store.delete(path)
-    return undefined
+  try {
+    if (!(await store.get(variant.original))) {
+      await store.delete(path)
+      return undefined
+    }
+  } catch (err) {
+    // The bytes are in hand: answer them; the width stays until its original's next release deletes it.
+    console.warn(
+      '[uploads] could not check the original of a new width:',
+      err instanceof Error ? err.message : err,
+    )
   }
   return { bytes, type: 'image/webp' }
 }

@@ -255,7 +255,7 @@ test('my page shows next lessons and shortcuts; the profile is edited from /prof
 
 test('a newly registered parent adds, edits and removes a learner profile', async ({ page, context }) => {
   // Registration, three photo changes and the jobs that release the old ones: ~25 s alone, more beside others.
-  test.setTimeout(60_000)
+  test.setTimeout(90_000)
   // A fresh account, so that the demo parent keeps exactly its two children for the other specs.
   await registerNewParent(page, context)
 

@@ -220,6 +220,25 @@ describe('a release and the owner taking the photo up again, at once', () => {
     expect([await served(mine.path), await store.get(small)]).toEqual([404, undefined])
   })
 
+  it('a new width whose original cannot be checked afterwards is still answered (the store away for a moment)', async () => {
+    const mine = await upload(SUBS.parent)
+    const small = mine.path.replace('.webp', '-w96.webp')
+    let made = false
+    const flaky: UploadStore = {
+      ...store,
+      async get(path) {
+        if (made && path === mine.path) throw new Error('store away')
+        return store.get(path)
+      },
+      async put(path, type, bytes) {
+        await store.put(path, type, bytes)
+        if (path === small) made = true
+      },
+    }
+    expect((await uploadResponse(small, flaky)).status).toBe(200)
+    expect(await served(small)).toBe(200)
+  })
+
   it.skipIf(!process.env.TEST_DATABASE_URL)(
     'a photo change does not wait for rows that reference the member (their FOR KEY SHARE)',
     async () => {

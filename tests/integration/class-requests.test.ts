@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiApp } from '../../app/api/app'
 import type { ApiApp } from '../../app/api/openapi'
 import { ClassRequestList } from '../../app/contract/v1/requests'
-import { classRequests, jobs, mails, users } from '../../app/db/schema'
+import { classRequests, classWorks, jobs, mails, users } from '../../app/db/schema'
 import { startJobRunner } from '../../app/jobs/runner.server'
 import { type CallResult, setupApi, type TestApi } from './support/api'
 import { TEST_ISSUER } from './support/constants'
@@ -258,6 +258,30 @@ describe('リクエスト開催', () => {
       ok(await call(teacher.sub, 'GET', `/v1/teachers/class_works/${classId}/requests`)),
     )
     expect([list.count, list.items.length]).toEqual([501, 500])
+  })
+
+  it('a member suspended while asking: refused (403), and no deadlock with the suspension locking their classes', async () => {
+    const teacher = await person(true)
+    const a = await person()
+    const classId = await classWithoutDates(teacher)
+    let pending: Promise<CallResult> | undefined
+    // What a suspension does (reports.ts): the member's row FOR UPDATE, then the classes it takes down or cancels.
+    await api.db.transaction(async (tx) => {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, a.id)).for('update')
+      pending = call(a.sub, 'POST', `/v1/class_works/${classId}/requests`, {
+        weekdays: ['mon'],
+        times: ['morning'],
+      })
+      await new Promise((r) => setTimeout(r, 300))
+      await tx
+        .select({ id: classWorks.id })
+        .from(classWorks)
+        .where(eq(classWorks.id, classId))
+        .for('no key update')
+      await tx.update(users).set({ suspendedAt: api.now }).where(eq(users.id, a.id))
+    })
+    refused(await pending!, 403, 'account_suspended')
+    expect(await api.db.select().from(classRequests).where(eq(classRequests.userId, a.id))).toEqual([])
   })
 
   it('is refused while a date is coming, and for bad input', async () => {

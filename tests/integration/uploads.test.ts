@@ -191,6 +191,25 @@ describe('database store', () => {
       expect(await b.get(path)).toBeUndefined()
     })
 
+    it('a read while a delete runs does not copy the deleted file back into the store', async () => {
+      const path = `classes/${randomBytes(16).toString('hex')}.webp`
+      await mkdir(join(dir, 'classes'), { recursive: true })
+      await writeFile(join(dir, path), 'old bytes')
+      let onOldDisk: UploadStore
+      // Another request reads the path between the two halves of the delete.
+      const racing: UploadStore = {
+        ...a,
+        async delete(p) {
+          await onOldDisk.get(p)
+          await a.delete(p)
+        },
+      }
+      onOldDisk = withLegacyDisk(racing, dir)
+      await onOldDisk.delete(path)
+      expect(existsSync(join(dir, path))).toBe(false)
+      expect(await b.get(path)).toBeUndefined()
+    })
+
     it('never reads outside the old folder', async () => {
       await writeFile(join(dir, '..', 'manabi-outside.webp'), 'secret')
       const onOldDisk = withLegacyDisk(a, dir)

@@ -6,6 +6,7 @@ import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
 import type { UserRow } from '../auth'
 import { ApiError, notFound, refuseContactInfo } from '../errors'
+import { refuseIfSuspended } from './account-state'
 import { iso } from './class-cards'
 
 /**
@@ -28,9 +29,13 @@ export async function createClassRequest(
 ): Promise<{ id: number; request_count: number }> {
   const note = (body.note ?? '').trim()
   refuseContactInfo(note)
-  // The class row is shared-locked first: adding a schedule locks it for update (0015), so a date added meanwhile
-  // is either seen below (409) or added after this request commits, and then counts it and tells its member.
+  // The member's row first (FOR KEY SHARE, which the request's foreign key takes anyway): a suspension holds it and
+  // then locks the member's classes, so taking it after the class lock could deadlock (0015); and a suspended
+  // member asks for nothing. Then the class row, shared-locked: adding a schedule locks it for update, so a date
+  // added meanwhile is either seen below (409) or added after this request commits, and then counts it and tells
+  // its member.
   return transaction(db, async (tx) => {
+    await refuseIfSuspended(tx, user.id, 'key share')
     const [cls] = await tx
       .select({ teacherId: classWorks.teacherId })
       .from(classWorks)

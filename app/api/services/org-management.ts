@@ -45,12 +45,12 @@ async function membership(tx: Db | Tx, userId: number) {
  * not wait for them. With FOR UPDATE a booking holding its class deadlocked with a removal holding the
  * organisation and waiting for that class (0015).
  */
-async function lockOwnedOrganization(tx: Tx, userId: number) {
-  const [org] = await tx
-    .select()
-    .from(organizations)
-    .where(eq(organizations.ownerId, userId))
-    .for('no key update')
+async function lockOwnedOrganization(
+  tx: Tx,
+  userId: number,
+  strength: 'no key update' | 'update' = 'no key update',
+) {
+  const [org] = await tx.select().from(organizations).where(eq(organizations.ownerId, userId)).for(strength)
   if (!org) throw notFound('組織')
   return org
 }
@@ -104,7 +104,9 @@ export async function updateOrganization(db: Db, user: UserRow, patch: Organizat
 /** POST /v1/org_users/invitation_code/regenerate: the old code stops working at once. */
 export async function regenerateInvitationCode(db: Db, user: UserRow): Promise<InvitationCode> {
   return db.transaction(async (tx) => {
-    const org = await lockOwnedOrganization(tx, user.id)
+    // FOR UPDATE on purpose: the invitation code is a unique key, so its UPDATE takes that strength anyway (0015:
+    // a lock is never upgraded). Bookings of the organisation's classes wait for this short transaction.
+    const org = await lockOwnedOrganization(tx, user.id, 'update')
     const code = newInvitationCode()
     await tx.update(organizations).set({ invitationCode: code }).where(eq(organizations.id, org.id))
     return { invitation_code: code }

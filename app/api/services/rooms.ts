@@ -16,7 +16,7 @@ import { enqueue } from '../../jobs/queue.server'
 import { containsContactInfo } from '../../lib/contact-detector'
 import { escapeLike } from '../../lib/like'
 import { DESTINATION_SEARCH_LIMIT, MESSAGE_PAGE_SIZE, STUDENT_LIMIT } from '../../lib/page-sizes'
-import { normalizeSearchText } from '../../lib/search-normalize'
+import { foldKana } from '../../lib/search-normalize'
 import type { UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
 import { iso } from './class-cards'
@@ -264,13 +264,13 @@ const KATAKANA = String.fromCharCode(
 const HIRAGANA = String.fromCharCode(...Array.from(KATAKANA, (ch) => ch.charCodeAt(0) - 0x60))
 
 /**
- * A nickname containing `q` as a Japanese reader would search it: both sides folded as the class search folds
- * (app/lib/search-normalize.ts: NFKC, katakana as hiragana, any case), so ハナコ and ﾊﾅｺ find はなこ. The set
- * searched is one teacher's students, so no index is needed.
+ * A nickname containing `q` as a Japanese reader would search it: both sides folded alike (foldKana: NFKC,
+ * katakana as hiragana; ILIKE for case), so ハナコ and ﾊﾅｺ find はなこ. The set searched is one teacher's students,
+ * so no index is needed.
  */
 function nicknameContains(q: string): SQL {
   const folded = sql`translate(normalize(${users.nickname}, NFKC), ${KATAKANA}, ${HIRAGANA})`
-  return ilike(folded, `%${escapeLike(normalizeSearchText(q))}%`)
+  return ilike(folded, `%${escapeLike(foldKana(q.trim()))}%`)
 }
 
 async function requireRoomMember(tx: Tx | Db, userId: number, roomId: number) {
