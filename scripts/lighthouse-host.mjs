@@ -12,7 +12,7 @@ const MIN_TASK_US = 1000
  * The share of wall time the page's main thread was on the CPU during its tasks: the sum of the tasks' thread time
  * (`tdur`) over the sum of their wall time (`dur`), top-level tasks of 1 ms or more. The page's main thread is the
  * renderer main thread with the most task time. `null` when the trace has no such tasks (nothing to measure: the
- * caller then keeps Lighthouse's default).
+ * run is left out of the median share, and with no run measured the caller keeps Lighthouse's default).
  * @param {Array<{name: string, ph: string, pid: number, tid: number, ts?: number, dur?: number, tdur?: number, args?: any}>} traceEvents
  */
 export function mainThreadCpuShare(traceEvents) {
@@ -58,7 +58,7 @@ export const FAIR_HOST_SHARE = 0.9
  */
 export function calibratedMultiplier(share, base = 4) {
   if (share === null || share >= FAIR_HOST_SHARE) return base
-  // Rounded to 1e-6 first so that a product like 4 × 0.45 = 1.8000000000000003 does not round up to 1.9.
+  // Rounded to 1e-6 first: 4 × 0.275 × 10 is 11.000000000000002 in floating point, which would round up to 1.2.
   const tenths = Math.ceil(Math.round(base * share * 1e6) / 1e5)
   return Math.min(base, Math.max(1, tenths / 10))
 }

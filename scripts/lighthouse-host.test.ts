@@ -45,10 +45,13 @@ describe('mainThreadCpuShare', () => {
   it('counts a task run inside another once, as part of the outer one', () => {
     const events = [
       thread(2, 1, 'CrRendererMain'),
-      task(2, 1, 40_000, 20_000, 5_000_000),
-      // a nested message loop's task, within the one above: already in its wall and thread time
-      task(2, 1, 10_000, 10_000, 5_010_000),
+      // out of time order, as a trace may list them
       task(2, 1, 10_000, 10_000, 6_000_000),
+      // a nested message loop's task, within the outer one below: already in its wall and thread time; one that
+      // starts at the same instant as its outer task too
+      task(2, 1, 10_000, 10_000, 5_010_000),
+      task(2, 1, 5_000, 5_000, 5_000_000),
+      task(2, 1, 40_000, 20_000, 5_000_000),
     ]
     expect(mainThreadCpuShare(events)).toBeCloseTo(30_000 / 50_000)
   })
@@ -57,9 +60,9 @@ describe('mainThreadCpuShare', () => {
     const events = [
       thread(2, 1, 'CrRendererMain'),
       task(2, 1, 10_000, 5_000),
-      { name: 'RunTask', ph: 'B', pid: 2, tid: 1, ts: 9_000_000 },
-      { name: 'RunTask', ph: 'E', pid: 2, tid: 1, ts: 9_100_000 },
-      { name: 'RunTask', ph: 'I', pid: 2, tid: 1, ts: 9_200_000 },
+      { name: 'RunTask', ph: 'B', pid: 2, tid: 1, ts: 9_000_000, dur: 100_000, tdur: 100_000 },
+      { name: 'RunTask', ph: 'E', pid: 2, tid: 1, ts: 9_100_000, dur: 100_000, tdur: 100_000 },
+      { name: 'RunTask', ph: 'I', pid: 2, tid: 1, ts: 9_200_000, dur: 100_000, tdur: 100_000 },
     ]
     expect(mainThreadCpuShare(events)).toBeCloseTo(0.5)
   })
@@ -92,6 +95,8 @@ describe('calibratedMultiplier', () => {
     expect(calibratedMultiplier(0.4875)).toBe(2)
     expect(calibratedMultiplier(0.48)).toBe(2)
     expect(calibratedMultiplier(0.46)).toBe(1.9)
+    // 4 × 0.275 × 10 is 11.000000000000002 in floating point: an exact product is not rounded up a tenth
+    expect(calibratedMultiplier(0.275)).toBe(1.1)
   })
 
   it('scales another base the same way', () => {
@@ -116,6 +121,14 @@ describe('afterFirstRuns', () => {
   it('calibrates from the median share when the host took the CPU away', () => {
     const next = afterFirstRuns(82, [0.5, 0.44, 0.47, 0.45, 0.6], 95)
     expect(next).toEqual({ more: true, share: 0.47, multiplier: 1.9 })
+  })
+
+  it('leaves unmeasured runs out of the median share', () => {
+    expect(afterFirstRuns(82, [null, null, null, 0.5, 0.4], 95)).toEqual({
+      more: true,
+      share: 0.5,
+      multiplier: 2,
+    })
   })
 
   it('keeps the default when no run could be measured', () => {

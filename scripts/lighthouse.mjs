@@ -120,7 +120,7 @@ try {
       // More samples of a noisy figure, never the best one: five more runs. At the default, the median of all
       // ten; calibrated, the median of the calibrated runs, five more if still short.
       for (let i = 0; i < RUNS; i++) await measure(counted, multiplier)
-      if (counted !== atDefault && perf(median(counted)) * 100 < MIN_PERFORMANCE)
+      if (counted !== atDefault && Math.round(perf(median(counted)) * 100) < MIN_PERFORMANCE)
         for (let i = 0; i < RUNS; i++) await measure(counted, multiplier)
     }
     counted.sort((a, b) => perf(a) - perf(b))
