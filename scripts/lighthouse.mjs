@@ -123,7 +123,6 @@ try {
       if (counted !== atDefault && Math.round(perf(median(counted)) * 100) < MIN_PERFORMANCE)
         for (let i = 0; i < RUNS; i++) await measure(counted, multiplier)
     }
-    counted.sort((a, b) => perf(a) - perf(b))
     const lhr = median(counted).lhr
     const score = (c) => Math.round((lhr.categories[c]?.score ?? 0) * 100)
     const runsOf = (runs) =>
