@@ -307,6 +307,26 @@ test('a first load leaves the server-function transport for later; the first cli
   expect((await Promise.all(bodies)).some((s) => s.includes('x-tsr-serverFn'))).toBe(true)
 })
 
+test('a page whose data look old to the browser does not fetch them again as it hydrates (0040)', async ({
+  page,
+}) => {
+  // The browser's clock a minute ahead of the server's: as a visitor's page answered again half a minute after its
+  // render looks, or a device whose clock is off. The page's queries (staleTime 30 s) must not all refetch on mount.
+  const calls: string[] = []
+  page.on('request', (req) => {
+    if (req.url().includes('/_serverFn/')) calls.push(req.url())
+  })
+  const { classes } = await publicIds(page)
+  await page.clock.setSystemTime(Date.now() + 60_000)
+  await gotoReady(page, `/class_search/detail/${classes[0]}`)
+  await page.waitForLoadState('networkidle')
+  // Scrolled through, so that every part hydrated on view has mounted its queries too.
+  await page.mouse.wheel(0, 20_000)
+  await page.waitForLoadState('networkidle')
+  await expect(page.getByTestId('reservation-panel')).toBeVisible()
+  expect(calls).toEqual([])
+})
+
 test('no public page loads server-function code first; a client navigation loads it', async ({ page }) => {
   // createServerFn's client side names the property `extractedFn` (kept by the minifier: an object key).
   const bodies: Promise<string>[] = []

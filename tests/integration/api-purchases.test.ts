@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Purchase, PurchaseList } from '../../app/contract/v1/purchases'
+import { countQueries } from '../../app/db/query-count'
 import { classWorkSchedules, classWorks, learners, purchases, users } from '../../app/db/schema'
 import { setupApi, type TestApi } from './support/api'
 import { TEST_ISSUER } from './support/constants'
@@ -72,6 +73,8 @@ async function schedule(
     startsIn?: number
     capacity?: number
     purchased?: number
+    /** Seats held for members offered them from the waitlist (issue 16). */
+    held?: number
     canceled?: boolean
   } = {},
 ) {
@@ -84,6 +87,7 @@ async function schedule(
       endedAt: new Date(start.getTime() + HOUR),
       capacity: o.capacity ?? 5,
       purchasedCount: o.purchased ?? 0,
+      heldCount: o.held ?? 0,
       isCanceled: o.canceled ?? false,
       meetingUrl: 'https://meet.manabi.example/room-1',
     })
@@ -170,6 +174,24 @@ describe('POST /v1/purchases', () => {
     expect(res.body).toMatchObject({ code: 'full', message: '満席です' })
     expect(await seats(s.id)).toBe(3)
     expect(await purchaseCount(s.id)).toBe(0)
+  })
+
+  it('a full schedule is refused from one read under the class lock, before the offer lookup and the write', async () => {
+    // In a rush for the last seats every loser queues on the class lock; the shorter each one's turn, the sooner
+    // the last is answered (30 bookings for 5 seats across three instances ran past the statement timeout).
+    const refusal = async (o: { purchased: number; held: number }) => {
+      const s = await schedule({ capacity: 3, ...o })
+      const { result, counter } = countQueries(() => reserve({ schedule_id: s.id }))
+      const res = await result
+      expect(res.status).toBe(409)
+      expect(res.body.code).toBe('full')
+      expect(await purchaseCount(s.id)).toBe(0)
+      return counter.queries
+    }
+    // A seat held for someone else's waitlist offer: this member may hold the offer, so the write decides.
+    const throughTheWrite = await refusal({ purchased: 2, held: 1 })
+    const early = await refusal({ purchased: 3, held: 0 })
+    expect(throughTheWrite - early).toBeGreaterThanOrEqual(3)
   })
 
   it('the last seat goes to one person only', async () => {

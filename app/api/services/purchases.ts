@@ -36,6 +36,14 @@ function isUniqueViolation(err: unknown): boolean {
   return false
 }
 
+/** Why a schedule that offers no seat offers none: cancelled, started, or else full. */
+function whyNoSeat(s: { isCanceled: boolean; startedAt: Date }, now: Date): ApiError {
+  if (s.isCanceled) return conflict('canceled', 'この日程は中止になりました')
+  if (s.startedAt.getTime() <= now.getTime())
+    return conflict('started', 'この日程はすでに始まっているため予約できません')
+  return FULL()
+}
+
 export interface PurchaseDeps {
   now: Date
   /** Where paid seats are paid (the configured provider). */
@@ -103,19 +111,34 @@ export async function createPurchase(
       if (schedule.teacherId === user.id) {
         throw new ApiError(422, 'own_class', 'ご自身のクラスは予約できません')
       }
-      const [dup] = await tx
-        .select({ id: purchases.id })
-        .from(purchases)
-        .where(
-          and(
+      // One statement: whether this person holds a seat already, and the seats as they are now. When no seat
+      // can be had (none held for the waitlist, so no offer either), the answer is given here: in a rush for the
+      // last seats every loser waits for the class lock, and each one that goes on to the offer lookup and the
+      // write keeps the rest waiting longer (30 bookings for 5 seats on three instances ran past the statement
+      // timeout). The conditional UPDATE below stays the authority for everyone else.
+      const [state] = await tx
+        .select({
+          reserved: sql<boolean>`exists (select 1 from ${purchases} where ${and(
             eq(purchases.scheduleId, schedule.id),
             eq(purchases.userId, user.id),
             inArray(purchases.status, ['reserved', 'pending']),
             sql`coalesce(${purchases.learnerId}, 0) = ${learnerId ?? 0}`,
-          ),
-        )
-        .limit(1)
-      if (dup) throw alreadyReserved()
+          )})`,
+          capacity: classWorkSchedules.capacity,
+          purchasedCount: classWorkSchedules.purchasedCount,
+          heldCount: classWorkSchedules.heldCount,
+          isCanceled: classWorkSchedules.isCanceled,
+          startedAt: classWorkSchedules.startedAt,
+        })
+        .from(classWorkSchedules)
+        .where(eq(classWorkSchedules.id, schedule.id))
+      if (state?.reserved) throw alreadyReserved()
+      const open =
+        state &&
+        !state.isCanceled &&
+        state.startedAt.getTime() > deps.now.getTime() &&
+        state.purchasedCount + state.heldCount < state.capacity
+      if (state && state.heldCount === 0 && !open) throw whyNoSeat(state, deps.now)
 
       // A member offered a seat from the waitlist takes the seat held for them; anyone else needs one that is
       // neither sold nor held (issue 16).
@@ -142,15 +165,12 @@ export async function createPurchase(
         )
         .returning({ id: classWorkSchedules.id })
       if (taken.length === 0) {
-        // Why not: read the row again (it may have changed while this transaction waited for the lock).
+        // Why not: read the row again (it may have changed since the statement above).
         const [s] = await tx
           .select({ isCanceled: classWorkSchedules.isCanceled, startedAt: classWorkSchedules.startedAt })
           .from(classWorkSchedules)
           .where(eq(classWorkSchedules.id, schedule.id))
-        if (s?.isCanceled) throw conflict('canceled', 'この日程は中止になりました')
-        if (s && s.startedAt.getTime() <= deps.now.getTime())
-          throw conflict('started', 'この日程はすでに始まっているため予約できません')
-        throw FULL()
+        throw s ? whyNoSeat(s, deps.now) : FULL()
       }
 
       const price = schedule.price
