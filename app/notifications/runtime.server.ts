@@ -4,7 +4,7 @@ import { getDb } from '../db/client'
 import { getEventBus } from '../db/events'
 import { stopAnalyzer } from '../jobs/analyzer.server'
 import { RUBY_FILL_EVERY_MS, RUBY_FILL_KIND, rubyFillHandler } from '../jobs/ruby-fill.server'
-import { type JobRunner, startJobRunner } from '../jobs/runner.server'
+import { type JobRunner, type JobRunnerOptions, startJobRunner } from '../jobs/runner.server'
 import type { MailSettings } from '../mail/mailer.server'
 import { closeMailTransport } from '../mail/mailer.server'
 import { unsubscribeSecretOf } from '../mail/unsubscribe.server'
@@ -42,6 +42,37 @@ async function publicContentChanged(why: string) {
   await (await getEventBus()).publish(SEARCH_INVALIDATE_CHANNEL, why)
 }
 
+/**
+ * What every instance's job runner does: the handler of each job kind, and the kinds it queues by itself on a
+ * period (every recurring kind must have its handler; tests/integration/jobs.test.ts checks it).
+ */
+export function backgroundJobs(): Pick<JobRunnerOptions, 'handlers' | 'recurring'> {
+  return {
+    handlers: {
+      ...notificationHandlers({
+        mail: mailSettings(),
+        publish: publishMemberEvent,
+        publicContentChanged,
+      }),
+      ...paymentHandlers({ provider: () => getPaymentProvider(), publicContentChanged }),
+      'verifications.purge': async (_job, ctx) => {
+        await purgeVerificationDocuments(ctx.db, new Date())
+      },
+      [RUBY_FILL_KIND]: rubyFillHandler(publicContentChanged),
+      ...classImageHandlers(),
+      ...avatarImageHandlers(),
+    },
+    recurring: [
+      ...recurringJobs,
+      ...paymentRecurringJobs,
+      { kind: 'verifications.purge', everyMs: VERIFICATION_PURGE_EVERY_MS },
+      { kind: RUBY_FILL_KIND, everyMs: RUBY_FILL_EVERY_MS },
+      { kind: CLASS_IMAGE_SWEEP_KIND, everyMs: CLASS_IMAGE_SWEEP_EVERY_MS },
+      { kind: AVATAR_SWEEP_KIND, everyMs: AVATAR_SWEEP_EVERY_MS },
+    ],
+  }
+}
+
 let runner: Promise<JobRunner | undefined> | undefined
 
 /**
@@ -59,28 +90,7 @@ export function startBackgroundWork(): void {
           db,
           bus: bus?.kind === 'postgres' ? bus : undefined,
           pollMs: config.databaseUrl ? 1000 : 250,
-          handlers: {
-            ...notificationHandlers({
-              mail: mailSettings(),
-              publish: publishMemberEvent,
-              publicContentChanged,
-            }),
-            ...paymentHandlers({ provider: () => getPaymentProvider(), publicContentChanged }),
-            'verifications.purge': async (_job, ctx) => {
-              await purgeVerificationDocuments(ctx.db, new Date())
-            },
-            [RUBY_FILL_KIND]: rubyFillHandler(publicContentChanged),
-            ...classImageHandlers(),
-            ...avatarImageHandlers(),
-          },
-          recurring: [
-            ...recurringJobs,
-            ...paymentRecurringJobs,
-            { kind: 'verifications.purge', everyMs: VERIFICATION_PURGE_EVERY_MS },
-            { kind: RUBY_FILL_KIND, everyMs: RUBY_FILL_EVERY_MS },
-            { kind: CLASS_IMAGE_SWEEP_KIND, everyMs: CLASS_IMAGE_SWEEP_EVERY_MS },
-            { kind: AVATAR_SWEEP_KIND, everyMs: AVATAR_SWEEP_EVERY_MS },
-          ],
+          ...backgroundJobs(),
         })
       } catch (err) {
         logger.warn({ err }, 'job runner waits for the database')

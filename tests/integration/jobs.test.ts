@@ -364,3 +364,44 @@ describe.skipIf(!pgUrl)('a worker killed mid-job (kill -9)', () => {
     }
   })
 })
+
+describe("the app's runner", () => {
+  it('has a handler for every kind it queues on a period and every kind the app enqueues; both image sweeps recur', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs')
+    const { join } = await import('node:path')
+    const { backgroundJobs } = await import('../../app/notifications/runtime.server')
+    const { AVATAR_SWEEP_KIND } = await import('../../app/server/avatar-images.server')
+    const { CLASS_IMAGE_SWEEP_KIND } = await import('../../app/server/class-images.server')
+    const { AVATAR_RELEASE_KIND } = await import('../../app/api/services/avatar-images')
+    const { CLASS_IMAGE_RELEASE_KIND } = await import('../../app/api/services/class-images')
+    const { RUBY_FILL_KIND } = await import('../../app/jobs/ruby-fill.server')
+    const { handlers, recurring = [] } = backgroundJobs()
+    const kinds = new Set(Object.keys(handlers))
+    expect(recurring.map((r) => r.kind).filter((k) => !kinds.has(k))).toEqual([])
+    expect(recurring.map((r) => r.kind)).toEqual(
+      expect.arrayContaining([AVATAR_SWEEP_KIND, CLASS_IMAGE_SWEEP_KIND]),
+    )
+    // Every `enqueue(tx, kind, …)` in the app's source: a literal kind, or one of these constants.
+    const constants: Record<string, string> = {
+      AVATAR_RELEASE_KIND,
+      CLASS_IMAGE_RELEASE_KIND,
+      RUBY_FILL_KIND,
+    }
+    const root = fileURLToPath(new URL('../../app', import.meta.url))
+    const files = (readdirSync(root, { recursive: true }) as string[]).filter(
+      (f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f),
+    )
+    const queued = new Set<string>()
+    for (const file of files) {
+      for (const m of readFileSync(join(root, file), 'utf8').matchAll(
+        /\benqueue\(\s*[\w.]+\s*,\s*(?:'([\w.]+)'|([A-Z_]+))/g,
+      )) {
+        const kind = m[1] ?? constants[m[2]!]
+        expect(kind, `${file}: add ${m[2]} to this test's constants`).toBeDefined()
+        queued.add(kind!)
+      }
+    }
+    expect(queued.size).toBeGreaterThan(15)
+    expect([...queued].filter((k) => !kinds.has(k))).toEqual([])
+  })
+})
