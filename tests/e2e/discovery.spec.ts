@@ -1,7 +1,7 @@
 import { expect, type Page, type TestInfo, test } from '@playwright/test'
 import { BOOT_LATEST_MS } from '../../app/lib/boot-script'
 import { FIRST_LOAD_BUDGET_KB, firstLoadJs } from '../../scripts/first-load-js.mjs'
-import { expectAccessible, gotoReady, isPhone, login } from './helpers'
+import { expectAccessible, gotoReady, isPhone, login, reservationPanel } from './helpers'
 
 /** Opens the filter panel on phones (it is always open from lg up). */
 async function openFilters(page: Page, testInfo: TestInfo) {
@@ -317,13 +317,19 @@ test('a page whose data look old to the browser does not fetch them again as it 
     if (req.url().includes('/_serverFn/')) calls.push(req.url())
   })
   const { classes } = await publicIds(page)
-  await page.clock.setSystemTime(Date.now() + 60_000)
+  // Date.now alone (Playwright's clock would replace the Navigation Timing entry the page reads as well).
+  await page.addInitScript(() => {
+    const now = Date.now.bind(Date)
+    Date.now = () => now() + 60_000
+  })
   await gotoReady(page, `/class_search/detail/${classes[0]}`)
   await page.waitForLoadState('networkidle')
-  // Scrolled through, so that every part hydrated on view has mounted its queries too.
-  await page.mouse.wheel(0, 20_000)
-  await page.waitForLoadState('networkidle')
-  await expect(page.getByTestId('reservation-panel')).toBeVisible()
+  // The parts hydrated on view mount their queries too (the reviews read theirs), then the page settles.
+  await expect(await reservationPanel(page)).toBeVisible()
+  const reviews = page.getByTestId('reviews-area')
+  await reviews.scrollIntoViewIfNeeded()
+  await expect(reviews).toHaveAttribute('data-hydrated', 'true')
+  await page.waitForTimeout(1_000)
   expect(calls).toEqual([])
 })
 
