@@ -4,7 +4,6 @@ import { setupRouterSsrQueryIntegration } from '@tanstack/react-router-ssr-query
 import { createIsomorphicFn, getGlobalStartContext } from '@tanstack/react-start'
 import { setNonce } from 'get-nonce'
 import { ErrorPage } from './components/shell/lazy-error-page'
-import { cameFromServer, type DehydratedQueries, freshOnArrival } from './lib/fresh-on-arrival'
 import { retryTransientOnce } from './lib/retry'
 import { routeTree } from './routeTree.gen'
 
@@ -37,13 +36,6 @@ export function getRouter() {
     ssr: { nonce: cspNonce() },
   })
   setupRouterSsrQueryIntegration({ router, queryClient })
-  // Runs before the integration's own hydrate (which it wraps), on a first load in the browser only (0040).
-  const hydrate = router.options.hydrate
-  router.options.hydrate = (dehydrated) => {
-    const [arrival] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[]
-    if (cameFromServer(arrival)) freshOnArrival(dehydrated as DehydratedQueries | undefined, Date.now())
-    return hydrate?.(dehydrated)
-  }
   return router
 }
 

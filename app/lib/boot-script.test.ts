@@ -9,7 +9,13 @@ type Entries = { getEntriesByName: (name: string) => unknown[] }
  * A page as far as the boot script sees it: the elements it adds; the clock (ms since the navigation started),
  * frames, timers and paints moved by hand.
  */
-function page({ hidden = false, paintTiming = true, parsedAt = 50 } = {}) {
+function page({
+  hidden = false,
+  paintTiming = true,
+  parsedAt = 50,
+  arrival = { transferSize: 20_000 } as { transferSize: number } | null,
+  tsr = undefined as unknown,
+} = {}) {
   let clock = parsedAt
   const added: Element[] = []
   const frames: (() => void)[] = []
@@ -38,7 +44,12 @@ function page({ hidden = false, paintTiming = true, parsedAt = 50 } = {}) {
   }
   const window = {
     requestAnimationFrame: (fn: () => void) => frames.push(fn),
-    performance: { now: () => clock, getEntriesByName: (n: string) => paints.filter((x) => x === n) },
+    performance: {
+      now: () => clock,
+      getEntriesByName: (n: string) => paints.filter((x) => x === n),
+      getEntriesByType: (type: string) => (type === 'navigation' && arrival ? [arrival] : []),
+    },
+    $_TSR: tsr,
     ...(paintTiming ? { PerformanceObserver } : {}),
   }
   const setTimeout = (fn: () => void, ms = 0) => timers.push({ fn, at: clock + ms })
@@ -147,5 +158,43 @@ describe('bootScript', () => {
       'link modulepreload /assets/<!--.js',
       'script module /assets/</script><script>alert(1)</script>.js',
     ])
+  })
+
+  describe('the dehydrated queries (0040)', () => {
+    /** The router's dehydrated state as its inline script leaves it: a query with data, one without. */
+    const state = () => ({
+      router: {
+        dehydratedData: {
+          query: {
+            initial: [{ state: { dataUpdatedAt: 1_000 } }, { state: { dataUpdatedAt: 0 } }],
+          },
+        },
+      },
+    })
+    const times = (tsr: ReturnType<typeof state>) =>
+      tsr.router.dehydratedData.query.initial.map((q) => q.state.dataUpdatedAt)
+
+    it('count as fetched now when the document came over the network (a 304 too); a query without data stays', () => {
+      const tsr = state()
+      const before = Date.now()
+      page({ tsr }).run(bootScript(entry, preloads))
+      const [stamped, empty] = times(tsr)
+      expect(stamped).toBeGreaterThanOrEqual(before)
+      expect(empty).toBe(0)
+    })
+
+    it("keep their render times on a copy from the browser's own cache, or when the browser cannot tell", () => {
+      for (const arrival of [{ transferSize: 0 }, null]) {
+        const tsr = state()
+        page({ tsr, arrival }).run(bootScript(entry, preloads))
+        expect(times(tsr)).toEqual([1_000, 0])
+      }
+    })
+
+    it('leave a page without dehydrated state alone, and the app still boots', () => {
+      const p = page({ tsr: undefined, hidden: true })
+      p.run(bootScript(entry, preloads))
+      expect(loaded(p.added)).toEqual(all)
+    })
   })
 })

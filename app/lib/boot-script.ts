@@ -17,7 +17,17 @@ export function bootScript(entry: string, preloads: readonly string[]): string {
   // JSON in a <script>: "</script" or "<!--" in a value would end the element, so every "<" of it is escaped.
   const json = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c')
   return (
-    '(function(w,d){if(w.__appBoot)return;w.__appBoot=1;var done=0;function go(){if(done)return;done=1;' +
+    '(function(w,d){if(w.__appBoot)return;w.__appBoot=1;' +
+    // The page's queries count as fetched now, when the document came over the network (docs/decisions/0040):
+    // a page answered again after its render, or a device clock ahead of the server's, would otherwise make them
+    // stale at once, and each would fetch again as it mounts. The router's dehydrated state is already parsed (its
+    // script comes before this one); a copy from the browser's own cache has no bytes on the wire and is left as
+    // it is. Here rather than in the entry: it costs the 130 KB first-load budget nothing.
+    "var n=w.performance.getEntriesByType&&w.performance.getEntriesByType('navigation')[0]," +
+    'r=w.$_TSR&&w.$_TSR.router,q=r&&r.dehydratedData&&r.dehydratedData.query,' +
+    'a=(n&&n.transferSize>0&&q&&q.initial)||[],t=Date.now();' +
+    'for(var j=0;j<a.length;j++)if(a[j].state&&a[j].state.dataUpdatedAt)a[j].state.dataUpdatedAt=t;' +
+    'var done=0;function go(){if(done)return;done=1;' +
     `var p=${json(preloads)};for(var i=0;i<p.length;i++){var l=d.createElement('link');l.rel='modulepreload';` +
     `l.href=p[i];l.fetchPriority='low';d.head.appendChild(l)}var s=d.createElement('script');s.type='module';` +
     `s.src=${json(entry)};d.head.appendChild(s)}` +

@@ -165,6 +165,27 @@ test('the home page opened by client navigation renders its lower part with the 
   expect(await page.evaluate(() => (window as { stayed?: boolean }).stayed)).toBe(true)
 })
 
+test('the home page hydrates its rows of cards when they come near, not with the page @phone-only', async ({
+  page,
+}) => {
+  await gotoReady(page, '/')
+  // Near the first screen on a phone: the next lessons hydrate with the page; the rows of cards below wait.
+  await expect(page.getByTestId('home-close-area')).toHaveAttribute('data-hydrated', 'true')
+  await expect(page.getByTestId('home-new-arrivals').getByTestId('class-card').first()).toBeAttached()
+  expect(await page.getByTestId('home-new-area').getAttribute('data-hydrated')).toBeNull()
+  expect(await page.getByTestId('home-soon-area').getAttribute('data-hydrated')).toBeNull()
+  const row = page.getByTestId('home-new-area')
+  await row.scrollIntoViewIfNeeded()
+  await expect(row).toHaveAttribute('data-hydrated', 'true')
+  // A card opens its class by client navigation once its row has hydrated.
+  await page.evaluate(() => {
+    ;(window as { stayed?: boolean }).stayed = true
+  })
+  await row.getByTestId('class-card').first().getByRole('link').click()
+  await expect(page).toHaveURL(/\/class_search\/detail\/\d+$/)
+  expect(await page.evaluate(() => (window as { stayed?: boolean }).stayed)).toBe(true)
+})
+
 test('furigana turned on before scrolling leaves the lower parts on screen, with readings once they are in view @phone-only', async ({
   page,
 }) => {

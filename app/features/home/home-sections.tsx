@@ -64,95 +64,106 @@ export function CategorySection() {
   )
 }
 
-/** New classes, the next lessons and classes by their next lesson (spec §3 class lists). */
-export function ClassSections() {
-  const { newArrivals, closeToStarts, closeToStartsByClass } = useSuspenseQuery(homeQuery()).data
+/**
+ * The next lessons (spec §3 class lists). Each list is its own component so that the page can hydrate each one
+ * when it comes into view: on a phone only this one is near the first screen, and the two rows of cards below it
+ * are two thirds of the page's elements (docs/decisions/0031).
+ */
+export function CloseToStartsSection() {
+  const { closeToStarts } = useSuspenseQuery(homeQuery()).data
+  if (!closeToStarts.length) return null
   return (
-    <>
-      {closeToStarts.length ? (
-        <section className="below-fold mx-auto max-w-6xl px-4 py-10" aria-labelledby="close-heading">
-          <SectionHeader
-            id="close-heading"
-            title="もうすぐ始まる授業"
-            more={
-              <Link to="/class_search" search={{ sort: 'start' }} className={moreLink}>
-                開催日が近い順に見る
-              </Link>
-            }
-          />
-          <ul
-            className="mt-6 divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white"
-            data-testid="home-close-to-starts"
-          >
-            {closeToStarts.map(({ schedule: s, class_work: c }) => {
-              const left = s.seats_left
-              return (
-                <li key={s.id} className="relative flex items-center gap-4 px-4 py-3 hover:bg-light-grey/60">
-                  <p className="w-20 shrink-0 text-center leading-tight">
-                    <time dateTime={s.started_at}>
-                      <span className="block text-xs text-slate-600">{formatShortDateJa(s.started_at)}</span>
-                      <span className="block text-lg font-black text-purple-dark">
-                        {formatTimeJa(s.started_at)}
-                      </span>
-                    </time>
-                  </p>
-                  <div className="min-w-0 flex-1">
-                    <h3 className="truncate font-bold">
-                      <Link
-                        to="/class_search/detail/$id"
-                        params={{ id: String(c.id) }}
-                        className="after:absolute after:inset-0 after:content-[''] hover:underline"
-                      >
-                        <Ruby text={c.title} />
-                      </Link>
-                    </h3>
-                    <p className="truncate text-sm text-slate-700">
-                      {c.teacher}・{c.category}・{formatPrice(c.price)}
-                    </p>
-                  </div>
-                  <span
-                    className={`shrink-0 rounded-full px-3 py-0.5 text-xs font-bold ${
-                      left === 0 ? 'bg-red-dark text-white' : 'bg-base-light text-base-ink'
-                    }`}
-                  >
-                    {seatsLabel(left)}
+    <section className="below-fold mx-auto max-w-6xl px-4 py-10" aria-labelledby="close-heading">
+      <SectionHeader
+        id="close-heading"
+        title="もうすぐ始まる授業"
+        more={
+          <Link to="/class_search" search={{ sort: 'start' }} className={moreLink}>
+            開催日が近い順に見る
+          </Link>
+        }
+      />
+      <ul
+        className="mt-6 divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white"
+        data-testid="home-close-to-starts"
+      >
+        {closeToStarts.map(({ schedule: s, class_work: c }) => {
+          const left = s.seats_left
+          return (
+            <li key={s.id} className="relative flex items-center gap-4 px-4 py-3 hover:bg-light-grey/60">
+              <p className="w-20 shrink-0 text-center leading-tight">
+                <time dateTime={s.started_at}>
+                  <span className="block text-xs text-slate-600">{formatShortDateJa(s.started_at)}</span>
+                  <span className="block text-lg font-black text-purple-dark">
+                    {formatTimeJa(s.started_at)}
                   </span>
-                </li>
-              )
-            })}
-          </ul>
-        </section>
-      ) : null}
+                </time>
+              </p>
+              <div className="min-w-0 flex-1">
+                <h3 className="truncate font-bold">
+                  <Link
+                    to="/class_search/detail/$id"
+                    params={{ id: String(c.id) }}
+                    className="after:absolute after:inset-0 after:content-[''] hover:underline"
+                  >
+                    <Ruby text={c.title} />
+                  </Link>
+                </h3>
+                <p className="truncate text-sm text-slate-700">
+                  {c.teacher}・{c.category}・{formatPrice(c.price)}
+                </p>
+              </div>
+              <span
+                className={`shrink-0 rounded-full px-3 py-0.5 text-xs font-bold ${
+                  left === 0 ? 'bg-red-dark text-white' : 'bg-base-light text-base-ink'
+                }`}
+              >
+                {seatsLabel(left)}
+              </span>
+            </li>
+          )
+        })}
+      </ul>
+    </section>
+  )
+}
 
-      {newArrivals.length ? (
-        <section className="below-fold mx-auto max-w-6xl px-4 py-10" aria-labelledby="new-heading">
-          <SectionHeader
-            id="new-heading"
-            title="新着クラス"
-            more={
-              <Link to="/class_search" search={{ sort: 'new' }} className={moreLink}>
-                新着クラスをもっと見る
-              </Link>
-            }
-          />
-          <CardRow cards={newArrivals} testId="home-new-arrivals" />
-        </section>
-      ) : null}
+/** New classes (spec §3 class lists). */
+export function NewArrivalsSection() {
+  const { newArrivals } = useSuspenseQuery(homeQuery()).data
+  if (!newArrivals.length) return null
+  return (
+    <section className="below-fold mx-auto max-w-6xl px-4 py-10" aria-labelledby="new-heading">
+      <SectionHeader
+        id="new-heading"
+        title="新着クラス"
+        more={
+          <Link to="/class_search" search={{ sort: 'new' }} className={moreLink}>
+            新着クラスをもっと見る
+          </Link>
+        }
+      />
+      <CardRow cards={newArrivals} testId="home-new-arrivals" />
+    </section>
+  )
+}
 
-      {closeToStartsByClass.length ? (
-        <section className="below-fold mx-auto max-w-6xl px-4 py-10" aria-labelledby="soon-heading">
-          <SectionHeader
-            id="soon-heading"
-            title="開催が近いクラス"
-            more={
-              <Link to="/class_search" search={{ sort: 'start' }} className={moreLink}>
-                開催が近いクラスをもっと見る
-              </Link>
-            }
-          />
-          <CardRow cards={closeToStartsByClass} testId="home-close-to-starts-by-class" />
-        </section>
-      ) : null}
-    </>
+/** Classes by their next lesson (spec §3 class lists). */
+export function SoonByClassSection() {
+  const { closeToStartsByClass } = useSuspenseQuery(homeQuery()).data
+  if (!closeToStartsByClass.length) return null
+  return (
+    <section className="below-fold mx-auto max-w-6xl px-4 py-10" aria-labelledby="soon-heading">
+      <SectionHeader
+        id="soon-heading"
+        title="開催が近いクラス"
+        more={
+          <Link to="/class_search" search={{ sort: 'start' }} className={moreLink}>
+            開催が近いクラスをもっと見る
+          </Link>
+        }
+      />
+      <CardRow cards={closeToStartsByClass} testId="home-close-to-starts-by-class" />
+    </section>
   )
 }

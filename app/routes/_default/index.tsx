@@ -8,7 +8,12 @@ import { registrationTarget, safeReturnTo } from '~/features/auth/auth-state'
 import { PageFurigana } from '~/features/furigana/page-furigana'
 import { prefetchFurigana } from '~/features/furigana/queries'
 import { homeClassIds } from '~/features/home/home-ids'
-import { CategorySection, ClassSections } from '~/features/home/home-sections'
+import {
+  CategorySection,
+  CloseToStartsSection,
+  NewArrivalsSection,
+  SoonByClassSection,
+} from '~/features/home/home-sections'
 import { homeQuery } from '~/features/home/queries'
 import { pageHead } from '~/lib/seo'
 
@@ -130,9 +135,16 @@ function HomePage() {
       </section>
 
       <CategorySection />
-      {/* Below the first screen on a phone: hydrated when about to be seen, not with the page (0030, 0031). */}
-      <HydrateOnView>
-        <ClassSections />
+      {/* Below the first screen on a phone: each list hydrated when about to be seen, not with the page (0030,
+          0031); the rows of cards further down wait for their own turn. */}
+      <HydrateOnView testId="home-close-area">
+        <CloseToStartsSection />
+      </HydrateOnView>
+      <HydrateOnView testId="home-new-area">
+        <NewArrivalsSection />
+      </HydrateOnView>
+      <HydrateOnView testId="home-soon-area">
+        <SoonByClassSection />
       </HydrateOnView>
       {/* Far below it: its code too loads when about to be seen; a visitor who stays on top never loads it. What it
           reads stays in the query cache meanwhile: CategorySection, hydrated with the page, observes homeQuery. */}
