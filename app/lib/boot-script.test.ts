@@ -166,7 +166,11 @@ describe('bootScript', () => {
       router: {
         dehydratedData: {
           query: {
-            initial: [{ state: { dataUpdatedAt: 1_000 } }, { state: { dataUpdatedAt: 0 } }],
+            initial: [
+              { state: { dataUpdatedAt: 1_000, status: 'success' } },
+              { state: { dataUpdatedAt: 0, status: 'pending' } },
+              { state: { dataUpdatedAt: 1_000, status: 'error' } },
+            ],
           },
         },
       },
@@ -174,27 +178,30 @@ describe('bootScript', () => {
     const times = (tsr: ReturnType<typeof state>) =>
       tsr.router.dehydratedData.query.initial.map((q) => q.state.dataUpdatedAt)
 
-    it('count as fetched now when the document came over the network (a 304 too); a query without data stays', () => {
+    it('count as fetched now when the document came over the network (a 304 too); one without data, or failed, stays', () => {
       const tsr = state()
       const before = Date.now()
       page({ tsr }).run(bootScript(entry, preloads))
-      const [stamped, empty] = times(tsr)
+      const [stamped, empty, failed] = times(tsr)
       expect(stamped).toBeGreaterThanOrEqual(before)
       expect(empty).toBe(0)
+      expect(failed).toBe(1_000)
     })
 
     it("keep their render times on a copy from the browser's own cache, or when the browser cannot tell", () => {
       for (const arrival of [{ transferSize: 0 }, null]) {
         const tsr = state()
         page({ tsr, arrival }).run(bootScript(entry, preloads))
-        expect(times(tsr)).toEqual([1_000, 0])
+        expect(times(tsr)).toEqual([1_000, 0, 1_000])
       }
     })
 
-    it('leave a page without dehydrated state alone, and the app still boots', () => {
-      const p = page({ tsr: undefined, hidden: true })
-      p.run(bootScript(entry, preloads))
-      expect(loaded(p.added)).toEqual(all)
+    it('leave a page without dehydrated state alone, and the app still boots, even on a state it cannot read', () => {
+      for (const tsr of [undefined, { router: { dehydratedData: { query: { initial: [null] } } } }]) {
+        const p = page({ tsr, hidden: true })
+        p.run(bootScript(entry, preloads))
+        expect(loaded(p.added)).toEqual(all)
+      }
     })
   })
 })

@@ -23,10 +23,12 @@ export function bootScript(entry: string, preloads: readonly string[]): string {
     // stale at once, and each would fetch again as it mounts. The router's dehydrated state is already parsed (its
     // script comes before this one); a copy from the browser's own cache has no bytes on the wire and is left as
     // it is. Here rather than in the entry: it costs the 130 KB first-load budget nothing.
-    "var n=w.performance.getEntriesByType&&w.performance.getEntriesByType('navigation')[0]," +
+    // Only queries fetched successfully; and nothing here may stop the app from starting.
+    "try{var n=w.performance.getEntriesByType&&w.performance.getEntriesByType('navigation')[0]," +
     'r=w.$_TSR&&w.$_TSR.router,q=r&&r.dehydratedData&&r.dehydratedData.query,' +
     'a=(n&&n.transferSize>0&&q&&q.initial)||[],t=Date.now();' +
-    'for(var j=0;j<a.length;j++)if(a[j].state&&a[j].state.dataUpdatedAt)a[j].state.dataUpdatedAt=t;' +
+    "for(var j=0;j<a.length;j++){var x=a[j].state;if(x&&x.status==='success'&&x.dataUpdatedAt)x.dataUpdatedAt=t}" +
+    '}catch(e){}' +
     'var done=0;function go(){if(done)return;done=1;' +
     `var p=${json(preloads)};for(var i=0;i<p.length;i++){var l=d.createElement('link');l.rel='modulepreload';` +
     `l.href=p[i];l.fetchPriority='low';d.head.appendChild(l)}var s=d.createElement('script');s.type='module';` +

@@ -189,8 +189,8 @@ describe('POST /v1/purchases', () => {
       return counter.queries
     }
     // A seat held for someone else's waitlist offer: this member may hold the offer, so the write decides.
-    const throughTheWrite = await refusal({ purchased: 2, held: 1 })
     const early = await refusal({ purchased: 3, held: 0 })
+    const throughTheWrite = await refusal({ purchased: 2, held: 1 })
     expect(throughTheWrite - early).toBeGreaterThanOrEqual(3)
   })
 
