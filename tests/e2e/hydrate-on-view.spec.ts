@@ -158,7 +158,9 @@ test('the home page opened by client navigation renders its lower part with the 
   })
   await page.getByRole('banner').getByRole('link').first().click()
   await expect(page).toHaveURL(new URL('/', page.url()).href)
-  await expect(page.getByTestId('hero-search')).toBeVisible()
+  // The loader waits for the part's code, held 3 s above: the page comes after that, so the default 7 s left too
+  // little on a loaded machine (it timed out once in a full run, the old page still on screen).
+  await expect(page.getByTestId('hero-search')).toBeVisible({ timeout: 15_000 })
   // With its code fetched by the loader the part follows within a render (React.lazy still waits one turn for
   // the settled import; checking in the same instant failed once in a full run), not 3 s later.
   await expect(page.locator('#promise-heading')).toBeAttached({ timeout: 1000 })
