@@ -2,7 +2,7 @@ import { useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { ArticleCard } from '~/components/cards/article-card'
 import { Ruby } from '~/components/ui/ruby'
-import { moreLink, SectionHeader } from './home-sections'
+import { ListSection, moreLink } from './home-sections'
 import { homeQuery } from './queries'
 
 /**
@@ -110,16 +110,15 @@ function MagazinePicks() {
   const { articles } = useSuspenseQuery(homeQuery()).data
   if (!articles.length) return null
   return (
-    <section className="below-fold mx-auto max-w-6xl px-4 py-10" aria-labelledby="magazine-heading">
-      <SectionHeader
-        id="magazine-heading"
-        title="マガジン"
-        more={
-          <Link to="/magazine" className={moreLink}>
-            記事をもっと読む
-          </Link>
-        }
-      />
+    <ListSection
+      id="magazine-heading"
+      title="マガジン"
+      more={
+        <Link to="/magazine" className={moreLink}>
+          記事をもっと読む
+        </Link>
+      }
+    >
       <ul className="mt-6 grid gap-4 md:grid-cols-3" data-testid="home-magazine">
         {articles.map((a) => (
           <li key={a.id}>
@@ -127,6 +126,6 @@ function MagazinePicks() {
           </li>
         ))}
       </ul>
-    </section>
+    </ListSection>
   )
 }

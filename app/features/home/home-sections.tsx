@@ -8,7 +8,7 @@ import { seatsLabel } from '~/lib/class-labels'
 import { formatPrice, formatShortDateJa, formatTimeJa } from '~/lib/format'
 import { homeQuery } from './queries'
 
-export function SectionHeader({ id, title, more }: { id: string; title: string; more?: ReactNode }) {
+function SectionHeader({ id, title, more }: { id: string; title: string; more?: ReactNode }) {
   return (
     <div className="flex items-end justify-between gap-4">
       <h2 id={id} className="text-2xl font-black">
@@ -20,6 +20,26 @@ export function SectionHeader({ id, title, more }: { id: string; title: string; 
 }
 
 export const moreLink = 'shrink-0 text-sm font-bold text-purple-dark underline'
+
+/** A list of the home page under the first screen: its heading with a link to more, then the list. */
+export function ListSection({
+  id,
+  title,
+  more,
+  children,
+}: {
+  id: string
+  title: string
+  more: ReactNode
+  children: ReactNode
+}) {
+  return (
+    <section className="below-fold mx-auto max-w-6xl px-4 py-10" aria-labelledby={id}>
+      <SectionHeader id={id} title={title} more={more} />
+      {children}
+    </section>
+  )
+}
 
 /** A row of cards: swipes sideways on phones, a grid from sm up. */
 function CardRow({ cards, testId }: { cards: ClassCardView[]; testId: string }) {
@@ -73,16 +93,15 @@ export function CloseToStartsSection() {
   const { closeToStarts } = useSuspenseQuery(homeQuery()).data
   if (!closeToStarts.length) return null
   return (
-    <section className="below-fold mx-auto max-w-6xl px-4 py-10" aria-labelledby="close-heading">
-      <SectionHeader
-        id="close-heading"
-        title="もうすぐ始まる授業"
-        more={
-          <Link to="/class_search" search={{ sort: 'start' }} className={moreLink}>
-            開催日が近い順に見る
-          </Link>
-        }
-      />
+    <ListSection
+      id="close-heading"
+      title="もうすぐ始まる授業"
+      more={
+        <Link to="/class_search" search={{ sort: 'start' }} className={moreLink}>
+          開催日が近い順に見る
+        </Link>
+      }
+    >
       <ul
         className="mt-6 divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white"
         data-testid="home-close-to-starts"
@@ -124,7 +143,7 @@ export function CloseToStartsSection() {
           )
         })}
       </ul>
-    </section>
+    </ListSection>
   )
 }
 
@@ -133,18 +152,17 @@ export function NewArrivalsSection() {
   const { newArrivals } = useSuspenseQuery(homeQuery()).data
   if (!newArrivals.length) return null
   return (
-    <section className="below-fold mx-auto max-w-6xl px-4 py-10" aria-labelledby="new-heading">
-      <SectionHeader
-        id="new-heading"
-        title="新着クラス"
-        more={
-          <Link to="/class_search" search={{ sort: 'new' }} className={moreLink}>
-            新着クラスをもっと見る
-          </Link>
-        }
-      />
+    <ListSection
+      id="new-heading"
+      title="新着クラス"
+      more={
+        <Link to="/class_search" search={{ sort: 'new' }} className={moreLink}>
+          新着クラスをもっと見る
+        </Link>
+      }
+    >
       <CardRow cards={newArrivals} testId="home-new-arrivals" />
-    </section>
+    </ListSection>
   )
 }
 
@@ -153,17 +171,16 @@ export function SoonByClassSection() {
   const { closeToStartsByClass } = useSuspenseQuery(homeQuery()).data
   if (!closeToStartsByClass.length) return null
   return (
-    <section className="below-fold mx-auto max-w-6xl px-4 py-10" aria-labelledby="soon-heading">
-      <SectionHeader
-        id="soon-heading"
-        title="開催が近いクラス"
-        more={
-          <Link to="/class_search" search={{ sort: 'start' }} className={moreLink}>
-            開催が近いクラスをもっと見る
-          </Link>
-        }
-      />
+    <ListSection
+      id="soon-heading"
+      title="開催が近いクラス"
+      more={
+        <Link to="/class_search" search={{ sort: 'start' }} className={moreLink}>
+          開催が近いクラスをもっと見る
+        </Link>
+      }
+    >
       <CardRow cards={closeToStartsByClass} testId="home-close-to-starts-by-class" />
-    </section>
+    </ListSection>
   )
 }
