@@ -149,6 +149,8 @@ test('the sessions page lists the member’s devices and logs out every other on
   context,
   browser,
 }) => {
+  // A registration and two devices signing in: ~50 s in a loaded full run, past 60 s once in CI.
+  test.setTimeout(120_000)
   const email = await registerNewParent(page, context, 'さくら')
   // The same member signs in on a second device with their password.
   const second = await browser.newContext()

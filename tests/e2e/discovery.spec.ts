@@ -361,6 +361,8 @@ test('every public page loads at most 130 KB gzip of JavaScript first, counted a
   browser,
   page,
 }, testInfo) => {
+  // One fresh browser context per public page: ~46 s in a loaded full run.
+  test.setTimeout(120_000)
   for (const path of await publicPagePaths(page)) {
     // A fresh context for each page: nothing from the previous one in its cache.
     const context = await browser.newContext({

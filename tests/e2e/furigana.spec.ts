@@ -112,6 +112,8 @@ test('with furigana on, no page is wider than a 320 px phone @pc-only', async ({
 })
 
 test('a member’s setting follows them to another device', async ({ page, context, browser }) => {
+  // A registration and a second device signing in: ~48 s in a loaded full run.
+  test.setTimeout(120_000)
   const email = await registerNewParent(page, context, 'ふみ')
   await gotoReady(page, CLASS_PAGE)
   await turnOn(page)
