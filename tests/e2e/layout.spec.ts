@@ -113,7 +113,7 @@ async function overflow(page: Page) {
 }
 
 test.describe('layout and console on every page @pc-only', () => {
-  test.describe.configure({ timeout: 300_000 })
+  test.describe.configure({ timeout: 420_000 })
 
   for (const role of ROLES) {
     test(`as ${role.who}: no page is wider than 320, 390, 768 or 1280 px, axe-clean, none logs an error`, async ({
