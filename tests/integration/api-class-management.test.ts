@@ -495,6 +495,48 @@ describe('class announcements', () => {
     expect(await api.count('jobs')).toBe(jobsBefore)
   })
 
+  it('contact details in a class’s title or description are refused by the field (422), created or edited', async () => {
+    const before = await api.count('class_works')
+    const created = await api.as(
+      SUBS.teacher,
+      'POST',
+      '/v1/teachers/class_works',
+      classBody({ description: '質問は LINE ID: sensei123 まで' }),
+    )
+    expect([created.status, created.body.code]).toEqual([422, 'contact_info'])
+    expect(created.body.issues).toEqual([
+      { path: ['description'], message: '説明に連絡先やSNSのIDは書けません（LINE ID）' },
+    ])
+    const titled = await api.as(
+      SUBS.teacher,
+      'POST',
+      '/v1/teachers/class_works',
+      classBody({ title: '算数教室 090-1234-5678' }),
+    )
+    expect(titled.body.issues?.[0]?.path).toEqual(['title'])
+    expect(await api.count('class_works')).toBe(before)
+
+    const cls = await createClass()
+    const edited = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${cls.id}`, {
+      description: 'ご連絡は teacher@example.com へ',
+      price: 3000,
+    })
+    expect([edited.status, edited.body.code]).toEqual([422, 'contact_info'])
+    const [row] = await api.db.select().from(classWorks).where(eq(classWorks.id, cls.id))
+    expect([row!.description, row!.price]).toEqual([cls.description, cls.price])
+    // Text saved before the rule existed does not block an edit of another field (the form sends every field).
+    await api.db
+      .update(classWorks)
+      .set({ description: '旧い説明 TEL 03-1234-5678' })
+      .where(eq(classWorks.id, cls.id))
+    const other = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${cls.id}`, {
+      title: cls.title,
+      description: '旧い説明 TEL 03-1234-5678',
+      price: 3000,
+    })
+    expect(other.status, JSON.stringify(other.body)).toBe(200)
+  })
+
   it('a teacher posts at most 10 announcements an hour (each mails every booked family): the 11th is 429', async () => {
     const cls = await createClass(SUBS.emily)
     const post = (n: number, body = '本文です') =>

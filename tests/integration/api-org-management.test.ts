@@ -148,6 +148,19 @@ describe('creating and editing an organisation', () => {
     expect(await api.count('organizations')).toBe(before)
   })
 
+  it('refuses contact details in the name, which public class pages show (422 contact_info, nothing created)', async () => {
+    const before = await api.count('organizations')
+    const res = await api.as(SUBS.teacher, 'POST', '/v1/organizations', {
+      ...orgBody,
+      name: 'まなび教室 TEL 03-1234-5678',
+    })
+    expect([res.status, res.body.code]).toEqual([422, 'contact_info'])
+    expect(res.body.issues).toEqual([
+      { path: ['name'], message: '団体名に連絡先やSNSのIDは書けません（電話番号）' },
+    ])
+    expect(await api.count('organizations')).toBe(before)
+  })
+
   it('creates one (the caller becomes owner), edits it, and refuses a second', async () => {
     const res = await api.as(SUBS.teacher, 'POST', '/v1/organizations', orgBody)
     expect(res.status).toBe(201)
@@ -198,6 +211,25 @@ describe('creating and editing an organisation', () => {
         .where(eq(classWorks.teacherId, await api.userId(sub)))
       expect(own, `round ${round}`).toEqual([{ organizationId: orgId }])
     }
+  })
+
+  it('an edit that puts contact details in the name is refused; a name saved before the rule blocks no other edit', async () => {
+    const [org] = await api.db.select().from(organizations).where(eq(organizations.name, '新しい名前'))
+    const refused = await api.as(SUBS.teacher, 'PATCH', '/v1/organizations/me', { name: 'LINE ID: juku_abc' })
+    expect([refused.status, refused.body.code]).toEqual([422, 'contact_info'])
+    expect(refused.body.issues[0].path).toEqual(['name'])
+    expect((await api.db.select().from(organizations).where(eq(organizations.id, org!.id)))[0]).toEqual(org)
+    // Saved before the rule existed: the form sends the name back unchanged with the other fields.
+    await api.db
+      .update(organizations)
+      .set({ name: '旧名 090-1234-5678' })
+      .where(eq(organizations.id, org!.id))
+    const other = await api.as(SUBS.teacher, 'PATCH', '/v1/organizations/me', {
+      name: '旧名 090-1234-5678',
+      description: '紹介文を変えました',
+    })
+    expect(other.status).toBe(200)
+    await api.db.update(organizations).set({ name: org!.name }).where(eq(organizations.id, org!.id))
   })
 
   it('a member (not the owner) cannot edit the organisation (404, unchanged)', async () => {

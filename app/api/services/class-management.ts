@@ -31,7 +31,7 @@ import { CANCEL_DEADLINE_MS } from '../../lib/reservation-rules'
 import { findOverlap } from '../../lib/schedule-overlap'
 import { classSearchText } from '../../lib/search-normalize'
 import type { UserRow } from '../auth'
-import { ApiError, notFound, refuseContactInfo } from '../errors'
+import { ApiError, notFound, refuseContactInfo, refuseContactInfoIn } from '../errors'
 import { refuseIfSuspended } from './account-state'
 import { iso, scheduleColumns, selectClassRows, summaryJson, toCards, toPublicSchedule } from './class-cards'
 import { releaseClassImage, requireOwnClassImage } from './class-images'
@@ -180,6 +180,17 @@ export async function teacherClassWork(
   }
 }
 
+/**
+ * A class's title and description are the most public text a member writes (its page, search, cards, mails): contact
+ * details there would take a lesson off the platform past every message check (422 `contact_info`, by the field).
+ */
+function refuseContactInClass(text: { title?: string; description?: string }) {
+  refuseContactInfoIn({
+    title: { label: 'タイトル', text: text.title },
+    description: { label: '説明', text: text.description },
+  })
+}
+
 /** POST /v1/teachers/class_works: a new class (unpublished unless is_published), under the caller's organisation. */
 export async function createClassWork(
   db: Db,
@@ -189,6 +200,7 @@ export async function createClassWork(
 ): Promise<TeacherClassWork> {
   requireTeacher(user)
   if (input.is_published) requireVerifiedTeacher(user, 'publish')
+  refuseContactInClass(input)
   const id = await transaction(db, async (tx) => {
     await refuseIfSuspended(tx, user.id, 'share')
     await requireOwnClassImage(tx, user.id, input.image_url)
@@ -237,6 +249,11 @@ export async function updateClassWork(
   requireTeacher(user)
   await transaction(db, async (tx) => {
     const current = await lockOwnClass(tx, user.id, classWorkId)
+    // Only what changes: text saved before this rule must not block an edit of another field.
+    refuseContactInClass({
+      title: patch.title !== current.title ? patch.title : undefined,
+      description: patch.description !== current.description ? patch.description : undefined,
+    })
     // Read after the class lock: a suspension that committed meanwhile (it holds the classes first) is seen here.
     await refuseIfSuspended(tx, user.id)
     await requireOwnClassImage(tx, user.id, patch.image_url, current.imageUrl)

@@ -10,7 +10,7 @@ import type { Db, Tx } from '../../db/client'
 import { classWorks, organizations, orgUsers, users } from '../../db/schema'
 import { transaction } from '../../db/transaction'
 import type { UserRow } from '../auth'
-import { ApiError, notFound } from '../errors'
+import { ApiError, notFound, refuseContactInfoIn } from '../errors'
 import { lockClassesOfTeacher, requireTeacher } from './class-management'
 import { orgUserList } from './organizations'
 import { requireVerifiedTeacher } from './verifications'
@@ -55,10 +55,20 @@ async function lockOwnedOrganization(
   return org
 }
 
+/**
+ * An organisation's name is shown with its classes on public pages (the class page, cards, teacher pages): no contact
+ * details in it (422 `contact_info`), as for a class's own text. Its website has a field of its own, seen only by
+ * its members.
+ */
+function refuseContactInName(name: string | undefined) {
+  refuseContactInfoIn({ name: { label: '団体名', text: name } })
+}
+
 /** POST /v1/organizations: the caller (not yet in an organisation) creates one and becomes its owner. */
 export async function createOrganization(db: Db, user: UserRow, input: OrganizationInput, now: Date) {
   // Only a verified teacher founds an organisation (issue 15): a parent who never taught cannot.
   requireVerifiedTeacher(user, 'organization')
+  refuseContactInName(input.name)
   await transaction(db, async (tx) => {
     if (await membership(tx, user.id)) throw alreadyInOrganization()
     const [org] = await tx
@@ -88,6 +98,8 @@ export async function createOrganization(db: Db, user: UserRow, input: Organizat
 export async function updateOrganization(db: Db, user: UserRow, patch: OrganizationPatch) {
   await db.transaction(async (tx) => {
     const org = await lockOwnedOrganization(tx, user.id)
+    // Only a changed name: one saved before this rule must not block an edit of another field.
+    refuseContactInName(patch.name !== org.name ? patch.name : undefined)
     await tx
       .update(organizations)
       .set({
