@@ -1,4 +1,5 @@
 import '@tanstack/react-start/server-only'
+import type { PaymentDeps } from '../api/services/payments'
 import { cancelAtProvider, expireHold, reconcilePayments, runRefund } from '../api/services/payments'
 import type { Db } from '../db/client'
 import type { JobHandler, RecurringJob } from '../jobs/runner.server'
@@ -21,8 +22,19 @@ export function paymentHandlers(deps: {
   provider: (db: Db) => PaymentProvider
   /** Seats moved: public pages may have changed (see NotificationDeps.publicContentChanged). */
   publicContentChanged?: (why: string) => Promise<void>
+  /** The clock (tests move it). */
+  clock?: () => Date
 }): Record<string, JobHandler> {
-  const paymentDeps = (db: Db) => ({ now: new Date(), provider: deps.provider(db) })
+  const clock = deps.clock ?? (() => new Date())
+  // `now` is read at each use, not once per job: a sweep makes up to 100 provider calls (seconds each at Stripe),
+  // and a payment or refund is dated when it is recorded. Dated at the sweep's start, one the provider took just
+  // after midnight at a month's end would land in the month before, whose statement was already closed.
+  const paymentDeps = (db: Db): PaymentDeps => ({
+    get now() {
+      return clock()
+    },
+    provider: deps.provider(db),
+  })
   return {
     'payments.expire_hold': async (job, { db }) => {
       const outcome = await expireHold(db, positiveId(job.payload.purchaseId, 'purchaseId'), paymentDeps(db))

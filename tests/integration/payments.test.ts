@@ -552,6 +552,39 @@ describe('idempotency and crashes', () => {
     expect(after!.status).toBe('reserved')
   })
 
+  it('the sweep dates a payment when it settles it, not when the sweep began (a month can end meanwhile)', async () => {
+    const { schedule } = await paidSchedule()
+    const [sub] = await insertMembers(api.db, 'pay-sweep-clock', 1)
+    const base = embedded()
+    const p = await hold(sub!, schedule.id)
+    const [row] = await api.db.select().from(payments).where(eq(payments.id, p.payment!.id))
+    await base.confirm(row!.providerRef!, { card: TEST_CARD, now: api.now })
+    // Paid there, not recorded here (a lost answer), and first in the sweep's order.
+    await api.db
+      .update(payments)
+      .set({ lastAttemptAt: new Date(500) })
+      .where(eq(payments.id, row!.id))
+    // The sweep starts at 23:59:50 on a month's last day (Tokyo); the provider takes a minute to answer.
+    const start = new Date('2026-11-30T14:59:50Z')
+    const answered = new Date('2026-11-30T15:00:50Z')
+    let now = start
+    const slow: PaymentProvider = {
+      ...base,
+      retrieve: async (ref) => {
+        now = answered
+        return base.retrieve(ref)
+      },
+    }
+    const handlers = paymentHandlers({ provider: () => slow, clock: () => now })
+    await handlers['payments.reconcile']!(
+      { id: 1, kind: 'payments.reconcile', payload: {}, attempts: 1 },
+      { db: api.db },
+    )
+    const [settled] = await api.db.select().from(payments).where(eq(payments.id, row!.id))
+    expect(settled!.status).toBe('succeeded')
+    expect(settled!.succeededAt).toEqual(answered)
+  })
+
   it('a refund whose job gave up is queued again once an hour by the sweep until it is paid back', async () => {
     const { schedule } = await paidSchedule()
     const [sub] = await insertMembers(api.db, 'pay-refund-stuck', 1)

@@ -51,6 +51,7 @@ import { offerFreedSeats } from './waitlist'
  */
 
 export interface PaymentDeps {
+  /** When the work happens. A job's deps read the clock at each use (app/payments/jobs.server.ts). */
   now: Date
   /** The configured provider, for new payments; older payments are served by the provider that took them. */
   provider: PaymentProvider
