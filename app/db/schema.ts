@@ -112,6 +112,12 @@ export const learners = pgTable(
       .notNull()
       .references(() => targetGrades.id),
     createdAt: createdAt(),
+    /**
+     * Removed by the parent, kept because a reservation names the child: receipts, sales lines and past student
+     * lists still say who took the lesson. Such a profile is never listed, edited or booked again. One that no
+     * reservation names is deleted outright.
+     */
+    deletedAt: ts('deleted_at'),
   },
   (t) => [index('learners_user_idx').on(t.userId)],
 )

@@ -1,6 +1,7 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, gt, lt } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DeepMe, Learner, User } from '../../app/contract/v1/users'
+import type { Purchase } from '../../app/contract/v1/purchases'
+import { DeepMe, Learner, MAX_LEARNERS, User } from '../../app/contract/v1/users'
 import { classWorkSchedules, learners, purchases } from '../../app/db/schema'
 import { recordAvatarImage } from '../../app/server/avatar-images.server'
 import { setupApi, type TestApi } from './support/api'
@@ -102,8 +103,12 @@ describe('learner profiles', () => {
     expect(res.status).toBe(422)
   })
 
-  it('a learner with a reservation cannot be removed (409); without one it can (204)', async () => {
-    const [s] = await api.db.select().from(classWorkSchedules).limit(1)
+  it('a learner with a seat in a lesson not over yet cannot be removed (409); once cancelled it can (204)', async () => {
+    const [s] = await api.db
+      .select()
+      .from(classWorkSchedules)
+      .where(gt(classWorkSchedules.endedAt, api.now))
+      .limit(1)
     const [p] = await api.db
       .insert(purchases)
       .values({ scheduleId: s!.id, userId: parentId, learnerId: created.id, price: 0, commission: 0 })
@@ -117,7 +122,73 @@ describe('learner profiles', () => {
       .where(and(eq(purchases.id, p!.id)))
     const ok = await api.as(SUBS.parent, 'DELETE', `/v1/users/me/learners/${created.id}`)
     expect(ok.status).toBe(204)
-    expect(await api.db.select().from(learners).where(eq(learners.id, created.id))).toHaveLength(0)
+    // The cancelled reservation names the child: the profile stays as its record, out of every list and form.
+    const [kept] = await api.db.select().from(learners).where(eq(learners.id, created.id))
+    expect(kept!.deletedAt).toEqual(api.now)
+    expect((await deepMe(SUBS.parent)).learners.map((l) => l.id)).not.toContain(created.id)
+    const listed = (await api.as(SUBS.parent, 'GET', '/v1/users/me/learners')).body as Learner[]
+    expect(listed.map((l) => l.id)).not.toContain(created.id)
+    expect((await api.as(SUBS.parent, 'DELETE', `/v1/users/me/learners/${created.id}`)).status).toBe(404)
+    const edit = await api.as(SUBS.parent, 'PATCH', `/v1/users/me/learners/${created.id}`, {
+      nickname: 'もどす',
+      school_type_id: schoolTypeId,
+      target_grade_id: gradeId,
+    })
+    expect(edit.status).toBe(404)
+    const before = await api.count('purchases')
+    const booked = await api.as(SUBS.parent, 'POST', '/v1/purchases', {
+      schedule_id: s!.id,
+      learner_id: created.id,
+    })
+    expect(booked.status).toBe(404)
+    expect(await api.count('purchases')).toBe(before)
+  })
+
+  it('a child who only took past lessons can be removed, and those reservations still name the child', async () => {
+    const child = Learner.parse(
+      (
+        await api.as(SUBS.parent, 'POST', '/v1/users/me/learners', {
+          nickname: 'まえのこ',
+          school_type_id: schoolTypeId,
+          target_grade_id: gradeId,
+        })
+      ).body,
+    )
+    const [past] = await api.db
+      .select()
+      .from(classWorkSchedules)
+      .where(lt(classWorkSchedules.endedAt, api.now))
+      .limit(1)
+    const [p] = await api.db
+      .insert(purchases)
+      .values({ scheduleId: past!.id, userId: parentId, learnerId: child.id, price: 0, commission: 0 })
+      .returning()
+    expect((await api.as(SUBS.parent, 'DELETE', `/v1/users/me/learners/${child.id}`)).status).toBe(204)
+    const history = (await api.as(SUBS.parent, 'GET', '/v1/purchases?scope=past')).body as Purchase[]
+    expect(history.find((h) => h.id === p!.id)?.attendee).toEqual({
+      kind: 'learner',
+      learner_id: child.id,
+      nickname: 'まえのこ',
+    })
+    expect((await deepMe(SUBS.parent)).learners.map((l) => l.id)).not.toContain(child.id)
+  })
+
+  it('a child no reservation names is deleted outright, and removed children free their places under the limit', async () => {
+    const add = (nickname: string) =>
+      api.as(SUBS.parent, 'POST', '/v1/users/me/learners', {
+        nickname,
+        school_type_id: schoolTypeId,
+        target_grade_id: gradeId,
+      })
+    const res = await add('すぐけす')
+    const child = Learner.parse(res.body)
+    expect((await api.as(SUBS.parent, 'DELETE', `/v1/users/me/learners/${child.id}`)).status).toBe(204)
+    expect(await api.db.select().from(learners).where(eq(learners.id, child.id))).toHaveLength(0)
+    // Up to the limit: the removed ones above (kept as records) do not count.
+    const shown = (await deepMe(SUBS.parent)).learners.length
+    const statuses: number[] = []
+    for (let i = shown; i <= MAX_LEARNERS; i++) statuses.push((await add(`こ${i}`)).status)
+    expect(statuses).toEqual([...Array(MAX_LEARNERS - shown).fill(201), 409])
   })
 })
 

@@ -109,6 +109,32 @@ describe('a booking sees what committed while it waited', () => {
     expect(seats).toEqual([])
   })
 
+  it("the child's profile marked removed (kept for its past reservations): the booking waiting for it is 404 too", async () => {
+    const { scheduleId } = await schedule()
+    const [parent] = await insertMembers(api.db, 'lock-learner-mark', 1)
+    const child = await api.as(parent!, 'POST', '/v1/users/me/learners', {
+      nickname: 'じろう',
+      school_type_id: masters.schoolType,
+      target_grade_id: masters.grades[0],
+    })
+    expect(child.status, JSON.stringify(child.body)).toBe(201)
+    // As removeLearner does when a reservation names the child: the row stays, marked.
+    const res = await whileHeld(
+      api,
+      async (tx) => {
+        await tx
+          .select({ id: learners.id })
+          .from(learners)
+          .where(eq(learners.id, child.body.id))
+          .for('update')
+        await tx.update(learners).set({ deletedAt: api.now }).where(eq(learners.id, child.body.id))
+      },
+      () => api.book(parent!, { schedule_id: scheduleId, learner_id: child.body.id }),
+    )
+    expect(res.status).toBe(404)
+    expect(await api.db.select().from(purchases).where(eq(purchases.scheduleId, scheduleId))).toEqual([])
+  })
+
   it('a price change: the booking is taken at the new price (held for payment), not the one it read first', async () => {
     const { classId, scheduleId } = await schedule(0)
     const [member] = await insertMembers(api.db, 'lock-price', 1)

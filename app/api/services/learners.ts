@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, isNotNull, ne } from 'drizzle-orm'
+import { and, asc, count, eq, gt, inArray, isNotNull, isNull, ne, or } from 'drizzle-orm'
 import type { CreateLearnerBody, Learner, UpdateLearnerBody } from '../../contract/v1/users'
 import { MAX_LEARNERS } from '../../contract/v1/users'
 import type { Db, Tx } from '../../db/client'
@@ -48,22 +48,25 @@ async function checkLearnerMasters(tx: Tx, body: { school_type_id?: number; targ
 
 const learnerNotFound = () => notFound('お子さまのプロフィール')
 
+/** The member's own learner profile, not removed: the only one that may be listed, edited or booked for. */
+export const ownLearner = (learnerId: number, userId: number) =>
+  and(eq(learners.id, learnerId), eq(learners.userId, userId), isNull(learners.deletedAt))
+
+/** The member's learner profiles still in use (removed ones stay only for the reservations that name them). */
+export const learnersOf = (userId: number) => and(eq(learners.userId, userId), isNull(learners.deletedAt))
+
 /**
  * The caller's learner, locked for the update that follows (FOR NO KEY UPDATE, the lock the UPDATE takes anyway):
  * a deletion running at the same moment either commits first, and the profile is not found (404), or waits.
  */
 async function lockOwnLearner(tx: Tx, userId: number, learnerId: number) {
-  const [l] = await tx
-    .select()
-    .from(learners)
-    .where(and(eq(learners.id, learnerId), eq(learners.userId, userId)))
-    .for('no key update')
+  const [l] = await tx.select().from(learners).where(ownLearner(learnerId, userId)).for('no key update')
   if (!l) throw learnerNotFound()
   return l
 }
 
 export async function listMyLearners(db: Db, userId: number): Promise<Learner[]> {
-  const rows = await db.select().from(learners).where(eq(learners.userId, userId)).orderBy(asc(learners.id))
+  const rows = await db.select().from(learners).where(learnersOf(userId)).orderBy(asc(learners.id))
   return rows.map(toLearner)
 }
 
@@ -84,7 +87,7 @@ export async function addLearner(db: Db, user: UserRow, body: CreateLearnerBody)
     if (me?.suspendedAt) throw new ApiError(403, 'account_suspended', ACCOUNT_SUSPENDED_MESSAGE)
     await checkLearnerMasters(tx, body)
     refuseContactInfoIn({ nickname: { label: 'ニックネーム', text: body.nickname } })
-    const [n] = await tx.select({ n: count() }).from(learners).where(eq(learners.userId, user.id))
+    const [n] = await tx.select({ n: count() }).from(learners).where(learnersOf(user.id))
     if (Number(n?.n ?? 0) >= MAX_LEARNERS) {
       throw new ApiError(409, 'too_many_learners', `登録できるお子さまは${MAX_LEARNERS}人までです`)
     }
@@ -124,7 +127,7 @@ export async function updateLearner(
         schoolTypeId: body.school_type_id,
         targetGradeId: body.target_grade_id,
       })
-      .where(and(eq(learners.id, learnerId), eq(learners.userId, userId)))
+      .where(ownLearner(learnerId, userId))
       .returning()
     // Held by the lock above; kept so that a row gone anyway is a 404, never a 500.
     if (!l) throw learnerNotFound()
@@ -133,8 +136,9 @@ export async function updateLearner(
 }
 
 /**
- * Removes a learner profile; one with a reservation (past or upcoming, so history keeps its name), an unpaid hold
- * whose money may still arrive, or a place in the line of an upcoming lesson stays (409).
+ * Removes a learner profile; one with a seat in a lesson not over yet, an unpaid hold whose money may still arrive,
+ * or a place in the line of an upcoming lesson stays (409). One that past reservations name is only marked removed
+ * (`deleted_at`), so that their receipts and lists keep the child's nickname instead of falling back to the parent's.
  */
 export async function removeLearner(db: Db, userId: number, learnerId: number, now: Date): Promise<void> {
   await db.transaction(async (tx) => {
@@ -143,13 +147,24 @@ export async function removeLearner(db: Db, userId: number, learnerId: number, n
     const [own] = await tx
       .select({ id: learners.id })
       .from(learners)
-      .where(and(eq(learners.id, learnerId), eq(learners.userId, userId)))
+      .where(ownLearner(learnerId, userId))
       .for('update')
     if (!own) throw learnerNotFound()
+    // A seat being paid for, or one for a lesson (or course run) not over yet. A lesson already taken does not keep
+    // the profile: the reservation keeps naming the child below.
     const [held] = await tx
       .select({ id: purchases.id })
       .from(purchases)
-      .where(and(eq(purchases.learnerId, learnerId), inArray(purchases.status, ['reserved', 'pending'])))
+      .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+      .where(
+        and(
+          eq(purchases.learnerId, learnerId),
+          or(
+            eq(purchases.status, 'pending'),
+            and(eq(purchases.status, 'reserved'), gt(classWorkSchedules.endedAt, now)),
+          ),
+        ),
+      )
       .limit(1)
     // A hold that ended unpaid, whose money may still arrive: its payment not succeeded and still looked at by the
     // reconciliation sweep (payments.ts reconcilePayments; a webhook needs the same provider reference). Settling
@@ -198,6 +213,14 @@ export async function removeLearner(db: Db, userId: number, learnerId: number, n
         'has_waitlist',
         'キャンセル待ち中のお子さまのプロフィールは削除できません。先にキャンセル待ちを取り消してください',
       )
-    await tx.delete(learners).where(and(eq(learners.id, learnerId), eq(learners.userId, userId)))
+    // A reservation that names the child (taken, cancelled or refunded) keeps the profile as its record: receipts,
+    // sales lines and past student lists go on saying who the lesson was for. Otherwise nothing is kept.
+    const [named] = await tx
+      .select({ id: purchases.id })
+      .from(purchases)
+      .where(eq(purchases.learnerId, learnerId))
+      .limit(1)
+    if (named) await tx.update(learners).set({ deletedAt: now }).where(eq(learners.id, learnerId))
+    else await tx.delete(learners).where(eq(learners.id, learnerId))
   })
 }

@@ -19,6 +19,7 @@ import type { UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
 import { refuseIfSuspended } from './account-state'
 import { iso } from './class-cards'
+import { ownLearner } from './learners'
 import { courseLessonsOf, lessonJson, lessonsOr } from './lessons'
 import { createAtProvider, openPayment, paymentsOfPurchases, releaseHold, requestRefund } from './payments'
 import { activeOffer, offerFreedSeats } from './waitlist'
@@ -95,7 +96,7 @@ export async function createPurchase(
         const [own] = await tx
           .select({ id: learners.id })
           .from(learners)
-          .where(and(eq(learners.id, learnerId), eq(learners.userId, user.id)))
+          .where(ownLearner(learnerId, user.id))
           .for('share')
         if (!own) throw notFound('お子さまのプロフィール')
       }

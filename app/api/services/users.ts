@@ -22,6 +22,7 @@ import type { TokenClaims, UserRow } from '../auth'
 import { ApiError, invalidRequest, refuseContactInfoIn, sqlState } from '../errors'
 import { releaseAvatar, requireOwnAvatar } from './avatar-images'
 import { iso, scheduleColumns, summaryJson } from './class-cards'
+import { learnersOf } from './learners'
 
 export function toUserJson(u: UserRow): User {
   return {
@@ -50,7 +51,7 @@ const num = (rows: { n: number }[]) => Number(rows[0]?.n ?? 0)
 
 export async function deepMe(db: Db, user: UserRow, now: Date): Promise<DeepMe> {
   const [learnerRows, membership, followingCount, favoriteCount, upcoming, teacher] = await Promise.all([
-    db.select().from(learners).where(eq(learners.userId, user.id)).orderBy(asc(learners.id)),
+    db.select().from(learners).where(learnersOf(user.id)).orderBy(asc(learners.id)),
     db
       .select({
         id: organizations.id,

@@ -8,6 +8,7 @@ import type { UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
 import { refuseIfSuspended } from './account-state'
 import { iso } from './class-cards'
+import { ownLearner } from './learners'
 
 /**
  * キャンセル待ち (issue 16; docs/decisions/0023). A member waits for a seat of a full schedule. When a seat frees
@@ -180,7 +181,7 @@ export async function joinWaitlist(
       const [own] = await tx
         .select({ id: learners.id })
         .from(learners)
-        .where(and(eq(learners.id, learnerId), eq(learners.userId, user.id)))
+        .where(ownLearner(learnerId, user.id))
         .for('share')
       if (!own) throw notFound('お子さまのプロフィール')
     }

@@ -1,0 +1,1 @@
+ALTER TABLE "learners" ADD COLUMN "deleted_at" timestamp with time zone;
