@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, isNull, sql } from 'drizzle-orm'
 import type { Db, Tx } from '../db/client'
 import type { EventBus, Unsubscribe } from '../db/events'
 import { withoutQueryParams } from '../db/log-safe'
@@ -57,7 +57,11 @@ export interface JobRunnerOptions {
   concurrency?: number
   /** Longest wait between two looks for due jobs. */
   pollMs?: number
-  /** How long a claimed job is this runner's; a runner that dies lets it go after this. */
+  /**
+   * How long a claimed job is this runner's; a runner that dies lets it go after this. While its handler runs the
+   * lease is renewed (every third of it), for at most MAX_LEASES leases: a slow job is not taken twice, a hung one
+   * is let go.
+   */
   leaseMs?: number
   /** Wait before attempt n+1 (default: 2ⁿ s with jitter, at most an hour). */
   backoffMs?: (attempts: number) => number
@@ -75,6 +79,9 @@ export interface JobRunner {
   /** Stops claiming, waits for the jobs in flight (at most `graceMs`). */
   stop(graceMs?: number): Promise<void>
 }
+
+/** Leases one run of a job may hold: a handler still running after this many is taken as hung. */
+export const MAX_LEASES = 10
 
 const defaultBackoff = (attempts: number) =>
   Math.min(3_600_000, 1000 * 2 ** attempts) * (0.75 + Math.random() * 0.5)
@@ -174,15 +181,44 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
     }
   }
 
+  /**
+   * Keeps the job this runner's while its handler runs. A mail whose SMTP server answered after the lease ran out
+   * was claimed again by another slot or instance and sent twice (its row is written only after the send).
+   */
+  function renewLease(job: Job): () => Promise<void> {
+    let renewals = 0
+    let pending: Promise<unknown> = Promise.resolve()
+    const timer = setInterval(() => {
+      if (++renewals >= MAX_LEASES * 3) {
+        clearInterval(timer)
+        logger.warn({ job: { id: job.id, kind: job.kind } }, 'job still running after its last lease: let go')
+        return
+      }
+      pending = db
+        .update(jobs)
+        .set({ lockedUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})` })
+        .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, workerId), isNull(jobs.finishedAt)))
+        .catch((err) => logger.warn({ err, job: { id: job.id, kind: job.kind } }, 'could not renew a lease'))
+    }, leaseMs / 3)
+    timer.unref()
+    // A renewal still on its way must not land after the job's end is recorded (it would lock a retry out).
+    return async () => {
+      clearInterval(timer)
+      await pending
+    }
+  }
+
   async function run(job: Job) {
     const handler = handlers[job.kind]
     let error: unknown
+    const stopRenewing = renewLease(job)
     try {
       if (!handler) throw new PermanentJobError(`No handler for job kind ${job.kind}`)
       await handler(job, { db })
     } catch (err) {
       error = err ?? new Error('job failed')
     }
+    await stopRenewing()
     await finish(job, error).catch((err) =>
       // The lease runs out and the job runs again: handlers are safe to re-run.
       logger.warn({ err, job: { id: job.id, kind: job.kind } }, 'could not record the end of a job'),

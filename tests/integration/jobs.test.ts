@@ -196,6 +196,29 @@ describe('job runner', () => {
     expect(taken).toMatchObject({ attempts: 2, lockedBy: runner.workerId, failed: false })
   })
 
+  it('a job running longer than its lease stays its runner’s (renewed): another runner does not run it again', async () => {
+    await enqueue(database.db, 'test.slow', { n: 1 })
+    let runs = 0
+    const handlers = {
+      // A mail whose SMTP server takes longer than the lease to answer.
+      'test.slow': async () => {
+        runs++
+        await new Promise((r) => setTimeout(r, 1500))
+      },
+    }
+    const a = startJobRunner({ db: database.db, autoStart: false, leaseMs: 600, handlers })
+    const b = startJobRunner({ db: database.db, autoStart: false, leaseMs: 600, handlers })
+    const first = a.drain()
+    // Past the first lease (600 ms) while the handler still runs.
+    await new Promise((r) => setTimeout(r, 1000))
+    expect(await b.drain()).toBe(0)
+    expect(await first).toBe(1)
+    expect(runs).toBe(1)
+    const [row] = await rowsOf()
+    expect(row).toMatchObject({ attempts: 1, lockedBy: a.workerId, lockedUntil: null, failed: false })
+    expect(row!.finishedAt).not.toBeNull()
+  })
+
   it('runs on its own: a job enqueued while it polls is picked up, and stop() waits for the one in flight', async () => {
     let release!: () => void
     const gate = new Promise<void>((r) => {
