@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { roomListQuery } from '../../app/api/services/rooms'
+import { markRoomRead, roomListQuery, sendMessage } from '../../app/api/services/rooms'
 import { DestinationList, Message, MessageList, Room, RoomList } from '../../app/contract/v1/rooms'
 import { messages, purchases, roomMembers, rooms, users } from '../../app/db/schema'
 import { DESTINATION_SEARCH_LIMIT, STUDENT_LIMIT } from '../../app/lib/page-sizes'
@@ -244,6 +244,41 @@ describe('sending messages', () => {
     expect(before).toBeGreaterThanOrEqual(2)
     await api.as(SUBS.teacher, 'POST', `/v1/rooms/${roomId}/read`)
     expect((await roomsOf(SUBS.teacher)).find((r) => r.id === roomId)!.unread_count).toBe(0)
+  })
+})
+
+describe('read marks and clocks', () => {
+  it('a message recorded with a time before the partner marked the room read (a send in flight, a clock behind) still counts as unread', async () => {
+    const [sender, reader] = await insertMembers(api.db, 'read-clock', 2)
+    const senderId = await api.userId(sender!)
+    const readerId = await api.userId(reader!)
+    // A teacher (the reader) and a parent (the sender) in one room with one earlier message.
+    await api.db.update(users).set({ isTeacher: true }).where(eq(users.id, readerId))
+    const [room] = await api.db
+      .insert(rooms)
+      .values({ teacherId: readerId, memberId: senderId, createdAt: api.now })
+      .returning()
+    await api.db.insert(roomMembers).values([
+      { roomId: room!.id, userId: senderId },
+      { roomId: room!.id, userId: readerId },
+    ])
+    await sendMessage(api.db, senderId, room!.id, 'はじめまして', api.now)
+    const unread = async () => (await roomsOf(reader!)).find((r) => r.id === room!.id)?.unread_count
+    expect(await unread()).toBe(1)
+    // The reader's instance marks the room read at +60 s; the sender's message is recorded with +30 s after that.
+    await markRoomRead(api.db, readerId, room!.id, new Date(api.now.getTime() + 60_000))
+    expect(await unread()).toBe(0)
+    await sendMessage(api.db, senderId, room!.id, 'まだ読んでいません', new Date(api.now.getTime() + 30_000))
+    expect(await unread()).toBe(1)
+    await markRoomRead(api.db, readerId, room!.id, new Date(api.now.getTime() + 90_000))
+    expect(await unread()).toBe(0)
+    // The sender's own mark never moves back, whatever their clock says.
+    await sendMessage(api.db, senderId, room!.id, 'もうひとつ', new Date(api.now.getTime() - 60_000))
+    const [mark] = await api.db
+      .select({ at: roomMembers.lastReadAt })
+      .from(roomMembers)
+      .where(and(eq(roomMembers.roomId, room!.id), eq(roomMembers.userId, senderId)))
+    expect(mark!.at).toEqual(new Date(api.now.getTime() + 30_000))
   })
 })
 

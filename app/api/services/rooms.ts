@@ -437,9 +437,10 @@ async function insertMessage(
     await tx.update(rooms).set({ lastMessageAt: now }).where(eq(rooms.id, roomId))
     await enqueue(tx, 'notify.message', { messageId: m!.id })
   }
+  // Writing is reading what came before; never moved back (a clock behind the one that marked it last).
   await tx
     .update(roomMembers)
-    .set({ lastReadAt: now })
+    .set({ lastReadAt: sql`greatest(${roomMembers.lastReadAt}, ${now.toISOString()}::timestamptz)` })
     .where(and(eq(roomMembers.roomId, roomId), eq(roomMembers.userId, userId)))
   return {
     id: m!.id,
@@ -453,14 +454,21 @@ async function insertMessage(
   }
 }
 
-/** Marks every message in the room read for the caller (POST /v1/rooms/{id}/read). */
+/**
+ * Marks every message in the room read for the caller (POST /v1/rooms/{id}/read): read up to the newest message
+ * they can see, not up to `now`. A message being sent at that moment carries its sender's time, which can be
+ * earlier (a transaction not yet committed, an instance whose clock is behind): marked read up to `now`, it would
+ * never have counted as unread. Never earlier than before; `now` only for a room with nothing in it yet.
+ */
 export async function markRoomRead(db: Db, userId: number, roomId: number, now: Date) {
   return db.transaction(async (tx) => {
     await requireRoomMember(tx, userId, roomId)
-    const latest = sql`(select max(${messages.createdAt}) from ${messages} where ${messages.roomId} = ${roomId})`
+    const latest = sql`(select max(${messages.createdAt}) from ${messages} where ${messages.roomId} = ${roomId} and (${messages.status} = 'visible' or ${messages.senderId} = ${userId}))`
     await tx
       .update(roomMembers)
-      .set({ lastReadAt: sql`greatest(${now.toISOString()}::timestamptz, ${latest})` })
+      .set({
+        lastReadAt: sql`coalesce(greatest(${roomMembers.lastReadAt}, ${latest}), ${now.toISOString()}::timestamptz)`,
+      })
       .where(and(eq(roomMembers.roomId, roomId), eq(roomMembers.userId, userId)))
     return { room_id: roomId, unread_count: 0 }
   })
