@@ -3,7 +3,8 @@ import { gotoReady, login, registerNewParent, verificationLink } from './helpers
 
 test('a signed-out visitor opening a protected page signs in and lands back on it', async ({ page }) => {
   await page.goto('/profile')
-  await expect(page).toHaveURL(/\/$/)
+  // The home page opens the modal and drops `?login=` once it has hydrated: past 7 s once in a loaded full run.
+  await expect(page).toHaveURL(/\/$/, { timeout: 15_000 })
   const modal = page.getByTestId('login-modal')
   await expect(modal).toBeVisible()
   await modal.getByRole('button', { name: 'ログイン' }).click()
