@@ -118,9 +118,26 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
       return work(tx)
     })
 
+  let lastAbandonedSweep = 0
   async function claim(limit: number): Promise<Job[]> {
-    const result = await bookkeeping((tx) =>
-      tx.execute<{ id: number; kind: string; payload: unknown; attempts: number }>(sql`
+    const result = await bookkeeping(async (tx) => {
+      // A job whose every attempt ended with its runner gone (killed, out of memory: no error was ever recorded)
+      // is not claimed again past its last attempt. Claimed forever, one that kills its process would take an
+      // instance down once a lease, for good. Looked for once a lease, not at every claim (a mail burst claims
+      // often); `locked_by` cleared, so that a runner still finishing it late records nothing over this.
+      if (Date.now() - lastAbandonedSweep >= leaseMs) {
+        lastAbandonedSweep = Date.now()
+        await tx.execute(sql`
+          update ${jobs} set finished_at = now(), failed = true, locked_until = null, locked_by = null,
+            last_error = 'its runner stopped during each of its attempts'
+          where id in (
+            select id from ${jobs}
+            where finished_at is null and attempts >= max_attempts and locked_until < now()
+            limit 100
+            for update skip locked
+          )`)
+      }
+      return tx.execute<{ id: number; kind: string; payload: unknown; attempts: number }>(sql`
       update ${jobs} set
         locked_until = now() + make_interval(secs => ${leaseMs / 1000}),
         locked_by = ${workerId},
@@ -128,19 +145,23 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
       where id in (
         select id from ${jobs}
         where finished_at is null and run_at <= now() and (locked_until is null or locked_until < now())
+          and attempts < max_attempts
         order by run_at, id
         limit ${limit}
         for update skip locked
       )
-      returning id, kind, payload, attempts`),
-    )
+      returning id, kind, payload, attempts`)
+    })
     return rowsOf<Job>(result).map((r) => ({ ...r, id: Number(r.id), attempts: Number(r.attempts) }))
   }
 
   async function finish(job: Job, error?: unknown) {
     const mine = and(eq(jobs.id, job.id), eq(jobs.lockedBy, workerId))
     if (error === undefined) {
-      await db.update(jobs).set({ finishedAt: sql`now()`, lockedUntil: null, lastError: null }).where(mine)
+      await db
+        .update(jobs)
+        .set({ finishedAt: sql`now()`, failed: false, lockedUntil: null, lastError: null })
+        .where(mine)
       return
     }
     if (error instanceof JobNotDueError) {
@@ -185,12 +206,16 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
    * Keeps the job this runner's while its handler runs. A mail whose SMTP server answered after the lease ran out
    * was claimed again by another slot or instance and sent twice (its row is written only after the send).
    */
+  const renewing = new Set<NodeJS.Timeout>()
   function renewLease(job: Job): () => Promise<void> {
     let renewals = 0
-    let pending: Promise<unknown> = Promise.resolve()
+    // One renewal at a time: a tick while one is still on its way is skipped.
+    let pending: Promise<unknown> | undefined
     const timer = setInterval(() => {
+      if (pending) return
       if (++renewals >= MAX_LEASES * 3) {
         clearInterval(timer)
+        renewing.delete(timer)
         logger.warn({ job: { id: job.id, kind: job.kind } }, 'job still running after its last lease: let go')
         return
       }
@@ -199,11 +224,16 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
         .set({ lockedUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})` })
         .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, workerId), isNull(jobs.finishedAt)))
         .catch((err) => logger.warn({ err, job: { id: job.id, kind: job.kind } }, 'could not renew a lease'))
+        .finally(() => {
+          pending = undefined
+        })
     }, leaseMs / 3)
     timer.unref()
+    renewing.add(timer)
     // A renewal still on its way must not land after the job's end is recorded (it would lock a retry out).
     return async () => {
       clearInterval(timer)
+      renewing.delete(timer)
       await pending
     }
   }
@@ -316,6 +346,9 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
         }),
       ])
       clearTimeout(graceTimer)
+      // Jobs still running after the grace are let go: their leases run out and another runner takes them.
+      for (const timer of renewing) clearInterval(timer)
+      renewing.clear()
     },
   }
 }

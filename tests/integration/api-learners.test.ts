@@ -184,7 +184,19 @@ describe('learner profiles', () => {
     const child = Learner.parse(res.body)
     expect((await api.as(SUBS.parent, 'DELETE', `/v1/users/me/learners/${child.id}`)).status).toBe(204)
     expect(await api.db.select().from(learners).where(eq(learners.id, child.id))).toHaveLength(0)
-    // Up to the limit: the removed ones above (kept as records) do not count.
+    // Removed ones kept as records (a past reservation names each) do not count under the limit.
+    const [past] = await api.db
+      .select()
+      .from(classWorkSchedules)
+      .where(lt(classWorkSchedules.endedAt, api.now))
+      .limit(1)
+    for (let i = 0; i < 3; i++) {
+      const kept = Learner.parse((await add(`きろく${i}`)).body)
+      await api.db
+        .insert(purchases)
+        .values({ scheduleId: past!.id, userId: parentId, learnerId: kept.id, price: 0, commission: 0 })
+      expect((await api.as(SUBS.parent, 'DELETE', `/v1/users/me/learners/${kept.id}`)).status).toBe(204)
+    }
     const shown = (await deepMe(SUBS.parent)).learners.length
     const statuses: number[] = []
     for (let i = shown; i <= MAX_LEARNERS; i++) statuses.push((await add(`こ${i}`)).status)

@@ -196,6 +196,33 @@ describe('job runner', () => {
     expect(taken).toMatchObject({ attempts: 2, lockedBy: runner.workerId, failed: false })
   })
 
+  it('a job whose runner died during its last attempt is failed, not claimed again (one that kills its process)', async () => {
+    await enqueue(database.db, 'test.echo', { n: 1 }, { maxAttempts: 3 })
+    await enqueue(database.db, 'test.echo', { n: 2 }, { maxAttempts: 3 })
+    const [last, earlier] = await rowsOf()
+    // Both claimed by a worker that died: one in its third and last attempt, one in its second.
+    await database.db
+      .update(jobs)
+      .set({ lockedBy: 'dead', lockedUntil: new Date(Date.now() - 1000), attempts: 3 })
+      .where(eq(jobs.id, last!.id))
+    await database.db
+      .update(jobs)
+      .set({ lockedBy: 'dead', lockedUntil: new Date(Date.now() - 1000), attempts: 2 })
+      .where(eq(jobs.id, earlier!.id))
+    const seen: unknown[] = []
+    const runner = startJobRunner({
+      db: database.db,
+      autoStart: false,
+      handlers: { 'test.echo': async (job) => void seen.push(job.payload) },
+    })
+    expect(await runner.drain()).toBe(1)
+    expect(seen).toEqual([{ n: 2 }])
+    const [failed] = await database.db.select().from(jobs).where(eq(jobs.id, last!.id))
+    expect(failed).toMatchObject({ attempts: 3, failed: true, lockedUntil: null })
+    expect(failed!.finishedAt).not.toBeNull()
+    expect(failed!.lastError).toContain('stopped')
+  })
+
   it('a job running longer than its lease stays its runner’s (renewed): another runner does not run it again', async () => {
     await enqueue(database.db, 'test.slow', { n: 1 })
     let runs = 0

@@ -21,6 +21,7 @@ import {
   checkoutOf,
   confirmPayment,
   handleProviderEvent,
+  type PaymentDeps,
   paymentHistory,
   receiptOf,
   setReceiptName,
@@ -40,7 +41,14 @@ export interface PaymentRouteOptions {
 export function registerPaymentRoutes(app: ApiApp, deps: RouteDeps, options: PaymentRouteOptions) {
   const member = requireUser(deps.auth, deps.getDb)
   const tags = ['payments']
-  const paymentDeps = () => ({ now: deps.now(), provider: options.payment() })
+  // `now` read at each use, as the jobs do (app/payments/jobs.server.ts): a payment the provider confirms slowly
+  // is dated when it is recorded.
+  const paymentDeps = (): PaymentDeps => ({
+    get now() {
+      return deps.now()
+    },
+    provider: options.payment(),
+  })
   const checkout = async (userId: number, paymentId: number) => {
     const db = await deps.getDb()
     return checkoutOf(db, userId, paymentId, paymentDeps(), (purchaseId) =>
