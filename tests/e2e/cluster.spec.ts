@@ -246,19 +246,22 @@ test.describe('three instances on one PostgreSQL @pc-only', () => {
     expect(tally).toEqual({ '201': 5, '409 full': 25 })
     const served = hops.filter((h) => h.method === 'POST' && h.path === '/v1/purchases')
     expect(new Set(served.map((h) => h.instance))).toEqual(new Set([1, 2, 3]))
-    // The held seats are paid (issue 17), each payment through whichever instance the proxy picks.
+    // The held seats are paid (issue 17), each payment through whichever instance the proxy picks. A 503 (the
+    // 5 s request limit on a loaded machine: it answered so once in a full run) is retried as a client does after
+    // Retry-After; a confirm of a payment already paid answers as paid and charges nothing.
+    const confirm = async (paymentId: number, token: string) => {
+      for (let attempt = 1; ; attempt++) {
+        const res = await api('POST', `/v1/payments/${paymentId}/confirm`, token, {
+          card: { number: '4242424242424242', exp_month: 12, exp_year: 2099, cvc: '123' },
+        })
+        if (res.status !== 503 || attempt === 3) return res
+        await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('retry-after') ?? 1)))
+      }
+    }
     const paid = await Promise.all(
-      results.flatMap((r, i) =>
-        r.status === 201
-          ? [
-              api('POST', `/v1/payments/${r.body.payment.id}/confirm`, members[i]!, {
-                card: { number: '4242424242424242', exp_month: 12, exp_year: 2099, cvc: '123' },
-              }),
-            ]
-          : [],
-      ),
+      results.flatMap((r, i) => (r.status === 201 ? [confirm(r.body.payment.id, members[i]!)] : [])),
     )
-    expect(paid.map((r) => r.status)).toEqual([200, 200, 200, 200, 200])
+    expect(paid.map((r) => `${r.status} ${r.body?.code ?? ''}`.trim())).toEqual(Array(5).fill('200'))
 
     // The database agrees: the counter equals the live reservations, and nothing is oversold.
     const [row] = await db!`

@@ -237,8 +237,14 @@ test('public pages paint before their app code loads, then hydrate (0034)', asyn
         path,
       ).toContain(p)
     // At the paint, or at the boot's time limit when the paint comes later (a loaded machine), never before both.
-    const askedFrom = Math.min(timing.paint, BOOT_LATEST_MS)
-    for (const { start } of timing.scripts) expect(start, path).toBeGreaterThanOrEqual(askedFrom)
+    // No paint entry at all: the tab was hidden at some point (a loaded full run, two browsers), where nothing
+    // paints and the boot asks at once by design (boot-script.test.ts covers that case); no bound to check then.
+    if (Number.isNaN(timing.paint))
+      test.info().annotations.push({ type: 'no paint entry', description: path })
+    else {
+      const askedFrom = Math.min(timing.paint, BOOT_LATEST_MS)
+      for (const { start } of timing.scripts) expect(start, path).toBeGreaterThanOrEqual(askedFrom)
+    }
     // Hydrated: a link to another page is followed by the router, without a document load.
     await page.evaluate(() => {
       ;(window as { notReloaded?: boolean }).notReloaded = true
