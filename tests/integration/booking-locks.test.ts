@@ -8,6 +8,7 @@
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TeacherClassWork, TeacherSchedule } from '../../app/contract/v1/class-management'
+import type { Tx } from '../../app/db/client'
 import {
   classWorkSchedules,
   classWorks,
@@ -83,57 +84,38 @@ describe('a booking sees what committed while it waited', () => {
     expect(entries).toEqual([])
   })
 
-  it("the child's profile deleted: the booking for that child is 404, never a seat moved to the parent", async () => {
-    const { scheduleId } = await schedule()
-    const [parent] = await insertMembers(api.db, 'lock-learner', 1)
-    const child = await api.as(parent!, 'POST', '/v1/users/me/learners', {
-      nickname: 'たろう',
-      school_type_id: masters.schoolType,
-      target_grade_id: masters.grades[0],
+  // removeLearner deletes a profile no reservation names, and marks one that reservations name (0041).
+  for (const [how, remove] of [
+    ['deleted', (tx: Tx, id: number) => tx.delete(learners).where(eq(learners.id, id))],
+    [
+      'marked removed',
+      (tx: Tx, id: number) => tx.update(learners).set({ deletedAt: api.now }).where(eq(learners.id, id)),
+    ],
+  ] as const)
+    it(`the child's profile ${how}: the booking waiting for it is 404, never a seat moved to the parent`, async () => {
+      const { scheduleId } = await schedule()
+      const [parent] = await insertMembers(api.db, `lock-learner-${how.replace(' ', '-')}`, 1)
+      const child = await api.as(parent!, 'POST', '/v1/users/me/learners', {
+        nickname: 'たろう',
+        school_type_id: masters.schoolType,
+        target_grade_id: masters.grades[0],
+      })
+      expect(child.status, JSON.stringify(child.body)).toBe(201)
+      const res = await whileHeld(
+        api,
+        async (tx) => {
+          await tx
+            .select({ id: learners.id })
+            .from(learners)
+            .where(eq(learners.id, child.body.id))
+            .for('update')
+          await remove(tx, child.body.id)
+        },
+        () => api.book(parent!, { schedule_id: scheduleId, learner_id: child.body.id }),
+      )
+      expect(res.status).toBe(404)
+      expect(await api.db.select().from(purchases).where(eq(purchases.scheduleId, scheduleId))).toEqual([])
     })
-    expect(child.status, JSON.stringify(child.body)).toBe(201)
-    const res = await whileHeld(
-      api,
-      async (tx) => {
-        await tx
-          .select({ id: learners.id })
-          .from(learners)
-          .where(eq(learners.id, child.body.id))
-          .for('update')
-        await tx.delete(learners).where(eq(learners.id, child.body.id))
-      },
-      () => api.book(parent!, { schedule_id: scheduleId, learner_id: child.body.id }),
-    )
-    expect(res.status).toBe(404)
-    const seats = await api.db.select().from(purchases).where(eq(purchases.scheduleId, scheduleId))
-    expect(seats).toEqual([])
-  })
-
-  it("the child's profile marked removed (kept for its past reservations): the booking waiting for it is 404 too", async () => {
-    const { scheduleId } = await schedule()
-    const [parent] = await insertMembers(api.db, 'lock-learner-mark', 1)
-    const child = await api.as(parent!, 'POST', '/v1/users/me/learners', {
-      nickname: 'じろう',
-      school_type_id: masters.schoolType,
-      target_grade_id: masters.grades[0],
-    })
-    expect(child.status, JSON.stringify(child.body)).toBe(201)
-    // As removeLearner does when a reservation names the child: the row stays, marked.
-    const res = await whileHeld(
-      api,
-      async (tx) => {
-        await tx
-          .select({ id: learners.id })
-          .from(learners)
-          .where(eq(learners.id, child.body.id))
-          .for('update')
-        await tx.update(learners).set({ deletedAt: api.now }).where(eq(learners.id, child.body.id))
-      },
-      () => api.book(parent!, { schedule_id: scheduleId, learner_id: child.body.id }),
-    )
-    expect(res.status).toBe(404)
-    expect(await api.db.select().from(purchases).where(eq(purchases.scheduleId, scheduleId))).toEqual([])
-  })
 
   it('a price change: the booking is taken at the new price (held for payment), not the one it read first', async () => {
     const { classId, scheduleId } = await schedule(0)
