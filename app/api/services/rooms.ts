@@ -12,6 +12,7 @@ import {
   rooms,
   users,
 } from '../../db/schema'
+import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
 import { containsContactInfo } from '../../lib/contact-detector'
 import { escapeLike } from '../../lib/like'
@@ -328,7 +329,7 @@ export async function openRoom(
   } else {
     throw notFound('メッセージの送信先')
   }
-  const { roomId, created } = await db.transaction(async (tx) => {
+  const { roomId, created } = await transaction(db, async (tx) => {
     const [room] = await tx
       .insert(rooms)
       .values({ teacherId, memberId, createdAt: now })
@@ -345,12 +346,14 @@ export async function openRoom(
           .select({ id: rooms.id })
           .from(rooms)
           .where(and(eq(rooms.teacherId, teacherId), eq(rooms.memberId, memberId)))
-    // The opener has the room in their list from now on, even before the first message.
-    await tx
-      .update(roomMembers)
-      .set({ lastReadAt: sql`coalesce(${roomMembers.lastReadAt}, ${now.toISOString()}::timestamptz)` })
-      .where(and(eq(roomMembers.roomId, existing!.id), eq(roomMembers.userId, user.id)))
+    // The opener has the room in their list from now on, even before the first message. With a message, sending
+    // marks it: the room row first, then the membership, as every send locks them (0015; another tab's send).
     if (firstMessage !== undefined) await insertMessage(tx, user.id, existing!.id, firstMessage, now)
+    else
+      await tx
+        .update(roomMembers)
+        .set({ lastReadAt: sql`coalesce(${roomMembers.lastReadAt}, ${now.toISOString()}::timestamptz)` })
+        .where(and(eq(roomMembers.roomId, existing!.id), eq(roomMembers.userId, user.id)))
     return { roomId: existing!.id, created: Boolean(room) }
   })
   const [room] = await listRooms(db, user.id, roomId)
@@ -369,7 +372,7 @@ export async function sendMessage(
   body: string,
   now: Date,
 ): Promise<Message> {
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     await requireRoomMember(tx, userId, roomId)
     // A suspended account can no longer be written to, in a room opened before the suspension too.
     const [partner] = await tx
@@ -461,7 +464,7 @@ async function insertMessage(
  * never have counted as unread. Never earlier than before; `now` only for a room with nothing in it yet.
  */
 export async function markRoomRead(db: Db, userId: number, roomId: number, now: Date) {
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     await requireRoomMember(tx, userId, roomId)
     const latest = sql`(select max(${messages.createdAt}) from ${messages} where ${messages.roomId} = ${roomId} and (${messages.status} = 'visible' or ${messages.senderId} = ${userId}))`
     await tx
