@@ -1102,6 +1102,11 @@ export const refunds = pgTable(
     /** pending → succeeded */
     status: text('status').notNull().default('pending'),
     providerRef: text('provider_ref'),
+    /**
+     * Refunds the provider refused (`failed`) so far. Each is asked for under its own idempotency key: the same
+     * key would get the refused refund back for a day (Stripe keeps keys 24 h).
+     */
+    providerAttempt: integer('provider_attempt').notNull().default(0),
     lastError: text('last_error'),
     createdAt: createdAt(),
     succeededAt: ts('succeeded_at'),

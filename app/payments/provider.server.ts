@@ -23,7 +23,8 @@ export interface PaymentProvider {
   cancel(ref: string): Promise<void>
   /**
    * Refunds the whole payment. `pending`: the provider accepted it but has not paid it back yet (Stripe: a balance
-   * too low, a bank that answers later); `failed`: it will not pay it back. The same idempotency key asks again.
+   * too low, a bank that answers later); `failed`: it will not pay it back. The same idempotency key is the same
+   * refund (a repeat after a crash); a refused one is asked for again under a new key (`refundKey`).
    */
   refund(input: { ref: string; amount: number; idempotencyKey: string }): Promise<RefundState>
   /** What became of a refund made earlier (its `ref`): a pending one is asked after, not made again. */

@@ -3,7 +3,7 @@
  * test card, a hold that ends unpaid, a double submit, crashes between the provider and our records, the Stripe
  * adapter against a local stub of its API with webhooks signed by the SDK's own helper.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm'
+import { and, eq, inArray, like, sql } from 'drizzle-orm'
 import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiApp } from '../../app/api/app'
@@ -33,7 +33,7 @@ import { startJobRunner } from '../../app/jobs/runner.server'
 import { shiftMonth } from '../../app/lib/month'
 import { embeddedPaymentProvider, TEST_CARDS } from '../../app/payments/embedded.server'
 import { paymentHandlers } from '../../app/payments/jobs.server'
-import type { PaymentProvider } from '../../app/payments/provider.server'
+import type { PaymentProvider, RefundState } from '../../app/payments/provider.server'
 import { stripePaymentProvider } from '../../app/payments/stripe.server'
 import { type CallResult, setupApi, TEST_CARD, type TestApi } from './support/api'
 import { appJobHandlers } from './support/jobs'
@@ -698,6 +698,53 @@ describe('idempotency and crashes', () => {
       'succeeded',
     )
     expect(await mailJobs()).toHaveLength(1)
+  })
+
+  it('a refund the provider refused is asked for again under a new key; the same key would answer with the refusal', async () => {
+    const { schedule } = await paidSchedule()
+    const [sub] = await insertMembers(api.db, 'pay-refund-failed', 1)
+    const p = Purchase.parse(ok(await api.book(sub!, { schedule_id: schedule.id }), 201))
+    ok(await api.as(sub!, 'POST', `/v1/purchases/${p.id}/cancel`))
+    const [refund] = await api.db.select().from(refunds).where(eq(refunds.purchaseId, p.id))
+    const base = embedded()
+    // Stripe's idempotency: a key answers with what its first request got, for a day. The first refund is
+    // refused; the second is accepted as pending and refused later; the third is paid back.
+    const answers = new Map<string, RefundState>()
+    const refusals: RefundState[] = [
+      { ref: 're_refused_1', status: 'failed' },
+      { ref: 're_refused_2', status: 'pending' },
+    ]
+    const keys: string[] = []
+    const stripeLike: PaymentProvider = {
+      ...base,
+      refund: async (input) => {
+        keys.push(input.idempotencyKey)
+        const known = answers.get(input.idempotencyKey)
+        if (known) return known
+        const answer = refusals.shift() ?? (await base.refund(input))
+        answers.set(input.idempotencyKey, answer)
+        return answer
+      },
+      retrieveRefund: async (ref) =>
+        ref === 're_refused_2' ? { ref, status: 'failed' } : base.retrieveRefund(ref),
+    }
+    const run = () => runRefund(api.db, refund!.id, { now: api.now, provider: stripeLike })
+    await expect(run()).rejects.toThrow(/failed/)
+    await expect(run()).rejects.toThrow(/pending/)
+    await expect(run()).rejects.toThrow(/failed/)
+    await run()
+    expect(keys).toEqual([`refund-${refund!.id}`, `refund-${refund!.id}-1`, `refund-${refund!.id}-2`])
+    const [done] = await api.db.select().from(refunds).where(eq(refunds.id, refund!.id))
+    expect(done).toMatchObject({ status: 'succeeded', providerAttempt: 2, lastError: null })
+    expect(done!.providerRef).toMatch(/^emb_re/)
+    // Paid back once, and a later run asks nothing more.
+    await run()
+    expect(keys).toHaveLength(3)
+    const paidBack = await api.db
+      .select()
+      .from(embeddedRefunds)
+      .where(like(embeddedRefunds.idempotencyKey, `refund-${refund!.id}%`))
+    expect(paidBack).toHaveLength(1)
   })
 
   it('a refund is never recorded without its mail: when queuing the mail fails, the record waits for the retry', async () => {

@@ -473,6 +473,13 @@ export async function requestRefund(tx: Tx, purchaseId: number, reason: RefundRe
 }
 
 /**
+ * The idempotency key of a refund's request to the provider: the refund's id, and after each refusal the count of
+ * refusals, so that a repeat after a crash is the same request and a refused refund is asked for anew.
+ */
+export const refundKey = (refundId: number, attempt: number) =>
+  attempt === 0 ? `refund-${refundId}` : `refund-${refundId}-${attempt}`
+
+/**
  * Job `payments.refund`: the provider refunds, keyed by our refund's id — a run repeated after a crash (the
  * provider refunded, our record was lost) gets the same refund back instead of a second one.
  */
@@ -482,6 +489,7 @@ export async function runRefund(db: Db, refundId: number, deps: PaymentDeps): Pr
       status: refunds.status,
       amount: refunds.amount,
       refundRef: refunds.providerRef,
+      attempt: refunds.providerAttempt,
       provider: payments.provider,
       ref: payments.providerRef,
     })
@@ -496,13 +504,22 @@ export async function runRefund(db: Db, refundId: number, deps: PaymentDeps): Pr
     // making it again then would be refused, the charge being refunded already).
     const done = r.refundRef
       ? await provider.retrieveRefund(r.refundRef)
-      : await provider.refund({ ref: r.ref, amount: r.amount, idempotencyKey: `refund-${refundId}` })
+      : await provider.refund({
+          ref: r.ref,
+          amount: r.amount,
+          idempotencyKey: refundKey(refundId, r.attempt),
+        })
     // Not paid back yet (or refused there): still owed, no mail. The job asks again later, and the sweep keeps
-    // queueing it while it stays pending (requeueStuckRefunds). A failed one is made again at a later attempt.
+    // queueing it while it stays pending (requeueStuckRefunds). A failed one is made again at a later attempt,
+    // under the next key: the refused one's key would answer with the refused refund.
     if (done.status !== 'succeeded') {
       await db
         .update(refunds)
-        .set({ providerRef: done.status === 'pending' ? done.ref : null })
+        .set(
+          done.status === 'pending'
+            ? { providerRef: done.ref }
+            : { providerRef: null, providerAttempt: sql`${refunds.providerAttempt} + 1` },
+        )
         .where(eq(refunds.id, refundId))
       throw new PaymentProviderError(`refund ${refundId} is ${done.status} at the provider`)
     }
@@ -595,7 +612,7 @@ export const REFUND_RETRY_AFTER_MS = 3600_000
 /**
  * A refund's job gives up after its attempts (about ten hours: the provider refusing, a balance too low): the
  * money is still owed. The sweep queues one more attempt per hour for every such refund, for as long as it stays
- * pending; the provider's idempotency key (`refund-<id>`) makes any repeat the same refund.
+ * pending; the provider's idempotency key (`refundKey`) makes any repeat the same refund.
  */
 export async function requeueStuckRefunds(db: Db, now: Date): Promise<number> {
   const stuck = await db

@@ -1,0 +1,1 @@
+ALTER TABLE "refunds" ADD COLUMN "provider_attempt" integer DEFAULT 0 NOT NULL;
