@@ -269,9 +269,12 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
 
   /** One pass: fills the free slots with due jobs. Returns how many were started. */
   async function tick(): Promise<number> {
-    const free = concurrency - inFlight.size
-    if (stopping || free <= 0) return 0
+    if (stopping) return 0
+    // Queued even while every slot is busy: a period passed over would never be queued (the sweeps it starts run
+    // when a slot frees, on this instance or another).
     await enqueueRecurring()
+    const free = concurrency - inFlight.size
+    if (free <= 0) return 0
     const claimed = await claim(free)
     for (const job of claimed) {
       const p: Promise<void> = run(job).finally(() => {

@@ -11,7 +11,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type Database, openDatabase } from '../../app/db/client'
 import { jobs, mails } from '../../app/db/schema'
 import { enqueue } from '../../app/jobs/queue.server'
-import { type Job, JobNotDueError, PermanentJobError, startJobRunner } from '../../app/jobs/runner.server'
+import {
+  type Job,
+  JobNotDueError,
+  MAX_LEASES,
+  PermanentJobError,
+  startJobRunner,
+} from '../../app/jobs/runner.server'
 import { closeMailTransport } from '../../app/mail/mailer.server'
 import { appJobHandlers } from './support/jobs'
 import { testMailSettings } from './support/mail'
@@ -281,6 +287,106 @@ describe('job runner', () => {
     const b = startJobRunner({ db: database.db, autoStart: false, handlers, recurring })
     await Promise.all([a.drain(), b.drain()])
     expect(ran).toEqual([Math.floor(Date.now() / 3_600_000)])
+  })
+})
+
+describe('a job that never ends', () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+  const hangingOnce = () => {
+    let release!: () => void
+    const gate = new Promise<void>((r) => {
+      release = r
+    })
+    const state = { runs: 0, release }
+    const handlers = {
+      'test.hang': async () => {
+        state.runs++
+        if (state.runs === 1) await gate
+      },
+    }
+    return { state, handlers }
+  }
+
+  it(`is let go after ${MAX_LEASES} leases: another runner takes it then, not before`, async () => {
+    await enqueue(database.db, 'test.hang', {})
+    const { state, handlers } = hangingOnce()
+    const leaseMs = 300
+    const a = startJobRunner({ db: database.db, autoStart: false, leaseMs, handlers })
+    const b = startJobRunner({ db: database.db, autoStart: false, leaseMs, handlers })
+    const started = Date.now()
+    const first = a.drain()
+    try {
+      let takenAfter = 0
+      while (Date.now() - started < leaseMs * MAX_LEASES * 3) {
+        await sleep(100)
+        if ((await b.drain()) > 0) {
+          takenAfter = Date.now() - started
+          break
+        }
+      }
+      // Renewed every third of a lease for ten leases (~3 s), then let go: the lease runs out and b takes it.
+      expect(takenAfter).toBeGreaterThanOrEqual(leaseMs * (MAX_LEASES - 1))
+      expect(state.runs).toBe(2)
+    } finally {
+      state.release()
+      await first
+    }
+  })
+
+  it('stop() lets go of the jobs still running after its grace: their leases are no longer renewed', async () => {
+    await enqueue(database.db, 'test.hang', {})
+    const { state, handlers } = hangingOnce()
+    const leaseMs = 300
+    const a = startJobRunner({ db: database.db, pollMs: 20, leaseMs, handlers })
+    for (let i = 0; i < 200 && state.runs === 0; i++) await sleep(10)
+    expect(state.runs).toBe(1)
+    await a.stop(50)
+    const b = startJobRunner({ db: database.db, autoStart: false, leaseMs, handlers })
+    try {
+      await sleep(leaseMs * 2)
+      expect(await b.drain()).toBe(1)
+      expect(state.runs).toBe(2)
+    } finally {
+      state.release()
+    }
+  })
+})
+
+describe('recurring jobs while every slot is busy', () => {
+  it('each period is still queued, to run when a slot frees', async () => {
+    let release!: () => void
+    const gate = new Promise<void>((r) => {
+      release = r
+    })
+    const ran: number[] = []
+    const runner = startJobRunner({
+      db: database.db,
+      pollMs: 20,
+      concurrency: 1,
+      handlers: {
+        'test.slow': () => gate,
+        'test.tick': async (job: Job) => void ran.push(job.payload.period as number),
+      },
+      recurring: [{ kind: 'test.tick', everyMs: 1000 }],
+    })
+    try {
+      await enqueue(database.db, 'test.slow', {}, { runAt: new Date(Date.now() - 60_000) })
+      // The slow job holds the only slot (it was due first); three periods start meanwhile.
+      const first = Math.floor(Date.now() / 1000)
+      await new Promise((r) => setTimeout(r, 2500))
+      const queued = (await rowsOf())
+        .filter((j) => j.kind === 'test.tick')
+        .map((j) => (j.payload as { period: number }).period)
+      expect(queued.length, JSON.stringify(queued)).toBeGreaterThanOrEqual(2)
+      expect(queued).toContain(first + 1)
+      expect(ran.filter((p) => p > first)).toEqual([])
+      release()
+      for (let i = 0; i < 200 && ran.length < queued.length; i++) await new Promise((r) => setTimeout(r, 10))
+      expect(ran).toEqual(expect.arrayContaining(queued))
+    } finally {
+      release()
+      await runner.stop(5000)
+    }
   })
 })
 
