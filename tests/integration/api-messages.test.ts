@@ -273,13 +273,35 @@ describe('read marks and clocks', () => {
     expect(await unread()).toBe(1)
     await markRoomRead(api.db, readerId, room!.id, new Date(api.now.getTime() + 90_000))
     expect(await unread()).toBe(0)
-    // The sender's own mark never moves back, whatever their clock says.
+    // Sending moves no read mark once the room is in the sender's list, whatever their clock says.
     await sendMessage(api.db, senderId, room!.id, 'もうひとつ', new Date(api.now.getTime() - 60_000))
     const [mark] = await api.db
       .select({ at: roomMembers.lastReadAt })
       .from(roomMembers)
       .where(and(eq(roomMembers.roomId, room!.id), eq(roomMembers.userId, senderId)))
-    expect(mark!.at).toEqual(new Date(api.now.getTime() + 30_000))
+    expect(mark!.at).toEqual(api.now)
+  })
+
+  it('sending does not mark the partner’s messages read: one in flight, and those unseen when asking from a class page', async () => {
+    const [member, teacher] = await insertMembers(api.db, 'send-unread', 2)
+    const memberId = await api.userId(member!)
+    const teacherUserId = await api.userId(teacher!)
+    await api.db.update(users).set({ isTeacher: true }).where(eq(users.id, teacherUserId))
+    await api.db.insert(follows).values({ followerId: memberId, teacherId: teacherUserId })
+    const [me] = await api.db.select().from(users).where(eq(users.id, memberId))
+    const at = (s: number) => new Date(api.now.getTime() + s * 1000)
+    const { room } = await openRoom(api.db, me!, teacherUserId, at(0), '質問です')
+    const unread = async () => (await roomsOf(member!)).find((r) => r.id === room.id)?.unread_count
+    // The teacher's answer is recorded at +10 s but commits after the member's next send at +20 s.
+    await sendMessage(api.db, memberId, room.id, '追加の質問です', at(20))
+    await sendMessage(api.db, teacherUserId, room.id, 'お答えします', at(10))
+    expect(await unread()).toBe(1)
+    // Asking again from the class page (a room that exists, a first message) leaves the answer unread too.
+    await openRoom(api.db, me!, teacherUserId, at(30), 'もう一つ質問です')
+    expect(await unread()).toBe(1)
+    // Opening the room reads it.
+    await markRoomRead(api.db, memberId, room.id, at(40))
+    expect(await unread()).toBe(0)
   })
 })
 

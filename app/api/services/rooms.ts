@@ -347,7 +347,7 @@ export async function openRoom(
           .from(rooms)
           .where(and(eq(rooms.teacherId, teacherId), eq(rooms.memberId, memberId)))
     // The opener has the room in their list from now on, even before the first message. With a message, sending
-    // marks it: the room row first, then the membership, as every send locks them (0015; another tab's send).
+    // does it: the room row first, then the membership, as every send locks them (0015; another tab's send).
     if (firstMessage !== undefined) await insertMessage(tx, user.id, existing!.id, firstMessage, now)
     else
       await tx
@@ -363,7 +363,7 @@ export async function openRoom(
 
 /**
  * Sends a message (POST /v1/rooms/{id}/messages). The contact-details flag is computed here from the body;
- * whatever the client believed is ignored. The sender has read everything up to their own message.
+ * whatever the client believed is ignored. The partner's messages stay as read or unread as they were.
  */
 export async function sendMessage(
   db: Db,
@@ -440,10 +440,12 @@ async function insertMessage(
     await tx.update(rooms).set({ lastMessageAt: now }).where(eq(rooms.id, roomId))
     await enqueue(tx, 'notify.message', { messageId: m!.id })
   }
-  // Writing is reading what came before; never moved back (a clock behind the one that marked it last).
+  // The room is in the sender's list from now on. Sending does not mark the partner's messages read: a message
+  // sent from a class page (「先生に質問する」) is written without them in view, and one of theirs still in flight
+  // carries an earlier time than this send. The room page marks what it shows (markRoomRead).
   await tx
     .update(roomMembers)
-    .set({ lastReadAt: sql`greatest(${roomMembers.lastReadAt}, ${now.toISOString()}::timestamptz)` })
+    .set({ lastReadAt: sql`coalesce(${roomMembers.lastReadAt}, ${now.toISOString()}::timestamptz)` })
     .where(and(eq(roomMembers.roomId, roomId), eq(roomMembers.userId, userId)))
   return {
     id: m!.id,
