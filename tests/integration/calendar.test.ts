@@ -151,7 +151,11 @@ describe('the calendar feed', () => {
     expect((await call(null, 'GET', '/v1/users/calendar')).status).toBe(401)
     const first = CalendarSubscription.parse(ok(await call(member.sub, 'GET', '/v1/users/calendar')))
     expect(CalendarSubscription.parse(ok(await call(member.sub, 'GET', '/v1/users/calendar')))).toEqual(first)
-    ok(await call(null, 'GET', `/v1/calendar_feeds/${first.token}`))
+    const feed = await call(null, 'GET', `/v1/calendar_feeds/${first.token}`)
+    ok(feed)
+    // Read without a cookie or token, yet one member's lessons: no shared cache may keep it (the page policy keeps
+    // a handler's own Cache-Control for a request with no session).
+    expect(feed.headers.get('cache-control')).toBe('private, no-store')
     const next = CalendarSubscription.parse(
       ok(await call(member.sub, 'POST', '/v1/users/calendar/regenerate')),
     )

@@ -43,6 +43,11 @@ export function registerCalendarRoutes(app: ApiApp, deps: RouteDeps) {
       request: { params: CalendarTokenParams },
       responses: { 200: json(CalendarFeed, '予定'), ...errors(400, 404, 503) },
     }),
-    async (c) => c.json(await calendarFeed(await deps.getDb(), c.req.valid('param').token, deps.now()), 200),
+    async (c) => {
+      const feed = await calendarFeed(await deps.getDb(), c.req.valid('param').token, deps.now())
+      // Read without a cookie or token, but one member's lessons and children: no shared cache may keep it.
+      c.header('Cache-Control', 'private, no-store')
+      return c.json(feed, 200)
+    },
   )
 }
