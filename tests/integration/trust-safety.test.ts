@@ -10,6 +10,7 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiApp } from '../../app/api/app'
 import type { ApiApp } from '../../app/api/openapi'
+import { AVATAR_RELEASE_KIND } from '../../app/api/services/avatar-images'
 import { AuditPage } from '../../app/contract/v1/admin'
 import {
   AdminReportList,
@@ -24,6 +25,7 @@ import {
 import { User } from '../../app/contract/v1/users'
 import {
   auditLog,
+  avatarImages,
   classWorkSchedules,
   classWorks,
   follows,
@@ -1187,6 +1189,31 @@ describe('通報: hiding', () => {
 })
 
 describe('通報: suspending an account', () => {
+  it('removes its photo: the member no longer shows it and the uploaded file is queued for deletion', async () => {
+    const bad = await newPerson({ teacher: true, verified: true })
+    const reporter = await newPerson()
+    const path = `avatars/${randomBytes(16).toString('hex')}.webp`
+    await api.db.insert(avatarImages).values({ path, ownerId: bad.id })
+    await api.db
+      .update(users)
+      .set({ avatarUrl: `/uploads/${path}` })
+      .where(eq(users.id, bad.id))
+    const { id: reportId } = ReportReceipt.parse(
+      expectOk(await report(reporter.sub, 'teacher', bad.id, 'child_safety'), 201),
+    )
+    await api.db.delete(jobs)
+    expectOk(
+      await call(SUBS.operator, 'POST', `/v1/admin/reports/${reportId}/resolve`, {
+        action: 'suspend',
+        note: '不適切な写真',
+      }),
+    )
+    const [row] = await api.db.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, bad.id))
+    expect(row!.avatarUrl).toBeNull()
+    const releases = await api.db.select().from(jobs).where(eq(jobs.kind, AVATAR_RELEASE_KIND))
+    expect(releases.map((j) => j.payload)).toEqual([{ path }])
+  })
+
   it('ends its sessions and tokens, takes its pages down (410), cancels and refunds every future lesson it teaches or attends', async () => {
     const bad = await newPerson({ teacher: true, verified: true })
     const good = await newPerson({ teacher: true, verified: true })

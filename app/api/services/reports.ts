@@ -26,6 +26,7 @@ import { enqueue } from '../../jobs/queue.server'
 import { ADMIN_LIST_PAGE_SIZE } from '../../lib/page-sizes'
 import { actorLabel, type UserRow } from '../auth'
 import { ApiError, notFound, ownAccount } from '../errors'
+import { releaseAvatar } from './avatar-images'
 import { iso } from './class-cards'
 import { releaseClassImage } from './class-images'
 import { cancelHeldSchedule } from './class-management'
@@ -326,7 +327,7 @@ async function cancelFutureLessons(
 
 /**
  * Suspends an account: it cannot sign in (the auth flow refuses it, /v1 answers 403), every session ends now, its
- * classes leave search and their pages answer 410, and every future lesson it teaches or attends is cancelled and
+ * photo is removed, its classes leave search and their pages answer 410, and every future lesson it teaches or attends is cancelled and
  * refunded in full, with mails. All in the caller's transaction.
  */
 async function suspendAccount(tx: Tx, userId: number, now: Date) {
@@ -335,7 +336,13 @@ async function suspendAccount(tx: Tx, userId: number, now: Date) {
   if (user.suspendedAt)
     throw new ApiError(409, 'already_suspended', 'このアカウントはすでに利用停止しています')
   if (user.isOperator) throw new ApiError(409, 'operator_account', '運営のアカウントは利用停止できません')
-  await tx.update(users).set({ suspendedAt: now, updatedAt: now }).where(eq(users.id, userId))
+  // The photo goes with the account, as a taken-down class's picture does (0035): its address was public (the
+  // teacher page's JSON-LD) and an uploaded file is served with immutable caching. Lifting does not restore it.
+  await tx
+    .update(users)
+    .set({ suspendedAt: now, updatedAt: now, avatarUrl: null })
+    .where(eq(users.id, userId))
+  await releaseAvatar(tx, user.avatarUrl)
   const classIds = (
     await tx
       .select({ id: classWorks.id })
