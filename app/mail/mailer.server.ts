@@ -32,6 +32,8 @@ export interface MailRequest<N extends TemplateName = TemplateName> {
   userId?: number
   template: N
   props: TemplateProps<N>
+  /** The operator notice it announces: not sent once the notice is withdrawn (0019). */
+  noticeId?: number
 }
 
 export interface RenderedMail {

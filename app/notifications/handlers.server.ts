@@ -87,6 +87,7 @@ async function mailMember<N extends TemplateName>(
   user: { id: number; email: string | null },
   template: N,
   props: TemplateProps<N>,
+  about: Pick<MailRequest, 'noticeId'> = {},
 ) {
   if (!user.email) return
   if (!(await isNotificationEnabled(db, user.id, templates[template].kind))) return
@@ -96,6 +97,7 @@ async function mailMember<N extends TemplateName>(
     userId: user.id,
     template,
     props,
+    ...about,
   }
   await enqueue(db, 'mail.send', request as unknown as Record<string, unknown>, { dedupeKey: `mail:${key}` })
 }
@@ -162,6 +164,14 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
       const request = job.payload as unknown as MailRequest
       if (!request || typeof request.to !== 'string' || !(request.template in templates))
         throw new PermanentJobError('payload is not a mail request')
+      // A notice's mails are queued one per member and sent over minutes: one withdrawn meanwhile is not sent on.
+      if (request.noticeId !== undefined) {
+        const [n] = await db
+          .select({ withdrawnAt: notices.withdrawnAt })
+          .from(notices)
+          .where(eq(notices.id, positiveId(request.noticeId, 'noticeId')))
+        if (!n || n.withdrawnAt) return
+      }
       await sendMail(db, deps.mail, request)
     },
 
@@ -744,11 +754,15 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
       const chars = [...text]
       const excerpt = chars.length > 200 ? `${chars.slice(0, 200).join('')}…` : text
       for (const u of members)
-        await mailMember(db, deps, `notice-${n.id}-${u.id}`, u, 'operator_notice', {
-          title: n.title,
-          excerpt,
-          url: `${deps.mail.siteOrigin}/information/detail/notice-${n.id}`,
-        })
+        await mailMember(
+          db,
+          deps,
+          `notice-${n.id}-${u.id}`,
+          u,
+          'operator_notice',
+          { title: n.title, excerpt, url: `${deps.mail.siteOrigin}/information/detail/notice-${n.id}` },
+          { noticeId: n.id },
+        )
     },
 
     /** Every minute (one run per minute across instances): lesson reminders, and old rows swept away. */

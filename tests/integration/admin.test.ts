@@ -8,7 +8,7 @@ import { AdminNotice, AdminNoticeList, AuditPage } from '../../app/contract/v1/a
 import { audit } from '../../app/db/audit'
 import { setOperator } from '../../app/db/operators'
 import { auditLog, jobs, mails, messages, notices, users } from '../../app/db/schema'
-import { startJobRunner } from '../../app/jobs/runner.server'
+import { type Job, type JobHandler, startJobRunner } from '../../app/jobs/runner.server'
 import { setNotificationPreference } from '../../app/notifications/preferences.server'
 import { setupApi, type TestApi } from './support/api'
 import { appJobHandlers } from './support/jobs'
@@ -201,6 +201,28 @@ describe('notices', () => {
     expect(mail!.text).toContain('カレンダー連携を始めました。')
     expect(mail!.text).toContain('設定から登録できます')
     expect(`${mail!.text}${mail!.html}`).not.toMatch(/\*\*|\]\(/u)
+  })
+
+  it('a notice withdrawn while its mails wait in the queue sends none of those still waiting', async () => {
+    await api.db.delete(mails)
+    await api.db.delete(jobs)
+    await setNotificationPreference(api.db, parentId, 'operator_notice', true)
+    const notice = AdminNotice.parse(
+      (await api.as(SUBS.operator, 'POST', '/v1/admin/notices', { title: '誤り', body: '取り下げる予定' }))
+        .body,
+    )
+    const handlers = appJobHandlers({ mail: testMailSettings() })
+    // Only the fan-out runs: one mail job per member is queued, none sent yet.
+    const [fanOut] = await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.notice'))
+    await (handlers as Record<string, JobHandler>)['notify.notice']!(fanOut as Job, { db: api.db })
+    await api.db.delete(jobs).where(eq(jobs.id, fanOut!.id))
+    expect(await api.db.select().from(jobs).where(eq(jobs.kind, 'mail.send'))).toHaveLength(1)
+    expect((await api.as(SUBS.operator, 'POST', `/v1/admin/notices/${notice.id}/withdraw`)).status).toBe(200)
+    await startJobRunner({ db: api.db, autoStart: false, handlers }).drain()
+    expect(await api.db.select().from(mails)).toEqual([])
+    const [job] = await api.db.select().from(jobs).where(eq(jobs.kind, 'mail.send'))
+    expect(job, String(job?.lastError)).toMatchObject({ failed: false })
+    expect(job!.finishedAt).not.toBeNull()
   })
 
   it('a notice whose job runs early by this instance’s clock is mailed when it appears, not dropped', async () => {
