@@ -336,6 +336,38 @@ describe('booking a course', () => {
   })
 })
 
+describe('a run under way', () => {
+  it('takes a new meeting link for its later lessons; nothing else changes, and nothing once it has ended', async () => {
+    const course = await createCourse()
+    const run = TeacherSchedule.parse((await addRun(course.id, weekly(4, 2 * DAY))).body)
+    // Lesson 1 has begun: the run has started, lessons 2–4 are ahead.
+    await api.db
+      .update(classWorkSchedules)
+      .set({ startedAt: new Date(api.now.getTime() - HOUR) })
+      .where(eq(classWorkSchedules.id, run.id))
+    const patch = (body: unknown) =>
+      api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_work_schedules/${run.id}`, body)
+    const url = 'https://meet.manabi.example/new-room'
+    const res = await patch({ meeting_url: url })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    const [row] = await api.db.select().from(classWorkSchedules).where(eq(classWorkSchedules.id, run.id))
+    expect(row!.meetingUrl).toBe(url)
+    expect(TeacherSchedule.parse(res.body).lessons).toEqual(run.lessons)
+    for (const body of [{ capacity: 10 }, { meeting_url: null, capacity: 10 }]) {
+      const refused = await patch(body)
+      expect([refused.status, refused.body.code], JSON.stringify(body)).toEqual([409, 'schedule_started'])
+    }
+    await api.db
+      .update(classWorkSchedules)
+      .set({ endedAt: new Date(api.now.getTime() - 1000) })
+      .where(eq(classWorkSchedules.id, run.id))
+    const ended = await patch({ meeting_url: null })
+    expect([ended.status, ended.body.code]).toEqual([409, 'schedule_started'])
+    const [after] = await api.db.select().from(classWorkSchedules).where(eq(classWorkSchedules.id, run.id))
+    expect([after!.meetingUrl, after!.capacity]).toEqual([url, row!.capacity])
+  })
+})
+
 describe('a course cancelled or ended', () => {
   it('a teacher cancels a run as a whole: every seat refunded, one announcement naming 全N回', async () => {
     const course = await createCourse()

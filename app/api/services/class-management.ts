@@ -535,7 +535,10 @@ async function lockOwnSchedule(tx: Tx, userId: number, scheduleId: number) {
   return { cls, schedule }
 }
 
-/** PATCH /v1/teachers/class_work_schedules/{id}: only before it starts, never below the seats sold. */
+/**
+ * PATCH /v1/teachers/class_work_schedules/{id}: only before it starts, never below the seats sold. The meeting URL
+ * alone may change until it ends: a course run's later lessons, or a link that broke during a lesson.
+ */
 export async function updateSchedule(
   db: Db,
   user: UserRow,
@@ -548,8 +551,20 @@ export async function updateSchedule(
     const { cls, schedule } = await lockOwnSchedule(tx, user.id, scheduleId)
     if (schedule.isCanceled)
       throw new ApiError(409, 'schedule_canceled', '休講にしたスケジュールは変更できません')
-    if (schedule.startedAt <= now) throw started()
     const isCourse = cls.lessonCount > 1
+    if (schedule.startedAt <= now) {
+      const onlyMeetingUrl = patch.meeting_url !== undefined && Object.keys(patch).length === 1
+      if (!onlyMeetingUrl || schedule.endedAt <= now) throw started()
+      const [row] = await tx
+        .update(classWorkSchedules)
+        .set({ meetingUrl: patch.meeting_url })
+        .where(eq(classWorkSchedules.id, scheduleId))
+        .returning(scheduleReturning)
+      return toTeacherSchedule(
+        row!,
+        lessonsOr(schedule, isCourse ? await courseLessonsOf(tx, [scheduleId]) : undefined),
+      )
+    }
     const current = lessonsOr(schedule, isCourse ? await courseLessonsOf(tx, [scheduleId]) : undefined)
     const lessons = requestedLessons(cls, patch, current)
     const period = spanOf(lessons)

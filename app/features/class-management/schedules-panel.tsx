@@ -7,7 +7,12 @@ import { Field, inputClass, numberOrUndefined } from '~/components/ui/form-parts
 import { Modal } from '~/components/ui/modal'
 import { ScheduleWhen } from '~/components/ui/schedule-when'
 import { ScrollRegion } from '~/components/ui/scroll-region'
-import { ScheduleInput, type TeacherClassWork, type TeacherSchedule } from '~/contract/v1/class-management'
+import {
+  ScheduleInput,
+  SchedulePatch,
+  type TeacherClassWork,
+  type TeacherSchedule,
+} from '~/contract/v1/class-management'
 import { fieldErrorsOf } from '~/lib/action-result'
 import { formatDateJa, formatPrice, formatTimeJa } from '~/lib/format'
 import { isoToTokyoLocal, tokyoLocalToIso } from '~/lib/schedule-overlap'
@@ -120,14 +125,14 @@ function ScheduleRow({
         >
           受講者を見る
         </button>
-        {!schedule.is_canceled && startedAt > now ? (
+        {!schedule.is_canceled && endedAt > now ? (
           <button
             type="button"
             className="btn-outline px-3 py-1 text-sm"
             aria-expanded={editing}
             onClick={() => setEditing((v) => !v)}
           >
-            編集
+            {startedAt > now ? '編集' : 'ミーティングURLを変更'}
           </button>
         ) : null}
         {!schedule.is_canceled && endedAt > now ? (
@@ -141,7 +146,12 @@ function ScheduleRow({
           </button>
         ) : null}
       </div>
-      {editing ? <ScheduleForm cls={cls} schedule={schedule} onDone={() => setEditing(false)} /> : null}
+      {editing && startedAt > now ? (
+        <ScheduleForm cls={cls} schedule={schedule} onDone={() => setEditing(false)} />
+      ) : null}
+      {editing && startedAt <= now ? (
+        <MeetingUrlForm schedule={schedule} onDone={() => setEditing(false)} />
+      ) : null}
       {showStudents ? <Students scheduleId={schedule.id} /> : null}
       <Modal
         open={confirm}
@@ -209,6 +219,71 @@ function Students({ scheduleId }: { scheduleId: number }) {
         </tbody>
       </table>
     </ScrollRegion>
+  )
+}
+
+/**
+ * Under way, only the meeting URL of a schedule changes (a course run's later lessons, a link that broke during a
+ * lesson); its times and seats are fixed once it has started.
+ */
+function MeetingUrlForm(props: { schedule: TeacherSchedule; onDone: () => void }) {
+  const { schedule } = props
+  const uid = useId()
+  const queryClient = useQueryClient()
+  const edit = useServerFn(updateSchedule)
+  const [meetingUrl, setMeetingUrl] = useState(schedule.meeting_url ?? '')
+  const [error, setError] = useState<string | undefined>()
+  const [pending, setPending] = useState(false)
+
+  async function onSubmit(e: React.FormEvent) {
+    e.preventDefault()
+    const parsed = SchedulePatch.safeParse({
+      meeting_url: meetingUrl.trim() === '' ? null : meetingUrl.trim(),
+    })
+    if (!parsed.success) {
+      setError(fieldErrorsOf(parsed.error.issues).meeting_url)
+      return
+    }
+    setError(undefined)
+    setPending(true)
+    try {
+      const result = await edit({ data: { scheduleId: schedule.id, body: parsed.data } })
+      if (!result.ok) {
+        setError(result.fieldErrors.meeting_url)
+        showErrorSnackbar(result.message)
+        return
+      }
+      await queryClient.invalidateQueries({ queryKey: ['class-management'] })
+      showSnackbar({ message: 'ミーティングURLを変更しました' })
+      props.onDone()
+    } catch {
+      showErrorSnackbar('ミーティングURLを変更できませんでした')
+    } finally {
+      setPending(false)
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="mt-3 grid gap-4" data-testid="meeting-url-form">
+      <Field id={`${uid}-meeting`} label="ミーティングURL" error={error} hint="https:// で始まるURL">
+        {(a) => (
+          <input
+            {...a}
+            type="url"
+            inputMode="url"
+            className={inputClass}
+            value={meetingUrl}
+            onChange={(e) => setMeetingUrl(e.target.value)}
+            disabled={pending}
+          />
+        )}
+      </Field>
+      <div>
+        <button type="submit" className="btn-primary px-5 py-2" disabled={pending}>
+          変更を保存
+        </button>
+      </div>
+    </form>
   )
 }
 
