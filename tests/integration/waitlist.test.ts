@@ -310,6 +310,32 @@ describe('joining the waitlist', () => {
     expect(row).toMatchObject({ learnerId: kid, userId: parent.id, status: 'waiting' })
   })
 
+  it('a parent holding a seat for one attendee may wait for another (a sibling); the offer books that child', async () => {
+    const full = await fullSchedule(2)
+    const parent = full.seats[0]!.member
+    const kid = await addLearner(parent, 'じろう')
+    // The attendee who has the seat already (the parent themself) cannot wait for a second one.
+    expectError(await join(parent, full.scheduleId), 409, 'already_reserved')
+    const entry = WaitlistReceipt.parse(
+      expectOk(await join(parent, full.scheduleId, { learner_id: kid }), 201),
+    )
+    expectOk(await cancelReservation(full.seats[1]!.member, full.seats[1]!.purchaseId, at(HOUR)))
+    expect((await entryOf(entry.id)).status).toBe('offered')
+    const booked = expectOk(
+      await call(
+        parent,
+        'POST',
+        '/v1/purchases',
+        { schedule_id: full.scheduleId, learner_id: kid },
+        at(2 * HOUR),
+      ),
+      201,
+    )
+    expect(booked.status).toBe('reserved')
+    expect((await entryOf(entry.id)).status).toBe('booked')
+    expect(await seats(full.scheduleId)).toMatchObject({ purchased: 2, held: 0, live: 2, offered: 0 })
+  })
+
   it('refuses: not_full, already_waiting, already_reserved, own_class, 404s, a visitor and bad bodies', async () => {
     const full = await fullSchedule(2)
     const a = await newPerson()
@@ -701,6 +727,27 @@ describe('offers', () => {
       expect((await mailsTo(who)).map((m) => m.subject)).toEqual([
         `【開催中止】キャンセル待ちの授業：${full.title}`,
       ])
+  })
+
+  it('a lesson cancelled once under way ends its line quietly: no 開催中止 mail to those who never had a seat', async () => {
+    const full = await fullSchedule(1)
+    const a = await newPerson()
+    const entry = await joined(a, full.scheduleId)
+    await runJobs()
+    await api.db.delete(mails)
+    const during = new Date(full.start.getTime() + 10 * MINUTE)
+    expectOk(
+      await call(
+        full.teacher,
+        'POST',
+        `/v1/teachers/class_work_schedules/${full.scheduleId}/cancel`,
+        undefined,
+        during,
+      ),
+    )
+    expect((await entryOf(entry.id)).status).toBe('canceled')
+    await runJobs()
+    expect(await mailsTo(a)).toEqual([])
   })
 
   it('an offer whose member was suspended before its mail went out sends no mail', async () => {

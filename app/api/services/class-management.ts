@@ -685,8 +685,9 @@ export async function cancelHeldSchedule(
   for (const p of unpaid) await givePaymentUp(tx, p.id, now)
   // Nobody waits for a cancelled lesson (issue 16): the waitlist ends and no seat stays held.
   const waiting = await cancelWaitlistOf(tx, schedule.id)
-  // Those in its line (an offered seat included) hear that it will not take place.
-  if (waiting.length > 0)
+  // Those in its line (an offered seat included) hear that it will not take place: before it starts. A lesson
+  // under way (a run stopped midway) leaves them quietly; they never had a seat in it.
+  if (waiting.length > 0 && schedule.startedAt > now)
     await enqueue(tx, 'notify.waitlist_canceled', {
       entryIds: waiting,
       ...(by === 'operator' ? { by } : {}),

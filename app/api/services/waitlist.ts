@@ -207,6 +207,8 @@ export async function joinWaitlist(
           eq(purchases.scheduleId, scheduleId),
           eq(purchases.userId, user.id),
           inArray(purchases.status, ['reserved', 'pending']),
+          // The same attendee, as booking counts them: a parent with one child's seat may wait for another's.
+          sql`coalesce(${purchases.learnerId}, 0) = ${learnerId ?? 0}`,
         ),
       )
       .limit(1)
