@@ -15,7 +15,11 @@ export class RateLimitedError extends Error {
   override name = 'RateLimitedError'
   readonly status = 429
   readonly code = 'rate_limited'
-  constructor(readonly retryAfterS: number) {
+  constructor(
+    readonly retryAfterS: number,
+    /** The first action refused in this window (one past the limit): what a log of refusals records once. */
+    readonly firstRefusal = true,
+  ) {
     super(RATE_LIMITED_MESSAGE)
   }
 }
@@ -71,7 +75,10 @@ export async function consume(
     void sweep(db)
   } catch (error) {
     if (error instanceof RateLimiterRes)
-      throw new RateLimitedError(Math.max(1, Math.ceil(error.msBeforeNext / 1000)))
+      throw new RateLimitedError(
+        Math.max(1, Math.ceil(error.msBeforeNext / 1000)),
+        error.consumedPoints <= limit.points + 1,
+      )
     throw error
   }
 }

@@ -41,6 +41,13 @@ const databaseLimiter: IdpLimiter = {
     ])
     await reset(await getDb(), name, limitKey(key))
   },
+  async giveBack(name, key) {
+    const [{ getDb }, { giveBack, limitKey }] = await Promise.all([
+      import('../db/client'),
+      import('../db/rate-limit'),
+    ])
+    await giveBack(await getDb(), name, limitKey(key))
+  },
 }
 
 /** The confirmation mail of a sign-up, as a job in the app's database (sent by the job runner, app/notifications). */

@@ -121,6 +121,8 @@ export interface IdpLimiter {
     key: string,
   ): Promise<void>
   reset(name: 'passwordPerAccount', key: string): Promise<void>
+  /** Returns an attempt counted under the per-address limit (a password that was right). */
+  giveBack?(name: 'passwordPerAddress', key: string): Promise<void>
 }
 
 /** The client's address as scripts/serve.mjs sets it (never what the client claims), else the socket's. */
@@ -199,21 +201,29 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
   const ttl: IdpTtl = { ...DEFAULT_TTL, ...options.ttl }
   const persist = options.persist ?? true
 
-  /** Counts one attempt under each limit; the seconds to wait when one of them is exceeded, else 0. */
-  async function overLimit(checks: [Parameters<IdpLimiter['consume']>[0], string][]): Promise<number> {
-    if (!options.limiter) return 0
+  /**
+   * Counts one attempt under each limit; the seconds to wait when one of them is exceeded, else 0, and whether this
+   * attempt is the first one refused by a limit in its window (`firstRefusal` of the error; true when not told).
+   */
+  async function limitsOf(
+    checks: [Parameters<IdpLimiter['consume']>[0], string][],
+  ): Promise<{ wait: number; first: boolean }> {
+    if (!options.limiter) return { wait: 0, first: false }
     let wait = 0
+    let first = false
     for (const [name, key] of checks) {
       try {
         await options.limiter.consume(name, key)
       } catch (error) {
-        const retryAfterS = (error as { retryAfterS?: unknown }).retryAfterS
+        const { retryAfterS, firstRefusal } = error as { retryAfterS?: unknown; firstRefusal?: unknown }
         if (typeof retryAfterS !== 'number') throw error
         wait = Math.max(wait, retryAfterS)
+        first ||= firstRefusal !== false
       }
     }
-    return wait
+    return { wait, first }
   }
+  const overLimit = async (checks: Parameters<typeof limitsOf>[0]) => (await limitsOf(checks)).wait
   const idpDir = join(options.dataDir, 'idp')
   const signingKeys = options.signingKeys ?? loadOrCreateSigningKeys(join(idpDir, 'jwks.json'))
   const accounts = new AccountStore(persist ? join(idpDir, 'accounts.json') : undefined)
@@ -546,13 +556,15 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
       const email = form.get('email') ?? ''
       const accountKey = email.trim().toLowerCase()
       // Counted before the password is checked: past the limit even the right password is refused.
-      const limited = await overLimit([
+      const address = clientAddress(ctx.req)
+      const limited = await limitsOf([
         ['passwordPerAccount', accountKey],
-        ['passwordPerAddress', clientAddress(ctx.req)],
+        ['passwordPerAddress', address],
       ])
-      if (limited) {
-        await signInFailed(email, ctx, 'rate_limited')
-        ctx.set('Retry-After', String(limited))
+      if (limited.wait) {
+        // Audited once a window: each refusal past the limit costs no password check, and the log is append-only.
+        if (limited.first) await signInFailed(email, ctx, 'rate_limited')
+        ctx.set('Retry-After', String(limited.wait))
         return showLogin({ error: TOO_MANY_ATTEMPTS, email }, 429)
       }
       const account = await accounts.authenticate(email, form.get('password') ?? '')
@@ -561,6 +573,8 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
         return showLogin({ error: 'メールアドレスまたはパスワードが正しくありません。', email }, 400)
       }
       await options.limiter?.reset('passwordPerAccount', accountKey)
+      // The address limit counts guesses: a right password (a school's or a carrier's shared address) is not one.
+      await options.limiter?.giveBack?.('passwordPerAddress', address)
       return finishLogin(ctx, details, account.sub, ['pwd'])
     }
     if (action === 'signup') {

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { consume, limitKey, reset } from '../../app/db/rate-limit'
+import { consume, giveBack, limitKey, reset } from '../../app/db/rate-limit'
 import { createIdentityProvider, type IdentityProvider } from '../../app/idp/provider'
 import { LIMITS } from '../../app/lib/limits'
 import { createOidcClient, oidcSettingsForIdentityProvider } from '../../app/server/auth/oidc.server'
@@ -20,6 +20,8 @@ let idp: IdentityProvider
 let server: Server
 let origin: string
 let dataDir: string
+/** What the provider reported for the audit log (the app writes each as a sign_in_failed entry). */
+const failures: { email: string; address: string; reason: string }[] = []
 
 beforeAll(async () => {
   database = await openTestDatabase()
@@ -35,7 +37,9 @@ beforeAll(async () => {
     limiter: {
       consume: (name, key) => consume(database.db, name, limitKey(key)),
       reset: (name, key) => reset(database.db, name, limitKey(key)),
+      giveBack: (name, key) => giveBack(database.db, name, limitKey(key)),
     },
+    onSignInFailed: async (failure) => void failures.push(failure),
   })
 })
 
@@ -101,6 +105,31 @@ describe('password attempts', () => {
     expect(right.status).toBe(429)
     expect(Number(right.retryAfter)).toBeGreaterThan(0)
     expect(right.body).toContain('試行回数が多すぎます')
+  })
+
+  it('past the limit, refusals are reported for the audit log once a window, not once each (the log is append-only)', async () => {
+    const email = 'flood-me@manabi.example'
+    const form = await loginForm()
+    for (let i = 0; i < 40; i++) await attempt(form, email, `wrong-${i}`, `10.9.0.${i}`)
+    const mine = failures.filter((f) => f.email === email).map((f) => f.reason)
+    expect(mine).toEqual([...Array(LIMITS.passwordPerAccount.points).fill('password'), 'rate_limited'])
+  })
+
+  it('members signing in with the right password from one shared address (a school) are not limited by it', async () => {
+    const limit = LIMITS.passwordPerAddress.points
+    const school = '203.0.113.99'
+    for (let i = 0; i < limit + 5; i++) {
+      const email = `pupil-${i}@manabi.example`
+      await idp.accounts.signUp({ email, password: 'right-password-123' })
+      const res = await attempt(await loginForm(), email, 'right-password-123', school)
+      expect([302, 303], `sign-in ${i + 1}`).toContain(res.status)
+    }
+    // Guesses from it still meet the limit.
+    const form = await loginForm()
+    const statuses: number[] = []
+    for (let i = 0; i < limit + 2; i++)
+      statuses.push((await attempt(form, `pupil-${i}@manabi.example`, 'wrong-password', school)).status)
+    expect(statuses.slice(limit)).toEqual([429, 429])
   })
 
   it('one address trying many accounts meets the per-address limit', async () => {
