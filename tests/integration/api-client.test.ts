@@ -4,6 +4,7 @@ import { serve } from '@hono/node-server'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
+import { changesSearchResults } from '../../app/api/search-invalidation'
 import type { EventBus, SubscribeHooks } from '../../app/db/events'
 import { currentPageReads, type PageReads, trackPageReads } from '../../app/db/page-reads'
 import { rooms } from '../../app/db/schema'
@@ -370,6 +371,10 @@ describe('class search results', () => {
     await c.searchClassWorks({ q: '英語' })
     expect(searches).toBe(1)
     await c.addFavorite(parent, 1).catch(() => {})
+    // A member's own settings leave every instance's public caches alone (a loop of them would keep the site
+    // uncached).
+    expect(changesSearchResults('PUT', '/v1/users/notification_settings')).toBe(false)
+    expect(changesSearchResults('POST', '/v1/users/calendar/regenerate')).toBe(false)
     await c.updateMe(parent, { nickname: 'ママ' })
     await vi.waitFor(() => expect(fake.published).toEqual(['search_invalidate /v1/users/me']))
     // Cleared locally at once, without waiting for the message.
