@@ -1934,6 +1934,34 @@ describe('two operators resolving the same report at once', () => {
   })
 })
 
+describe.skipIf(!process.env.TEST_DATABASE_URL)(
+  'two operators deciding two reports of one class at once (PostgreSQL)',
+  () => {
+    it('one decision closes both; the other is 409, and nothing deadlocks', async () => {
+      const deadlocksBefore = retriedConflicts['40P01'] ?? 0
+      for (let n = 0; n < 5; n++) {
+        const teacher = await newPerson({ teacher: true, verified: true })
+        const cls = await createClass(teacher.sub, { is_published: true })
+        const [r1, r2] = [
+          ReportReceipt.parse(expectOk(await report((await newPerson()).sub, 'class', cls.id), 201)).id,
+          ReportReceipt.parse(expectOk(await report((await newPerson()).sub, 'class', cls.id), 201)).id,
+        ]
+        const answers = await Promise.all([
+          call(SUBS.operator, 'POST', `/v1/admin/reports/${r1}/resolve`, { action: 'hide' }),
+          call(SUBS.operator, 'POST', `/v1/admin/reports/${r2}/resolve`, { action: 'dismiss' }),
+        ])
+        expect(answers.map((a) => a.status).sort()).toEqual([200, 409])
+        const closed = await api.db
+          .select()
+          .from(reports)
+          .where(inArray(reports.id, [r1, r2]))
+        expect(new Set(closed.map((r) => r.status)).size).toBe(1)
+      }
+      expect(retriedConflicts['40P01'] ?? 0, 'deadlocks retried').toBe(deadlocksBefore)
+    })
+  },
+)
+
 describe('利用停止の解除', () => {
   /** Suspends `person` through a report on them, as an operator would; the report's id. */
   const suspend = async (person: Person, note = '') => {

@@ -438,8 +438,28 @@ export async function adminResolveReport(
   address?: string,
 ): Promise<ResolveReportResult> {
   return transaction(db, async (tx) => {
-    // Locked: two operators deciding at once get one decision and one 409.
-    const [report] = await tx.select().from(reports).where(eq(reports.id, id)).for('update')
+    const [seen] = await tx.select().from(reports).where(eq(reports.id, id))
+    if (!seen) throw notFound('通報')
+    // Locked first, in id order: this report and every open one the decision closes with it. Two operators deciding
+    // two reports of one class at once each held their own and then, under the class lock, closed the other's
+    // (0015). Two deciding this one get one decision and one 409.
+    await tx
+      .select({ id: reports.id })
+      .from(reports)
+      .where(
+        or(
+          eq(reports.id, id),
+          and(
+            eq(reports.status, 'open'),
+            body.action === 'suspend'
+              ? eq(reports.targetUserId, seen.targetUserId)
+              : and(eq(reports.targetType, seen.targetType), eq(reports.targetId, seen.targetId)),
+          ),
+        ),
+      )
+      .orderBy(asc(reports.id))
+      .for('update')
+    const [report] = await tx.select().from(reports).where(eq(reports.id, id))
     if (!report) throw notFound('通報')
     if (report.status !== 'open') throw new ApiError(409, 'already_resolved', 'この通報は対応済みです')
     if (report.targetUserId === operator.id) throw ownAccount()
