@@ -36,6 +36,7 @@ import { startJobRunner } from '../../app/jobs/runner.server'
 import { type CallResult, setupApi, type TestApi } from './support/api'
 import { TEST_ISSUER } from './support/constants'
 import { appJobHandlers } from './support/jobs'
+import { whileHeld } from './support/locks'
 import { testMailSettings } from './support/mail'
 import { migrationStatement } from './support/migrations'
 import { SUBS, testAuth, tokenFor } from './support/tokens'
@@ -1228,6 +1229,35 @@ describe('reporting a review', () => {
 })
 
 // ── the reservations page ───────────────────────────────────────────────────────────────────────
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)(
+  'a review racing the lesson’s cancellation (PostgreSQL)',
+  () => {
+    it('a review waiting for the class while its lesson is cancelled and refunded is 422 not_attended, and counts nothing', async () => {
+      const l = await lesson()
+      const seat = l.seats[0]!
+      // The lesson is over; a teacher's (or an operator's) cancellation holds the class while it cancels the seats.
+      const reviewed = await whileHeld(
+        api,
+        async (tx) => {
+          await tx.select().from(classWorks).where(eq(classWorks.id, l.classId)).for('no key update')
+          await tx
+            .update(purchases)
+            .set({ status: 'canceled_by_teacher', canceledAt: api.now })
+            .where(eq(purchases.id, seat.purchaseId))
+          await tx
+            .update(classWorkSchedules)
+            .set({ isCanceled: true })
+            .where(eq(classWorkSchedules.id, l.schedule.id))
+        },
+        () => postReview(seat.member, seat.purchaseId, { rating: 5, comment: comment() }),
+      )
+      expectError(reviewed, 422, 'not_attended')
+      expect(await reviewsOfPurchase(seat.purchaseId)).toHaveLength(0)
+      expect(await classRow(l.classId)).toMatchObject({ count: 0, sum: 0 })
+    })
+  },
+)
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)(
   'lifting a suspension while members review the same class (PostgreSQL)',

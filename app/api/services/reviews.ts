@@ -48,25 +48,31 @@ export async function createReview(
     // The member's row first, as a booking does (0015: a suspension locks it, then the classes): the review's
     // foreign key would take the same lock after the class's, and a suspension committed meanwhile ends this too.
     await refuseIfSuspended(tx, user.id, 'key share')
-    const [p] = await tx
-      .select({
-        status: purchases.status,
-        classWorkId: classWorkSchedules.classWorkId,
-        endedAt: classWorkSchedules.endedAt,
-        isCanceled: classWorkSchedules.isCanceled,
-      })
-      .from(purchases)
-      .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
-      .where(and(eq(purchases.id, purchaseId), eq(purchases.userId, user.id)))
+    const ownPurchase = () =>
+      tx
+        .select({
+          status: purchases.status,
+          classWorkId: classWorkSchedules.classWorkId,
+          endedAt: classWorkSchedules.endedAt,
+          isCanceled: classWorkSchedules.isCanceled,
+        })
+        .from(purchases)
+        .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+        .where(and(eq(purchases.id, purchaseId), eq(purchases.userId, user.id)))
+    const [seen] = await ownPurchase()
+    if (!seen) throw notFound('予約')
+    const [cls] = await tx
+      .select({ hiddenAt: classWorks.hiddenAt })
+      .from(classWorks)
+      .where(eq(classWorks.id, seen.classWorkId))
+      .for('no key update')
+    // Read again under the class lock: a teacher or an operator cancelling the lesson holds it (0015), so a
+    // cancellation and refund committed while this waited is seen here, not reviewed past.
+    const [p] = await ownPurchase()
     if (!p) throw notFound('予約')
     if (p.status !== 'reserved' || p.isCanceled)
       throw new ApiError(422, 'not_attended', 'キャンセルされた授業にはレビューを書けません')
     if (p.endedAt > now) throw new ApiError(422, 'not_ended', 'レビューは授業が終わってから書けます')
-    const [cls] = await tx
-      .select({ hiddenAt: classWorks.hiddenAt })
-      .from(classWorks)
-      .where(eq(classWorks.id, p.classWorkId))
-      .for('no key update')
     // Taken down by an operator (its teacher suspended, or the class itself): its page is gone, and so is reviewing.
     if (cls?.hiddenAt)
       throw new ApiError(410, 'gone', 'このクラスは公開が停止されたため、レビューを書けません')
