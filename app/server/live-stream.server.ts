@@ -335,11 +335,13 @@ export function sessionMemberResolver(deps: {
     const db = await deps.getDb()
     const sessionId = sessionRowId(session.sid)
     const [row] = await db
-      .select({ id: users.id })
+      .select({ id: users.id, suspendedAt: users.suspendedAt })
       .from(sessions)
       .innerJoin(users, and(eq(users.issuer, sessions.issuer), eq(users.sub, sessions.sub)))
       .where(eq(sessions.id, sessionId))
       .limit(1)
+    // A suspended account's sessions end with the suspension; one made by a sign-in racing it counts for nothing.
+    if (row?.suspendedAt) return undefined
     return row ? { userId: row.id, sessionId } : null
   }
 }

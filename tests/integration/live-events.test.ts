@@ -150,6 +150,19 @@ describe(`GET /events across instances (${pgUrl ? 'PostgreSQL LISTEN/NOTIFY' : '
     expect(hubB.stats().streams).toBe(0)
   })
 
+  it('refuses a suspended account’s session (a sign-in that raced the suspension): 401, no stream', async () => {
+    const cookie = await cookieFor(SUBS.member01)
+    const suspend = (at: Date | null) =>
+      database.db.update(users).set({ suspendedAt: at }).where(eq(users.sub, SUBS.member01))
+    await suspend(new Date())
+    try {
+      expect((await connect(cookie)).status).toBe(401)
+      expect(hubB.stats().streams).toBe(0)
+    } finally {
+      await suspend(null)
+    }
+  })
+
   it('an event published on A reaches the member’s stream on B within 1 s, and no one else’s', async () => {
     const parentId = await userIdOf(SUBS.parent)
     const teacherId = await userIdOf(SUBS.teacher)
