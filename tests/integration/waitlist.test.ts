@@ -9,6 +9,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiApp } from '../../app/api/app'
 import type { ApiApp } from '../../app/api/openapi'
+import { expireHold, settlePayment } from '../../app/api/services/payments'
 import { expireOffers, OFFER_MS } from '../../app/api/services/waitlist'
 import { TeacherSchedule } from '../../app/contract/v1/class-management'
 import { ClassWorkDetail } from '../../app/contract/v1/class-works'
@@ -18,6 +19,7 @@ import {
   jobs,
   learners,
   mails,
+  payments,
   purchases,
   schoolTypes,
   users,
@@ -26,6 +28,7 @@ import {
 import { retriedConflicts } from '../../app/db/transaction'
 import { startJobRunner } from '../../app/jobs/runner.server'
 import { setNotificationPreference } from '../../app/notifications/preferences.server'
+import { embeddedPaymentProvider } from '../../app/payments/embedded.server'
 import { type CallResult, setupApi, type TestApi } from './support/api'
 import { TEST_ISSUER } from './support/constants'
 import { appJobHandlers } from './support/jobs'
@@ -875,6 +878,58 @@ describe('other paths that free or end a place in line', () => {
     await reserve(a, full.scheduleId)
     expect((await entryOf(ea.id)).status).toBe('booked')
     expect(await myList(a)).toEqual([])
+  })
+})
+
+describe('a booking made with an offer, left unpaid', () => {
+  it('gives the seat back to that offer when the hold ends on its own (a declined card, the provider away), not when the member cancels', async () => {
+    const full = await fullSchedule(1, { price: 1500 })
+    const [a, b] = await newPeople(2)
+    const ea = await joined(a!, full.scheduleId)
+    const eb = await joined(b!, full.scheduleId, at(MINUTE))
+    expectOk(await cancelReservation(full.seats[0]!.member, full.seats[0]!.purchaseId, at(HOUR)))
+    expect((await entryOf(ea.id)).status).toBe('offered')
+    const book = async (when: Date) =>
+      expectOk(await call(a!, 'POST', '/v1/purchases', { schedule_id: full.scheduleId }, when), 201)
+    const first = await book(at(2 * HOUR))
+    expect(first.status).toBe('pending')
+    expect((await entryOf(ea.id)).status).toBe('booked')
+    // The hold's time runs out unpaid, hours before the offer's.
+    const provider = embeddedPaymentProvider(async () => api.db)
+    expect(await expireHold(api.db, first.id, { now: at(3 * HOUR), provider })).toBe('changed')
+    expect((await entryOf(ea.id)).status).toBe('offered')
+    expect(await seats(full.scheduleId)).toMatchObject({ purchased: 0, held: 1, live: 0, offered: 1 })
+    expect((await entryOf(eb.id)).status).toBe('waiting')
+    expectError(
+      await call(b!, 'POST', '/v1/purchases', { schedule_id: full.scheduleId }, at(3 * HOUR)),
+      409,
+      'full',
+    )
+    // The member tries again; this time they cancel the unpaid booking themselves: the seat goes on down the line.
+    const second = await book(at(4 * HOUR))
+    expectOk(await cancelReservation(a!, second.id, at(4 * HOUR)))
+    expect((await entryOf(ea.id)).status).toBe('booked')
+    expect((await entryOf(eb.id)).status).toBe('offered')
+    expect(await seats(full.scheduleId)).toMatchObject({ purchased: 0, held: 1, live: 0, offered: 1 })
+  })
+
+  it('money for that unpaid booking arriving late takes the seat its offer holds, not a refund', async () => {
+    const full = await fullSchedule(1, { price: 1500 })
+    const [a, b] = await newPeople(2)
+    const ea = await joined(a!, full.scheduleId)
+    await joined(b!, full.scheduleId, at(MINUTE))
+    expectOk(await cancelReservation(full.seats[0]!.member, full.seats[0]!.purchaseId, at(HOUR)))
+    const booked = expectOk(
+      await call(a!, 'POST', '/v1/purchases', { schedule_id: full.scheduleId }, at(2 * HOUR)),
+      201,
+    )
+    const provider = embeddedPaymentProvider(async () => api.db)
+    expect(await expireHold(api.db, booked.id, { now: at(3 * HOUR), provider })).toBe('changed')
+    expect((await entryOf(ea.id)).status).toBe('offered')
+    const [payment] = await api.db.select().from(payments).where(eq(payments.purchaseId, booked.id))
+    expect(await settlePayment(api.db, payment!.id, at(3 * HOUR + MINUTE))).toBe('reserved')
+    expect((await entryOf(ea.id)).status).toBe('booked')
+    expect(await seats(full.scheduleId)).toMatchObject({ purchased: 1, held: 0, live: 1, offered: 0 })
   })
 })
 

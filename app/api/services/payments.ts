@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, isNotNull, isNull, lt, ne, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, ne, sql } from 'drizzle-orm'
 import type { SelectedFields } from 'drizzle-orm/pg-core'
 import type {
   Checkout,
@@ -18,6 +18,7 @@ import {
   purchases,
   refunds,
   users,
+  waitlistEntries,
   webhookEvents,
 } from '../../db/schema'
 import { transaction } from '../../db/transaction'
@@ -173,8 +174,17 @@ export async function createAtProvider(
  * Gives a held seat back (the caller may hold the class and schedule locks already): the purchase becomes
  * `expired`, the counter drops, the payment is given up (at the provider too, by a job after commit) and the seat
  * goes to the waitlist. False when the purchase was no longer pending.
+ *
+ * `backToOffer`: a hold that ended unpaid without the member choosing it (the provider away, the hold's time up
+ * after a declined card) returns its seat to the waitlist offer it was booked with, while that offer still runs:
+ * the member keeps their place instead of the seat passing to the next in line.
  */
-export async function releaseHold(tx: Tx, purchaseId: number, now: Date): Promise<boolean> {
+export async function releaseHold(
+  tx: Tx,
+  purchaseId: number,
+  now: Date,
+  { backToOffer = false } = {},
+): Promise<boolean> {
   const seat = await seatOf(tx, purchaseId)
   if (!seat) return false
   const purchase = await lockSeatRows(tx, seat.classWorkId, seat.scheduleId, purchaseId)
@@ -183,9 +193,26 @@ export async function releaseHold(tx: Tx, purchaseId: number, now: Date): Promis
     .update(purchases)
     .set({ status: 'expired', holdExpiresAt: null })
     .where(eq(purchases.id, purchaseId))
+  const offer = backToOffer
+    ? await tx
+        .update(waitlistEntries)
+        .set({ status: 'offered' })
+        .where(
+          and(
+            eq(waitlistEntries.scheduleId, seat.scheduleId),
+            eq(waitlistEntries.userId, purchase.userId),
+            eq(waitlistEntries.status, 'booked'),
+            gt(waitlistEntries.offerExpiresAt, now),
+          ),
+        )
+        .returning({ id: waitlistEntries.id })
+    : []
   await tx
     .update(classWorkSchedules)
-    .set({ purchasedCount: sql`${classWorkSchedules.purchasedCount} - 1` })
+    .set({
+      purchasedCount: sql`${classWorkSchedules.purchasedCount} - 1`,
+      heldCount: sql`${classWorkSchedules.heldCount} + ${offer.length}`,
+    })
     .where(eq(classWorkSchedules.id, seat.scheduleId))
   await givePaymentUp(tx, purchaseId, now)
   await offerFreedSeats(tx, seat.scheduleId, now)
@@ -210,7 +237,7 @@ export async function givePaymentUp(tx: Tx, purchaseId: number, now: Date) {
 
 /** The end of a hold, now (the member gave up, or the provider is away). */
 async function endHold(db: Db, purchaseId: number, now: Date) {
-  return transaction(db, (tx) => releaseHold(tx, purchaseId, now))
+  return transaction(db, (tx) => releaseHold(tx, purchaseId, now, { backToOffer: true }))
 }
 
 /**
@@ -420,6 +447,32 @@ export async function settlePayment(
             inArray(purchases.status, ['pending', 'reserved']),
           ),
         )
+      // Their own waitlist offer still holding a seat for them (given back when this hold ended): that seat.
+      const ownOffer =
+        other || !still
+          ? []
+          : await tx
+              .update(waitlistEntries)
+              .set({ status: 'booked' })
+              .where(
+                and(
+                  eq(waitlistEntries.scheduleId, purchase.scheduleId),
+                  eq(waitlistEntries.userId, purchase.userId),
+                  eq(waitlistEntries.status, 'offered'),
+                  gt(waitlistEntries.offerExpiresAt, now),
+                ),
+              )
+              .returning({ id: waitlistEntries.id })
+      if (ownOffer.length > 0) {
+        await tx
+          .update(classWorkSchedules)
+          .set({
+            purchasedCount: sql`${classWorkSchedules.purchasedCount} + 1`,
+            heldCount: sql`${classWorkSchedules.heldCount} - 1`,
+          })
+          .where(eq(classWorkSchedules.id, purchase.scheduleId))
+        return reserve()
+      }
       const taken =
         other || !still
           ? []
