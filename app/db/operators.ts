@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import { audit } from './audit'
 import type { Db } from './client'
 import { users } from './schema'
@@ -18,11 +18,19 @@ export async function setOperator(db: Db, email: string, grant: boolean, actorLa
     const rows = await tx
       .select({ id: users.id, nickname: users.nickname, isOperator: users.isOperator })
       .from(users)
-      .where(sql`lower(${users.email}) = ${address}`)
+      // The role goes only to an address its owner proved: an identity provider that hands over an unverified
+      // e-mail claim (some social logins) would otherwise let anyone register with a new staff member's address.
+      // Revoking takes every row with the address.
+      .where(and(sql`lower(${users.email}) = ${address}`, grant ? eq(users.emailVerified, true) : undefined))
+      .orderBy(asc(users.id))
       .for('update')
     if (rows.length === 0)
       throw new OperatorCommandError(
-        `No registered member has the e-mail ${address}: they must sign up and register first.`,
+        `No registered member has the verified e-mail ${address}: they must sign up, confirm it and register first.`,
+      )
+    if (grant && rows.length > 1)
+      throw new OperatorCommandError(
+        `Several members have the e-mail ${address} (ids ${rows.map((r) => r.id).join(', ')}): nothing granted.`,
       )
     const changed = rows.filter((r) => r.isOperator !== grant)
     for (const r of changed) {

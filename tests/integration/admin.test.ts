@@ -13,6 +13,7 @@ import { setNotificationPreference } from '../../app/notifications/preferences.s
 import { setupApi, type TestApi } from './support/api'
 import { appJobHandlers } from './support/jobs'
 import { testMailSettings } from './support/mail'
+import { insertMembers } from './support/people'
 import { SUBS } from './support/tokens'
 
 let api: TestApi
@@ -70,6 +71,24 @@ describe('/v1/admin is for operators only', () => {
     await expect(setOperator(api.db, 'nobody@manabi.example', true, 'cli (test)')).rejects.toThrow(
       'No registered member',
     )
+  })
+
+  it('the command grants only to a verified address held by one member; nothing changes otherwise', async () => {
+    const [lone, twin1, twin2] = await insertMembers(api.db, 'operator-cli', 3)
+    const setEmail = (sub: string, email: string, emailVerified: boolean) =>
+      api.db.update(users).set({ email, emailVerified }).where(eq(users.sub, sub))
+    // Someone signed up (through a login whose e-mail claim is not verified) with a new staff member's address.
+    await setEmail(lone!, 'new-staff@manabi.example', false)
+    await expect(setOperator(api.db, 'New-Staff@manabi.example', true, 'cli (test)')).rejects.toThrow(
+      'verified e-mail',
+    )
+    await setEmail(twin1!, 'twin@manabi.example', true)
+    await setEmail(twin2!, 'twin@manabi.example', true)
+    await expect(setOperator(api.db, 'twin@manabi.example', true, 'cli (test)')).rejects.toThrow(
+      'Several members',
+    )
+    const operators = await api.db.select({ sub: users.sub }).from(users).where(eq(users.isOperator, true))
+    expect(operators.map((o) => o.sub).filter((s) => [lone, twin1, twin2].includes(s))).toEqual([])
   })
 
   it('no API can grant the role: the users API ignores is_operator', async () => {
