@@ -11,7 +11,7 @@ import { Id } from '~/contract/v1/common'
 import { parseImageCrop } from '~/lib/image-type'
 import { fileInput, InvalidInputError } from '~/lib/input-error'
 import { memberActionResult, sessionEnded } from '~/server/action-result.server'
-import { ApiError, api } from '~/server/api-client'
+import { ApiError, api, meOf } from '~/server/api-client'
 import { recordClassImage } from '~/server/class-images.server'
 import { setRefusalStatus } from '~/server/server-fn-errors.server'
 import { currentAccessToken, requireAccessToken } from '~/server/session-token.server'
@@ -24,9 +24,9 @@ export const getMyClasses = createServerFn({ method: 'GET' })
   .validator(z.object({ published: z.boolean() }))
   .handler(async ({ data }) => {
     const token = await requireAccessToken()
-    const me = await api.getMe(token)
-    const isTeacher = me.data?.is_teacher ?? false
-    const isVerified = me.data?.is_verified_teacher ?? false
+    const me = meOf(await api.getMe(token))
+    const isTeacher = me?.is_teacher ?? false
+    const isVerified = me?.is_verified_teacher ?? false
     const classes = isTeacher ? await api.listMyClassWorks(token, { isPublished: data.published }) : []
     return { isTeacher, isVerified, classes }
   })
@@ -122,12 +122,12 @@ export const uploadClassImage = createServerFn({ method: 'POST' })
   .handler(async ({ data }) => {
     const token = await currentAccessToken()
     if (!token) return sessionEnded()
-    const me = await api.getMe(token)
-    if (!me.data?.is_teacher) {
+    const me = meOf(await api.getMe(token))
+    if (!me?.is_teacher) {
       setRefusalStatus(403)
       return { ok: false as const, message: '先生として登録すると利用できます' }
     }
-    const limited = await refuseImageUploadOverLimit(me.data.id)
+    const limited = await refuseImageUploadOverLimit(me.id)
     if (limited) {
       setRefusalStatus(429)
       return { ok: false as const, message: limited.message }
@@ -139,7 +139,7 @@ export const uploadClassImage = createServerFn({ method: 'POST' })
     }
     // Only its uploader may put it on a class (0035); an upload never saved on one is swept a day later.
     const path = saved.url.slice('/uploads/'.length)
-    const ownerId = me.data.id
+    const ownerId = me.id
     await recordOrDelete(path, () => recordClassImage(path, ownerId))
     return saved
   })

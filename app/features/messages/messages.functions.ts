@@ -4,17 +4,17 @@ import { type RoomPartner, SendMessageBody } from '~/contract/v1/rooms'
 import { idInput } from '~/lib/ids'
 import { STUDENT_LIMIT } from '~/lib/page-sizes'
 import { memberActionResult } from '~/server/action-result.server'
-import { ApiError, api } from '~/server/api-client'
+import { ApiError, api, meOf } from '~/server/api-client'
 import { requireAccessToken } from '~/server/session-token.server'
 
 /** The member's rooms and whom they may start a room with (teachers; for teachers also their students). */
 export const getRooms = createServerFn({ method: 'GET' }).handler(async () => {
   const token = await requireAccessToken()
-  const me = await api.getMe(token)
+  const me = meOf(await api.getMe(token))
   const [rooms, teachers, students] = await Promise.all([
     api.listRooms(token),
     api.listDestinations(token, 'teachers'),
-    me.data?.is_teacher ? api.listDestinations(token, 'students') : Promise.resolve([]),
+    me?.is_teacher ? api.listDestinations(token, 'students') : Promise.resolve([]),
   ])
   // A destination whose room is listed is reached there; one whose room is not (empty, or only a held message,
   // rooms.ts) stays a destination, so that nobody drops out of both lists.
@@ -93,11 +93,11 @@ export const getMessagePartner = createServerFn({ method: 'GET' })
   .validator(idInput)
   .handler(async ({ data }): Promise<RoomPartner | null> => {
     const token = await requireAccessToken()
-    const me = await api.getMe(token)
+    const me = meOf(await api.getMe(token))
     // Asked for this person only: a teacher's students can be thousands.
     const [teachers, students] = await Promise.all([
       api.listDestinations(token, 'teachers', data),
-      me.data?.is_teacher ? api.listDestinations(token, 'students', data) : Promise.resolve([]),
+      me?.is_teacher ? api.listDestinations(token, 'students', data) : Promise.resolve([]),
     ])
     const known = [...teachers, ...students].find((d) => d.id === data)
     if (known)
@@ -107,7 +107,7 @@ export const getMessagePartner = createServerFn({ method: 'GET' })
         avatar_url: known.avatar_url,
         is_teacher: known.is_teacher,
       }
-    if (me.data?.id === data) return null
+    if (me?.id === data) return null
     const teacher = await api.getTeacher(data)
     if (!teacher || teacher.class_work_count === 0) return null
     return { id: teacher.id, nickname: teacher.nickname, avatar_url: teacher.avatar_url, is_teacher: true }

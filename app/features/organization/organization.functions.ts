@@ -4,7 +4,7 @@ import { Id } from '~/contract/v1/common'
 import { JoinOrganizationBody, OrganizationInput, OrganizationPatch } from '~/contract/v1/org-management'
 import { Month } from '~/contract/v1/sales'
 import { toActionResult } from '~/server/action-result.server'
-import { api } from '~/server/api-client'
+import { api, meOf } from '~/server/api-client'
 import { cachedOrganization, clearOrganizationCache, requireSession } from '~/server/org-cache.server'
 
 /** The caller's organisation (cached per session), whether they teach, and the owner's extras. */
@@ -12,7 +12,7 @@ export const getOrganizationPage = createServerFn({ method: 'GET' })
   .validator(z.object({ month: Month.optional() }))
   .handler(async ({ data }) => {
     const session = await requireSession()
-    const [me, org] = await Promise.all([api.getMe(session.token), cachedOrganization(session)])
+    const [me, org] = await Promise.all([api.getMe(session.token).then(meOf), cachedOrganization(session)])
     const isOwner = org?.my_role === 'owner'
     // deep_me is cached per session; the member list is read fresh, so a teacher who just joined shows at once,
     // and so is the owner's invitation code (its own call, spec §7), so a code regenerated elsewhere shows too.
@@ -22,7 +22,7 @@ export const getOrganizationPage = createServerFn({ method: 'GET' })
       isOwner ? api.getInvitationCode(session.token) : null,
     ])
     return {
-      isTeacher: me.data?.is_teacher ?? false,
+      isTeacher: me?.is_teacher ?? false,
       org:
         org && members
           ? { ...org, members, invitation_code: code?.invitation_code ?? org.invitation_code }

@@ -4,14 +4,14 @@ import { Id } from '~/contract/v1/common'
 import { BankAccountInput } from '~/contract/v1/payments'
 import { Month } from '~/contract/v1/sales'
 import { memberActionResult } from '~/server/action-result.server'
-import { ApiError, api } from '~/server/api-client'
+import { ApiError, api, meOf } from '~/server/api-client'
 import { requireAccessToken } from '~/server/session-token.server'
 
 /** Whether the caller teaches; a non-teacher's sales page explains how to become one. */
 async function teacherToken() {
   const token = await requireAccessToken()
-  const me = await api.getMe(token)
-  return { token, isTeacher: me.data?.is_teacher ?? false }
+  const me = meOf(await api.getMe(token))
+  return { token, isTeacher: me?.is_teacher ?? false }
 }
 
 export const getSales = createServerFn({ method: 'GET' })

@@ -5,6 +5,7 @@ import { type ApiTransport, httpTransport, inProcessTransport } from './transpor
 
 export { type ApiClient, type AuthedCall, createApiClient, type MeResult } from './client'
 export { ApiError } from './errors'
+export { meOf } from './me'
 export {
   type ApiRequest,
   type ApiResponse,
