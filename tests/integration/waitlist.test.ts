@@ -933,6 +933,40 @@ describe('a booking made with an offer, left unpaid', () => {
   })
 })
 
+describe('a teacher moving the lesson', () => {
+  it('an offer cut short by the lesson’s start gets its 12 hours back when the lesson moves later', async () => {
+    const full = await fullSchedule(1, { startsIn: 6 * HOUR })
+    const a = await newPerson()
+    const ea = await joined(a, full.scheduleId)
+    // A seat more, six hours before the lesson: the offer runs until the start, not 12 hours.
+    const t1 = at(HOUR)
+    expectOk(
+      await call(
+        full.teacher,
+        'PATCH',
+        `/v1/teachers/class_work_schedules/${full.scheduleId}`,
+        { capacity: 2 },
+        t1,
+      ),
+    )
+    expect(await entryOf(ea.id)).toMatchObject({ status: 'offered', offerExpiresAt: full.start })
+    const start = at(3 * DAY)
+    expectOk(
+      await call(
+        full.teacher,
+        'PATCH',
+        `/v1/teachers/class_work_schedules/${full.scheduleId}`,
+        { started_at: start.toISOString(), ended_at: new Date(start.getTime() + HOUR).toISOString() },
+        at(2 * HOUR),
+      ),
+    )
+    expect(await entryOf(ea.id)).toMatchObject({
+      status: 'offered',
+      offerExpiresAt: new Date(t1.getTime() + OFFER_MS),
+    })
+  })
+})
+
 describe('a teacher cancelling the schedule', () => {
   it('ends the waitlist: every live entry is canceled, held_count goes to 0, nothing can be joined or booked', async () => {
     const full = await fullSchedule(2, { price: 1500 })

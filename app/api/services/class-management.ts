@@ -39,7 +39,7 @@ import { queueRequestNotices, queueRequestNoticesOnPublish } from './class-reque
 import { courseLessonsOf, type LessonPeriod, lessonsOr } from './lessons'
 import { givePaymentUp, requestRefund } from './payments'
 import { requireVerifiedTeacher } from './verifications'
-import { cancelWaitlistOf, offerFreedSeats, offerSeatsOfClass, withdrawOffersOf } from './waitlist'
+import { cancelWaitlistOf, OFFER_MS, offerFreedSeats, offerSeatsOfClass, withdrawOffersOf } from './waitlist'
 
 /**
  * Class management (issue #7). Rules:
@@ -617,12 +617,13 @@ export async function updateSchedule(
           dedupeKey: `schedule-moved:${scheduleId}:${now.getTime()}:${period.startedAt.getTime()}:${period.endedAt.getTime()}`,
         },
       )
-    // An offer never outlasts the lesson's (new) start.
+    // An offer runs its 12 hours, never past the lesson's (new) start: a lesson moved later gives back the hours an
+    // earlier start had cut.
     if (period.startedAt.getTime() !== schedule.startedAt.getTime())
       await tx
         .update(waitlistEntries)
         .set({
-          offerExpiresAt: sql`least(${waitlistEntries.offerExpiresAt}, ${period.startedAt.toISOString()}::timestamptz)`,
+          offerExpiresAt: sql`least(${waitlistEntries.offeredAt} + make_interval(secs => ${OFFER_MS / 1000}), ${period.startedAt.toISOString()}::timestamptz)`,
         })
         .where(and(eq(waitlistEntries.scheduleId, scheduleId), eq(waitlistEntries.status, 'offered')))
     // A larger capacity frees seats: the waitlist gets them first (issue 16).
