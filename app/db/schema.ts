@@ -1016,6 +1016,11 @@ export const waitlistEntries = pgTable(
     status: text('status').notNull().default('waiting'),
     offeredAt: ts('offered_at'),
     offerExpiresAt: ts('offer_expires_at'),
+    /**
+     * The reservation this offer was booked with: the one whose unpaid hold, ending on its own, gives the seat back
+     * to this offer (releaseHold). No foreign key: a pointer read only by that purchase's own transactions.
+     */
+    bookedPurchaseId: integer('booked_purchase_id'),
     createdAt: createdAt(),
   },
   (t) => [

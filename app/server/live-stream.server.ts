@@ -315,8 +315,8 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
 // ── The request ──────────────────────────────────────────────────────────────────────────────────────────
 
 /**
- * users.id of the request's member (and the session row it came with): undefined when not signed in, null when
- * signed in without a profile yet. The session's issuer and subject name the users row, as the /v1 API's
+ * users.id of the request's member (and the session row it came with): undefined when not signed in (or signed in
+ * to a suspended account, whose sessions count for nothing), null when signed in without a profile yet. The session's issuer and subject name the users row, as the /v1 API's
  * requireUser does with a token's.
  */
 export type MemberResolver = (

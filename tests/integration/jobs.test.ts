@@ -310,7 +310,8 @@ describe('a job that never ends', () => {
   it(`is let go after ${MAX_LEASES} leases: another runner takes it then, not before`, async () => {
     await enqueue(database.db, 'test.hang', {})
     const { state, handlers } = hangingOnce()
-    const leaseMs = 600
+    // Long enough that a renewal held up on a loaded machine (it renews every third of a lease) does not let go.
+    const leaseMs = 1500
     const a = startJobRunner({ db: database.db, autoStart: false, leaseMs, handlers })
     const b = startJobRunner({ db: database.db, autoStart: false, leaseMs, handlers })
     const started = Date.now()
@@ -324,7 +325,7 @@ describe('a job that never ends', () => {
           break
         }
       }
-      // Renewed every third of a lease for ten leases (~6 s), then let go: the lease runs out and b takes it.
+      // Renewed every third of a lease for ten leases (~15 s), then let go: the lease runs out and b takes it.
       expect(takenAfter).toBeGreaterThanOrEqual(leaseMs * (MAX_LEASES - 1))
       expect(state.runs).toBe(2)
     } finally {

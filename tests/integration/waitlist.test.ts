@@ -913,6 +913,27 @@ describe('a booking made with an offer, left unpaid', () => {
     expect(await seats(full.scheduleId)).toMatchObject({ purchased: 0, held: 1, live: 0, offered: 1 })
   })
 
+  it('only the offer that booking was made with comes back: not one the member gave up before', async () => {
+    const full = await fullSchedule(1, { price: 1500 })
+    const [a, b] = await newPeople(2)
+    const ea = await joined(a!, full.scheduleId)
+    const eb = await joined(b!, full.scheduleId, at(MINUTE))
+    expectOk(await cancelReservation(full.seats[0]!.member, full.seats[0]!.purchaseId, at(HOUR)))
+    const book = async (when: Date) =>
+      expectOk(await call(a!, 'POST', '/v1/purchases', { schedule_id: full.scheduleId }, when), 201)
+    // A books with the offer and cancels the unpaid booking: the seat goes to b, who leaves; the seat is free.
+    const withOffer = await book(at(2 * HOUR))
+    expectOk(await cancelReservation(a!, withOffer.id, at(2 * HOUR)))
+    expect((await entryOf(eb.id)).status).toBe('offered')
+    expectOk(await call(b!, 'DELETE', `/v1/waitlist/${eb.id}`, undefined, at(3 * HOUR)))
+    // A books the free seat without an offer and leaves it unpaid: nothing comes back to the old offer.
+    const plain = await book(at(4 * HOUR))
+    const provider = embeddedPaymentProvider(async () => api.db)
+    expect(await expireHold(api.db, plain.id, { now: at(5 * HOUR), provider })).toBe('changed')
+    expect((await entryOf(ea.id)).status).toBe('booked')
+    expect(await seats(full.scheduleId)).toMatchObject({ purchased: 0, held: 0, live: 0, offered: 0 })
+  })
+
   it('money for that unpaid booking arriving late takes the seat its offer holds, not a refund', async () => {
     const full = await fullSchedule(1, { price: 1500 })
     const [a, b] = await newPeople(2)

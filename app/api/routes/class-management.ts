@@ -145,7 +145,7 @@ export function registerClassManagementRoutes(app: ApiApp, deps: RouteDeps) {
       path: '/teachers/class_work_schedules/{id}',
       tags,
       summary:
-        'スケジュールを変更する（開始後は 409 schedule_started、定員が予約数未満なら 409 capacity_below_sold）',
+        'スケジュールを変更する（開始後は終了まで meeting_url のみ変更可、それ以外は 409 schedule_started。定員が予約数未満なら 409 capacity_below_sold）',
       security: bearer,
       middleware: [member] as const,
       request: { params: IdParams, body: body(SchedulePatch) },

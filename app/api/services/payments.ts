@@ -199,10 +199,11 @@ export async function releaseHold(
         .set({ status: 'offered' })
         .where(
           and(
-            eq(waitlistEntries.scheduleId, seat.scheduleId),
-            eq(waitlistEntries.userId, purchase.userId),
+            eq(waitlistEntries.bookedPurchaseId, purchaseId),
             eq(waitlistEntries.status, 'booked'),
             gt(waitlistEntries.offerExpiresAt, now),
+            // Not while the member waits in the line again (one live entry per member and schedule).
+            sql`not exists (select 1 from ${waitlistEntries} w where w.schedule_id = ${seat.scheduleId} and w.user_id = ${purchase.userId} and w.status in ('waiting', 'offered'))`,
           ),
         )
         .returning({ id: waitlistEntries.id })
@@ -447,7 +448,7 @@ export async function settlePayment(
             inArray(purchases.status, ['pending', 'reserved']),
           ),
         )
-      // Their own waitlist offer still holding a seat for them (given back when this hold ended): that seat.
+      // The waitlist offer this booking was made with, given its seat back when the hold ended: that seat.
       const ownOffer =
         other || !still
           ? []
@@ -456,8 +457,7 @@ export async function settlePayment(
               .set({ status: 'booked' })
               .where(
                 and(
-                  eq(waitlistEntries.scheduleId, purchase.scheduleId),
-                  eq(waitlistEntries.userId, purchase.userId),
+                  eq(waitlistEntries.bookedPurchaseId, purchase.id),
                   eq(waitlistEntries.status, 'offered'),
                   gt(waitlistEntries.offerExpiresAt, now),
                 ),

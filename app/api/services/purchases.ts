@@ -202,16 +202,24 @@ export async function createPurchase(
         : undefined
       // Their place in this schedule's line ends with the booking: the offer they used, or a wait that a free
       // seat made unnecessary. An offer that ran out stays for the expiry job, which releases its hold.
+      // A wait for another attendee (a sibling) goes on.
+      const waitingForThem = and(
+        eq(waitlistEntries.status, 'waiting'),
+        sql`coalesce(${waitlistEntries.learnerId}, 0) = ${learnerId ?? 0}`,
+      )
       await tx
         .update(waitlistEntries)
-        .set({ status: 'booked' })
+        .set({
+          status: 'booked',
+          bookedPurchaseId: offer
+            ? sql`case when ${waitlistEntries.id} = ${offer.id} then ${purchase!.id}::int end`
+            : null,
+        })
         .where(
           and(
             eq(waitlistEntries.scheduleId, schedule.id),
             eq(waitlistEntries.userId, user.id),
-            offer
-              ? or(eq(waitlistEntries.id, offer.id), eq(waitlistEntries.status, 'waiting'))
-              : eq(waitlistEntries.status, 'waiting'),
+            offer ? or(eq(waitlistEntries.id, offer.id), waitingForThem) : waitingForThem,
           ),
         )
       // Outbox: the mails and live updates of a free reservation go out once this commits (a paid one's when it
