@@ -1027,6 +1027,10 @@ export const waitlistEntries = pgTable(
     index('waitlist_schedule_status_idx').on(t.scheduleId, t.status, t.createdAt, t.id),
     index('waitlist_user_idx').on(t.userId, t.status),
     index('waitlist_offer_expiry_idx').on(t.offerExpiresAt).where(sql`${t.status} = 'offered'`),
+    // The hold's end and its late payment find the offer they were booked with by this (releaseHold, settlePayment).
+    index('waitlist_booked_purchase_idx')
+      .on(t.bookedPurchaseId)
+      .where(sql`${t.bookedPurchaseId} is not null`),
     uniqueIndex('waitlist_one_live_per_member')
       .on(t.scheduleId, t.userId)
       .where(sql`${t.status} in ('waiting', 'offered')`),

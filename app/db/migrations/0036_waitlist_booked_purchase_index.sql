@@ -1,0 +1,1 @@
+CREATE INDEX "waitlist_booked_purchase_idx" ON "waitlist_entries" USING btree ("booked_purchase_id") WHERE "waitlist_entries"."booked_purchase_id" is not null;
