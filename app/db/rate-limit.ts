@@ -63,21 +63,22 @@ async function sweep(db: Db) {
     .catch(() => {})
 }
 
-/** Counts one action for `key` under the named limit; throws RateLimitedError when it is over. */
+/** Counts one action (or `points` at once) for `key` under the named limit; throws RateLimitedError when it is over. */
 export async function consume(
   db: Db,
   name: LimitName,
   key: string,
   limit: Limit = LIMITS[name],
+  points = 1,
 ): Promise<void> {
   try {
-    await limiterFor(db, name, limit).consume(key)
+    await limiterFor(db, name, limit).consume(key, points)
     void sweep(db)
   } catch (error) {
     if (error instanceof RateLimiterRes)
       throw new RateLimitedError(
         Math.max(1, Math.ceil(error.msBeforeNext / 1000)),
-        error.consumedPoints <= limit.points + 1,
+        error.consumedPoints <= limit.points + points,
       )
     throw error
   }

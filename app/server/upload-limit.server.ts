@@ -4,16 +4,17 @@ import { consume, RateLimitedError } from '~/db/rate-limit'
 import { RATE_LIMITED_MESSAGE } from '~/lib/limits'
 
 /**
- * Counts one image upload of a member before its bytes are decoded: every upload is read, re-encoded and stored, so
+ * Counts a member's image upload (or `images` of them at once) before its bytes are decoded: every upload is read, re-encoded and stored, so
  * one account looping over the upload must be stopped (LIMITS.imageUploadsPerMember, counted on every instance).
  * Returns the refusal in Japanese when over the limit, undefined otherwise.
  */
 export async function refuseImageUploadOverLimit(
   memberId: number,
   db?: Db,
+  images = 1,
 ): Promise<{ message: string; retryAfterS: number } | undefined> {
   try {
-    await consume(db ?? (await getDb()), 'imageUploadsPerMember', String(memberId))
+    await consume(db ?? (await getDb()), 'imageUploadsPerMember', String(memberId), undefined, images)
     return undefined
   } catch (error) {
     if (error instanceof RateLimitedError)

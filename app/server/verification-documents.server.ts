@@ -7,6 +7,7 @@ import { audit } from '~/db/audit'
 import { type Db, getDb } from '~/db/client'
 import { teacherVerifications } from '~/db/schema'
 import { MAX_IMAGE_BYTES, sniffImageType } from '~/lib/image-type'
+import { refuseImageUploadOverLimit } from './upload-limit.server'
 import { getUploadStore, type UploadStore } from './upload-store.server'
 
 /**
@@ -57,22 +58,32 @@ export async function saveVerificationImage(
  * answer lost) deletes them only once the database shows no verification pointing at them.
  */
 export async function submitWithDocuments<T>(
+  memberId: number,
   face: File,
   document: File,
   submit: (paths: { face_path: string; document_path: string }) => Promise<{ result: T; keep: boolean }>,
-  store: UploadStore = getUploadStore(),
-  referenced: (paths: string[]) => Promise<boolean> = referencedByVerification,
-): Promise<{ ok: true; result: T } | { ok: false; field: 'face' | 'document'; message: string }> {
+  deps: { db?: Db; store?: UploadStore; referenced?: (paths: string[]) => Promise<boolean> } = {},
+): Promise<
+  | { ok: true; result: T }
+  | { ok: false; status: 400; field: 'face' | 'document'; message: string }
+  | { ok: false; status: 429; message: string }
+> {
+  const db = deps.db ?? (await getDb())
+  const store = deps.store ?? getUploadStore()
+  const referenced = deps.referenced ?? ((paths: string[]) => referencedByVerification(db, paths))
+  // Both images are decoded and re-encoded: each counts as an upload, before any byte is read.
+  const limited = await refuseImageUploadOverLimit(memberId, db, 2)
+  if (limited) return { ok: false, status: 429, message: limited.message }
   const saved: string[] = []
   const drop = () => Promise.all(saved.map((p) => store.delete(p).catch(() => {})))
   try {
     const faceSaved = await saveVerificationImage(face, '顔写真', store)
-    if (!faceSaved.ok) return { ok: false, field: 'face', message: faceSaved.message }
+    if (!faceSaved.ok) return { ok: false, status: 400, field: 'face', message: faceSaved.message }
     saved.push(faceSaved.path)
     const documentSaved = await saveVerificationImage(document, '本人確認書類の画像', store)
     if (!documentSaved.ok) {
       await drop()
-      return { ok: false, field: 'document', message: documentSaved.message }
+      return { ok: false, status: 400, field: 'document', message: documentSaved.message }
     }
     saved.push(documentSaved.path)
     let answer: { result: T; keep: boolean }
@@ -95,9 +106,9 @@ export async function submitWithDocuments<T>(
 }
 
 /** Whether any verification row points at one of these stored paths. */
-async function referencedByVerification(paths: string[]): Promise<boolean> {
+async function referencedByVerification(db: Db, paths: string[]): Promise<boolean> {
   if (paths.length === 0) return false
-  const [row] = await (await getDb())
+  const [row] = await db
     .select({ id: teacherVerifications.id })
     .from(teacherVerifications)
     .where(

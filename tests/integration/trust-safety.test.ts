@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import { and, eq, gt, inArray, like, ne, sql } from 'drizzle-orm'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createApiApp } from '../../app/api/app'
 import type { ApiApp } from '../../app/api/openapi'
 import { AVATAR_RELEASE_KIND } from '../../app/api/services/avatar-images'
@@ -43,7 +43,8 @@ import {
 } from '../../app/db/schema'
 import { retriedConflicts } from '../../app/db/transaction'
 import { type JobHandler, startJobRunner } from '../../app/jobs/runner.server'
-import { LIMITS } from '../../app/lib/limits'
+import { LIMITS, RATE_LIMITED_MESSAGE } from '../../app/lib/limits'
+import { refuseImageUploadOverLimit } from '../../app/server/upload-limit.server'
 import { createDbUploadStore } from '../../app/server/upload-store.server'
 import { uploadResponse } from '../../app/server/uploads.server'
 import {
@@ -1694,20 +1695,34 @@ describe('the audit log of trust and safety', () => {
 
 describe('本人確認: the images', () => {
   const store = () => createDbUploadStore(async () => api.db)
+  const deps = (over: Parameters<typeof submitWithDocuments>[4] = {}) => ({
+    db: api.db,
+    store: store(),
+    ...over,
+  })
+  /** A member id of its own per test: the upload limit counts per member. */
+  let uploader = 9_100_000
+  beforeEach(() => {
+    uploader += 10
+  })
 
-  it('are not kept when the submission does not go through: a bad second image, a store or API failure, a refusal', async () => {
-    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#888888' } })
+  let png: Buffer
+  beforeAll(async () => {
+    png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#888888' } })
       .png()
       .toBuffer()
-    const image = (name: string) => new File([new Uint8Array(png)], name, { type: 'image/png' })
+  })
+  const image = (name: string) => new File([new Uint8Array(png)], name, { type: 'image/png' })
+  const stored = async () =>
+    (await api.db.select({ path: uploads.path }).from(uploads).where(like(uploads.path, 'verifications/%')))
+      .length
+
+  it('are not kept when the submission does not go through: a bad second image, a store or API failure, a refusal', async () => {
     const notImage = new File([new Uint8Array([1, 2, 3, 4])], 'x.png', { type: 'image/png' })
-    const stored = async () =>
-      (await api.db.select({ path: uploads.path }).from(uploads).where(like(uploads.path, 'verifications/%')))
-        .length
     const before = await stored()
     const accept = async () => ({ result: 'ok', keep: true })
 
-    expect(await submitWithDocuments(image('f.png'), notImage, accept, store())).toMatchObject({
+    expect(await submitWithDocuments(uploader, image('f.png'), notImage, accept, deps())).toMatchObject({
       ok: false,
       field: 'document',
     })
@@ -1718,16 +1733,24 @@ describe('本人確認: the images', () => {
     }
     const noRow = async () => false
     await expect(
-      submitWithDocuments(image('f.png'), image('d.png'), apiDown, store(), noRow),
+      submitWithDocuments(uploader, image('f.png'), image('d.png'), apiDown, deps({ referenced: noRow })),
     ).rejects.toThrow('api down')
     expect(await stored()).toBe(before)
     // The answer was lost after the API saved the row (a timeout): the images it points at stay.
     let kept: string[] = []
     await expect(
-      submitWithDocuments(image('f.png'), image('d.png'), apiDown, store(), async (paths) => {
-        kept = [...paths]
-        return true
-      }),
+      submitWithDocuments(
+        uploader,
+        image('f.png'),
+        image('d.png'),
+        apiDown,
+        deps({
+          referenced: async (paths) => {
+            kept = [...paths]
+            return true
+          },
+        }),
+      ),
     ).rejects.toThrow('api down')
     expect(await stored()).toBe(before + 2)
     for (const p of kept) await store().delete(p)
@@ -1742,16 +1765,23 @@ describe('本人確認: the images', () => {
       },
     }
     await expect(
-      submitWithDocuments(image('f.png'), image('d.png'), accept, failingSecondPut),
+      submitWithDocuments(
+        uploader,
+        image('f.png'),
+        image('d.png'),
+        accept,
+        deps({ store: failingSecondPut }),
+      ),
     ).rejects.toThrow('store away')
     expect(await stored()).toBe(before)
 
     expect(
       await submitWithDocuments(
+        uploader,
         image('f.png'),
         image('d.png'),
         async () => ({ result: 'refused', keep: false }),
-        store(),
+        deps(),
       ),
     ).toEqual({ ok: true, result: 'refused' })
     expect(await stored()).toBe(before)
@@ -1759,17 +1789,48 @@ describe('本人確認: the images', () => {
     let paths: { face_path: string; document_path: string } | undefined
     expect(
       await submitWithDocuments(
+        uploader,
         image('f.png'),
         image('d.png'),
         async (p) => {
           paths = p
           return { result: 'ok', keep: true }
         },
-        store(),
+        deps(),
       ),
     ).toEqual({ ok: true, result: 'ok' })
     expect(await stored()).toBe(before + 2)
     for (const p of [paths!.face_path, paths!.document_path]) await store().delete(p)
+  })
+
+  it('count as two image uploads of their member: past the limit nothing is read, stored or sent', async () => {
+    const { points } = LIMITS.imageUploadsPerMember
+    expect(await refuseImageUploadOverLimit(uploader, api.db, points - 2)).toBeUndefined()
+    const before = await stored()
+    const sent: string[] = []
+    const accept = async (p: { face_path: string; document_path: string }) => {
+      sent.push(p.face_path, p.document_path)
+      return { result: 'ok', keep: true }
+    }
+    expect(await submitWithDocuments(uploader, image('f.png'), image('d.png'), accept, deps())).toEqual({
+      ok: true,
+      result: 'ok',
+    })
+    expect(await submitWithDocuments(uploader, image('f.png'), image('d.png'), accept, deps())).toEqual({
+      ok: false,
+      status: 429,
+      message: RATE_LIMITED_MESSAGE,
+    })
+    expect(sent).toHaveLength(2)
+    expect(await stored()).toBe(before + 2)
+    // Another member's submission is not counted against this one's.
+    expect(
+      await submitWithDocuments(uploader + 1, image('f.png'), image('d.png'), accept, deps()),
+    ).toMatchObject({
+      ok: true,
+    })
+    for (const p of sent) await store().delete(p)
+    expect(await stored()).toBe(before)
   })
 
   it('are re-encoded to WebP under verifications/, never served by /uploads, read by operators only, and purged 30 days after the decision', async () => {

@@ -2,7 +2,7 @@ import { createServerFn } from '@tanstack/react-start'
 import { SubmitVerificationBody } from '~/contract/v1/trust'
 import { InvalidInputError } from '~/lib/input-error'
 import { sessionEnded, toActionResult } from '~/server/action-result.server'
-import { api } from '~/server/api-client'
+import { api, meOf } from '~/server/api-client'
 import { setRefusalStatus } from '~/server/server-fn-errors.server'
 import { currentAccessToken, requireAccessToken } from '~/server/session-token.server'
 import { submitWithDocuments } from '~/server/verification-documents.server'
@@ -64,10 +64,32 @@ export const submitTeacherVerification = createServerFn({ method: 'POST' })
         fieldErrors,
       }
     }
-    const submitted = await submitWithDocuments(data.face, data.document, async (paths) => {
+    // Who submits, before anything is decoded (the upload limit counts per member).
+    const me = meOf(await api.getMe(token))
+    if (!me) {
+      setRefusalStatus(404)
+      return {
+        ok: false as const,
+        status: 404,
+        code: 'unregistered',
+        message: 'プロフィールを登録すると利用できます',
+        fieldErrors: {},
+      }
+    }
+    const submitted = await submitWithDocuments(me.id, data.face, data.document, async (paths) => {
       const result = await toActionResult(() => api.submitVerification(token, { ...parsed.data, ...paths }))
       return { result, keep: result.ok }
     })
+    if (!submitted.ok && submitted.status === 429) {
+      setRefusalStatus(429)
+      return {
+        ok: false as const,
+        status: 429,
+        code: 'rate_limited',
+        message: submitted.message,
+        fieldErrors: {},
+      }
+    }
     if (!submitted.ok) {
       setRefusalStatus(400)
       return {
