@@ -1,28 +1,18 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { ApiError, api } from '~/server/api-client'
-import { getSessionAccessToken } from '~/server/auth/flow.server'
+import { api } from '~/server/api-client'
 import { lessonsCalendar } from '~/server/calendar.server'
 import { getConfig } from '~/server/config'
+import { signedInFile } from '~/server/signed-in-file.server'
 import { appConfig } from '../../../app.config'
 
 /** GET /downloads/lesson/{purchaseId} — one upcoming reservation of the signed-in member as an .ics file. */
 export const Route = createFileRoute('/downloads/lesson/$id')({
   server: {
     handlers: {
-      GET: async ({ request, params }) => {
-        const headers = new Headers({ 'Cache-Control': 'private, no-store' })
-        const text = (status: number, message: string) => {
-          const h = new Headers(headers)
-          h.set('Content-Type', 'text/plain; charset=utf-8')
-          return new Response(message, { status, headers: h })
-        }
-        const session = await getSessionAccessToken(request, {
-          onSetCookie: (value) => headers.append('Set-Cookie', value),
-        })
-        if (!session) return text(401, 'ログインしてください')
-        const id = /^[1-9]\d{0,8}$/.test(params.id) ? Number(params.id) : undefined
-        try {
-          const upcoming = await api.listPurchases(session.accessToken, 'upcoming')
+      GET: ({ request, params }) =>
+        signedInFile(request, 'lesson-ics', async ({ accessToken, headers, text }) => {
+          const id = /^[1-9]\d{0,8}$/.test(params.id) ? Number(params.id) : undefined
+          const upcoming = await api.listPurchases(accessToken, 'upcoming')
           const p = upcoming.find((x) => x.id === id && x.status === 'reserved' && !x.schedule.is_canceled)
           if (!p) return text(404, '予約が見つかりませんでした')
           const body = lessonsCalendar({
@@ -47,11 +37,7 @@ export const Route = createFileRoute('/downloads/lesson/$id')({
           headers.set('Content-Type', 'text/calendar; charset=utf-8')
           headers.set('Content-Disposition', `attachment; filename="lesson-${p.id}.ics"`)
           return new Response(body, { status: 200, headers })
-        } catch (error) {
-          if (error instanceof ApiError && error.status < 500) return text(error.status, error.message)
-          throw error
-        }
-      },
+        }),
     },
   },
 })

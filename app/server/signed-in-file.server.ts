@@ -1,0 +1,44 @@
+import '@tanstack/react-start/server-only'
+import { ApiError } from './api-client/errors'
+import { getSessionAccessToken } from './auth/flow.server'
+import { serviceUnavailable } from './unavailable.server'
+
+export interface SignedInFileReply {
+  accessToken: string
+  /** The response's headers so far: private, no-store, and any renewed session cookie. */
+  headers: Headers
+  /** A plain-text answer in Japanese with those headers (a refusal: 400, 404…). */
+  text: (status: number, message: string) => Response
+}
+
+/**
+ * A file made for the signed-in member (a CSV, an .ics, an operator's image): never cached; 401 without a session;
+ * the API's refusal (4xx) as its Japanese text; and 503 with Retry-After when the session or the data cannot be
+ * read (the database, the API or the store away), as pages answer then, never the server's bare 500. A session
+ * cookie renewed on the way is sent with every answer, a 503 included, so the browser keeps the rotated token.
+ */
+export async function signedInFile(
+  request: Request,
+  what: string,
+  make: (reply: SignedInFileReply) => Promise<Response>,
+  opts: { headers?: Record<string, string>; session?: typeof getSessionAccessToken } = {},
+): Promise<Response> {
+  const headers = new Headers({ ...opts.headers, 'Cache-Control': 'private, no-store' })
+  const text = (status: number, message: string) => {
+    const h = new Headers(headers)
+    h.set('Content-Type', 'text/plain; charset=utf-8')
+    return new Response(message, { status, headers: h })
+  }
+  try {
+    const session = await (opts.session ?? getSessionAccessToken)(request, {
+      onSetCookie: (value) => headers.append('Set-Cookie', value),
+    })
+    if (!session) return text(401, 'ログインしてください')
+    return await make({ accessToken: session.accessToken, headers, text })
+  } catch (error) {
+    if (error instanceof ApiError && error.status < 500) return text(error.status, error.message)
+    const unavailable = serviceUnavailable(what, error)
+    for (const cookie of headers.getSetCookie()) unavailable.headers.append('Set-Cookie', cookie)
+    return unavailable
+  }
+}
