@@ -882,69 +882,59 @@ describe('other paths that free or end a place in line', () => {
 })
 
 describe('a booking made with an offer, left unpaid', () => {
-  it('gives the seat back to that offer when the hold ends on its own (a declined card, the provider away), not when the member cancels', async () => {
+  /** A paid lesson, full, with a and then b in line; an hour in, its one seat is cancelled and held for a. */
+  async function offeredToFirst() {
     const full = await fullSchedule(1, { price: 1500 })
     const [a, b] = await newPeople(2)
     const ea = await joined(a!, full.scheduleId)
     const eb = await joined(b!, full.scheduleId, at(MINUTE))
     expectOk(await cancelReservation(full.seats[0]!.member, full.seats[0]!.purchaseId, at(HOUR)))
-    expect((await entryOf(ea.id)).status).toBe('offered')
     const book = async (when: Date) =>
       expectOk(await call(a!, 'POST', '/v1/purchases', { schedule_id: full.scheduleId }, when), 201)
+    return { full, a: a!, b: b!, ea, eb, book, provider: embeddedPaymentProvider(async () => api.db) }
+  }
+
+  it('gives the seat back to that offer when the hold ends on its own (a declined card, the provider away), not when the member cancels', async () => {
+    const { full, a, b, ea, eb, book, provider } = await offeredToFirst()
+    expect((await entryOf(ea.id)).status).toBe('offered')
     const first = await book(at(2 * HOUR))
     expect(first.status).toBe('pending')
     expect((await entryOf(ea.id)).status).toBe('booked')
     // The hold's time runs out unpaid, hours before the offer's.
-    const provider = embeddedPaymentProvider(async () => api.db)
     expect(await expireHold(api.db, first.id, { now: at(3 * HOUR), provider })).toBe('changed')
     expect((await entryOf(ea.id)).status).toBe('offered')
     expect(await seats(full.scheduleId)).toMatchObject({ purchased: 0, held: 1, live: 0, offered: 1 })
     expect((await entryOf(eb.id)).status).toBe('waiting')
     expectError(
-      await call(b!, 'POST', '/v1/purchases', { schedule_id: full.scheduleId }, at(3 * HOUR)),
+      await call(b, 'POST', '/v1/purchases', { schedule_id: full.scheduleId }, at(3 * HOUR)),
       409,
       'full',
     )
     // The member tries again; this time they cancel the unpaid booking themselves: the seat goes on down the line.
     const second = await book(at(4 * HOUR))
-    expectOk(await cancelReservation(a!, second.id, at(4 * HOUR)))
+    expectOk(await cancelReservation(a, second.id, at(4 * HOUR)))
     expect((await entryOf(ea.id)).status).toBe('booked')
     expect((await entryOf(eb.id)).status).toBe('offered')
     expect(await seats(full.scheduleId)).toMatchObject({ purchased: 0, held: 1, live: 0, offered: 1 })
   })
 
   it('only the offer that booking was made with comes back: not one the member gave up before', async () => {
-    const full = await fullSchedule(1, { price: 1500 })
-    const [a, b] = await newPeople(2)
-    const ea = await joined(a!, full.scheduleId)
-    const eb = await joined(b!, full.scheduleId, at(MINUTE))
-    expectOk(await cancelReservation(full.seats[0]!.member, full.seats[0]!.purchaseId, at(HOUR)))
-    const book = async (when: Date) =>
-      expectOk(await call(a!, 'POST', '/v1/purchases', { schedule_id: full.scheduleId }, when), 201)
+    const { a, b, ea, eb, book, provider, full } = await offeredToFirst()
     // A books with the offer and cancels the unpaid booking: the seat goes to b, who leaves; the seat is free.
     const withOffer = await book(at(2 * HOUR))
-    expectOk(await cancelReservation(a!, withOffer.id, at(2 * HOUR)))
+    expectOk(await cancelReservation(a, withOffer.id, at(2 * HOUR)))
     expect((await entryOf(eb.id)).status).toBe('offered')
-    expectOk(await call(b!, 'DELETE', `/v1/waitlist/${eb.id}`, undefined, at(3 * HOUR)))
+    expectOk(await call(b, 'DELETE', `/v1/waitlist/${eb.id}`, undefined, at(3 * HOUR)))
     // A books the free seat without an offer and leaves it unpaid: nothing comes back to the old offer.
     const plain = await book(at(4 * HOUR))
-    const provider = embeddedPaymentProvider(async () => api.db)
     expect(await expireHold(api.db, plain.id, { now: at(5 * HOUR), provider })).toBe('changed')
     expect((await entryOf(ea.id)).status).toBe('booked')
     expect(await seats(full.scheduleId)).toMatchObject({ purchased: 0, held: 0, live: 0, offered: 0 })
   })
 
   it('money for that unpaid booking arriving late takes the seat its offer holds, not a refund', async () => {
-    const full = await fullSchedule(1, { price: 1500 })
-    const [a, b] = await newPeople(2)
-    const ea = await joined(a!, full.scheduleId)
-    await joined(b!, full.scheduleId, at(MINUTE))
-    expectOk(await cancelReservation(full.seats[0]!.member, full.seats[0]!.purchaseId, at(HOUR)))
-    const booked = expectOk(
-      await call(a!, 'POST', '/v1/purchases', { schedule_id: full.scheduleId }, at(2 * HOUR)),
-      201,
-    )
-    const provider = embeddedPaymentProvider(async () => api.db)
+    const { full, ea, book, provider } = await offeredToFirst()
+    const booked = await book(at(2 * HOUR))
     expect(await expireHold(api.db, booked.id, { now: at(3 * HOUR), provider })).toBe('changed')
     expect((await entryOf(ea.id)).status).toBe('offered')
     const [payment] = await api.db.select().from(payments).where(eq(payments.purchaseId, booked.id))

@@ -265,25 +265,48 @@ function MeetingUrlForm(props: { schedule: TeacherSchedule; onDone: () => void }
 
   return (
     <form onSubmit={onSubmit} noValidate className="mt-3 grid gap-4" data-testid="meeting-url-form">
-      <Field id={`${uid}-meeting`} label="ミーティングURL" error={error} hint="https:// で始まるURL">
-        {(a) => (
-          <input
-            {...a}
-            type="url"
-            inputMode="url"
-            className={inputClass}
-            value={meetingUrl}
-            onChange={(e) => setMeetingUrl(e.target.value)}
-            disabled={pending}
-          />
-        )}
-      </Field>
+      <MeetingUrlField
+        id={`${uid}-meeting`}
+        label="ミーティングURL"
+        hint="https:// で始まるURL"
+        error={error}
+        value={meetingUrl}
+        onChange={setMeetingUrl}
+        disabled={pending}
+      />
       <div>
         <button type="submit" className="btn-primary px-5 py-2" disabled={pending}>
           変更を保存
         </button>
       </div>
     </form>
+  )
+}
+
+/** The meeting URL input of both schedule forms. */
+function MeetingUrlField(props: {
+  id: string
+  label: string
+  hint: string
+  error: string | undefined
+  value: string
+  onChange: (value: string) => void
+  disabled: boolean
+}) {
+  return (
+    <Field id={props.id} label={props.label} error={props.error} hint={props.hint}>
+      {(a) => (
+        <input
+          {...a}
+          type="url"
+          inputMode="url"
+          className={inputClass}
+          value={props.value}
+          onChange={(e) => props.onChange(e.target.value)}
+          disabled={props.disabled}
+        />
+      )}
+    </Field>
   )
 }
 
@@ -503,24 +526,15 @@ function ScheduleForm(props: { cls: TeacherClassWork; schedule?: TeacherSchedule
           />
         )}
       </Field>
-      <Field
+      <MeetingUrlField
         id={f('meeting')}
         label="ミーティングURL（任意）"
-        error={errors.meeting_url}
         hint={isCourse ? 'https:// で始まるURL（全回共通）' : 'https:// で始まるURL'}
-      >
-        {(a) => (
-          <input
-            {...a}
-            type="url"
-            inputMode="url"
-            className={inputClass}
-            value={meetingUrl}
-            onChange={(e) => setMeetingUrl(e.target.value)}
-            disabled={pending}
-          />
-        )}
-      </Field>
+        error={errors.meeting_url}
+        value={meetingUrl}
+        onChange={setMeetingUrl}
+        disabled={pending}
+      />
       <div className="sm:col-span-2">
         <button
           type="submit"
