@@ -7,11 +7,11 @@ export const SEARCH_INVALIDATE_CHANNEL = 'search_invalidate'
 
 /**
  * Writes that cannot change a class search's results (messages, notices, announcements, favorites, follows,
- * learners, mail settings, invitation codes, receipts' names, bank accounts) and the search itself (a POST that reads): they keep search caches. Every other
- * write empties them.
+ * learners, furigana mode, mail settings, invitation codes, receipts' names, bank accounts) and the search itself
+ * (a POST that reads): they keep search caches. Every other write empties them.
  */
 export const KEEPS_SEARCH_RESULTS =
-  /^\/v1\/(rooms|notices|class_announcements|users\/(favorites|followings|me\/learners|calendar|notification_settings)|org_users\/invitation_code|teachers\/bank_account)(\/|$)|^\/v1\/class_works\/(search|\d+\/requests)$|^\/v1\/payments\/\d+\/receipt\/name$/
+  /^\/v1\/(rooms|notices|class_announcements|users\/(favorites|followings|me\/(learners|furigana)|calendar|notification_settings)|org_users\/invitation_code|teachers\/bank_account)(\/|$)|^\/v1\/class_works\/(search|\d+\/requests)$|^\/v1\/payments\/\d+\/receipt\/name$/
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 

@@ -375,6 +375,11 @@ describe('class search results', () => {
     // uncached).
     expect(changesSearchResults('PUT', '/v1/users/notification_settings')).toBe(false)
     expect(changesSearchResults('POST', '/v1/users/calendar/regenerate')).toBe(false)
+    // So does the furigana toggle, which the BFF sends to its own path.
+    expect(await c.setFurigana(parent, true)).toEqual({ furigana: true })
+    await c.setFurigana(parent, false)
+    await c.searchClassWorks({ q: '英語' })
+    expect(searches).toBe(1)
     await c.updateMe(parent, { nickname: 'ママ' })
     await vi.waitFor(() => expect(fake.published).toEqual(['search_invalidate /v1/users/me']))
     // Cleared locally at once, without waiting for the message.

@@ -1,5 +1,6 @@
 import { and, eq, isNull, ne, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { changesSearchResults } from '../../app/api/search-invalidation'
 import { FuriganaMap } from '../../app/contract/v1/furigana'
 import { User } from '../../app/contract/v1/users'
 import { rowsOf } from '../../app/db/rows'
@@ -240,6 +241,35 @@ describe('the furigana setting', () => {
     const off = await api.as(SUBS.parent, 'PATCH', '/v1/users/me', { furigana: false })
     expect(User.parse(off.body).furigana).toBe(false)
     expect((await api.as(SUBS.parent, 'PATCH', '/v1/users/me', { furigana: 'yes' })).status).toBe(400)
+  })
+  it('has a write of its own that changes no public page: updated_at stays, search caches are kept; bad input changes nothing', async () => {
+    const teacherId = await api.userId(SUBS.teacher)
+    const row = async () =>
+      (await api.db
+        .select()
+        .from(users)
+        .where(eq(users.id, teacherId))
+        .then((r) => r[0]))!
+    const before = await row()
+    const on = await api.as(SUBS.teacher, 'PUT', '/v1/users/me/furigana', { furigana: true })
+    expect([on.status, on.body]).toEqual([200, { furigana: true }])
+    expect(User.parse((await api.as(SUBS.teacher, 'GET', '/v1/users/me')).body).furigana).toBe(true)
+    // A teacher's lastmod in the sitemap, and every instance's caches, stay as they were.
+    expect((await row()).updatedAt).toEqual(before.updatedAt)
+    expect(changesSearchResults('PUT', '/v1/users/me/furigana')).toBe(false)
+    expect(changesSearchResults('PATCH', '/v1/users/me')).toBe(true)
+
+    for (const body of [{ furigana: 'yes' }, {}, { furigana: false, nickname: 'x' }, null]) {
+      const res = await api.as(SUBS.teacher, 'PUT', '/v1/users/me/furigana', body)
+      expect(res.status, JSON.stringify(body)).toBe(400)
+      expect(res.body.message).toMatch(/[ぁ-んァ-ン一-龯]/)
+    }
+    expect((await row()).furigana).toBe(true)
+    // Nobody else's setting can be written: a visitor is refused, a member without a profile too.
+    expect((await api.call('PUT', '/v1/users/me/furigana', { body: { furigana: false } })).status).toBe(401)
+    expect((await api.as(SUBS.newUser, 'PUT', '/v1/users/me/furigana', { furigana: false })).status).toBe(404)
+    expect((await row()).furigana).toBe(true)
+    await api.as(SUBS.teacher, 'PUT', '/v1/users/me/furigana', { furigana: false })
   })
 })
 

@@ -1,8 +1,15 @@
 import { createRoute } from '@hono/zod-openapi'
-import { DeepMe, FollowingList, RegisterUserBody, UpdateUserBody, User } from '../../contract/v1/users'
+import {
+  DeepMe,
+  FollowingList,
+  FuriganaSetting,
+  RegisterUserBody,
+  UpdateUserBody,
+  User,
+} from '../../contract/v1/users'
 import { requireToken, requireUser } from '../auth'
 import { type ApiApp, bearer, errors, json, type RouteDeps } from '../openapi'
-import { deepMe, followings, registerUser, toUserJson, updateMe } from '../services/users'
+import { deepMe, followings, registerUser, setFurigana, toUserJson, updateMe } from '../services/users'
 
 export function registerUserRoutes(app: ApiApp, deps: RouteDeps) {
   const member = requireUser(deps.auth, deps.getDb)
@@ -76,5 +83,20 @@ export function registerUserRoutes(app: ApiApp, deps: RouteDeps) {
       responses: { 200: json(User, '変更後のユーザー'), ...errors(400, 401, 404, 413, 503) },
     }),
     async (c) => c.json(await updateMe(await deps.getDb(), c.var.user, c.req.valid('json')), 200),
+  )
+
+  app.openapi(
+    createRoute({
+      method: 'put',
+      path: '/users/me/furigana',
+      tags: ['users'],
+      summary: 'ふりがな表示の設定（公開ページのキャッシュは変えない）',
+      security: bearer,
+      middleware: [member] as const,
+      request: { body: { content: { 'application/json': { schema: FuriganaSetting } }, required: true } },
+      responses: { 200: json(FuriganaSetting, '変更後の設定'), ...errors(400, 401, 404, 413, 503) },
+    }),
+    async (c) =>
+      c.json(await setFurigana(await deps.getDb(), c.var.user.id, c.req.valid('json').furigana), 200),
   )
 }

@@ -1,5 +1,12 @@
 import { and, asc, count, countDistinct, desc, eq, gte, inArray, isNull } from 'drizzle-orm'
-import type { DeepMe, Following, RegisterUserBody, UpdateUserBody, User } from '../../contract/v1/users'
+import type {
+  DeepMe,
+  Following,
+  FuriganaSetting,
+  RegisterUserBody,
+  UpdateUserBody,
+  User,
+} from '../../contract/v1/users'
 import type { Db, DbOrTx, Tx } from '../../db/client'
 import {
   categories,
@@ -263,6 +270,15 @@ export async function registerUser(db: Db, claims: TokenClaims, body: RegisterUs
       // Two registrations racing past the check above: the unique (issuer, sub) key decides.
       throw sqlState(err) === '23505' ? alreadyRegistered() : err
     })
+}
+
+/**
+ * The member's furigana mode: a setting of theirs alone, shown on no public page, so it leaves `updated_at` (a
+ * teacher page's lastmod in the sitemap) and every instance's public caches as they are.
+ */
+export async function setFurigana(db: Db, userId: number, on: boolean): Promise<FuriganaSetting> {
+  await db.update(users).set({ furigana: on }).where(eq(users.id, userId))
+  return { furigana: on }
 }
 
 export async function updateMe(db: Db, user: UserRow, body: UpdateUserBody): Promise<User> {

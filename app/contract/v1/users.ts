@@ -147,6 +147,10 @@ export const UpdateUserBody = z
   .strict()
 export type UpdateUserBody = z.input<typeof UpdateUserBody>
 
+/** PUT /v1/users/me/furigana: the member's furigana mode alone (the answer has the same shape). */
+export const FuriganaSetting = z.object({ furigana: z.boolean() }).strict()
+export type FuriganaSetting = z.infer<typeof FuriganaSetting>
+
 /** GET /v1/users/me when the token is valid but no profile exists yet. */
 export const UNREGISTERED = 'unregistered'
 

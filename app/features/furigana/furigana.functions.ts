@@ -46,7 +46,7 @@ export const setFurigana = createServerFn({ method: 'POST' })
     const token = await currentAccessToken()
     if (token) {
       try {
-        await api.updateMe(token, { furigana: data.on })
+        await api.setFurigana(token, data.on)
       } catch (err) {
         // Signed in without a profile yet (404): the device keeps the setting.
         if (!(err instanceof ApiError && err.status === 404)) throw err

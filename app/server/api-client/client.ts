@@ -116,6 +116,7 @@ import {
   type CreateLearnerBody,
   DeepMe,
   FollowingList,
+  FuriganaSetting,
   Learner,
   type RegisterUserBody,
   type UpdateLearnerBody,
@@ -689,6 +690,11 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     })),
     registerUser: authedCall(User, (body: RegisterUserBody) => ({ method: 'POST', path: '/v1/users', body })),
     updateMe: authedCall(User, (body: UpdateUserBody) => ({ method: 'PATCH', path: '/v1/users/me', body })),
+    setFurigana: authedCall(FuriganaSetting, (on: boolean) => ({
+      method: 'PUT',
+      path: '/v1/users/me/furigana',
+      body: { furigana: on },
+    })),
     // ── learner journey ──
     createPurchase: authedCall(Purchase, (body: CreatePurchaseBody) => ({
       method: 'POST',
