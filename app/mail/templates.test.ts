@@ -75,6 +75,17 @@ const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
     '【日時変更】はじめての将棋',
     '変更前の日時：2026/12/1(火) 19:00',
   ],
+  waitlist_moved: [
+    {
+      ...lesson,
+      previousStartedAt: '2026-12-01T10:00:00.000Z',
+      previousEndedAt: '2026-12-01T11:00:00.000Z',
+      offerExpiresAt: '2026-12-04T22:00:00.000Z',
+      classUrl: 'https://manabi.example/class_search/detail/1',
+    },
+    '【日時変更】キャンセル待ちの授業：はじめての将棋',
+    '予約の期限：2026/12/5(土) 07:00まで',
+  ],
   waitlist_canceled: [
     { ...lesson, classUrl: 'https://manabi.example/class_search/detail/1' },
     '【開催中止】キャンセル待ちの授業：はじめての将棋',

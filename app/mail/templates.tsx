@@ -399,6 +399,51 @@ export const templates = {
     ),
   }),
 
+  waitlist_moved: define<{
+    className: string
+    startedAt: string
+    endedAt: string
+    previousStartedAt: string
+    previousEndedAt: string
+    lessonCount?: number
+    /** When a seat is held for them: the end of the offer, at the new time. */
+    offerExpiresAt?: string
+    classUrl: string
+  }>({
+    kind: 'waitlist',
+    subject: (p) => `【日時変更】キャンセル待ちの授業：${p.className}`,
+    body: (p) => (
+      <MailLayout
+        preview={`${p.className}の日時が変わりました`}
+        heading="キャンセル待ちの授業の日時が変わりました"
+        footer={p.footer}
+      >
+        <P>先生の都合により、キャンセル待ちをしている授業の日時が変わりました。</P>
+        <Details
+          rows={[
+            ['クラス', p.className],
+            ['新しい日時', formatRunJa(p.startedAt, p.endedAt, p.lessonCount ?? 1)],
+            ['変更前の日時', formatRunJa(p.previousStartedAt, p.previousEndedAt, p.lessonCount ?? 1)],
+            ...(p.offerExpiresAt
+              ? [
+                  [
+                    '予約の期限',
+                    `${formatDateJa(p.offerExpiresAt)} ${formatTimeJa(p.offerExpiresAt)}まで`,
+                  ] as [string, string],
+                ]
+              : []),
+          ]}
+        />
+        <P>
+          {p.offerExpiresAt
+            ? '席は確保したままです。新しい日時でご都合が合えば、期限までに予約してください。'
+            : 'キャンセル待ちは新しい日時のまま続きます。ご都合が合わない場合は、マイページのキャンセル待ちからやめられます。'}
+        </P>
+        <Action href={p.classUrl}>{p.offerExpiresAt ? '予約する' : 'クラスのページを見る'}</Action>
+      </MailLayout>
+    ),
+  }),
+
   waitlist_canceled: define<{
     className: string
     startedAt: string

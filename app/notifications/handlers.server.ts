@@ -357,6 +357,20 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
         typeof previousEndedAt !== 'string'
       )
         throw new PermanentJobError('payload of notify.schedule_moved is incomplete')
+      // Moved again since (or gone): the later move's job tells the time that stands.
+      const [schedule] = await db
+        .select({
+          startedAt: classWorkSchedules.startedAt,
+          endedAt: classWorkSchedules.endedAt,
+          classWorkId: classWorks.id,
+          title: classWorks.title,
+          lessonCount: classWorks.lessonCount,
+        })
+        .from(classWorkSchedules)
+        .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+        .where(eq(classWorkSchedules.id, scheduleId))
+      if (schedule?.startedAt.toISOString() !== startedAt || schedule.endedAt.toISOString() !== endedAt)
+        return
       // Paid reservations: a hold being paid for shows its time on the checkout page.
       const booked = await purchaseDetailsWhere(
         db,
@@ -364,8 +378,6 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
       )
       const notified = new Set<number>()
       for (const p of booked) {
-        // Moved again since: the later move's job tells the time that stands.
-        if (p.lesson.startedAt !== startedAt || p.lesson.endedAt !== endedAt) return
         if (p.memberSuspendedAt) continue
         await mailMember(
           db,
@@ -382,6 +394,57 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           },
         )
         notified.add(p.memberId)
+      }
+      // Its line: one mail per member (a parent may wait for two children), with the seat held for them if any. An
+      // offer whose time ran out is passed on by its own job.
+      const line = await db
+        .select({
+          userId: users.id,
+          email: users.email,
+          status: waitlistEntries.status,
+          offerExpiresAt: waitlistEntries.offerExpiresAt,
+        })
+        .from(waitlistEntries)
+        .innerJoin(users, eq(users.id, waitlistEntries.userId))
+        .where(
+          and(
+            eq(waitlistEntries.scheduleId, scheduleId),
+            inArray(waitlistEntries.status, ['waiting', 'offered']),
+            isNull(users.suspendedAt),
+          ),
+        )
+        .orderBy(waitlistEntries.id)
+      const waiting = new Map<number, { email: string | null; offerExpiresAt?: Date }>()
+      for (const e of line) {
+        if (notified.has(e.userId)) continue
+        const offer =
+          e.status === 'offered' && e.offerExpiresAt && e.offerExpiresAt.getTime() > Date.now()
+            ? e.offerExpiresAt
+            : undefined
+        if (e.status === 'offered' && !offer) continue
+        const seen = waiting.get(e.userId)
+        if (!seen || (offer && !seen.offerExpiresAt))
+          waiting.set(e.userId, { email: e.email, offerExpiresAt: offer })
+      }
+      for (const [userId, w] of waiting) {
+        await mailMember(
+          db,
+          deps,
+          `waitlist-${scheduleId}-${userId}-moved-${Date.parse(movedAt)}-${Date.parse(startedAt)}-${Date.parse(endedAt)}`,
+          { id: userId, email: w.email },
+          'waitlist_moved',
+          {
+            className: schedule.title,
+            startedAt,
+            endedAt,
+            previousStartedAt,
+            previousEndedAt,
+            ...(schedule.lessonCount > 1 ? { lessonCount: schedule.lessonCount } : {}),
+            ...(w.offerExpiresAt ? { offerExpiresAt: w.offerExpiresAt.toISOString() } : {}),
+            classUrl: `${deps.mail.siteOrigin}/class_search/detail/${schedule.classWorkId}`,
+          },
+        )
+        notified.add(userId)
       }
       await live([...notified], 'reservation')
     },

@@ -27,6 +27,7 @@ import {
 } from '../../app/db/schema'
 import { retriedConflicts } from '../../app/db/transaction'
 import { startJobRunner } from '../../app/jobs/runner.server'
+import { formatRunJa } from '../../app/lib/format'
 import { setNotificationPreference } from '../../app/notifications/preferences.server'
 import { embeddedPaymentProvider } from '../../app/payments/embedded.server'
 import { type CallResult, setupApi, type TestApi } from './support/api'
@@ -975,6 +976,50 @@ describe('a teacher moving the lesson', () => {
       status: 'offered',
       offerExpiresAt: new Date(t1.getTime() + OFFER_MS),
     })
+  })
+})
+
+describe('a teacher moving the lesson, its line is told', () => {
+  it('an offered member with the end of their offer, a waiting one; not one who left or was suspended; only the time that stands', async () => {
+    const full = await fullSchedule(1)
+    const [a, b, c, d] = await newPeople(4)
+    await joined(a!, full.scheduleId)
+    await joined(b!, full.scheduleId, at(MINUTE))
+    await joined(c!, full.scheduleId, at(2 * MINUTE))
+    const ed = await joined(d!, full.scheduleId, at(3 * MINUTE))
+    expectOk(await cancelReservation(full.seats[0]!.member, full.seats[0]!.purchaseId, at(HOUR)))
+    expectOk(await call(d!, 'DELETE', `/v1/waitlist/${ed.id}`, undefined, at(HOUR)))
+    await runJobs()
+    await api.db.delete(mails)
+    await api.db.update(users).set({ suspendedAt: new Date() }).where(eq(users.id, c!.id))
+    // Moved twice before the jobs run: only the second time is told (nobody has booked, so no 48 hours apply).
+    const move = async (start: Date, when: Date) =>
+      expectOk(
+        await call(
+          full.teacher,
+          'PATCH',
+          `/v1/teachers/class_work_schedules/${full.scheduleId}`,
+          { started_at: start.toISOString(), ended_at: new Date(start.getTime() + HOUR).toISOString() },
+          when,
+        ),
+      )
+    await move(at(3 * DAY), at(2 * HOUR))
+    const start = at(4 * DAY)
+    await move(start, at(2 * HOUR + MINUTE))
+    await runJobs()
+    const newTime = `新しい日時：${formatRunJa(start.toISOString(), new Date(start.getTime() + HOUR).toISOString(), 1)}`
+    const [toA] = await mailsTo(a!)
+    const [toB] = await mailsTo(b!)
+    for (const m of [toA, toB]) {
+      expect(m?.subject).toBe(`【日時変更】キャンセル待ちの授業：${full.title}`)
+      expect(m?.text).toContain(newTime)
+      expect(m?.text).toContain(`/class_search/detail/${full.classId}`)
+    }
+    expect(toA?.text).toContain('予約の期限')
+    expect(toB?.text).not.toContain('予約の期限')
+    expect((await mailsTo(a!)).length + (await mailsTo(b!)).length).toBe(2)
+    expect(await mailsTo(c!)).toEqual([])
+    expect(await mailsTo(d!)).toEqual([])
   })
 })
 

@@ -590,6 +590,9 @@ export async function updateSchedule(
           ? `定員は予約済みとキャンセル待ちに確保した席の合計（${schedule.purchasedCount + schedule.heldCount}人）より少なくできません`
           : `定員は予約済みの人数（${schedule.purchasedCount}人）より少なくできません`,
       )
+    // Its line hears of it too: a seat held, or a wait, for a time that changed (nothing is refused for them: they
+    // have not paid, and may simply not book).
+    const inLine = moved ? await liveWaitlistCount(tx, scheduleId) : 0
     const [row] = await tx
       .update(classWorkSchedules)
       .set({
@@ -600,7 +603,7 @@ export async function updateSchedule(
       .where(eq(classWorkSchedules.id, scheduleId))
       .returning(scheduleReturning)
     const written = patch.lessons ? await writeLessons(tx, scheduleId, lessons, isCourse) : current
-    if (booked > 0)
+    if (booked > 0 || inLine > 0)
       // Keyed by the move: the same times again later (moved away and back) are another move to tell.
       await enqueue(
         tx,
@@ -651,6 +654,20 @@ async function liveReservationCount(tx: Tx, scheduleId: number): Promise<number>
     .select({ n: sql<number>`count(*)::int` })
     .from(purchases)
     .where(and(eq(purchases.scheduleId, scheduleId), inArray(purchases.status, ['reserved', 'pending'])))
+  return row?.n ?? 0
+}
+
+/** Places in a schedule's line that a change of its time concerns: waiting, or holding an offered seat. */
+async function liveWaitlistCount(tx: Tx, scheduleId: number): Promise<number> {
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(waitlistEntries)
+    .where(
+      and(
+        eq(waitlistEntries.scheduleId, scheduleId),
+        inArray(waitlistEntries.status, ['waiting', 'offered']),
+      ),
+    )
   return row?.n ?? 0
 }
 
