@@ -1,5 +1,5 @@
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { AccountState } from '../../app/server/auth/flow.server'
 import { OidcRequestError } from '../../app/server/auth/oidc.server'
 import { FLASH_COOKIE, type FlashMessage } from '../../app/server/auth/session.server'
@@ -541,6 +541,53 @@ describe('logout', () => {
       expect(calls).toEqual([expect.objectContaining({ sub: 'demo|teacher', reason: 'logout' })])
     } finally {
       off()
+    }
+  })
+
+  it('with the session store away answers 503 in Japanese and keeps the cookie, so that trying again ends the session', async () => {
+    const browser = h.newBrowser()
+    await loginWithHint(browser, 'parent@manabi.example', '/')
+    const away = () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432'))
+    for (const method of ['readSession', 'deleteSession'] as const) {
+      const spy = vi.spyOn(h.store, method).mockImplementation(away)
+      try {
+        const res = await browser.send('/auth/logout', { method: 'POST' })
+        expect(res.status, method).toBe(503)
+        expect(res.headers.get('retry-after')).toBe('5')
+        expect(res.headers.get('cache-control')).toBe('no-store')
+        expect(await res.text()).toContain('ログアウトできませんでした')
+      } finally {
+        spy.mockRestore()
+      }
+      expect(browser.cookies.has('manabi_session'), method).toBe(true)
+      expect(await h.flow.getSessionAccessToken(browser.sessionRequest())).toBeDefined()
+    }
+    const session = await h.store.readSession(browser.sessionRequest())
+    await browser.navigate('/auth/logout', { method: 'POST' })
+    expect(browser.cookies.has('manabi_session')).toBe(false)
+    // The row is gone: a copy of the old cookie is signed out too.
+    expect(await h.store.loadSession(session!.sid, Date.now())).toBeUndefined()
+  })
+
+  it('a silent renewal that finds no provider session, with the session store away, answers 503 (not a bare 500)', async () => {
+    const browser = h.newBrowser()
+    await loginWithHint(browser, 'parent@manabi.example', '/')
+    browser.cookies.delete('idp_session')
+    const reached = await browser.navigate('/auth/login?prompt=none&returnTo=%2Fmessage', {
+      stopAt: (url) => url.pathname === '/auth/callback',
+    })
+    expect(reached.url.pathname).toBe('/auth/callback')
+    expect(reached.url.searchParams.get('error')).toBe('login_required')
+    const spy = vi
+      .spyOn(h.store, 'readSession')
+      .mockImplementation(() => Promise.reject(new Error('connect ECONNREFUSED')))
+    try {
+      const res = await browser.send(reached.url)
+      expect(res.status).toBe(503)
+      expect(res.headers.get('retry-after')).toBe('5')
+      expect(await res.text()).toContain('ログイン状態を確認できませんでした')
+    } finally {
+      spy.mockRestore()
     }
   })
 

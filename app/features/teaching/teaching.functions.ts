@@ -64,8 +64,11 @@ export const submitTeacherVerification = createServerFn({ method: 'POST' })
         fieldErrors,
       }
     }
-    // Who submits, before anything is decoded (the upload limit counts per member).
-    const me = meOf(await api.getMe(token))
+    // Who submits, before anything is decoded (the upload limit counts per member). A refusal (a suspended
+    // account) is shown in the API's words, as the submission's own would be.
+    const who = await toActionResult(async () => meOf(await api.getMe(token)))
+    if (!who.ok) return who
+    const me = who.data
     if (!me) {
       setRefusalStatus(404)
       return {

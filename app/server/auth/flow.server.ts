@@ -1,5 +1,6 @@
 import '@tanstack/react-start/server-only'
 import { generateCodeVerifier, generateState } from 'arctic'
+import { DATABASE_RETRY_AFTER_S } from '../../db/client'
 import { getConfig } from '../config'
 import { type IdTokenClaims, IdTokenError } from './id-token'
 import { getOidcClient, type OidcClient, OidcRequestError, type TokenSet } from './oidc.server'
@@ -133,6 +134,10 @@ function redirect(location: string, headers = new Headers()): Response {
   headers.set('Cache-Control', 'no-store')
   return new Response(null, { status: 302, headers })
 }
+
+const LOGOUT_FORM =
+  '<form method="post" action="/auth/logout"><button type="submit">もう一度ログアウトする</button></form>'
+const HOME_LINK = '<p><a href="/">トップページへ戻る</a></p>'
 
 function describeError(error: unknown): string {
   if (error instanceof OidcRequestError) return error.message
@@ -280,10 +285,15 @@ export function createAuthFlow(options: AuthFlowOptions) {
       const description = params.get('error_description') ?? undefined
       if (tx.prompt === 'none' && SILENT_RENEWAL_ERRORS.has(providerError)) {
         // Silent renewal found no provider session: log out locally, quietly, and go back where we were.
-        const previous = await store.readSession(request, clock())
-        // Ended here as on logout: a copy of the cookie must not keep the session (0016: the row is the session).
+        let previous: SessionData | undefined
+        try {
+          previous = await store.readSession(request, clock())
+          // Ended here as on logout: a copy of the cookie must not keep the session (0016: the row is the session).
+          if (previous) await store.deleteSession(previous.sid)
+        } catch (error) {
+          return sessionStoreUnavailable('ログイン状態を確認できませんでした', error, HOME_LINK, headers)
+        }
         if (previous) {
-          await store.deleteSession(previous.sid)
           await revokeAll(previous.refreshToken ? [previous.refreshToken] : [])
         }
         headers.append('Set-Cookie', store.clearSessionCookie())
@@ -423,9 +433,15 @@ export function createAuthFlow(options: AuthFlowOptions) {
    * token at the provider, clears the cookie, then ends the provider session and returns to the site.
    */
   async function handleLogout(request: Request): Promise<Response> {
-    const session = await store.readSession(request, clock())
+    let session: SessionData | undefined
+    try {
+      session = await store.readSession(request, clock())
+      if (session) await store.deleteSession(session.sid)
+    } catch (error) {
+      // The session's row could not be ended: the cookie stays, so that trying again does end it (0016).
+      return sessionStoreUnavailable('ログアウトできませんでした', error, LOGOUT_FORM)
+    }
     if (session) {
-      await store.deleteSession(session.sid)
       await revokeAll(session.refreshToken ? [session.refreshToken] : [])
       await securityEvent(request, {
         action: 'logout',
@@ -445,6 +461,19 @@ export function createAuthFlow(options: AuthFlowOptions) {
     } catch {
       return redirect('/', headers)
     }
+  }
+
+  /**
+   * The session store (the database) away while a session was to end: 503 with Retry-After and a page that says so
+   * in Japanese, never the server's bare 500. `headers` may carry the clearing of the transaction cookie.
+   */
+  function sessionStoreUnavailable(heading: string, error: unknown, action: string, headers = new Headers()) {
+    if (!options.quiet) console.error(`[auth] the session store is unavailable: ${describeError(error)}`)
+    headers.set('content-type', 'text/html; charset=utf-8')
+    headers.set('cache-control', 'no-store')
+    headers.set('retry-after', String(DATABASE_RETRY_AFTER_S))
+    const html = `<!doctype html><html lang="ja"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${heading}</title></head><body><main><h1>${heading}</h1><p>サーバーに接続できませんでした。しばらくしてからもう一度お試しください。</p>${action}</main></body></html>`
+    return new Response(html, { status: 503, headers })
   }
 
   /** GET /auth/logout changes nothing (a link or an image must not sign anyone out): it asks first. */
