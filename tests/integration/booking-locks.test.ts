@@ -166,3 +166,35 @@ describe('a booking sees what committed while it waited', () => {
     expect((await api.as(parent!, 'DELETE', `/v1/users/me/learners/${child.body.id}`)).status).toBe(204)
   })
 })
+
+describe('giving a payment up while it settles', () => {
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'the money that arrived first wins: 409 already_paid, the seat stays booked (never 「とりやめました」 with the charge kept)',
+    async () => {
+      const { classId, scheduleId } = await schedule(1500)
+      const [member] = await insertMembers(api.db, 'lock-give-up', 1)
+      const held = await api.as(member!, 'POST', '/v1/purchases', { schedule_id: scheduleId })
+      expect([held.status, held.body.status]).toEqual([201, 'pending'])
+      // The settlement holds the class (as settlePayment does) and marks the seat paid; the give-up read 'pending'.
+      const res = await whileHeld(
+        api,
+        async (tx) => {
+          await tx
+            .select({ id: classWorks.id })
+            .from(classWorks)
+            .where(eq(classWorks.id, classId))
+            .for('update')
+          await tx
+            .update(purchases)
+            .set({ status: 'reserved', holdExpiresAt: null })
+            .where(eq(purchases.id, held.body.id))
+        },
+        () => api.as(member!, 'POST', `/v1/purchases/${held.body.id}/cancel`),
+      )
+      expect([res.status, res.body.code]).toEqual([409, 'already_paid'])
+      expect(res.body.message).toContain('お支払いが完了したため')
+      const [row] = await api.db.select().from(purchases).where(eq(purchases.id, held.body.id))
+      expect(row?.status).toBe('reserved')
+    },
+  )
+})

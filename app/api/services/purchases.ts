@@ -265,7 +265,18 @@ export async function cancelPurchase(
       .limit(1)
     if (!row) throw notFound('予約')
     if (row.status === 'pending') {
-      await releaseHold(tx, purchaseId, deps.now)
+      if (await releaseHold(tx, purchaseId, deps.now)) return
+      // The payment settled while this waited for the seat's locks: the member is charged and booked, which a
+      // success answer here would hide (「予約をとりやめました」). An ended hold is what they asked for.
+      const [now] = await tx
+        .select({ status: purchases.status })
+        .from(purchases)
+        .where(eq(purchases.id, purchaseId))
+      if (now?.status === 'reserved')
+        throw conflict(
+          'already_paid',
+          'お支払いが完了したため、予約は確定しています。キャンセルする場合は、受講予定の予約からキャンセルしてください',
+        )
       return
     }
     if (row.status !== 'reserved') throw conflict('not_reserved', 'この予約はすでにキャンセルされています')

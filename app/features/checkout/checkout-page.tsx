@@ -123,7 +123,11 @@ function Paying({ checkout, stripeKey }: { checkout: Checkout; stripeKey: string
     setGiving(true)
     try {
       const result = await giveUpCheckout({ data: { purchaseId: checkout.purchase.id } })
-      if (!result.ok) return showErrorSnackbar(result.message)
+      if (!result.ok) {
+        showErrorSnackbar(result.message)
+        // Paid meanwhile (409 already_paid): the page shows the booking as it now stands.
+        return await refresh()
+      }
       showSnackbar({ message: '予約をとりやめました' })
       await queryClient.invalidateQueries({ queryKey: ['class-detail', checkout.purchase.class_work.id] })
       await navigate({
