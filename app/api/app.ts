@@ -11,7 +11,7 @@ import { errorLine, withoutQueryParams } from '../db/log-safe'
 import { consume, giveBack, isLimited, limitKey, RateLimitedError } from '../db/rate-limit'
 import { LIMITS, type Limit, type LimitName } from '../lib/limits'
 import { unsubscribeSecretOf } from '../mail/unsubscribe.server'
-import type { PaymentProvider } from '../payments/provider.server'
+import { type PaymentProvider, PaymentProviderError } from '../payments/provider.server'
 import { configuredPaymentProvider, getPaymentProvider } from '../payments/runtime.server'
 import { deriveSecret, resolveSessionSecret } from '../server/auth/secret.server'
 import { getConfig } from '../server/config'
@@ -46,6 +46,7 @@ import { registerTrustRoutes } from './routes/trust'
 import { registerUserRoutes } from './routes/users'
 import { registerWaitlistRoutes } from './routes/waitlist'
 import { searchInvalidation } from './search-invalidation'
+import { paymentUnavailable } from './services/payments'
 
 // Field errors in /v1 400 bodies speak Japanese like the rest of the answer (a schema's own message still wins):
 // zod's Japanese locale, for every schema this process validates.
@@ -226,7 +227,13 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
       c.header('Retry-After', String(err.retryAfterS))
       return c.json({ code: err.code, message: err.message }, 429)
     }
-    const known = err instanceof ApiError ? err : databaseInputError(err)
+    // A payment provider no handler answered itself (not configured on this instance, away): 503, try again.
+    const known =
+      err instanceof ApiError
+        ? err
+        : err instanceof PaymentProviderError
+          ? paymentUnavailable()
+          : databaseInputError(err)
     if (known) {
       const { wwwAuthenticate, ...extra } = known.extra ?? {}
       if (typeof wwwAuthenticate === 'string') c.header('WWW-Authenticate', wwwAuthenticate)

@@ -623,6 +623,21 @@ describe('idempotency and crashes', () => {
     expect(await seatsOf(schedule.id)).toBe(0)
   })
 
+  it('paying a hold whose provider this instance cannot reach answers 503 payment_unavailable in Japanese, not 500', async () => {
+    const { schedule } = await paidSchedule(1)
+    const [sub] = await insertMembers(api.db, 'pay-provider-other', 1)
+    const p = await hold(sub!, schedule.id)
+    // Made under Stripe, read by an instance with only the embedded provider (keys removed, a rolling deploy).
+    await api.db.update(payments).set({ provider: 'stripe' }).where(eq(payments.id, p.payment!.id))
+    const res = await confirm(sub!, p.payment!.id, { card: TEST_CARD })
+    expect([res.status, res.body.code]).toEqual([503, 'payment_unavailable'])
+    expect(res.body.message).toBe('決済サービスに接続できませんでした。時間をおいてもう一度お試しください')
+    // Nothing changed: the seat is still held for the member.
+    expect(await seatsOf(schedule.id)).toBe(1)
+    const [row] = await api.db.select().from(payments).where(eq(payments.id, p.payment!.id))
+    expect(row?.status).toBe('requires_payment')
+  })
+
   it('a crash between the provider’s refund and its record refunds once when the job runs again', async () => {
     const { schedule } = await paidSchedule()
     const [sub] = await insertMembers(api.db, 'pay-refund-crash', 1)

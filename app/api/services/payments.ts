@@ -64,7 +64,8 @@ const holdEnded = () =>
     'hold_expired',
     'お支払いの期限（10分）が過ぎたため、席の確保を取り消しました。もう一度予約してください',
   )
-const unavailable = () =>
+/** The provider could not be reached (or is not the one this instance is configured with): 503, try again. */
+export const paymentUnavailable = () =>
   new ApiError(
     503,
     'payment_unavailable',
@@ -166,7 +167,7 @@ export async function createAtProvider(
   } catch (err) {
     if (!(err instanceof PaymentProviderError)) throw err
     await endHold(db, p.purchaseId, deps.now)
-    throw unavailable()
+    throw paymentUnavailable()
   }
 }
 
@@ -355,7 +356,7 @@ export async function confirmPayment(
       .select({ ref: payments.providerRef })
       .from(payments)
       .where(eq(payments.id, p.id))) as [{ ref: string | null }]
-    if (!ref) throw unavailable()
+    if (!ref) throw paymentUnavailable()
   }
   // Recorded before the provider is asked: if our answer is lost, the reconciliation sweep asks again.
   await db
@@ -374,7 +375,7 @@ export async function confirmPayment(
       if (err.code === 'payment_canceled') throw holdEnded()
       throw new ApiError(402, err.code, err.message)
     }
-    if (err instanceof PaymentProviderError) throw unavailable()
+    if (err instanceof PaymentProviderError) throw paymentUnavailable()
     throw err
   }
   if (state.status === 'succeeded' && (await settlePayment(db, p.id, deps.now)) === 'refunded')
