@@ -25,6 +25,10 @@ describe('Tokyo months', () => {
   it('validates and formats', () => {
     expect(isMonth('2026-02')).toBe(true)
     expect(isMonth('2026-2')).toBe(false)
+    // Years 0–99 would be read as 1900–1999 by Date.UTC: refused, as is a year past 2099.
+    expect(isMonth('0024-03')).toBe(false)
+    expect(isMonth('2100-01')).toBe(false)
+    expect(isMonth('1999-12')).toBe(true)
     expect(formatMonthJa('2026-02')).toBe('2026年2月')
   })
 })

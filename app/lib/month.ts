@@ -1,7 +1,10 @@
 /** Calendar months in Asia/Tokyo (UTC+9 all year: Japan has no daylight saving time). */
 
 const TOKYO_OFFSET_MS = 9 * 3_600_000
-const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/
+/**
+ * YYYY-MM of this century or the last: Date.UTC reads years 0–99 as 1900–1999, so 0024-03 would mean March 1924.
+ */
+export const MONTH = /^((?:19|20)\d{2})-(0[1-9]|1[0-2])$/
 
 /** The Tokyo month (YYYY-MM) a moment falls in. */
 export function tokyoMonth(at: Date): string {

@@ -14,6 +14,7 @@ import {
   runRefund,
   settlePayment,
 } from '../../app/api/services/payments'
+import { sealAccount } from '../../app/api/services/payouts'
 import { TeacherClassWork, TeacherSchedule } from '../../app/contract/v1/class-management'
 import { Checkout, PaymentHistory, PaymentReceipt, PayoutStatement } from '../../app/contract/v1/payments'
 import { Purchase } from '../../app/contract/v1/purchases'
@@ -1045,6 +1046,19 @@ describe('payouts for teachers', () => {
     const [row] = await api.db.select().from(teacherBankAccounts)
     expect(row!.encrypted).not.toContain('1234567')
     expect(JSON.stringify(row)).not.toContain('スズキ')
+    expect(saved.needs_reentry).toBe(false)
+    // Sealed under a secret that has since changed: the page still opens, asking for the account again.
+    await api.db
+      .update(teacherBankAccounts)
+      .set({
+        encrypted: sealAccount('a-secret-since-replaced', { number: '1234567', holder: 'スズキ ミサキ' }),
+      })
+      .where(eq(teacherBankAccounts.userId, row!.userId))
+    expect(ok(await api.as(SUBS.owner, 'GET', '/v1/teachers/bank_account'))).toMatchObject({
+      number_masked: '＊＊＊4567',
+      holder_masked: null,
+      needs_reentry: true,
+    })
     const bad = await api.as(SUBS.owner, 'PUT', '/v1/teachers/bank_account', {
       bank_name: 'みらい銀行',
       branch_name: '本店',
@@ -1063,6 +1077,17 @@ describe('payouts for teachers', () => {
     )
     expect((await api.as(SUBS.parent, 'GET', '/v1/teachers/bank_account')).status).toBe(403)
     expect((await api.call('GET', '/v1/teachers/bank_account')).status).toBe(401)
+    // Entered again, it reads as before.
+    const again = ok(
+      await api.as(SUBS.owner, 'PUT', '/v1/teachers/bank_account', {
+        bank_name: 'みらい銀行',
+        branch_name: '本店',
+        account_type: 'futsu',
+        account_number: '1234567',
+        holder_kana: 'スズキ ミサキ',
+      }),
+    )
+    expect(again).toMatchObject({ holder_masked: 'ス＊＊ ミ＊＊', needs_reentry: false })
   })
 })
 

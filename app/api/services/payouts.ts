@@ -177,12 +177,21 @@ export async function bankAccountOf(db: Db, user: UserRow, secret: string): Prom
   requireTeacher(user)
   const [row] = await db.select().from(teacherBankAccounts).where(eq(teacherBankAccounts.userId, user.id))
   if (!row) return null
+  // Sealed under another secret (SESSION_SECRET changed, as after a leak): unreadable for good, so the teacher is
+  // asked to enter it again rather than the payouts page failing.
+  let holder: string | undefined
+  try {
+    holder = openAccount(secret, row.encrypted).holder
+  } catch {
+    holder = undefined
+  }
   return {
     bank_name: row.bankName,
     branch_name: row.branchName,
     account_type: row.accountType as 'futsu' | 'toza',
     number_masked: `＊＊＊${row.numberLast4}`,
-    holder_masked: maskHolder(openAccount(secret, row.encrypted).holder),
+    holder_masked: holder === undefined ? null : maskHolder(holder),
+    needs_reentry: holder === undefined,
     updated_at: iso(row.updatedAt),
   }
 }

@@ -164,7 +164,9 @@ export const BankAccount = z
     branch_name: z.string(),
     account_type: z.enum(['futsu', 'toza']),
     number_masked: z.string(),
-    holder_masked: z.string(),
+    /** null when the stored name can no longer be read (the key's secret changed): to be entered again. */
+    holder_masked: z.string().nullable(),
+    needs_reentry: z.boolean(),
     updated_at: DateTime,
   })
   .nullable()

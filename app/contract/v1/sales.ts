@@ -1,8 +1,9 @@
 import { z } from 'zod'
+import { MONTH } from '../../lib/month'
 import { DateTime, Id } from './common'
 
 /** A Tokyo calendar month, YYYY-MM. */
-export const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, '月は YYYY-MM の形式で指定してください')
+export const Month = z.string().regex(MONTH, '月は YYYY-MM の形式で指定してください')
 export const MonthQuery = z.object({ month: Month.optional() })
 
 const Yen = z.number().int()

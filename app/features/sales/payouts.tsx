@@ -166,8 +166,17 @@ function BankAccountSection() {
               {accountTypes[account.account_type]} {account.number_masked}
             </dd>
             <dt className="font-bold text-slate-700">名義</dt>
-            <dd>{account.holder_masked}</dd>
+            <dd>{account.holder_masked ?? '—'}</dd>
           </dl>
+          {account.needs_reentry ? (
+            <p
+              role="alert"
+              className="mt-3 text-sm font-bold text-red-700"
+              data-testid="bank-account-reentry"
+            >
+              口座情報を読み取れなくなりました。お手数ですが、口座を登録し直してください
+            </p>
+          ) : null}
           <button type="button" className="btn-outline mt-4 px-4 py-2" onClick={() => setEditing(true)}>
             口座を変更する
           </button>
