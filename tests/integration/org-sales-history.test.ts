@@ -1,6 +1,7 @@
 import { eq, isNotNull, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TeacherClassWork, TeacherSchedule } from '../../app/contract/v1/class-management'
+import { StudentList } from '../../app/contract/v1/class-works'
 import { InvitationCode } from '../../app/contract/v1/organizations'
 import { OrganizationSales, Receipt } from '../../app/contract/v1/sales'
 import { classWorkSchedules, classWorks, organizations, purchases } from '../../app/db/schema'
@@ -82,6 +83,16 @@ describe('organisation sales follow the organisation at the time of the purchase
     expect(report.totals.count).toBe(totalsBefore.count + 1)
     expect(report.by_member.find((m) => m.user_id === teacherId)).toMatchObject({ count: 1, gross: 2000 })
     expect((await receiptOf(inOrg)).organization_name).toBe(orgName)
+    // Nor does joining bring the children who booked before it: the owner sees the seat sold as a member only,
+    // the teacher both.
+    const students = async (sub: string) =>
+      StudentList.parse(
+        (await api.as(sub, 'GET', `/v1/teachers/my_class_work_schedules/${schedule.id}/students`)).body,
+      )
+        .map((s) => s.purchase_id)
+        .sort((a, b) => a - b)
+    expect(await students(SUBS.owner)).toEqual([inOrg])
+    expect(await students(SUBS.teacher)).toEqual([alone, inOrg])
   })
 
   it('a teacher who is removed keeps their sales there, listed as a former member', async () => {

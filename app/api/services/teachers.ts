@@ -96,11 +96,17 @@ export async function teacherProfile(db: Db, teacherId: number, now: Date): Prom
 
 /**
  * Who reserved a schedule. Only the class's teacher, or the owner of the organisation the class belongs to,
- * may ask; for anyone else the schedule does not exist (404).
+ * may ask; for anyone else the schedule does not exist (404). The owner sees only the seats reserved while the
+ * class belonged to their organisation (`purchases.organization_id`, 0007): joining brings no earlier children's
+ * names and grades with it, as it brings no earlier sales.
  */
 export async function scheduleStudents(db: Db, userId: number, scheduleId: number): Promise<Student[]> {
   const [schedule] = await db
-    .select({ id: classWorkSchedules.id })
+    .select({
+      id: classWorkSchedules.id,
+      teaches: sql<boolean>`${classWorks.teacherId} = ${userId}`,
+      organizationId: classWorks.organizationId,
+    })
     .from(classWorkSchedules)
     .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
     .leftJoin(organizations, eq(organizations.id, classWorks.organizationId))
@@ -130,7 +136,13 @@ export async function scheduleStudents(db: Db, userId: number, scheduleId: numbe
     .innerJoin(users, eq(users.id, purchases.userId))
     .leftJoin(learners, eq(learners.id, purchases.learnerId))
     // A seat still being paid for, or given back unpaid, is not a student yet (issue 17).
-    .where(and(eq(purchases.scheduleId, scheduleId), sql`${purchases.status} not in ('pending', 'expired')`))
+    .where(
+      and(
+        eq(purchases.scheduleId, scheduleId),
+        sql`${purchases.status} not in ('pending', 'expired')`,
+        schedule.teaches ? undefined : eq(purchases.organizationId, schedule.organizationId ?? -1),
+      ),
+    )
     .orderBy(
       sql`case when ${purchases.status} = 'reserved' then 0 else 1 end`,
       asc(purchases.createdAt),
