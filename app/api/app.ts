@@ -227,7 +227,12 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
       c.header('Retry-After', String(err.retryAfterS))
       return c.json({ code: err.code, message: err.message }, 429)
     }
-    // A payment provider no handler answered itself (not configured on this instance, away): 503, try again.
+    if (err instanceof PaymentProviderError) {
+      // A payment provider no handler answered itself (not configured on this instance, away): logged for the
+      // operators (it may be a configuration that will not heal), 503 for the member, who may try again.
+      console.error('[api] payment provider unavailable:', errorLine(err))
+      c.header('Retry-After', String(DATABASE_RETRY_AFTER_S))
+    }
     const known =
       err instanceof ApiError
         ? err

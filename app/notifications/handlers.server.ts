@@ -395,8 +395,9 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
         )
         notified.add(p.memberId)
       }
-      // Its line: one mail per member (a parent may wait for two children), with the seat held for them if any. An
-      // offer whose time ran out is passed on by its own job.
+      // Its line (one live place per member), as it stood when the lesson moved: one who joined later saw the new
+      // time already. An offer whose time ran out is passed on by its own job. A parent told of their booking above
+      // still hears of a seat held for another child: its end may have moved with the start.
       const line = await db
         .select({
           userId: users.id,
@@ -410,28 +411,20 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           and(
             eq(waitlistEntries.scheduleId, scheduleId),
             inArray(waitlistEntries.status, ['waiting', 'offered']),
+            lte(waitlistEntries.createdAt, new Date(movedAt)),
             isNull(users.suspendedAt),
           ),
         )
         .orderBy(waitlistEntries.id)
-      const waiting = new Map<number, { email: string | null; offerExpiresAt?: Date }>()
       for (const e of line) {
-        if (notified.has(e.userId)) continue
-        const offer =
-          e.status === 'offered' && e.offerExpiresAt && e.offerExpiresAt.getTime() > Date.now()
-            ? e.offerExpiresAt
-            : undefined
-        if (e.status === 'offered' && !offer) continue
-        const seen = waiting.get(e.userId)
-        if (!seen || (offer && !seen.offerExpiresAt))
-          waiting.set(e.userId, { email: e.email, offerExpiresAt: offer })
-      }
-      for (const [userId, w] of waiting) {
+        const offer = e.status === 'offered' ? e.offerExpiresAt : null
+        if (offer && offer.getTime() <= Date.now()) continue
+        if (!offer && notified.has(e.userId)) continue
         await mailMember(
           db,
           deps,
-          `waitlist-${scheduleId}-${userId}-moved-${Date.parse(movedAt)}-${Date.parse(startedAt)}-${Date.parse(endedAt)}`,
-          { id: userId, email: w.email },
+          `waitlist-${scheduleId}-${e.userId}-moved-${Date.parse(movedAt)}-${Date.parse(startedAt)}-${Date.parse(endedAt)}`,
+          { id: e.userId, email: e.email },
           'waitlist_moved',
           {
             className: schedule.title,
@@ -440,11 +433,11 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
             previousStartedAt,
             previousEndedAt,
             ...(schedule.lessonCount > 1 ? { lessonCount: schedule.lessonCount } : {}),
-            ...(w.offerExpiresAt ? { offerExpiresAt: w.offerExpiresAt.toISOString() } : {}),
+            ...(offer ? { offerExpiresAt: offer.toISOString() } : {}),
             classUrl: `${deps.mail.siteOrigin}/class_search/detail/${schedule.classWorkId}`,
           },
         )
-        notified.add(userId)
+        notified.add(e.userId)
       }
       await live([...notified], 'reservation')
     },

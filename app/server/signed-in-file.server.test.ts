@@ -69,12 +69,19 @@ describe('signedInFile', () => {
         },
       ]
       for (const { session, make } of failures) {
-        const res = await signedInFile(request, 'sales-csv', make, { session })
+        const res = await signedInFile(request, 'sales-csv', make, {
+          session,
+          headers: { 'X-Content-Type-Options': 'nosniff' },
+        })
         expect(res.status).toBe(503)
         expect(res.headers.get('retry-after')).toBeTruthy()
-        expect(res.headers.get('cache-control')).toBe('no-store')
-        // The rotated session cookie is not lost with the answer.
+        expect(res.headers.get('cache-control')).toBe('private, no-store')
+        expect(await res.text()).toBe(
+          'ただいまサービスを利用できません。しばらくしてからもう一度お試しください',
+        )
+        // The rotated session cookie, and the route's own headers, are not lost with the answer.
         expect(res.headers.getSetCookie()).toEqual([renewed])
+        expect(res.headers.get('x-content-type-options')).toBe('nosniff')
       }
     } finally {
       error.mockRestore()

@@ -1,7 +1,8 @@
 import '@tanstack/react-start/server-only'
+import { DATABASE_RETRY_AFTER_S } from '../db/client'
+import { errorLine } from '../db/log-safe'
 import { ApiError } from './api-client/errors'
 import { getSessionAccessToken } from './auth/flow.server'
-import { serviceUnavailable } from './unavailable.server'
 
 export interface SignedInFileReply {
   accessToken: string
@@ -13,9 +14,9 @@ export interface SignedInFileReply {
 
 /**
  * A file made for the signed-in member (a CSV, an .ics, an operator's image): never cached; 401 without a session;
- * the API's refusal (4xx) as its Japanese text; and 503 with Retry-After when the session or the data cannot be
- * read (the database, the API or the store away), as pages answer then, never the server's bare 500. A session
- * cookie renewed on the way is sent with every answer, a 503 included, so the browser keeps the rotated token.
+ * the API's refusal (4xx) as its Japanese text; and 503 with Retry-After, in Japanese, when the session or the data
+ * cannot be read (the database, the API or the store away), as pages answer then, never the server's bare 500. The
+ * headers (a renewed session cookie, nosniff) go with every answer, a 503 included.
  */
 export async function signedInFile(
   request: Request,
@@ -37,8 +38,8 @@ export async function signedInFile(
     return await make({ accessToken: session.accessToken, headers, text })
   } catch (error) {
     if (error instanceof ApiError && error.status < 500) return text(error.status, error.message)
-    const unavailable = serviceUnavailable(what, error)
-    for (const cookie of headers.getSetCookie()) unavailable.headers.append('Set-Cookie', cookie)
-    return unavailable
+    console.error(`[${what}] unavailable:`, errorLine(error))
+    headers.set('Retry-After', String(DATABASE_RETRY_AFTER_S))
+    return text(503, 'ただいまサービスを利用できません。しばらくしてからもう一度お試しください')
   }
 }

@@ -1006,15 +1006,22 @@ describe('a teacher moving the lesson, its line is told', () => {
     await move(at(3 * DAY), at(2 * HOUR))
     const start = at(4 * DAY)
     await move(start, at(2 * HOUR + MINUTE))
+    // One who joins after the move saw the new time already.
+    const late = await newPerson()
+    await joined(late, full.scheduleId, at(3 * HOUR))
     await runJobs()
-    const newTime = `新しい日時：${formatRunJa(start.toISOString(), new Date(start.getTime() + HOUR).toISOString(), 1)}`
+    const run = (from: Date) =>
+      formatRunJa(from.toISOString(), new Date(from.getTime() + HOUR).toISOString(), 1)
     const [toA] = await mailsTo(a!)
     const [toB] = await mailsTo(b!)
     for (const m of [toA, toB]) {
       expect(m?.subject).toBe(`【日時変更】キャンセル待ちの授業：${full.title}`)
-      expect(m?.text).toContain(newTime)
+      expect(m?.text).toContain(`新しい日時：${run(start)}`)
+      // The time they last heard of, not the one in between that no mail told.
+      expect(m?.text).toContain(`変更前の日時：${run(full.start)}`)
       expect(m?.text).toContain(`/class_search/detail/${full.classId}`)
     }
+    expect(await mailsTo(late)).toEqual([])
     expect(toA?.text).toContain('予約の期限')
     expect(toB?.text).not.toContain('予約の期限')
     expect((await mailsTo(a!)).length + (await mailsTo(b!)).length).toBe(2)

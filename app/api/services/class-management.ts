@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, ne, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm'
 import type {
   AnnouncementCreated,
   AnnouncementInput,
@@ -18,6 +18,7 @@ import {
   classWorkSchedules,
   classWorks,
   classWorkTargetGrades,
+  jobs,
   organizations,
   orgUsers,
   purchases,
@@ -613,8 +614,7 @@ export async function updateSchedule(
           movedAt: now.toISOString(),
           startedAt: period.startedAt.toISOString(),
           endedAt: period.endedAt.toISOString(),
-          previousStartedAt: schedule.startedAt.toISOString(),
-          previousEndedAt: schedule.endedAt.toISOString(),
+          ...(await lastToldTime(tx, scheduleId, schedule)),
         },
         {
           dedupeKey: `schedule-moved:${scheduleId}:${now.getTime()}:${period.startedAt.getTime()}:${period.endedAt.getTime()}`,
@@ -655,6 +655,33 @@ async function liveReservationCount(tx: Tx, scheduleId: number): Promise<number>
     .from(purchases)
     .where(and(eq(purchases.scheduleId, scheduleId), inArray(purchases.status, ['reserved', 'pending'])))
   return row?.n ?? 0
+}
+
+/**
+ * The time members last heard of, for a move's mail: a move whose mail has not gone yet (its job finds the lesson
+ * moved again and sends nothing) leaves them knowing the time before it, not the one between.
+ */
+async function lastToldTime(
+  tx: Tx,
+  scheduleId: number,
+  schedule: { startedAt: Date; endedAt: Date },
+): Promise<{ previousStartedAt: string; previousEndedAt: string }> {
+  const [untold] = await tx
+    .select({ payload: jobs.payload })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.kind, 'notify.schedule_moved'),
+        isNull(jobs.finishedAt),
+        sql`${jobs.payload}->>'scheduleId' = ${String(scheduleId)}`,
+      ),
+    )
+    .orderBy(asc(jobs.id))
+    .limit(1)
+  const p = untold?.payload as { previousStartedAt?: unknown; previousEndedAt?: unknown } | undefined
+  return typeof p?.previousStartedAt === 'string' && typeof p.previousEndedAt === 'string'
+    ? { previousStartedAt: p.previousStartedAt, previousEndedAt: p.previousEndedAt }
+    : { previousStartedAt: schedule.startedAt.toISOString(), previousEndedAt: schedule.endedAt.toISOString() }
 }
 
 /** Places in a schedule's line that a change of its time concerns: waiting, or holding an offered seat. */
