@@ -272,7 +272,7 @@ describe.skipIf(!pgUrl)('LISTEN connection failures (PostgreSQL)', () => {
       await within(5_000, async () => (await listenerPids(admin, name)).length >= before)
       // Back once the bus says its LISTEN is in place, which comes after the query shows in pg_stat_activity: LISTEN
       // takes effect at its commit, under a lock every database's NOTIFY commits take too, and under the whole
-      // suite's load (two CI runs) that was seen to take more than 5 s. A repeat is then answered from memory again.
+      // suite's load (two full local runs) that was seen to take more than 5 s. A repeat is then answered from memory again.
       await within(20_000, async () => {
         const n = calls
         await client.searchClassWorks({ q: '英語' })
