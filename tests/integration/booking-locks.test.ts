@@ -44,6 +44,15 @@ async function schedule(price = 0, capacity = 5) {
   return { classId: cls.id, scheduleId: s.id }
 }
 
+/** Holds the class row as a booking, a price change or a settlement does (docs/decisions/0015). */
+async function lockClass(tx: Tx, classId: number) {
+  await tx
+    .select({ id: classWorks.id })
+    .from(classWorks)
+    .where(eq(classWorks.id, classId))
+    .for('no key update')
+}
+
 describe('a booking sees what committed while it waited', () => {
   it('a suspension: the booking is refused (403) and no seat is held for the suspended member', async () => {
     const { scheduleId } = await schedule()
@@ -123,11 +132,7 @@ describe('a booking sees what committed while it waited', () => {
     const res = await whileHeld(
       api,
       async (tx) => {
-        await tx
-          .select({ id: classWorks.id })
-          .from(classWorks)
-          .where(eq(classWorks.id, classId))
-          .for('no key update')
+        await lockClass(tx, classId)
         await tx.update(classWorks).set({ price: 3000 }).where(eq(classWorks.id, classId))
       },
       () => api.as(member!, 'POST', '/v1/purchases', { schedule_id: scheduleId }),
@@ -179,11 +184,7 @@ describe('giving a payment up while it settles', () => {
       const res = await whileHeld(
         api,
         async (tx) => {
-          await tx
-            .select({ id: classWorks.id })
-            .from(classWorks)
-            .where(eq(classWorks.id, classId))
-            .for('update')
+          await lockClass(tx, classId)
           await tx
             .update(purchases)
             .set({ status: 'reserved', holdExpiresAt: null })

@@ -1027,16 +1027,15 @@ describe('payouts for teachers', () => {
   })
 
   it('the bank account: stored encrypted, shown masked, validated in Japanese, only for teachers', async () => {
+    const account = {
+      bank_name: 'みらい銀行',
+      branch_name: '本店',
+      account_type: 'futsu',
+      account_number: '1234567',
+      holder_kana: 'スズキ ミサキ',
+    }
     expect(ok(await api.as(SUBS.owner, 'GET', '/v1/teachers/bank_account'))).toBeNull()
-    const saved = ok(
-      await api.as(SUBS.owner, 'PUT', '/v1/teachers/bank_account', {
-        bank_name: 'みらい銀行',
-        branch_name: '本店',
-        account_type: 'futsu',
-        account_number: '1234567',
-        holder_kana: 'スズキ ミサキ',
-      }),
-    )
+    const saved = ok(await api.as(SUBS.owner, 'PUT', '/v1/teachers/bank_account', account))
     expect(saved).toMatchObject({
       bank_name: 'みらい銀行',
       account_type: 'futsu',
@@ -1078,15 +1077,7 @@ describe('payouts for teachers', () => {
     expect((await api.as(SUBS.parent, 'GET', '/v1/teachers/bank_account')).status).toBe(403)
     expect((await api.call('GET', '/v1/teachers/bank_account')).status).toBe(401)
     // Entered again, it reads as before.
-    const again = ok(
-      await api.as(SUBS.owner, 'PUT', '/v1/teachers/bank_account', {
-        bank_name: 'みらい銀行',
-        branch_name: '本店',
-        account_type: 'futsu',
-        account_number: '1234567',
-        holder_kana: 'スズキ ミサキ',
-      }),
-    )
+    const again = ok(await api.as(SUBS.owner, 'PUT', '/v1/teachers/bank_account', account))
     expect(again).toMatchObject({ holder_masked: 'ス＊＊ ミ＊＊', needs_reentry: false })
   })
 })

@@ -945,6 +945,19 @@ describe('a booking made with an offer, left unpaid', () => {
   })
 })
 
+/** The teacher moves the lesson to an hour from `start`, on the API's clock at `when`. */
+async function moveLesson(full: Full, start: Date, when: Date) {
+  return expectOk(
+    await call(
+      full.teacher,
+      'PATCH',
+      `/v1/teachers/class_work_schedules/${full.scheduleId}`,
+      { started_at: start.toISOString(), ended_at: new Date(start.getTime() + HOUR).toISOString() },
+      when,
+    ),
+  )
+}
+
 describe('a teacher moving the lesson', () => {
   it('an offer cut short by the lesson’s start gets its 12 hours back when the lesson moves later', async () => {
     const full = await fullSchedule(1, { startsIn: 6 * HOUR })
@@ -962,16 +975,7 @@ describe('a teacher moving the lesson', () => {
       ),
     )
     expect(await entryOf(ea.id)).toMatchObject({ status: 'offered', offerExpiresAt: full.start })
-    const start = at(3 * DAY)
-    expectOk(
-      await call(
-        full.teacher,
-        'PATCH',
-        `/v1/teachers/class_work_schedules/${full.scheduleId}`,
-        { started_at: start.toISOString(), ended_at: new Date(start.getTime() + HOUR).toISOString() },
-        at(2 * HOUR),
-      ),
-    )
+    await moveLesson(full, at(3 * DAY), at(2 * HOUR))
     expect(await entryOf(ea.id)).toMatchObject({
       status: 'offered',
       offerExpiresAt: new Date(t1.getTime() + OFFER_MS),
@@ -993,19 +997,9 @@ describe('a teacher moving the lesson, its line is told', () => {
     await api.db.delete(mails)
     await api.db.update(users).set({ suspendedAt: new Date() }).where(eq(users.id, c!.id))
     // Moved twice before the jobs run: only the second time is told (nobody has booked, so no 48 hours apply).
-    const move = async (start: Date, when: Date) =>
-      expectOk(
-        await call(
-          full.teacher,
-          'PATCH',
-          `/v1/teachers/class_work_schedules/${full.scheduleId}`,
-          { started_at: start.toISOString(), ended_at: new Date(start.getTime() + HOUR).toISOString() },
-          when,
-        ),
-      )
-    await move(at(3 * DAY), at(2 * HOUR))
+    await moveLesson(full, at(3 * DAY), at(2 * HOUR))
     const start = at(4 * DAY)
-    await move(start, at(2 * HOUR + MINUTE))
+    await moveLesson(full, start, at(2 * HOUR + MINUTE))
     // One who joins after the move saw the new time already.
     const late = await newPerson()
     await joined(late, full.scheduleId, at(3 * HOUR))
@@ -1027,6 +1021,25 @@ describe('a teacher moving the lesson, its line is told', () => {
     expect((await mailsTo(a!)).length + (await mailsTo(b!)).length).toBe(2)
     expect(await mailsTo(c!)).toEqual([])
     expect(await mailsTo(d!)).toEqual([])
+  })
+  it('a parent told of their booking still hears of the seat held for a sibling, with its end', async () => {
+    const full = await fullSchedule(2)
+    const parent = full.seats[0]!.member
+    const kid = await addLearner(parent, 'じろう')
+    expectOk(await join(parent, full.scheduleId, { learner_id: kid }), 201)
+    expectOk(await cancelReservation(full.seats[1]!.member, full.seats[1]!.purchaseId, at(HOUR)))
+    await runJobs()
+    await api.db.delete(mails)
+    await moveLesson(full, at(4 * DAY), at(2 * HOUR))
+    await runJobs()
+    const subjects = (await mailsTo(parent)).map((m) => m.subject).sort()
+    expect(subjects).toEqual(
+      [`【日時変更】${full.title}`, `【日時変更】キャンセル待ちの授業：${full.title}`].sort(),
+    )
+    const [offerMail] = (await mailsTo(parent)).filter((m) =>
+      m.subject.startsWith('【日時変更】キャンセル待ちの授業'),
+    )
+    expect(offerMail?.text).toContain('予約の期限')
   })
 })
 
