@@ -11,6 +11,7 @@ vi.mock('./server-fn-errors.server', () => ({
 }))
 
 const { memberActionResult } = await import('./action-result.server')
+const { ApiError } = await import('./api-client/errors')
 
 describe('memberActionResult', () => {
   beforeEach(() => {
@@ -30,6 +31,15 @@ describe('memberActionResult', () => {
     })
     expect(run).not.toHaveBeenCalled()
     expect(setRefusalStatus).toHaveBeenCalledWith(401)
+  })
+
+  it('a refusal keeps the API’s status, code and Retry-After for the browser', async () => {
+    getSessionAccessToken.mockResolvedValue({ accessToken: 'tok' })
+    const refused = await memberActionResult(async () => {
+      throw new ApiError(429, 'rate_limited', '回数の上限に達しました', { retryAfterS: 42 })
+    })
+    expect(refused).toMatchObject({ ok: false, status: 429, code: 'rate_limited' })
+    expect(setRefusalStatus).toHaveBeenCalledWith(429, 'rate_limited', 42)
   })
 
   it('a signed-in member’s write runs with their token', async () => {

@@ -32,7 +32,7 @@ export async function toActionResult<T>(run: () => Promise<T>): Promise<ActionRe
   } catch (error) {
     if (error instanceof UnauthorizedError) return sessionEnded()
     if (error instanceof ApiError && error.status < 500) {
-      setRefusalStatus(error.status, error.code)
+      setRefusalStatus(error.status, error.code, error.retryAfterS)
       return {
         ok: false,
         status: error.status,

@@ -184,12 +184,17 @@ const CODE_OF_STATUS: Record<number, string> = {
 
 /**
  * A refusal returned as a value (`{ ok: false, status }`, which forms read): for a browser's call the HTTP status
- * and ERROR_CODE_HEADER say so too.
+ * and ERROR_CODE_HEADER say so too, and a limit's Retry-After (429) says when to try again.
  */
-export function setRefusalStatus(status: number, code = CODE_OF_STATUS[status] ?? 'invalid_request'): void {
+export function setRefusalStatus(
+  status: number,
+  code = CODE_OF_STATUS[status] ?? 'invalid_request',
+  retryAfterS?: number,
+): void {
   if (!isServerFnRequest()) return
   setResponseStatus(status)
   setResponseHeader(ERROR_CODE_HEADER, code)
+  if (retryAfterS !== undefined) setResponseHeader('Retry-After', String(Math.max(1, Math.ceil(retryAfterS))))
 }
 
 /**

@@ -66,14 +66,14 @@ export async function submitWithDocuments<T>(
 ): Promise<
   | { ok: true; result: T }
   | { ok: false; status: 400; field: 'face' | 'document'; message: string }
-  | { ok: false; status: 429; message: string }
+  | { ok: false; status: 429; message: string; retryAfterS: number }
 > {
   const db = deps.db ?? (await getDb())
   const store = deps.store ?? getUploadStore()
   const referenced = deps.referenced ?? ((paths: string[]) => referencedByVerification(db, paths))
   // Both images are decoded and re-encoded: each counts as an upload, before any byte is read.
   const limited = await refuseImageUploadOverLimit(memberId, db, 2)
-  if (limited) return { ok: false, status: 429, message: limited.message }
+  if (limited) return { ok: false, status: 429, ...limited }
   const saved: string[] = []
   const drop = () => Promise.all(saved.map((p) => store.delete(p).catch(() => {})))
   try {

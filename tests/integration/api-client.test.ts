@@ -660,7 +660,7 @@ describe('HTTP transport', () => {
     }
   })
 
-  /** A server that answers `failures` times with `status` before answering 200 []. */
+  /** A server that answers `failures` times with `status` (and Retry-After: 7) before answering 200 []. */
   async function flaky(status: number, failures: number) {
     const seen: string[] = []
     const srv: Server = createServer((req: IncomingMessage, res) => {
@@ -668,6 +668,7 @@ describe('HTTP transport', () => {
       res.setHeader('content-type', 'application/json')
       if (seen.length <= failures) {
         res.statusCode = status
+        res.setHeader('retry-after', '7')
         res.end(JSON.stringify({ code: 'busy', message: '混み合っています' }))
       } else {
         res.end('[]')
@@ -701,6 +702,18 @@ describe('HTTP transport', () => {
     expect(await cp.searchClassWorks({})).toBeUndefined()
     expect(p.seen).toEqual(['PATCH', 'POST'])
     await p.close()
+  })
+
+  it('passes a limit’s Retry-After on with the refusal (the BFF sends it to the browser)', async () => {
+    const limited = await flaky(429, 1)
+    const c = createApiClient(() => httpTransport(limited.url, { retryDelayMs: 1 }), {
+      logger: recorder().logger,
+    })
+    await expect(c.updateMe('token', { nickname: 'x' })).rejects.toMatchObject({
+      status: 429,
+      retryAfterS: 7,
+    })
+    await limited.close()
   })
 
   it('gives up on a server that does not answer in time or at all', async () => {

@@ -9,6 +9,8 @@ import { markInProcess } from '../../app/api/in-process'
 import { consume, isLimited, RateLimitedError, reset } from '../../app/db/rate-limit'
 import { messages } from '../../app/db/schema'
 import { LIMITS, RATE_LIMITED_MESSAGE } from '../../app/lib/limits'
+import { createApiClient } from '../../app/server/api-client/client'
+import { ApiError } from '../../app/server/api-client/errors'
 import { inProcessTransport } from '../../app/server/api-client/transport'
 import { refuseImageUploadOverLimit } from '../../app/server/upload-limit.server'
 import { setupApi, type TestApi } from './support/api'
@@ -27,6 +29,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await api?.close()
 })
+
+const silent = { error: () => {}, warn: () => {} }
 
 const messageCount = async () =>
   (await api.db.select({ id: messages.id }).from(messages).where(eq(messages.roomId, roomId))).length
@@ -67,6 +71,14 @@ describe('messages per member', () => {
       expect(Number(r.retryAfter)).toBeGreaterThan(0)
       expect(Number(r.retryAfter)).toBeLessThanOrEqual(LIMITS.messagesPerMember.durationS)
     }
+    // The BFF's client carries the wait on to the browser (setRefusalStatus sends it as Retry-After).
+    const client = createApiClient(() => inProcessTransport(async () => api.app), { logger: silent })
+    const refusal = await client.sendMessage(token, roomId, 'もう一度').catch((e: unknown) => e)
+    expect(refusal).toBeInstanceOf(ApiError)
+    expect(refusal).toMatchObject({ status: 429, code: 'rate_limited', message: RATE_LIMITED_MESSAGE })
+    const wait = (refusal as ApiError).retryAfterS ?? 0
+    expect(wait).toBeGreaterThan(0)
+    expect(wait).toBeLessThanOrEqual(LIMITS.messagesPerMember.durationS)
     // Another member is not affected.
     const other = await api.as(SUBS.teacher, 'POST', `/v1/rooms/${roomId}/messages`, { body: 'はい' })
     expect(other.status).toBe(201)

@@ -129,7 +129,7 @@ export const uploadClassImage = createServerFn({ method: 'POST' })
     }
     const limited = await refuseImageUploadOverLimit(me.id)
     if (limited) {
-      setRefusalStatus(429)
+      setRefusalStatus(429, 'rate_limited', limited.retryAfterS)
       return { ok: false as const, message: limited.message }
     }
     const saved = await saveClassImage(data.file, undefined, data.crop)

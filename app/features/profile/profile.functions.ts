@@ -84,7 +84,7 @@ export const uploadAvatar = createServerFn({ method: 'POST' })
     }
     const limited = await refuseImageUploadOverLimit(before.data.id)
     if (limited) {
-      setRefusalStatus(429)
+      setRefusalStatus(429, 'rate_limited', limited.retryAfterS)
       return { ok: false, status: 429, code: 'rate_limited', message: limited.message, fieldErrors: {} }
     }
     const saved = await saveAvatar(data)

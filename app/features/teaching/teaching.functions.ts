@@ -84,7 +84,7 @@ export const submitTeacherVerification = createServerFn({ method: 'POST' })
       return { result, keep: result.ok }
     })
     if (!submitted.ok && submitted.status === 429) {
-      setRefusalStatus(429)
+      setRefusalStatus(429, 'rate_limited', submitted.retryAfterS)
       return {
         ok: false as const,
         status: 429,

@@ -388,7 +388,7 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     if (res.status >= 400) {
       const e = errorOf(res)
       log.warn(`[api-client] ${request.method} ${request.path} → ${res.status} ${e.code}`)
-      throw new ApiError(res.status, e.code, e.message, { issues: e.issues })
+      throw new ApiError(res.status, e.code, e.message, { issues: e.issues, retryAfterS: res.retryAfterS })
     }
     return parse(schema, res, request)
   }

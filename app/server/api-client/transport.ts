@@ -24,6 +24,8 @@ export interface ApiResponse {
   status: number
   /** Parsed JSON, or undefined for an empty or non-JSON body; a Uint8Array for a `bytes` request's success. */
   data: unknown
+  /** Seconds the API asked the caller to wait (its Retry-After on a 429 or 503), when it sent one. */
+  retryAfterS?: number
 }
 
 /** Sends a request to the API and returns the status and JSON. Throws ApiError only when there is no response. */
@@ -82,7 +84,7 @@ export function inProcessTransport(
     )
     if (request.bytes && response.ok)
       return { status: response.status, data: new Uint8Array(await response.arrayBuffer()) }
-    return { status: response.status, data: await readJson(response) }
+    return { status: response.status, data: await readJson(response), ...retryAfterOf(response.headers) }
   }
 }
 
@@ -110,7 +112,7 @@ export function httpTransport(
     } catch (err) {
       if (err instanceof FetchError && err.response) {
         const data = err.data instanceof ArrayBuffer ? new TextDecoder().decode(err.data) : err.data
-        return { status: err.response.status, data: parseText(data) }
+        return { status: err.response.status, data: parseText(data), ...retryAfterOf(err.response.headers) }
       }
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || /timeout/i.test(err.message))
       throw new ApiError(
@@ -121,6 +123,13 @@ export function httpTransport(
       )
     }
   }
+}
+
+/** The API's Retry-After in whole seconds (it sends only that form), or nothing. */
+export function retryAfterOf(headers: Headers): { retryAfterS?: number } {
+  const value = headers.get('retry-after')
+  if (value === null || !/^\d{1,6}$/.test(value.trim())) return {}
+  return { retryAfterS: Number(value.trim()) }
 }
 
 function parseText(data: unknown): unknown {
