@@ -371,6 +371,9 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
         .where(eq(classWorkSchedules.id, scheduleId))
       if (schedule?.startedAt.toISOString() !== startedAt || schedule.endedAt.toISOString() !== endedAt)
         return
+      // Moved away and back before any mail went: the time members last heard of stands (a course's lessons
+      // inside the same span may have moved, so a course is still told).
+      if (schedule.lessonCount === 1 && previousStartedAt === startedAt && previousEndedAt === endedAt) return
       // Paid reservations: a hold being paid for shows its time on the checkout page.
       const booked = await purchaseDetailsWhere(
         db,

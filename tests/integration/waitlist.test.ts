@@ -1022,6 +1022,30 @@ describe('a teacher moving the lesson, its line is told', () => {
     expect(await mailsTo(c!)).toEqual([])
     expect(await mailsTo(d!)).toEqual([])
   })
+  it('moved away and back before any mail went: nobody is told of a change, booked or in line', async () => {
+    const full = await fullSchedule(1)
+    const a = await newPerson()
+    await joined(a, full.scheduleId)
+    await runJobs()
+    await api.db.delete(mails)
+    await moveLesson(full, at(4 * DAY), at(HOUR))
+    await moveLesson(full, full.start, at(HOUR + MINUTE))
+    await runJobs()
+    expect(await mailsTo(full.seats[0]!.member)).toEqual([])
+    expect(await mailsTo(a)).toEqual([])
+    // A later move is told from the time they last heard of.
+    const later = at(6 * DAY)
+    await moveLesson(full, later, at(2 * HOUR))
+    await runJobs()
+    const [booked] = await mailsTo(full.seats[0]!.member)
+    const [waiting] = await mailsTo(a)
+    const run = (from: Date) =>
+      formatRunJa(from.toISOString(), new Date(from.getTime() + HOUR).toISOString(), 1)
+    for (const m of [booked, waiting]) {
+      expect(m?.text).toContain(`変更前の日時：${run(full.start)}`)
+      expect(m?.text).toContain(run(later))
+    }
+  })
   it('a parent told of their booking still hears of the seat held for a sibling, with its end', async () => {
     const full = await fullSchedule(2)
     const parent = full.seats[0]!.member
