@@ -7,6 +7,7 @@ import { retriedConflicts } from '../../app/db/transaction'
 import { DESTINATION_SEARCH_LIMIT, STUDENT_LIMIT } from '../../app/lib/page-sizes'
 import { setupApi, type TestApi } from './support/api'
 import { loadMasters, postClass, postSchedule } from './support/classes'
+import { whileHeld } from './support/locks'
 import { insertMembers } from './support/people'
 import { SUBS } from './support/tokens'
 
@@ -337,6 +338,36 @@ describe('one member writing from two tabs at once', () => {
   })
 })
 
+describe('two teachers writing to each other', () => {
+  it('one room between them, whichever opens it, also when both open at the same moment', async () => {
+    const masters = await loadMasters(api)
+    for (const round of [0, 1]) {
+      const subs = await insertMembers(api.db, `two-teachers-${round}`, 2)
+      const ids = await Promise.all(subs.map((sub) => api.userId(sub)))
+      await api.db
+        .update(users)
+        .set({ isTeacher: true, teacherVerifiedAt: api.now })
+        .where(sql`${users.id} in (${ids[0]}, ${ids[1]})`)
+      for (const sub of subs) {
+        const cls = await postClass(api, masters, sub, { is_published: true })
+        expect(cls.status).toBe(201)
+      }
+      const open = (i: 0 | 1) => api.as(subs[i]!, 'POST', '/v1/rooms', { partner_id: ids[1 - i] })
+      // One after the other, then both at once (PostgreSQL: two connections).
+      const answers = round === 0 ? [await open(0), await open(1)] : await Promise.all([open(0), open(1)])
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 201])
+      expect(Room.parse(answers[0]!.body).id).toBe(Room.parse(answers[1]!.body).id)
+      const between = await api.db
+        .select({ id: rooms.id })
+        .from(rooms)
+        .where(
+          sql`${rooms.teacherId} in (${ids[0]}, ${ids[1]}) and ${rooms.memberId} in (${ids[0]}, ${ids[1]})`,
+        )
+      expect(between).toHaveLength(1)
+    }
+  })
+})
+
 describe('a room with a long history', () => {
   /** Rows each plan node over `messages` produced, summed over its loops (EXPLAIN ANALYZE). */
   const messageRowsRead = async (query: { getSQL(): ReturnType<typeof sql> }) => {
@@ -491,6 +522,27 @@ describe('contact details written to slip past the filter', () => {
     expect(await send('よろしくお願いします')).toMatchObject({ status: 'visible' })
     const seen = MessageList.parse((await api.as(SUBS.teacher, 'GET', `/v1/rooms/${roomId}/messages`)).body)
     expect(seen.map((m) => m.body)).not.toContain('5678です')
+  })
+
+  it('the second half sent while the first is being written (two tabs) is read with it and held (PostgreSQL)', async () => {
+    // The first half is being written by another send: its transaction holds the room, as a send does.
+    const senderId = await api.userId(SUBS.member01)
+    const rest = await whileHeld(
+      api,
+      async (tx) => {
+        await tx.select({ id: rooms.id }).from(rooms).where(eq(rooms.id, roomId)).for('no key update')
+        await tx.insert(messages).values({
+          roomId,
+          senderId,
+          body: '電話は080-9876-',
+          containsContactInfo: false,
+          status: 'visible',
+          createdAt: api.now,
+        })
+      },
+      () => send('5432です'),
+    )
+    expect(rest).toMatchObject({ contains_contact_info: true, status: 'held' })
   })
 
   it('a held message does not hold the plain ones after it, nor once an operator released it', async () => {

@@ -85,6 +85,20 @@ describe('messages per member', () => {
   })
 })
 
+describe('refused sends', () => {
+  it('are given back: sends refused as not theirs do not use up the limit for the member’s real messages', async () => {
+    const token = await accessToken(SUBS.member01)
+    for (let i = 0; i <= LIMITS.messagesPerMember.points; i++)
+      expect((await send(api.app, token, `${i}`)).status).toBe(404)
+    const teacherId = await api.userId(SUBS.teacher)
+    const opened = await api.as(SUBS.member01, 'POST', '/v1/rooms', {
+      partner_id: teacherId,
+      body: 'はじめまして',
+    })
+    expect([200, 201]).toContain(opened.status)
+  })
+})
+
 describe('calls per access token', () => {
   it('past the limit every authenticated call is 429, whatever the route or instance', async () => {
     const limited = { apiPerToken: { points: 5, durationS: 60 } }

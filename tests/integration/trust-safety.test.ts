@@ -1633,6 +1633,34 @@ describe('通報: suspending an account', () => {
     expectError(raced, 409, 'sender_suspended')
     expect((await api.db.select().from(messages).where(eq(messages.id, racing.id)))[0]!.status).toBe('held')
 
+    // A send, or a room opened with a first message, racing the sender's suspension (PostgreSQL): each waits for
+    // the sender's row, then is refused; nothing is stored or queued.
+    const sender = await newPerson({ teacher: true, verified: true })
+    await createClass(sender.sub, { is_published: true, price: 0 })
+    const senderRoom = expectOk(
+      await call(parent.sub, 'POST', '/v1/rooms', { partner_id: sender.id, body: 'よろしくお願いします' }),
+      201,
+    ) as { id: number }
+    const other = await newPerson({ teacher: true, verified: true })
+    await createClass(other.sub, { is_published: true, price: 0 })
+    await api.db.delete(jobs).where(eq(jobs.kind, 'notify.message'))
+    const [sent, opened] = await whileHeld(
+      api,
+      async (tx) => {
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, sender.id)).for('update')
+        await tx.update(users).set({ suspendedAt: api.now }).where(eq(users.id, sender.id))
+      },
+      () =>
+        Promise.all([
+          call(sender.sub, 'POST', `/v1/rooms/${senderRoom.id}/messages`, { body: 'こちらこそ' }),
+          call(sender.sub, 'POST', '/v1/rooms', { partner_id: other.id, body: 'はじめまして' }),
+        ]),
+    )
+    expectError(sent, 403, 'account_suspended')
+    expectError(opened, 403, 'account_suspended')
+    expect(await api.db.select().from(messages).where(eq(messages.senderId, sender.id))).toEqual([])
+    expect(await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.message'))).toEqual([])
+
     // A pending 本人確認 of a suspended member: never approved (no badge, no mail); it can still be rejected.
     const submission = await submitVerification(applicant.sub)
     await api.db.update(users).set({ suspendedAt: api.now }).where(eq(users.id, applicant.id))
@@ -1820,6 +1848,7 @@ describe('本人確認: the images', () => {
       ok: false,
       status: 429,
       message: RATE_LIMITED_MESSAGE,
+      retryAfterS: expect.any(Number),
     })
     expect(sent).toHaveLength(2)
     expect(await stored()).toBe(before + 2)

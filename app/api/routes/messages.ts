@@ -14,12 +14,30 @@ import {
   SendMessageBody,
 } from '../../contract/v1/rooms'
 import { requireUser } from '../auth'
+import { ApiError } from '../errors'
 import { type ApiApp, bearer, errors, json, type RouteDeps } from '../openapi'
 import { myClassAnnouncements } from '../services/announcements'
 import { destinations, listRooms, markRoomRead, openRoom, roomMessages, sendMessage } from '../services/rooms'
 
 export function registerMessageRoutes(app: ApiApp, deps: RouteDeps) {
   const member = requireUser(deps.auth, deps.getDb)
+
+  /**
+   * A send counted against the member's message limit; one refused (a room that is not theirs, a partner who was
+   * suspended: 4xx) delivered nothing and is given back, so retrying into a closed room cannot lock a parent out
+   * of every other room for the rest of the minute.
+   */
+  async function sentWithinLimit<T>(userId: number, send: () => Promise<T>): Promise<T> {
+    const key = String(userId)
+    await deps.rateLimit('messagesPerMember', key)
+    try {
+      return await send()
+    } catch (err) {
+      if (err instanceof ApiError && err.status < 500)
+        await deps.giveBack('messagesPerMember', key).catch(() => {})
+      throw err
+    }
+  }
 
   app.openapi(
     createRoute({
@@ -110,8 +128,14 @@ export function registerMessageRoutes(app: ApiApp, deps: RouteDeps) {
     async (c) => {
       const { partner_id, body } = c.req.valid('json')
       // With a first message, the message limit applies as to any other.
-      if (body !== undefined) await deps.rateLimit('messagesPerMember', String(c.var.user.id))
-      const { room, created } = await openRoom(await deps.getDb(), c.var.user, partner_id, deps.now(), body)
+      if (body === undefined) {
+        const { room, created } = await openRoom(await deps.getDb(), c.var.user, partner_id, deps.now())
+        return created ? c.json(room, 201) : c.json(room, 200)
+      }
+      const db = await deps.getDb()
+      const { room, created } = await sentWithinLimit(c.var.user.id, () =>
+        openRoom(db, c.var.user, partner_id, deps.now(), body),
+      )
       return created ? c.json(room, 201) : c.json(room, 200)
     },
   )
@@ -131,15 +155,11 @@ export function registerMessageRoutes(app: ApiApp, deps: RouteDeps) {
       responses: { 201: json(Message, '送ったメッセージ'), ...errors(400, 401, 404, 410, 413, 429, 503) },
     }),
     async (c) => {
-      await deps.rateLimit('messagesPerMember', String(c.var.user.id))
+      const db = await deps.getDb()
+      const { id } = c.req.valid('param')
+      const { body } = c.req.valid('json')
       return c.json(
-        await sendMessage(
-          await deps.getDb(),
-          c.var.user.id,
-          c.req.valid('param').id,
-          c.req.valid('json').body,
-          deps.now(),
-        ),
+        await sentWithinLimit(c.var.user.id, () => sendMessage(db, c.var.user.id, id, body, deps.now())),
         201,
       )
     },

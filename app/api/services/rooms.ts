@@ -20,6 +20,7 @@ import { DESTINATION_SEARCH_LIMIT, MESSAGE_PAGE_SIZE, STUDENT_LIMIT } from '../.
 import { foldKana } from '../../lib/search-normalize'
 import type { UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
+import { refuseIfSuspended } from './account-state'
 import { iso } from './class-cards'
 
 /** The most rooms a list holds (the most recent ones). */
@@ -330,11 +331,31 @@ export async function openRoom(
     throw notFound('メッセージの送信先')
   }
   const { roomId, created } = await transaction(db, async (tx) => {
-    const [room] = await tx
-      .insert(rooms)
-      .values({ teacherId, memberId, createdAt: now })
-      .onConflictDoNothing()
-      .returning({ id: rooms.id })
+    // The opener's account first (0015): a suspension committed since the sign-in check ends this write too.
+    await refuseIfSuspended(tx, user.id, 'key share')
+    // One room per pair of people, whichever of them is the "teacher" of it: two teachers may each open one to the
+    // other (both teach publicly). The pair's lock makes the look-up and the insert one step across instances
+    // (the two-integer advisory keys are used for nothing else; the setup lock is a single bigint key).
+    const [low, high] = teacherId < memberId ? [teacherId, memberId] : [memberId, teacherId]
+    await tx.execute(sql`select pg_advisory_xact_lock(${low}::int, ${high}::int)`)
+    const [found] = await tx
+      .select({ id: rooms.id })
+      .from(rooms)
+      .where(
+        or(
+          and(eq(rooms.teacherId, teacherId), eq(rooms.memberId, memberId)),
+          and(eq(rooms.teacherId, memberId), eq(rooms.memberId, teacherId)),
+        ),
+      )
+      .orderBy(asc(rooms.id))
+      .limit(1)
+    const [room] = found
+      ? []
+      : await tx
+          .insert(rooms)
+          .values({ teacherId, memberId, createdAt: now })
+          .onConflictDoNothing()
+          .returning({ id: rooms.id })
     if (room)
       await tx.insert(roomMembers).values([
         { roomId: room.id, userId: teacherId },
@@ -342,10 +363,12 @@ export async function openRoom(
       ])
     const [existing] = room
       ? [room]
-      : await tx
-          .select({ id: rooms.id })
-          .from(rooms)
-          .where(and(eq(rooms.teacherId, teacherId), eq(rooms.memberId, memberId)))
+      : found
+        ? [found]
+        : await tx
+            .select({ id: rooms.id })
+            .from(rooms)
+            .where(and(eq(rooms.teacherId, teacherId), eq(rooms.memberId, memberId)))
     // The opener has the room in their list from now on, even before the first message. With a message, sending
     // does it: the room row first, then the membership, as every send locks them (0015; another tab's send).
     if (firstMessage !== undefined) await insertMessage(tx, user.id, existing!.id, firstMessage, now)
@@ -373,6 +396,8 @@ export async function sendMessage(
   now: Date,
 ): Promise<Message> {
   return transaction(db, async (tx) => {
+    // The sender's account first (0015): a suspension committed since the sign-in check ends this send too.
+    await refuseIfSuspended(tx, userId, 'key share')
     await requireRoomMember(tx, userId, roomId)
     // A suspended account can no longer be written to, in a room opened before the suspension too.
     const [partner] = await tx
@@ -423,6 +448,9 @@ async function insertMessage(
   body: string,
   now: Date,
 ): Promise<Message> {
+  // The room first (0015): sends into one room queue here, so a message split over two tabs at once is read
+  // whole by the second (completesSplitContact sees the first, committed).
+  await tx.select({ id: rooms.id }).from(rooms).where(eq(rooms.id, roomId)).for('no key update')
   // Contact details sent after the composer's warning: held for an operator; the recipient sees nothing yet.
   const flagged = containsContactInfo(body) || (await completesSplitContact(tx, userId, roomId, body, now))
   const [m] = await tx
