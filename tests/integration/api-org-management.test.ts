@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { InvitationCode, OrganizationDeepMe, OrgUserList } from '../../app/contract/v1/organizations'
 import { classWorks, organizations, orgUsers, users } from '../../app/db/schema'
 import { setupApi, type TestApi } from './support/api'
+import { whileHeld } from './support/locks'
 import { insertMembers } from './support/people'
 import { SUBS } from './support/tokens'
 
@@ -61,16 +62,28 @@ describe('invitation codes and joining', () => {
   it('the owner removes a member (classes leave too), never themself; others get 404', async () => {
     const teacherId = await api.userId(SUBS.teacher)
     const ownerId = await api.userId(SUBS.owner)
+    const code = async () =>
+      InvitationCode.parse((await api.as(SUBS.owner, 'GET', '/v1/org_users/invitation_code')).body)
+        .invitation_code
+    const before = await code()
     // Not the owner: 404, nothing changes.
     expect((await api.as(SUBS.emily, 'DELETE', `/v1/org_users/${teacherId}`)).status).toBe(404)
     const self = await api.as(SUBS.owner, 'DELETE', `/v1/org_users/${ownerId}`)
     expect([self.status, self.body.code]).toEqual([422, 'cannot_remove_owner'])
+    // Refused removals leave the code as it was.
+    expect(await code()).toBe(before)
     const res = await api.as(SUBS.owner, 'DELETE', `/v1/org_users/${teacherId}`)
     expect(res.status).toBe(200)
     const members = OrgUserList.parse(res.body)
     expect(members.some((m) => m.user_id === teacherId)).toBe(false)
     const own = await api.db.select().from(classWorks).where(eq(classWorks.teacherId, teacherId))
     for (const c of own) expect(c.organizationId).toBeNull()
+    // The removed teacher knew the code: it is a new one now, and the old one lets nobody in.
+    const after = await code()
+    expect(after).not.toBe(before)
+    const rejoin = await api.as(SUBS.teacher, 'POST', '/v1/org_users/join', { invitation_code: before })
+    expect([rejoin.status, rejoin.body.code]).toEqual([404, 'invalid_invitation_code'])
+    expect(await code()).toBe(after)
     // A user outside the organisation: 404.
     expect((await api.as(SUBS.owner, 'DELETE', `/v1/org_users/${teacherId}`)).status).toBe(404)
   })
@@ -131,6 +144,69 @@ describe('invitation codes and joining', () => {
     const before = await api.db.select().from(organizations)
     expect((await api.as(SUBS.emily, 'POST', '/v1/org_users/invitation_code/regenerate')).status).toBe(404)
     expect(await api.db.select().from(organizations)).toEqual(before)
+  })
+})
+
+describe('at the same moment, and suspended accounts', () => {
+  /** Fresh verified teachers outside any organisation. */
+  async function freshTeachers(prefix: string, n: number) {
+    const subs = await insertMembers(api.db, prefix, n)
+    await api.db
+      .update(users)
+      .set({ isTeacher: true, teacherVerifiedAt: api.now })
+      .where(inArray(users.sub, subs))
+    return subs
+  }
+  const codeOf = async (owner: string) =>
+    InvitationCode.parse((await api.as(owner, 'GET', '/v1/org_users/invitation_code')).body).invitation_code
+
+  it('a form sent twice founds one organisation; the second is 409 already_in_organization', async () => {
+    const [sub] = await freshTeachers('org-twice', 1)
+    const answers = await Promise.all([
+      api.as(sub!, 'POST', '/v1/organizations', orgBody),
+      api.as(sub!, 'POST', '/v1/organizations', orgBody),
+    ])
+    expect(answers.map((a) => [a.status, a.body.code ?? null]).sort()).toEqual([
+      [201, null],
+      [409, 'already_in_organization'],
+    ])
+    const owned = await api.db
+      .select()
+      .from(organizations)
+      .where(eq(organizations.ownerId, await api.userId(sub!)))
+    expect(owned).toHaveLength(1)
+  })
+
+  it('an organisation whose owner was suspended takes nobody in with its code (404)', async () => {
+    const [owner, joiner] = await freshTeachers('org-suspended-owner', 2)
+    expect((await api.as(owner!, 'POST', '/v1/organizations', orgBody)).status).toBe(201)
+    const code = await codeOf(owner!)
+    await api.db.update(users).set({ suspendedAt: api.now }).where(eq(users.sub, owner!))
+    const join = await api.as(joiner!, 'POST', '/v1/org_users/join', { invitation_code: code })
+    expect([join.status, join.body.code]).toEqual([404, 'invalid_invitation_code'])
+    expect(
+      await api.db
+        .select()
+        .from(orgUsers)
+        .where(eq(orgUsers.userId, await api.userId(joiner!))),
+    ).toEqual([])
+  })
+
+  it('a join racing the joiner’s suspension waits for it and is refused (403); nothing joins (PostgreSQL)', async () => {
+    const [owner, joiner] = await freshTeachers('org-suspended-joiner', 2)
+    expect((await api.as(owner!, 'POST', '/v1/organizations', orgBody)).status).toBe(201)
+    const code = await codeOf(owner!)
+    const joinerId = await api.userId(joiner!)
+    const join = await whileHeld(
+      api,
+      async (tx) => {
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, joinerId)).for('update')
+        await tx.update(users).set({ suspendedAt: api.now }).where(eq(users.id, joinerId))
+      },
+      () => api.as(joiner!, 'POST', '/v1/org_users/join', { invitation_code: code }),
+    )
+    expect([join.status, join.body.code]).toEqual([403, 'account_suspended'])
+    expect(await api.db.select().from(orgUsers).where(eq(orgUsers.userId, joinerId))).toEqual([])
   })
 })
 

@@ -24,10 +24,12 @@ let teacher: string
 let teacherUserId: number
 /** The demo organisation's owner, who takes the teacher in and out of it round by round. */
 let owner: string
-let invitationCode: string
 let members: string[]
 /** The schedules this test made (the demo data's own are left out of the invariants). */
 const created = new Set<number>()
+
+const currentInvitationCode = async (): Promise<string> =>
+  (await api.call('GET', '/v1/org_users/invitation_code', { token: owner })).body.invitation_code
 
 beforeAll(async () => {
   api = await setupApi()
@@ -49,8 +51,6 @@ beforeAll(async () => {
   teacherUserId = teacherId
   teacher = await accessToken(SUBS.teacher, {}, { expiresIn: 3600 })
   owner = await accessToken(SUBS.owner, {}, { expiresIn: 3600 })
-  invitationCode = (await api.call('GET', '/v1/org_users/invitation_code', { token: owner })).body
-    .invitation_code
   const subs = Array.from({ length: MEMBERS }, (_, i) => `crowd|member-${i}`)
   await api.db.insert(users).values(
     subs.map((sub, i) => ({
@@ -157,7 +157,8 @@ describe(`a teacher editing while members book (${process.env.TEST_DATABASE_URL 
         round % 2 === 0
           ? await api.call('POST', '/v1/org_users/join', {
               token: teacher,
-              body: { invitation_code: invitationCode },
+              // The code of the moment: each removal makes a new one.
+              body: { invitation_code: await currentInvitationCode() },
             })
           : await api.call('DELETE', `/v1/org_users/${teacherUserId}`, { token: owner }),
       ])()

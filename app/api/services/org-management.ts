@@ -11,6 +11,7 @@ import { classWorks, organizations, orgUsers, users } from '../../db/schema'
 import { transaction } from '../../db/transaction'
 import type { UserRow } from '../auth'
 import { ApiError, notFound, refuseContactInfoIn } from '../errors'
+import { refuseIfSuspended } from './account-state'
 import { lockClassesOfTeacher, requireTeacher } from './class-management'
 import { orgUserList } from './organizations'
 import { requireVerifiedTeacher } from './verifications'
@@ -70,6 +71,9 @@ export async function createOrganization(db: Db, user: UserRow, input: Organizat
   requireVerifiedTeacher(user, 'organization')
   refuseContactInName(input.name)
   await transaction(db, async (tx) => {
+    // The founder's row first: a double-sent form, or a join at the same moment, waits here and then sees the
+    // membership (409 already_in_organization, not a unique-key conflict); a suspension since sign-in refuses.
+    await lockOwnRow(tx, user.id)
     if (await membership(tx, user.id)) throw alreadyInOrganization()
     const [org] = await tx
       .insert(organizations)
@@ -88,7 +92,6 @@ export async function createOrganization(db: Db, user: UserRow, input: Organizat
       .insert(orgUsers)
       .values({ organizationId: org!.id, userId: user.id, role: 'owner', joinedAt: now })
     // As a join does: a class created meanwhile is seen by the update below, or takes the new membership.
-    await lockTeacherRow(tx, user.id)
     await lockClassesOfTeacher(tx, user.id)
     await tx.update(classWorks).set({ organizationId: org!.id }).where(eq(classWorks.teacherId, user.id))
   })
@@ -131,19 +134,27 @@ export async function joinOrganization(db: Db, user: UserRow, body: JoinOrganiza
   await transaction(db, async (tx) => {
     if (await membership(tx, user.id)) throw alreadyInOrganization()
     const [org] = await tx
-      .select({ id: organizations.id })
+      .select({ id: organizations.id, ownerSuspendedAt: users.suspendedAt })
       .from(organizations)
+      .innerJoin(users, eq(users.id, organizations.ownerId))
       .where(eq(organizations.invitationCode, body.invitation_code.toUpperCase()))
-      .for('no key update')
-    if (!org) throw new ApiError(404, 'invalid_invitation_code', '招待コードが正しくありません')
+      .for('no key update', { of: organizations })
+    // An organisation whose owner was suspended takes nobody in: its code may have been shared already.
+    if (!org || org.ownerSuspendedAt) throw invalidInvitationCode()
+    // Organisation → user → classes (0015); the membership read again under the user's lock (a create or another
+    // join of the same teacher at the same moment).
+    await lockOwnRow(tx, user.id)
+    if (await membership(tx, user.id)) throw alreadyInOrganization()
     await tx
       .insert(orgUsers)
       .values({ organizationId: org.id, userId: user.id, role: 'member', joinedAt: now })
-    await lockTeacherRow(tx, user.id)
     await lockClassesOfTeacher(tx, user.id)
     await tx.update(classWorks).set({ organizationId: org.id }).where(eq(classWorks.teacherId, user.id))
   })
 }
+
+const invalidInvitationCode = () =>
+  new ApiError(404, 'invalid_invitation_code', '招待コードが正しくありません')
 
 /**
  * The member's user row, before their classes change organisation: creating a class reads the membership under a
@@ -154,17 +165,40 @@ async function lockTeacherRow(tx: Tx, userId: number) {
   await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update')
 }
 
-/** DELETE /v1/org_users/{user_id}: the owner removes a member (never the owner); their classes leave too. */
+/** lockTeacherRow for the caller's own join or founding: a suspension committed since sign-in refuses it (403). */
+async function lockOwnRow(tx: Tx, userId: number) {
+  await lockTeacherRow(tx, userId)
+  await refuseIfSuspended(tx, userId)
+}
+
+/** The member the owner may remove: 404 for anyone outside the organisation, 422 for the owner. */
+async function requireRemovable(tx: Db | Tx, organizationId: number, memberId: number) {
+  const [target] = await tx
+    .select({ role: orgUsers.role })
+    .from(orgUsers)
+    .where(and(eq(orgUsers.organizationId, organizationId), eq(orgUsers.userId, memberId)))
+  if (!target) throw notFound('メンバー')
+  if (target.role === 'owner')
+    throw new ApiError(422, 'cannot_remove_owner', '団体のオーナーは削除できません')
+}
+
+/**
+ * DELETE /v1/org_users/{user_id}: the owner removes a member (never the owner); their classes leave too. The
+ * invitation code is made new first: the removed teacher knows the old one and would otherwise join again at once.
+ * In its own short transaction, as regenerating does: the code is a unique key (FOR UPDATE), which the removal
+ * must not hold while it waits for the member's classes (0015).
+ */
 export async function removeMember(db: Db, user: UserRow, memberId: number): Promise<OrgUser[]> {
+  const [owned] = await db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(eq(organizations.ownerId, user.id))
+  if (!owned) throw notFound('組織')
+  await requireRemovable(db, owned.id, memberId)
+  await regenerateInvitationCode(db, user)
   await transaction(db, async (tx) => {
     const org = await lockOwnedOrganization(tx, user.id)
-    const [target] = await tx
-      .select({ role: orgUsers.role })
-      .from(orgUsers)
-      .where(and(eq(orgUsers.organizationId, org.id), eq(orgUsers.userId, memberId)))
-    if (!target) throw notFound('メンバー')
-    if (target.role === 'owner')
-      throw new ApiError(422, 'cannot_remove_owner', '団体のオーナーは削除できません')
+    await requireRemovable(tx, org.id, memberId)
     await tx.delete(orgUsers).where(and(eq(orgUsers.organizationId, org.id), eq(orgUsers.userId, memberId)))
     await lockTeacherRow(tx, memberId)
     await lockClassesOfTeacher(tx, memberId)

@@ -193,7 +193,7 @@ function Members({ org }: { org: OrganizationDeepMe }) {
         open={target !== null}
         onOpenChange={(o) => (o ? null : setTarget(null))}
         title={`${target?.nickname ?? ''}さんを団体から外しますか？`}
-        message="その先生のクラスは団体のクラスではなくなります。"
+        message="その先生のクラスは団体のクラスではなくなります。招待コードは新しくなり、今のコードでは参加できなくなります。"
         testId="remove-member-dialog"
         buttons={[
           { text: 'やめる', color: 'outline', onClick: () => setTarget(null) },
