@@ -284,6 +284,36 @@ describe('リクエスト開催', () => {
     expect(await api.db.select().from(classRequests).where(eq(classRequests.userId, a.id))).toEqual([])
   })
 
+  it('a member suspended after asking: their request leaves the teacher’s list and every count', async () => {
+    const teacher = await person(true)
+    const [a, b] = [await person(), await person()]
+    const classId = await classWithoutDates(teacher)
+    for (const who of [a, b])
+      ok(
+        await call(who.sub, 'POST', `/v1/class_works/${classId}/requests`, {
+          weekdays: ['mon'],
+          times: ['morning'],
+          note: `${who.id}より`,
+        }),
+        201,
+      )
+    await api.db.update(users).set({ suspendedAt: api.now }).where(eq(users.id, a.id))
+    const list = ClassRequestList.parse(
+      ok(await call(teacher.sub, 'GET', `/v1/teachers/class_works/${classId}/requests`)),
+    )
+    expect(list.count).toBe(1)
+    expect(list.items.map((i) => i.note)).toEqual([`${b.id}より`])
+    const c = await person()
+    const receipt = ok(
+      await call(c.sub, 'POST', `/v1/class_works/${classId}/requests`, {
+        weekdays: ['tue'],
+        times: ['evening'],
+      }),
+      201,
+    ) as { request_count: number }
+    expect(receipt.request_count).toBe(2)
+  })
+
   it('is refused while a date is coming, and for bad input', async () => {
     const teacher = await person(true)
     const a = await person()

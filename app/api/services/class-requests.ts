@@ -17,8 +17,16 @@ import { iso } from './class-cards'
 /** The teacher's list shows the oldest this many; its count is of them all. */
 const REQUEST_LIST_LIMIT = 500
 
+/**
+ * A class's open requests, of members who are not suspended: a suspended member's note and nickname leave the
+ * teacher's list and its count with the rest of their account (their request is never mailed either).
+ */
 const openRequests = (classWorkId: number) =>
-  and(eq(classRequests.classWorkId, classWorkId), isNull(classRequests.notifiedAt))
+  and(
+    eq(classRequests.classWorkId, classWorkId),
+    isNull(classRequests.notifiedAt),
+    sql`not exists (select 1 from ${users} where ${users.id} = ${classRequests.userId} and ${users.suspendedAt} is not null)`,
+  )
 
 export async function createClassRequest(
   db: Db,
