@@ -12,6 +12,8 @@ import { type ApiClient, createApiClient } from '../../app/server/api-client/cli
 import { ApiError } from '../../app/server/api-client/errors'
 import { inProcessTransport } from '../../app/server/api-client/transport'
 import { setupApi, type TestApi } from './support/api'
+import { loadMasters, postClass } from './support/classes'
+import { whileHeld } from './support/locks'
 import { insertMembers } from './support/people'
 import { SUBS, tokenFor } from './support/tokens'
 
@@ -212,6 +214,20 @@ describe('favorite classes', () => {
         expect(res.status, `${method} ${target}`).toBe(404)
       }
     }
+  })
+
+  it('a class deleted while it is being favorited is 404, not a bad request (PostgreSQL)', async () => {
+    const cls = (await postClass(api, await loadMasters(api), SUBS.teacher, { is_published: true })).body as {
+      id: number
+    }
+    const res = await whileHeld(
+      api,
+      async (tx) => {
+        await tx.delete(classWorks).where(eq(classWorks.id, cls.id))
+      },
+      () => api.as(SUBS.parent, 'POST', favoritePath(cls.id)),
+    )
+    expect([res.status, res.body.code]).toEqual([404, 'not_found'])
   })
 
   it('a favorite of a class unpublished later is hidden from the list and can still be removed', async () => {

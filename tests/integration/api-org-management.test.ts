@@ -39,9 +39,11 @@ describe('invitation codes and joining', () => {
     const teacherId = await api.userId(SUBS.teacher)
     expect(await api.db.select().from(orgUsers).where(eq(orgUsers.userId, teacherId))).toHaveLength(0)
 
-    const joined = await api.as(SUBS.teacher, 'POST', '/v1/org_users/join', {
-      invitation_code: fresh.invitation_code.toLowerCase(),
-    })
+    // Typed with a Japanese input method in full-width mode, without its hyphens: the same code.
+    const fullWidth = fresh.invitation_code
+      .replace(/-/g, '')
+      .replace(/[A-Z0-9]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0))
+    const joined = await api.as(SUBS.teacher, 'POST', '/v1/org_users/join', { invitation_code: fullWidth })
     expect(joined.status).toBe(200)
     const org = OrganizationDeepMe.parse(joined.body)
     expect(org.my_role).toBe('member')

@@ -36,7 +36,7 @@ export function registerOrgManagementRoutes(app: ApiApp, deps: RouteDeps) {
       request: { body: body(OrganizationInput) },
       responses: {
         201: json(OrganizationDeepMe, '作成した団体'),
-        ...errors(400, 401, 403, 404, 409, 413, 503),
+        ...errors(400, 401, 403, 409, 413, 422, 503),
       },
     }),
     async (c) => {
@@ -55,7 +55,7 @@ export function registerOrgManagementRoutes(app: ApiApp, deps: RouteDeps) {
       security: bearer,
       middleware: [member] as const,
       request: { body: body(OrganizationPatch) },
-      responses: { 200: json(OrganizationDeepMe, '変更後の団体'), ...errors(400, 401, 404, 413, 503) },
+      responses: { 200: json(OrganizationDeepMe, '変更後の団体'), ...errors(400, 401, 404, 413, 422, 503) },
     }),
     async (c) => {
       const db = await deps.getDb()

@@ -2,7 +2,7 @@ import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm'
 import type { Favorite, FavoriteState, FollowState } from '../../contract/v1/follows'
 import type { Db } from '../../db/client'
 import { classWorks, favorites, follows, users } from '../../db/schema'
-import { ApiError, notFound } from '../errors'
+import { ApiError, notFound, sqlState } from '../errors'
 import { iso, selectCardRows, toCards } from './class-cards'
 
 /**
@@ -96,7 +96,13 @@ export async function getFavorite(db: Db, userId: number, classWorkId: number): 
 
 export async function addFavorite(db: Db, userId: number, classWorkId: number): Promise<FavoriteState> {
   if (!(await isPublishedClass(db, classWorkId))) throw notFound('クラス')
-  await db.insert(favorites).values({ userId, classWorkId }).onConflictDoNothing()
+  try {
+    await db.insert(favorites).values({ userId, classWorkId }).onConflictDoNothing()
+  } catch (err) {
+    // Deleted by its teacher between the check and the insert: gone, like one that never was.
+    if (sqlState(err) === '23503') throw notFound('クラス')
+    throw err
+  }
   return favoriteState(db, userId, classWorkId)
 }
 

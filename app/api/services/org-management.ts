@@ -137,7 +137,7 @@ export async function joinOrganization(db: Db, user: UserRow, body: JoinOrganiza
       .select({ id: organizations.id, ownerSuspendedAt: users.suspendedAt })
       .from(organizations)
       .innerJoin(users, eq(users.id, organizations.ownerId))
-      .where(eq(organizations.invitationCode, body.invitation_code.toUpperCase()))
+      .where(eq(organizations.invitationCode, body.invitation_code))
       .for('no key update', { of: organizations })
     // An organisation whose owner was suspended takes nobody in: its code may have been shared already.
     if (!org || org.ownerSuspendedAt) throw invalidInvitationCode()

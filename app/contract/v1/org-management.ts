@@ -18,6 +18,20 @@ export type OrganizationInput = z.infer<typeof OrganizationInput>
 export const OrganizationPatch = OrganizationInput.partial().strict()
 export type OrganizationPatch = z.infer<typeof OrganizationPatch>
 
+/** Dashes a phone's keyboard or a Japanese input method may type for the code's hyphen. */
+const DASHES = /[\s\-‐‑‒–—―−ｰー]+/g
+
+/**
+ * An invitation code as its owner reads it out: full-width letters (an input method left on), lower case, spaces and
+ * any dash are the same code; twelve characters typed without hyphens are grouped as codes are (`XXXX-XXXX-XXXX`).
+ */
+export function normalizeInvitationCode(typed: string): string {
+  const code = typed.normalize('NFKC').toUpperCase().trim()
+  const bare = code.replace(DASHES, '')
+  if (bare.length === 12) return `${bare.slice(0, 4)}-${bare.slice(4, 8)}-${bare.slice(8)}`
+  return code.replace(DASHES, '-')
+}
+
 /** POST /v1/org_users/join */
 export const JoinOrganizationBody = z
   .object({
@@ -25,7 +39,8 @@ export const JoinOrganizationBody = z
       .string()
       .trim()
       .min(1, '招待コードを入力してください')
-      .max(32, '招待コードが正しくありません'),
+      .max(32, '招待コードが正しくありません')
+      .transform(normalizeInvitationCode),
   })
   .strict()
 export type JoinOrganizationBody = z.infer<typeof JoinOrganizationBody>
