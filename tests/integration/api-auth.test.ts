@@ -24,6 +24,8 @@ const authenticated: [string, string, unknown?][] = [
   ['GET', '/v1/class_announcements'],
   ['GET', '/v1/rooms'],
   ['GET', '/v1/rooms/1/messages'],
+  ['GET', '/v1/rooms/unread_count'],
+  ['GET', '/v1/rooms?partner_id=1'],
   ['GET', '/v1/destinations?candidate=teachers'],
   ['GET', '/v1/teachers/my_class_works'],
   ['GET', '/v1/teachers/my_class_work_schedules/1/students'],

@@ -5,11 +5,13 @@ import { DestinationList, Message, MessageList, Room, RoomList } from '../../app
 import { follows, messages, purchases, roomMembers, rooms, users } from '../../app/db/schema'
 import { retriedConflicts } from '../../app/db/transaction'
 import { DESTINATION_SEARCH_LIMIT, STUDENT_LIMIT } from '../../app/lib/page-sizes'
+import { createApiClient } from '../../app/server/api-client/client'
+import { inProcessTransport } from '../../app/server/api-client/transport'
 import { setupApi, type TestApi } from './support/api'
 import { loadMasters, postClass, postSchedule } from './support/classes'
 import { whileHeld } from './support/locks'
 import { insertMembers } from './support/people'
-import { SUBS } from './support/tokens'
+import { accessToken, SUBS } from './support/tokens'
 
 let api: TestApi
 let parentId: number
@@ -335,6 +337,79 @@ describe('one member writing from two tabs at once', () => {
     expect(sent).toHaveLength(3 * rounds)
     // The lock order holds: no deadlock was hidden by a retry either.
     expect(retriedConflicts['40P01'] ?? 0, 'deadlocks retried').toBe(deadlocksBefore)
+  })
+})
+
+describe('more rooms than the list holds', () => {
+  it('the oldest conversation is still found by id or partner, and its unread messages still count', async () => {
+    // A teacher with 201 students who wrote, the oldest one's message still unread.
+    const [teacher, ...students] = await insertMembers(api.db, 'many-rooms', 202)
+    const tId = await api.userId(teacher!)
+    const ids = await Promise.all(students.map((sub) => api.userId(sub)))
+    await api.db.update(users).set({ isTeacher: true }).where(eq(users.id, tId))
+    const start = api.now.getTime() - 86_400_000
+    const made = await api.db
+      .insert(rooms)
+      .values(
+        ids.map((memberId, i) => ({
+          teacherId: tId,
+          memberId,
+          createdAt: new Date(start),
+          lastMessageAt: new Date(start + i * 60_000),
+        })),
+      )
+      .returning({ id: rooms.id, memberId: rooms.memberId })
+    await api.db.insert(roomMembers).values(
+      made.flatMap((r) => [
+        { roomId: r.id, userId: tId, lastReadAt: new Date(start + 120 * 60_000) },
+        { roomId: r.id, userId: r.memberId },
+      ]),
+    )
+    await api.db.insert(messages).values(
+      made.map((r, i) => ({
+        roomId: r.id,
+        senderId: r.memberId,
+        body: `質問${i}`,
+        createdAt: new Date(start + i * 60_000),
+      })),
+    )
+    const oldest = made[0]!
+    // Unread for the teacher: the oldest room's message (read mark moved back) and those after the mark.
+    await api.db
+      .update(roomMembers)
+      .set({ lastReadAt: new Date(start - 60_000) })
+      .where(and(eq(roomMembers.roomId, oldest.id), eq(roomMembers.userId, tId)))
+    const listed = await roomsOf(teacher!)
+    expect(listed).toHaveLength(200)
+    expect(listed.map((r) => r.id)).not.toContain(oldest.id)
+    const expected = 1 + made.length - 121
+    const unread = await api.as(teacher!, 'GET', '/v1/rooms/unread_count')
+    expect(unread.body).toEqual({ count: expected })
+    // The list's own sum misses the room outside it.
+    expect(listed.reduce((n, r) => n + r.unread_count, 0)).toBe(expected - 1)
+
+    for (const query of [`room_id=${oldest.id}`, `partner_id=${oldest.memberId}`]) {
+      const found = RoomList.parse((await api.as(teacher!, 'GET', `/v1/rooms?${query}`)).body)
+      expect(
+        found.map((r) => [r.id, r.partner.id, r.unread_count]),
+        query,
+      ).toEqual([[oldest.id, oldest.memberId, 1]])
+    }
+    // Someone else's room, or a person without one: nothing. A bad id: 400.
+    expect((await api.as(SUBS.parent, 'GET', `/v1/rooms?room_id=${oldest.id}`)).body).toEqual([])
+    expect((await api.as(teacher!, 'GET', `/v1/rooms?partner_id=${parentId}`)).body).toEqual([])
+    expect((await api.as(teacher!, 'GET', '/v1/rooms?room_id=abc')).status).toBe(400)
+    // The BFF's client: the room, or nothing.
+    const client = createApiClient(() => inProcessTransport(async () => api.app), {
+      logger: { error: () => {}, warn: () => {} },
+    })
+    const token = await accessToken(teacher!)
+    expect((await client.findRoom(token, { partnerId: oldest.memberId }))?.id).toBe(oldest.id)
+    expect(await client.findRoom(token, { partnerId: parentId })).toBeUndefined()
+    expect((await client.unreadMessageCount(token)).count).toBe(expected)
+    // Reading it takes it off the count.
+    expect((await api.as(teacher!, 'POST', `/v1/rooms/${oldest.id}/read`)).status).toBe(200)
+    expect((await api.as(teacher!, 'GET', '/v1/rooms/unread_count')).body).toEqual({ count: expected - 1 })
   })
 })
 

@@ -9,15 +9,25 @@ import {
   MessageList,
   Room,
   RoomList,
+  RoomListQuery,
   RoomMessagesQuery,
   RoomReadResult,
   SendMessageBody,
+  UnreadMessageCount,
 } from '../../contract/v1/rooms'
 import { requireUser } from '../auth'
 import { ApiError } from '../errors'
 import { type ApiApp, bearer, errors, json, type RouteDeps } from '../openapi'
 import { myClassAnnouncements } from '../services/announcements'
-import { destinations, listRooms, markRoomRead, openRoom, roomMessages, sendMessage } from '../services/rooms'
+import {
+  destinations,
+  listRooms,
+  markRoomRead,
+  openRoom,
+  roomMessages,
+  sendMessage,
+  unreadMessageCount,
+} from '../services/rooms'
 
 export function registerMessageRoutes(app: ApiApp, deps: RouteDeps) {
   const member = requireUser(deps.auth, deps.getDb)
@@ -57,12 +67,31 @@ export function registerMessageRoutes(app: ApiApp, deps: RouteDeps) {
       method: 'get',
       path: '/rooms',
       tags: ['messages'],
-      summary: 'メッセージルームの一覧（未読数つき）',
+      summary:
+        'メッセージルームの一覧（未読数つき、新しい順に最大200件）。room_id・partner_id を指定すると、そのルームだけ（なければ空の一覧）',
       security: bearer,
       middleware: [member] as const,
-      responses: { 200: json(RoomList, 'ルーム'), ...errors(401, 404, 503) },
+      request: { query: RoomListQuery },
+      responses: { 200: json(RoomList, 'ルーム'), ...errors(400, 401, 404, 503) },
     }),
-    async (c) => c.json(await listRooms(await deps.getDb(), c.var.user.id), 200),
+    async (c) => {
+      const { room_id, partner_id } = c.req.valid('query')
+      const filter = { roomId: room_id, partnerId: partner_id }
+      return c.json(await listRooms(await deps.getDb(), c.var.user.id, filter), 200)
+    },
+  )
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/rooms/unread_count',
+      tags: ['messages'],
+      summary: 'すべてのルームの未読メッセージ数（ヘッダーの件数）',
+      security: bearer,
+      middleware: [member] as const,
+      responses: { 200: json(UnreadMessageCount, '未読数'), ...errors(401, 404, 503) },
+    }),
+    async (c) => c.json({ count: await unreadMessageCount(await deps.getDb(), c.var.user.id) }, 200),
   )
 
   app.openapi(

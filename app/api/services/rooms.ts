@@ -27,13 +27,19 @@ import { iso } from './class-cards'
 const ROOM_LIMIT = 200
 
 /**
+ * Which of the caller's rooms: their most recent ones, or one room (by id, or the one with a partner) wherever it
+ * stands in the list — a popular teacher's conversation pushed out of the newest ROOM_LIMIT can still be opened.
+ */
+export type RoomFilter = { roomId?: number; partnerId?: number }
+
+/**
  * The caller's rooms, most recent activity first, each with the number of unread messages from the partner. A
  * room with no message yet is listed only to whoever opened or visited it: anyone may open a room with a teacher
  * (a question before booking), and a stranger's empty room — or one whose only message is held — must not
- * appear in the teacher's list. `roomId`: that room only (what opening a room answers).
+ * appear in the teacher's list. With a filter: that room only (what opening a room answers; none when not theirs).
  */
-export async function listRooms(db: Db, userId: number, roomId?: number): Promise<Room[]> {
-  const rows = await roomListQuery(db, userId, roomId)
+export async function listRooms(db: Db, userId: number, filter: RoomFilter = {}): Promise<Room[]> {
+  const rows = await roomListQuery(db, userId, filter)
   return rows.map((r) => ({
     id: r.id,
     partner: {
@@ -58,7 +64,7 @@ export async function listRooms(db: Db, userId: number, roomId?: number): Promis
  * read every message ever sent, on every signed-in page (the header's unread count). Exported for the test that
  * checks the plan.
  */
-export function roomListQuery(db: Db, userId: number, roomId?: number) {
+export function roomListQuery(db: Db, userId: number, { roomId, partnerId }: RoomFilter = {}) {
   const partner = alias(users, 'partner')
   const list = db
     .select({
@@ -84,9 +90,11 @@ export function roomListQuery(db: Db, userId: number, roomId?: number) {
     .where(
       and(
         eq(roomMembers.userId, userId),
-        roomId === undefined
+        roomId === undefined && partnerId === undefined
           ? or(isNotNull(rooms.lastMessageAt), isNotNull(roomMembers.lastReadAt))
-          : eq(rooms.id, roomId),
+          : undefined,
+        roomId === undefined ? undefined : eq(rooms.id, roomId),
+        partnerId === undefined ? undefined : eq(partner.id, partnerId),
       ),
     )
     .orderBy(desc(sql`sort_at`), desc(rooms.id))
@@ -123,6 +131,27 @@ export function roomListQuery(db: Db, userId: number, roomId?: number) {
     .from(list)
     .leftJoinLateral(last, sql`true`)
     .orderBy(desc(list.sortAt), desc(list.id))
+}
+
+/**
+ * Unread messages from partners over all of the caller's rooms (the header's badge), not only the newest
+ * ROOM_LIMIT. Only rooms with a message after the caller's read mark are counted into: a member with thousands of
+ * read rooms costs one pass over their memberships, not a probe of every room's messages.
+ */
+export async function unreadMessageCount(db: Db, userId: number): Promise<number> {
+  const [row] = await db
+    .select({
+      n: sql<number>`coalesce(sum((select count(*)::int from ${messages} where ${messages.roomId} = ${rooms.id} and ${messages.senderId} <> ${userId} and ${messages.status} = 'visible' and ${messages.createdAt} > coalesce(${roomMembers.lastReadAt}, '-infinity'::timestamptz))), 0)::int`,
+    })
+    .from(roomMembers)
+    .innerJoin(rooms, eq(rooms.id, roomMembers.roomId))
+    .where(
+      and(
+        eq(roomMembers.userId, userId),
+        sql`${rooms.lastMessageAt} > coalesce(${roomMembers.lastReadAt}, '-infinity'::timestamptz)`,
+      ),
+    )
+  return Number(row?.n ?? 0)
 }
 
 /**
@@ -379,7 +408,7 @@ export async function openRoom(
         .where(and(eq(roomMembers.roomId, existing!.id), eq(roomMembers.userId, user.id)))
     return { roomId: existing!.id, created: Boolean(room) }
   })
-  const [room] = await listRooms(db, user.id, roomId)
+  const [room] = await listRooms(db, user.id, { roomId })
   if (!room) throw notFound('メッセージの送信先')
   return { room, created }
 }

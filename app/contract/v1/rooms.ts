@@ -15,6 +15,15 @@ export const Room = z.object({
 export type Room = z.infer<typeof Room>
 export const RoomList = z.array(Room)
 
+/**
+ * GET /v1/rooms: the most recent rooms; with `room_id` and/or `partner_id`, only that room wherever it stands (an
+ * empty list when the caller has none such), so a conversation older than the newest ones can still be opened.
+ */
+export const RoomListQuery = z.object({ room_id: IdString.optional(), partner_id: IdString.optional() })
+
+/** GET /v1/rooms/unread_count: unread messages from partners over all of the caller's rooms. */
+export const UnreadMessageCount = z.object({ count: z.number().int().nonnegative() })
+
 export const Message = z.object({
   id: Id,
   room_id: Id,

@@ -55,10 +55,11 @@ export const getAuthState = createServerFn({ method: 'GET' }).handler(async (): 
   // The header counts (spec §3): unread announcements, and the sum of unread room messages. The announcements
   // count also takes the operator's unread notices: /information lists both, and a badge that stays after
   // everything there was read would look broken (docs/decisions/0006-header-notice-count.md).
-  const [announcements, notices, rooms] = await Promise.all([
+  // Unread messages over every room, not only the newest ones a room list holds.
+  const [announcements, notices, unreadMessages] = await Promise.all([
     api.listClassAnnouncements(accessToken).catch(() => []),
     api.listNotices(accessToken).catch(() => []),
-    api.listRooms(accessToken).catch(() => []),
+    api.unreadMessageCount(accessToken).catch(() => undefined),
   ])
   return {
     ...base,
@@ -69,7 +70,7 @@ export const getAuthState = createServerFn({ method: 'GET' }).handler(async (): 
       announcements:
         (announcements ?? []).filter((a) => !a.is_read).length +
         (notices ?? []).filter((n) => !n.is_read).length,
-      messages: (rooms ?? []).reduce((sum, r) => sum + r.unread_count, 0),
+      messages: unreadMessages?.count ?? 0,
     },
   }
 })

@@ -10,7 +10,8 @@ import { relativeTimeJa } from '~/lib/relative-time'
 import { DEFAULT_AVATAR } from '~/lib/responsive-image'
 import { earlierThan, slidOut } from './history'
 import { getOlderRoomMessages, markRoomRead, sendRoomMessage, startRoom } from './messages.functions'
-import { messagePartnerQuery, roomMessagesQuery, roomsQuery } from './queries'
+import { messagePartnerQuery, roomLookupQuery, roomMessagesQuery, roomsQuery } from './queries'
+import { roomLookupFor } from './room-lookup'
 import { StudentSearch } from './student-search'
 
 function Avatar({ url, size = 40 }: { url: string | null; size?: number }) {
@@ -42,8 +43,12 @@ export function MessagePage({
   reportMessage?: (messageId: number) => ReactNode
 }) {
   const { rooms, destinations, moreStudents, studentSearch } = useSuspenseQuery(roomsQuery()).data
-  const current =
-    roomId !== undefined
+  // A room the list does not hold (older than its newest ones) is looked up by itself (the loader fetched it).
+  const lookup = roomLookupFor(rooms, roomId, to)
+  const found = useQuery({ ...roomLookupQuery(lookup ?? { roomId: 0 }), enabled: lookup !== undefined }).data
+  const current = lookup
+    ? (found ?? undefined)
+    : roomId !== undefined
       ? rooms.find((r) => r.id === roomId)
       : to !== undefined
         ? rooms.find((r) => r.partner.id === to)
@@ -229,6 +234,7 @@ function RoomView({
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: ['auth'] }),
         queryClient.invalidateQueries({ queryKey: ['rooms'], exact: true }),
+        queryClient.invalidateQueries({ queryKey: ['rooms', 'lookup'] }),
         queryClient.invalidateQueries({ queryKey: ['mypage'] }),
       ])
     },

@@ -35,6 +35,22 @@ export const getRooms = createServerFn({ method: 'GET' }).handler(async () => {
   }
 })
 
+/**
+ * The member's room by id (`/message?room=`) or with a person (`?to=`), wherever it stands in their list: the list
+ * holds the newest rooms only, and a popular teacher's older conversation must still open. Null when none.
+ */
+export const findRoom = createServerFn({ method: 'GET' })
+  .validator(
+    z
+      .object({
+        roomId: z.number().int().positive().optional(),
+        partnerId: z.number().int().positive().optional(),
+      })
+      .strict()
+      .refine((v) => (v.roomId === undefined) !== (v.partnerId === undefined)),
+  )
+  .handler(async ({ data }) => (await api.findRoom(await requireAccessToken(), data)) ?? null)
+
 /** A teacher's students whose nickname contains `q` (all of them, not only the most recent; at most 50). */
 export const searchStudents = createServerFn({ method: 'GET' })
   .validator(z.object({ q: z.string().trim().min(1).max(50) }).strict())

@@ -11,13 +11,14 @@ const NEXT_LESSONS = 3
 /** My page: the member, their next lessons, unread notices and messages, learner profiles. */
 export const getMyPage = createServerFn({ method: 'GET' }).handler(async () => {
   const token = await requireAccessToken()
-  const [me, upcoming, notices, announcements, rooms, schoolTypes, targetGrades, waitlist] =
+  const [me, upcoming, notices, announcements, rooms, unreadMessages, schoolTypes, targetGrades, waitlist] =
     await Promise.all([
       api.getDeepMe(token),
       api.listPurchases(token, 'upcoming'),
       api.listNotices(token),
       api.listClassAnnouncements(token),
       api.listRooms(token),
+      api.unreadMessageCount(token),
       api.getMaster('school_types'),
       api.getMaster('target_grades'),
       api.listWaitlist(token),
@@ -57,7 +58,8 @@ export const getMyPage = createServerFn({ method: 'GET' }).handler(async () => {
     unreadNoticeCount:
       notices.filter((n) => !n.is_read).length + announcements.filter((a) => !a.is_read).length,
     unreadRooms: rooms.filter((r) => r.unread_count > 0).slice(0, 5),
-    unreadMessageCount: rooms.reduce((sum, r) => sum + r.unread_count, 0),
+    // Over every room, as the header counts: the list above holds the newest rooms only.
+    unreadMessageCount: unreadMessages.count,
     waitlist,
   }
 })

@@ -91,6 +91,7 @@ import {
   Room,
   RoomList,
   RoomReadResult,
+  UnreadMessageCount,
 } from '../../contract/v1/rooms'
 import { CustomerList, OrganizationSales, Receipt, SalesReport } from '../../contract/v1/sales'
 import { SitemapEntries } from '../../contract/v1/sitemap'
@@ -506,6 +507,16 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     getInvitationCode: authedCall(InvitationCode, () => get('/v1/org_users/invitation_code')),
     listClassAnnouncements: authedCall(ClassAnnouncementList, () => get('/v1/class_announcements')),
     listRooms: authedCall(RoomList, () => get('/v1/rooms')),
+    /** One of the caller's rooms, by id or by partner, wherever it stands in their list; undefined when none. */
+    findRoom: authedCall(
+      RoomList.transform((list) => list[0]),
+      (which: { roomId?: number; partnerId?: number }) =>
+        get('/v1/rooms', {
+          room_id: which.roomId === undefined ? undefined : id(which.roomId),
+          partner_id: which.partnerId === undefined ? undefined : id(which.partnerId),
+        }),
+    ),
+    unreadMessageCount: authedCall(UnreadMessageCount, () => get('/v1/rooms/unread_count')),
     listRoomMessages: authedCall(MessageList, (roomId: number, before?: number) =>
       get(`/v1/rooms/${id(roomId)}/messages`, { before: before === undefined ? undefined : id(before) }),
     ),

@@ -1,6 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { MessagePage } from '~/features/messages/message-page'
-import { messagePartnerQuery, roomsQuery } from '~/features/messages/queries'
+import { messagePartnerQuery, roomLookupQuery, roomsQuery } from '~/features/messages/queries'
+import { roomLookupFor } from '~/features/messages/room-lookup'
 import { ReportButton } from '~/features/report/report-button'
 import { parseId } from '~/lib/ids'
 import { pageHead } from '~/lib/seo'
@@ -11,11 +12,14 @@ export const Route = createFileRoute('/_default/_auth/message')({
     const to = parseId(search.to)
     return { ...(room === undefined ? {} : { room }), ...(to === undefined ? {} : { to }) }
   },
-  loaderDeps: ({ search }) => ({ to: search.to }),
+  loaderDeps: ({ search }) => ({ room: search.room, to: search.to }),
   loader: async ({ context, deps }) => {
     const { rooms } = await context.queryClient.ensureQueryData(roomsQuery())
+    // A room older than the newest ones the list holds.
+    const lookup = roomLookupFor(rooms, deps.room, deps.to)
+    const found = lookup ? await context.queryClient.ensureQueryData(roomLookupQuery(lookup)) : undefined
     // A new conversation: whom it would be with (no room exists until the first message is sent).
-    if (deps.to !== undefined && !rooms.some((r) => r.partner.id === deps.to))
+    if (deps.to !== undefined && lookup && !found)
       await context.queryClient.ensureQueryData(messagePartnerQuery(deps.to))
   },
   head: ({ match }) => pageHead(match, { title: 'メッセージ', noindex: true }),
