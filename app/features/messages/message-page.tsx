@@ -268,11 +268,8 @@ function RoomView({
           ? { ...result, data: { roomId: room.id, held: result.data.status === 'held' } }
           : result
       }
-      // The first message of a new conversation creates its room (the server decides the hold the same way).
-      const result = await startRoom({ data: { partner_id: partner.id, body } })
-      return result.ok
-        ? { ...result, data: { roomId: result.data.id, held: detectContactInfo(body).flagged } }
-        : result
+      // The first message of a new conversation creates its room (the server says whether it held it).
+      return startRoom({ data: { partner_id: partner.id, body } })
     },
     onSuccess: async (result, body) => {
       if (!result.ok) return showErrorSnackbar(result.message || '送信できませんでした')

@@ -1,6 +1,7 @@
 import { createServerFn } from '@tanstack/react-start'
 import { z } from 'zod'
 import { type RoomPartner, SendMessageBody } from '~/contract/v1/rooms'
+import { containsContactInfo } from '~/lib/contact-detector'
 import { idInput } from '~/lib/ids'
 import { STUDENT_LIMIT } from '~/lib/page-sizes'
 import { memberActionResult } from '~/server/action-result.server'
@@ -93,12 +94,22 @@ export const sendRoomMessage = createServerFn({ method: 'POST' })
 
 /**
  * Starts the conversation with a destination: the room and its first message together (POST /v1/rooms with a
- * body), so that opening a new conversation and leaving it creates nothing.
+ * body), so that opening a new conversation and leaving it creates nothing. `held` is the API's judgement, as a
+ * send's answer carries it: a room that existed already may hold this message as the rest of contact details
+ * begun in an earlier one, which the body alone does not show.
  */
 export const startRoom = createServerFn({ method: 'POST' })
   .validator(SendMessageBody.extend({ partner_id: z.number().int().positive() }))
   .handler(async ({ data }) => {
-    return memberActionResult((token) => api.openRoom(token, data.partner_id, data.body))
+    return memberActionResult(async (token) => {
+      const room = await api.openRoom(token, data.partner_id, data.body)
+      const held = await api
+        .listRoomMessages(token, room.id)
+        .then((page) => page.filter((m) => m.is_mine).at(-1)?.status === 'held')
+        // Sent all the same: the reading back failed, so the body's own check says what the notice says.
+        .catch(() => containsContactInfo(data.body))
+      return { roomId: room.id, held }
+    })
   })
 
 /**
