@@ -427,6 +427,32 @@ describe('class announcements', () => {
     expect(other.some((a) => a.id === res.body.id)).toBe(false)
   })
 
+  it('a member who books later does not get the class’s earlier announcements (posted before they booked)', async () => {
+    const cls = await createClass(SUBS.teacher, { is_published: true })
+    const s = TeacherSchedule.parse((await addSchedule(cls.id, 10 * DAY)).body)
+    await reserve(SUBS.member01, s.id)
+    const res = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${cls.id}/announcements`, {
+      title: '先週の振り返り',
+      body: '先週の宿題の答えです。',
+    })
+    expect(AnnouncementCreated.parse(res.body).recipient_count).toBe(1)
+    // Posted a day ago, to the member who had booked two days ago; the parent books now.
+    const dayAgo = new Date(api.now.getTime() - DAY)
+    await api.db
+      .update(classAnnouncements)
+      .set({ createdAt: dayAgo })
+      .where(eq(classAnnouncements.id, res.body.id))
+    await api.db
+      .update(purchases)
+      .set({ createdAt: new Date(dayAgo.getTime() - DAY) })
+      .where(eq(purchases.scheduleId, s.id))
+    await reserve(SUBS.parent, s.id)
+    const ids = async (sub: string) =>
+      ClassAnnouncementList.parse((await api.as(sub, 'GET', '/v1/class_announcements')).body).map((a) => a.id)
+    expect(await ids(SUBS.member01)).toContain(res.body.id)
+    expect(await ids(SUBS.parent)).not.toContain(res.body.id)
+  })
+
   it('the 【休講】 notice of a cancelled date reaches that date’s members only', async () => {
     const cls = await createClass(SUBS.teacher, { is_published: true })
     const a = TeacherSchedule.parse((await addSchedule(cls.id, 11 * DAY)).body)

@@ -233,6 +233,8 @@ async function seedAll(tx: Tx, { issuer, now, commissionRate = 0.2 }: SeedOption
     [20, 0],
   ]
   const purchaseRows: (typeof s.purchases.$inferInsert)[] = []
+  /** The latest reservation of each class (its announcements are posted after it). */
+  const lastBookedAt = new Map<number, number>()
   const reservedClassUsers = new Map<number, Set<number>>()
   for (const [i, c] of classSeeds.entries()) {
     const classWorkId = classIds[i]!
@@ -295,10 +297,12 @@ async function seedAll(tx: Tx, { issuer, now, commissionRate = 0.2 }: SeedOption
         organizationId: orgOf.get(c.teacher) ?? null,
       }
       for (const a of attendees) {
-        purchaseRows.push({ scheduleId, ...a, ...money, status: 'reserved', createdAt: bookedAt() })
+        const createdAt = bookedAt()
+        purchaseRows.push({ scheduleId, ...a, ...money, status: 'reserved', createdAt })
         const set = reservedClassUsers.get(classWorkId) ?? new Set()
         set.add(a.userId)
         reservedClassUsers.set(classWorkId, set)
+        lastBookedAt.set(classWorkId, Math.max(lastBookedAt.get(classWorkId) ?? 0, createdAt.getTime()))
       }
       for (const a of p.userCanceled) {
         const createdAt = bookedAt()
@@ -423,14 +427,19 @@ async function seedAll(tx: Tx, { issuer, now, commissionRate = 0.2 }: SeedOption
     if (!attendees) continue
     const n = parentClassIds.has(classWorkId) ? 2 : rng.chance(0.5) ? 1 : 0
     const picked = rng.sample(announcementTemplates, n)
+    // Posted after the last of its bookings (members see what was posted while they held a seat), the first a
+    // while before the second.
+    const after = lastBookedAt.get(classWorkId)!
+    const span = now.getTime() - after
     for (const [k, [title, body]] of picked.entries()) {
+      const jitter = rng.int(0, 20) / 20
       const [a] = await tx
         .insert(s.classAnnouncements)
         .values({
           classWorkId,
           title,
           body,
-          createdAt: new Date(now.getTime() - (k === 0 ? 9 : 1) * DAY - rng.int(0, 20) * HOUR),
+          createdAt: new Date(after + Math.round((span * ((k === 0 ? 1 : 3) + jitter)) / 5)),
         })
         .returning({ id: s.classAnnouncements.id })
       const readers = [...attendees].filter((u) => (u === parentId ? k === 0 : rng.chance(0.6)))
