@@ -31,6 +31,7 @@ import { enqueue } from '../jobs/queue.server'
 import type { Job, JobHandler, RecurringJob } from '../jobs/runner.server'
 import { JobNotDueError, PermanentJobError } from '../jobs/runner.server'
 import { addressName } from '../lib/format'
+import { notificationKind } from '../lib/notification-kinds'
 import { receiptNumber } from '../lib/money'
 import { cancelDeadline } from '../lib/reservation-rules'
 import type { MailRequest, MailSettings } from '../mail/mailer.server'
@@ -100,6 +101,22 @@ async function mailMember<N extends TemplateName>(
     ...about,
   }
   await enqueue(db, 'mail.send', request as unknown as Record<string, unknown>, { dedupeKey: `mail:${key}` })
+}
+
+/**
+ * Whether a queued mail to a member still goes when its turn comes (minutes later for a notice's fan-out, longer
+ * while SMTP is retried): not when they have switched its kind off since (an unsubscribe link included), nor when
+ * their account was suspended since — except the mails a suspended account must still get: about its money
+ * (mandatory kinds: refunds, cancellations) and about the account itself (kinds that are no member's choice).
+ */
+async function stillWanted(db: DbOrTx, request: MailRequest): Promise<boolean> {
+  const userId = positiveId(request.userId, 'userId')
+  const kind = templates[request.template].kind
+  const [member] = await db.select({ suspendedAt: users.suspendedAt }).from(users).where(eq(users.id, userId))
+  if (!member) return false
+  const choice = notificationKind(kind)
+  if (member.suspendedAt && choice && !choice.mandatory) return false
+  return isNotificationEnabled(db, userId, kind)
 }
 
 const attendanceUrl = (deps: NotificationDeps) => `${deps.mail.siteOrigin}/class_attendance`
@@ -172,6 +189,7 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           .where(eq(notices.id, positiveId(request.noticeId, 'noticeId')))
         if (!n || n.withdrawnAt) return
       }
+      if (request.userId !== undefined && !(await stillWanted(db, request))) return
       await sendMail(db, deps.mail, request)
     },
 

@@ -8,6 +8,7 @@ import { AdminNotice, AdminNoticeList, AuditPage } from '../../app/contract/v1/a
 import { audit } from '../../app/db/audit'
 import { setOperator } from '../../app/db/operators'
 import { auditLog, jobs, mails, messages, notices, users } from '../../app/db/schema'
+import { enqueue } from '../../app/jobs/queue.server'
 import { type Job, type JobHandler, startJobRunner } from '../../app/jobs/runner.server'
 import { setNotificationPreference } from '../../app/notifications/preferences.server'
 import { setupApi, type TestApi } from './support/api'
@@ -242,6 +243,63 @@ describe('notices', () => {
     const [job] = await api.db.select().from(jobs).where(eq(jobs.kind, 'mail.send'))
     expect(job, String(job?.lastError)).toMatchObject({ failed: false })
     expect(job!.finishedAt).not.toBeNull()
+  })
+
+  it('a mail waiting in the queue is not sent to a member who switched its kind off, or was suspended, since', async () => {
+    await api.db.delete(mails)
+    await api.db.delete(jobs)
+    await setNotificationPreference(api.db, parentId, 'operator_notice', true)
+    expect(
+      (
+        await api.as(SUBS.operator, 'POST', '/v1/admin/notices', {
+          title: '配信停止',
+          body: '待っている間に',
+        })
+      ).status,
+    ).toBe(201)
+    const handlers = appJobHandlers({ mail: testMailSettings() })
+    const [fanOut] = await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.notice'))
+    await (handlers as Record<string, JobHandler>)['notify.notice']!(fanOut as Job, { db: api.db })
+    await api.db.delete(jobs).where(eq(jobs.id, fanOut!.id))
+    expect(await api.db.select().from(jobs).where(eq(jobs.kind, 'mail.send'))).toHaveLength(1)
+    // Switched off (the settings page, or another mail's unsubscribe link) while the mail waited.
+    await setNotificationPreference(api.db, parentId, 'operator_notice', false)
+    await startJobRunner({ db: api.db, autoStart: false, handlers }).drain()
+    expect(await api.db.select().from(mails)).toEqual([])
+
+    // Suspended while two mails waited: the one about their money still goes, the class news does not.
+    const [sub] = await insertMembers(api.db, 'queued-suspended', 1)
+    const memberId = await api.userId(sub!)
+    const lesson = {
+      className: '算数',
+      startedAt: '2026-12-10T01:00:00.000Z',
+      endedAt: '2026-12-10T02:00:00.000Z',
+      attendee: 'はなこ',
+    }
+    await enqueue(api.db, 'mail.send', {
+      messageId: '<refund-queued@manabi.example>',
+      to: 'queued@manabi.example',
+      userId: memberId,
+      template: 'refund_completed',
+      props: { ...lesson, amount: 1500, historyUrl: 'https://manabi.example/purchase_history' },
+    })
+    await enqueue(api.db, 'mail.send', {
+      messageId: '<news-queued@manabi.example>',
+      to: 'queued@manabi.example',
+      userId: memberId,
+      template: 'class_announcement',
+      props: {
+        className: '算数',
+        title: '持ち物',
+        excerpt: '定規',
+        url: 'https://manabi.example/information',
+      },
+    })
+    await api.db.update(users).set({ suspendedAt: new Date() }).where(eq(users.id, memberId))
+    await startJobRunner({ db: api.db, autoStart: false, handlers }).drain()
+    const sent = await api.db.select().from(mails)
+    expect(sent.map((m) => m.subject)).toHaveLength(1)
+    expect(sent[0]!.subject).toContain('返金')
   })
 
   it('a notice whose job runs early by this instance’s clock is mailed when it appears, not dropped', async () => {
