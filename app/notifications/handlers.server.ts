@@ -31,8 +31,8 @@ import { enqueue } from '../jobs/queue.server'
 import type { Job, JobHandler, RecurringJob } from '../jobs/runner.server'
 import { JobNotDueError, PermanentJobError } from '../jobs/runner.server'
 import { addressName } from '../lib/format'
-import { notificationKind } from '../lib/notification-kinds'
 import { receiptNumber } from '../lib/money'
+import { notificationKind } from '../lib/notification-kinds'
 import { cancelDeadline } from '../lib/reservation-rules'
 import type { MailRequest, MailSettings } from '../mail/mailer.server'
 import { sendMail } from '../mail/mailer.server'
@@ -555,7 +555,9 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
             isNull(users.suspendedAt),
           ),
         )
-      const excerpt = a.body.length > 200 ? `${a.body.slice(0, 200)}…` : a.body
+      // By code points, as the notice's: an emoji is never cut in half.
+      const chars = [...a.body]
+      const excerpt = chars.length > 200 ? `${chars.slice(0, 200).join('')}…` : a.body
       for (const u of members) {
         await mailMember(db, deps, `announcement-${a.id}-${u.id}`, u, 'class_announcement', {
           className: a.className,

@@ -15,6 +15,7 @@ import {
   classWorks,
   classWorkTargetGrades,
   purchases,
+  users,
 } from '../../app/db/schema'
 import { setupApi, type TestApi } from './support/api'
 import { SUBS } from './support/tokens'
@@ -425,6 +426,24 @@ describe('class announcements', () => {
       (await api.as(SUBS.member01, 'GET', '/v1/class_announcements')).body,
     )
     expect(other.some((a) => a.id === res.body.id)).toBe(false)
+  })
+
+  it('counts only the members it will reach: a suspended one is not written to', async () => {
+    const cls = await createClass(SUBS.teacher, { is_published: true })
+    const s = TeacherSchedule.parse((await addSchedule(cls.id, 9 * DAY)).body)
+    await reserve(SUBS.parent, s.id)
+    await reserve(SUBS.member01, s.id)
+    const suspended = await api.userId(SUBS.member01)
+    await api.db.update(users).set({ suspendedAt: api.now }).where(eq(users.id, suspended))
+    try {
+      const res = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${cls.id}/announcements`, {
+        title: '教室の変更',
+        body: '次回は別の部屋です。',
+      })
+      expect(AnnouncementCreated.parse(res.body).recipient_count).toBe(1)
+    } finally {
+      await api.db.update(users).set({ suspendedAt: null }).where(eq(users.id, suspended))
+    }
   })
 
   it('a member who books later does not get the class’s earlier announcements (posted before they booked)', async () => {

@@ -484,6 +484,19 @@ describe('announcements', () => {
     expect(box.find((m) => m.to === 'parent@manabi.example')!.text).toContain('色鉛筆をご用意ください。')
     expect(published[0]!.type).toBe('announcement')
     expect(published[0]!.userIds).toContain(parentId)
+
+    // A long one is cut to its first 200 characters, never through the middle of an emoji.
+    await api.db.delete(mails)
+    const long = `${'あ'.repeat(199)}😀${'い'.repeat(10)}`
+    const posted = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${classId}/announcements`, {
+      title: '長いお知らせ',
+      body: long,
+    })
+    expect(posted.status).toBe(201)
+    await runJobs()
+    const text = (await mailbox()).find((m) => m.to === 'parent@manabi.example')!.text
+    expect(text).toContain(`${'あ'.repeat(199)}😀…`)
+    expect(text).not.toContain('\ufffd')
   })
 
   it('do not reach a member whose lessons of the class have all ended (in the count, by mail or in the app)', async () => {

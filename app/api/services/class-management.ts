@@ -804,16 +804,21 @@ export async function postAnnouncement(
   // It reaches every booked family, in the app and by mail: no contact details, as in reviews (0020).
   refuseContactInfo(`${input.title}\n${input.body}`, 'お知らせ')
   return transaction(db, async (tx) => {
+    // The teacher's account first (0015): a suspension committed since the sign-in check posts and mails nothing.
+    await refuseIfSuspended(tx, user.id, 'key share')
     await lockOwnClass(tx, user.id, classWorkId)
+    // Those the mail job will reach: a suspended member is not written to.
     const [recipients] = await tx
       .select({ n: sql<number>`count(distinct ${purchases.userId})::int` })
       .from(purchases)
       .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+      .innerJoin(users, eq(users.id, purchases.userId))
       .where(
         and(
           eq(classWorkSchedules.classWorkId, classWorkId),
           eq(purchases.status, 'reserved'),
           gt(classWorkSchedules.endedAt, now),
+          isNull(users.suspendedAt),
         ),
       )
     const [row] = await tx
