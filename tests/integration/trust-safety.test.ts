@@ -2165,6 +2165,22 @@ describe('利用停止の解除', () => {
     const teacher = await newPerson({ teacher: true, verified: true })
     const reported = await createClass(teacher.sub, { is_published: true })
     const other = await createClass(teacher.sub, { is_published: true })
+    // Another reported class its teacher unpublished before the decision, and a reported message of theirs.
+    const unpublished = await createClass(teacher.sub, { is_published: true })
+    const parent = await newPerson()
+    expectOk(await report(parent.sub, 'class', unpublished.id), 201)
+    expectOk(
+      await call(teacher.sub, 'PATCH', `/v1/teachers/class_works/${unpublished.id}`, { is_published: false }),
+    )
+    const room = expectOk(
+      await call(parent.sub, 'POST', '/v1/rooms', { partner_id: teacher.id, body: '質問があります' }),
+      201,
+    ) as { id: number }
+    const rude = expectOk(
+      await call(teacher.sub, 'POST', `/v1/rooms/${room.id}/messages`, { body: 'ひどい言葉' }),
+      201,
+    ) as { id: number }
+    expectOk(await report(parent.sub, 'message', rude.id), 201)
     const { id } = ReportReceipt.parse(
       expectOk(await report((await newPerson()).sub, 'class', reported.id), 201),
     )
@@ -2173,6 +2189,9 @@ describe('利用停止の解除', () => {
       hidden_classes: 1,
       hidden_reviews: 0,
     })
+    // The reported message is gone from the parent's room.
+    const seen = (await call(parent.sub, 'GET', `/v1/rooms/${room.id}/messages`)).body as { id: number }[]
+    expect(seen.map((m) => m.id)).not.toContain(rude.id)
     // Migration 0031 gives a suspension made before it the same marks (0029 had marked the reported class too).
     const marks = async () =>
       (
@@ -2182,11 +2201,11 @@ describe('利用停止の解除', () => {
           .where(eq(classWorks.teacherId, teacher.id))
           .orderBy(classWorks.id)
       ).map((c) => `${c.id}:${c.mark}`)
-    expect(await marks()).toEqual([`${reported.id}:false`, `${other.id}:true`])
+    expect(await marks()).toEqual([`${reported.id}:false`, `${other.id}:true`, `${unpublished.id}:false`])
     await api.db
       .update(classWorks)
       .set({ hiddenBySuspension: true })
-      .where(eq(classWorks.teacherId, teacher.id))
+      .where(and(eq(classWorks.teacherId, teacher.id), ne(classWorks.id, unpublished.id)))
     await api.db.execute(
       sql.raw(
         migrationStatement(
@@ -2195,18 +2214,19 @@ describe('利用停止の解除', () => {
         ),
       ),
     )
-    expect(await marks()).toEqual([`${reported.id}:false`, `${other.id}:true`])
+    expect(await marks()).toEqual([`${reported.id}:false`, `${other.id}:true`, `${unpublished.id}:false`])
     expect(
       LiftSuspensionResult.parse(
         expectOk(await call(SUBS.operator, 'POST', `/v1/admin/suspensions/${teacher.id}/lift`, {})),
       ),
     ).toMatchObject({ classes_restored: 1 })
     expectOk(await call(teacher.sub, 'PATCH', `/v1/teachers/class_works/${other.id}`, { is_published: true }))
-    expectError(
-      await call(teacher.sub, 'PATCH', `/v1/teachers/class_works/${reported.id}`, { is_published: true }),
-      409,
-      'hidden_by_operator',
-    )
+    for (const cls of [reported, unpublished])
+      expectError(
+        await call(teacher.sub, 'PATCH', `/v1/teachers/class_works/${cls.id}`, { is_published: true }),
+        409,
+        'hidden_by_operator',
+      )
     expect((await call(null, 'GET', `/v1/class_works/${reported.id}`)).status).toBe(410)
   })
 

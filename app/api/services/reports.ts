@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type {
   AdminReport,
@@ -526,11 +526,37 @@ export async function adminResolveReport(
       // Every reported class or review of the account was closed with it (judged with the account): lifting the
       // suspension does not bring those back, only what the suspension took down unreported (migration 0031).
       const reported = (type: string) => closed.filter((r) => r.targetType === type).map((r) => r.targetId)
-      if (reported('class').length)
+      if (reported('class').length) {
         await tx
           .update(classWorks)
           .set({ hiddenBySuspension: false })
           .where(and(inArray(classWorks.id, reported('class')), eq(classWorks.hiddenBySuspension, true)))
+        // A reported class its teacher had unpublished was left a draft by the suspension: it is taken down like
+        // the others (hidden, its picture gone), or lifting would let it be published again as it was reported.
+        const drafts = await tx
+          .select({ id: classWorks.id, imageUrl: classWorks.imageUrl })
+          .from(classWorks)
+          .where(and(inArray(classWorks.id, reported('class')), isNull(classWorks.hiddenAt)))
+        if (drafts.length) {
+          await tx
+            .update(classWorks)
+            .set({ hiddenAt: now, isPublished: false, imageUrl: null, updatedAt: now })
+            .where(
+              inArray(
+                classWorks.id,
+                drafts.map((c) => c.id),
+              ),
+            )
+          for (const c of drafts) await releaseClassImage(tx, c.imageUrl, c.id)
+        }
+      }
+      // A reported message is removed with the account it came from, as "hide" would have removed it (the
+      // decision closed its report): its recipient no longer sees it.
+      if (reported('message').length)
+        await tx
+          .update(messages)
+          .set({ status: 'deleted', moderatedAt: now, moderatedBy: operator.id })
+          .where(and(inArray(messages.id, reported('message')), ne(messages.status, 'deleted')))
       if (reported('review').length)
         await tx
           .update(reviews)
