@@ -853,6 +853,29 @@ describe('通報: members report', () => {
     expect(teacherReport.id).not.toBe(first.id)
   })
 
+  it('the same report sent again while an operator decides it: always a receipt, never a 500 (PostgreSQL)', async () => {
+    for (let round = 0; round < 8; round++) {
+      // A reporter a round: each files three reports (the limit is 10 an hour).
+      const reporter = await newPerson()
+      const [target] = await someoneElsesClasses(reporter.id, 1)
+      const first = ReportReceipt.parse(expectOk(await report(reporter.sub, 'class', target!.id), 201))
+      const [again, ...rest] = await Promise.all([
+        report(reporter.sub, 'class', target!.id),
+        call(SUBS.operator, 'POST', `/v1/admin/reports/${first.id}/resolve`, { action: 'dismiss' }),
+        report(reporter.sub, 'class', target!.id),
+      ])
+      for (const r of [again!, rest[1]!])
+        expect(ReportReceipt.parse(expectOk(r, 201)).message).toBe('通報を受け付けました')
+      expect(rest[0]!.status, `round ${round}`).toBe(200)
+      // The repeats became one new report, or answered the one decided: never two open at once.
+      const open = await api.db
+        .select({ id: reports.id })
+        .from(reports)
+        .where(and(eq(reports.reporterId, reporter.id), eq(reports.status, 'open')))
+      expect(open.length).toBeLessThanOrEqual(1)
+    }
+  })
+
   it('own content is 422 own_content; what does not exist or is not visible is 404; nothing is stored', async () => {
     const teacherId = await api.userId(SUBS.teacher)
     const [own] = await api.db

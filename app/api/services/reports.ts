@@ -98,26 +98,18 @@ export async function createReport(db: Db, reporter: UserRow, body: CreateReport
       detail: (body.detail ?? '').trim(),
       createdAt: now,
     })
-    .onConflictDoNothing({
+    // The open report answers a second one, in the same statement: read afterwards, it could have been decided
+    // (closed) in between and there would be nothing to answer with. The update writes nothing new; while an
+    // operator's decision holds the row it waits, and if the report closed meanwhile this one is recorded afresh.
+    .onConflictDoUpdate({
       target: [reports.reporterId, reports.targetType, reports.targetId],
       // Written into the SQL, not a parameter: a prepared statement planned generically could not match the
       // partial unique index otherwise (42P10 on PGlite from the sixth run).
-      where: sql`${reports.status} = 'open'`,
+      targetWhere: sql`${reports.status} = 'open'`,
+      set: { reason: sql`${reports.reason}` },
     })
     .returning({ id: reports.id })
-  if (row) return { id: row.id, message: REPORT_RECEIVED_MESSAGE }
-  const [open] = await db
-    .select({ id: reports.id })
-    .from(reports)
-    .where(
-      and(
-        eq(reports.reporterId, reporter.id),
-        eq(reports.targetType, body.target_type),
-        eq(reports.targetId, body.target_id),
-        eq(reports.status, 'open'),
-      ),
-    )
-  return { id: open!.id, message: REPORT_RECEIVED_MESSAGE }
+  return { id: row!.id, message: REPORT_RECEIVED_MESSAGE }
 }
 
 const reporters = alias(users, 'reporters')
