@@ -422,6 +422,8 @@ export const purchases = pgTable(
     index('purchases_user_idx').on(t.userId, t.createdAt),
     index('purchases_schedule_idx').on(t.scheduleId),
     index('purchases_organization_idx').on(t.organizationId, t.createdAt),
+    // A child's profile deleted for good sets its bookings' learner_id to null: found here, not by a table scan.
+    index('purchases_learner_idx').on(t.learnerId).where(sql`${t.learnerId} is not null`),
     // One seat per person (member or one of their learners) per schedule, held or reserved.
     uniqueIndex('purchases_seat_unique')
       .on(t.scheduleId, t.userId, sql`coalesce(${t.learnerId}, 0)`)
@@ -1026,6 +1028,7 @@ export const waitlistEntries = pgTable(
   (t) => [
     index('waitlist_schedule_status_idx').on(t.scheduleId, t.status, t.createdAt, t.id),
     index('waitlist_user_idx').on(t.userId, t.status),
+    index('waitlist_learner_idx').on(t.learnerId).where(sql`${t.learnerId} is not null`),
     index('waitlist_offer_expiry_idx').on(t.offerExpiresAt).where(sql`${t.status} = 'offered'`),
     // The hold's end and its late payment find the offer they were booked with by this (releaseHold, settlePayment).
     index('waitlist_booked_purchase_idx')

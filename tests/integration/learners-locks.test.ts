@@ -194,6 +194,30 @@ describe('a hold that ended unpaid', () => {
     expect(seat).toEqual({ status: 'reserved', learnerId: id })
   })
 
+  it('the late money settling while the parent removes the child: the profile stays (409), the seat names it (PostgreSQL)', async () => {
+    const scheduleId = await paidSchedule()
+    for (let round = 0; round < 5; round++) {
+      const [parent] = await insertMembers(api.db, `learners-settle-race-${round}`, 1)
+      const id = await newChild(parent!, 'まにあう')
+      const hold = await expiredHold(parent!, scheduleId, id)
+      await api.db
+        .update(embeddedPayments)
+        .set({ status: 'succeeded' })
+        .where(eq(embeddedPayments.ref, hold.ref))
+      const [settled, removed] = await Promise.all([
+        settlePayment(api.db, hold.paymentId, api.now),
+        api.as(parent!, 'DELETE', `/v1/users/me/learners/${id}`),
+      ])
+      expect(settled, `round ${round}`).toBe('reserved')
+      expect([removed.status, removed.body.code], `round ${round}`).toEqual([409, 'has_reservations'])
+      const [child] = await api.db
+        .select({ deletedAt: learners.deletedAt })
+        .from(learners)
+        .where(eq(learners.id, id))
+      expect(child, `round ${round}`).toEqual({ deletedAt: null })
+    }
+  })
+
   it('lets the profile go once the payment is cancelled at the provider, or once the lesson has started', async () => {
     const [parent] = await insertMembers(api.db, 'learners-late-over', 1)
     // Cancelled at the provider: the sweep cancels it there, then sees it cancelled and stops watching it.

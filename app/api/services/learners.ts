@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, isNotNull, isNull, ne, or } from 'drizzle-orm'
+import { and, asc, count, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { CreateLearnerBody, Learner, UpdateLearnerBody } from '../../contract/v1/users'
 import { MAX_LEARNERS } from '../../contract/v1/users'
 import type { Db, Tx } from '../../db/client'
@@ -150,43 +150,36 @@ export async function removeLearner(db: Db, userId: number, learnerId: number, n
       .where(ownLearner(learnerId, userId))
       .for('update')
     if (!own) throw learnerNotFound()
-    // A seat being paid for, or one for a lesson (or course run) not over yet. A lesson already taken does not keep
-    // the profile: the reservation keeps naming the child below.
-    const [held] = await tx
-      .select({ id: purchases.id })
+    // What keeps the profile, read in one statement (one snapshot: a payment settling meanwhile turns a hold from
+    // the second kind into the first, never into neither). Filtered by the parent too, for their own index.
+    // - A seat being paid for, or one for a lesson (or course run) not over yet. A lesson already taken does not
+    //   keep the profile: the reservation keeps naming the child below.
+    // - A hold that ended unpaid, whose money may still arrive: its payment not succeeded and still looked at by
+    //   the reconciliation sweep (payments.ts reconcilePayments; a webhook needs the same provider reference).
+    //   Settling it would take the seat for this child, with the profile gone for the parent. Only while a seat
+    //   can still be taken (the lesson neither started nor cancelled: settlePayment refunds otherwise).
+    const keeping = await tx
+      .select({ status: purchases.status })
       .from(purchases)
       .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
       .where(
         and(
+          eq(purchases.userId, userId),
           eq(purchases.learnerId, learnerId),
           or(
             eq(purchases.status, 'pending'),
             and(eq(purchases.status, 'reserved'), gt(classWorkSchedules.endedAt, now)),
+            and(
+              eq(purchases.status, 'expired'),
+              eq(classWorkSchedules.isCanceled, false),
+              gt(classWorkSchedules.startedAt, now),
+              sql`exists (select 1 from ${payments} where ${payments.purchaseId} = ${purchases.id} and ${payments.status} <> 'succeeded' and ${payments.providerRef} is not null and ${payments.lastAttemptAt} is not null)`,
+            ),
           ),
         ),
       )
-      .limit(1)
-    // A hold that ended unpaid, whose money may still arrive: its payment not succeeded and still looked at by the
-    // reconciliation sweep (payments.ts reconcilePayments; a webhook needs the same provider reference). Settling
-    // it would take the seat for this child, with the profile gone for the parent. Only while a seat can still be
-    // taken (the lesson neither started nor cancelled: settlePayment refunds otherwise).
-    const [unsettled] = await tx
-      .select({ id: purchases.id })
-      .from(purchases)
-      .innerJoin(payments, eq(payments.purchaseId, purchases.id))
-      .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
-      .where(
-        and(
-          eq(purchases.learnerId, learnerId),
-          eq(purchases.status, 'expired'),
-          ne(payments.status, 'succeeded'),
-          isNotNull(payments.providerRef),
-          isNotNull(payments.lastAttemptAt),
-          eq(classWorkSchedules.isCanceled, false),
-          gt(classWorkSchedules.startedAt, now),
-        ),
-      )
-      .limit(1)
+    const held = keeping.some((p) => p.status !== 'expired')
+    const unsettled = keeping.some((p) => p.status === 'expired')
     // A place in the line of a lesson that has started is over, whatever its status says.
     const [waiting] = await tx
       .select({ id: waitlistEntries.id })
@@ -194,6 +187,7 @@ export async function removeLearner(db: Db, userId: number, learnerId: number, n
       .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, waitlistEntries.scheduleId))
       .where(
         and(
+          eq(waitlistEntries.userId, userId),
           eq(waitlistEntries.learnerId, learnerId),
           inArray(waitlistEntries.status, ['waiting', 'offered']),
           gt(classWorkSchedules.startedAt, now),
@@ -218,7 +212,7 @@ export async function removeLearner(db: Db, userId: number, learnerId: number, n
     const [named] = await tx
       .select({ id: purchases.id })
       .from(purchases)
-      .where(eq(purchases.learnerId, learnerId))
+      .where(and(eq(purchases.userId, userId), eq(purchases.learnerId, learnerId)))
       .limit(1)
     if (named) await tx.update(learners).set({ deletedAt: now }).where(eq(learners.id, learnerId))
     else await tx.delete(learners).where(eq(learners.id, learnerId))

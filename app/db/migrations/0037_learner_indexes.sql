@@ -1,0 +1,2 @@
+CREATE INDEX "purchases_learner_idx" ON "purchases" USING btree ("learner_id") WHERE "purchases"."learner_id" is not null;--> statement-breakpoint
+CREATE INDEX "waitlist_learner_idx" ON "waitlist_entries" USING btree ("learner_id") WHERE "waitlist_entries"."learner_id" is not null;
