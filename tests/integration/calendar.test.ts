@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createApiApp } from '../../app/api/app'
 import type { ApiApp } from '../../app/api/openapi'
 import { CalendarFeed, CalendarSubscription } from '../../app/contract/v1/calendar'
-import { users } from '../../app/db/schema'
+import { classWorkSchedules, purchases as purchasesTable, users } from '../../app/db/schema'
 import { lessonsCalendar } from '../../app/server/calendar.server'
 import { type CallResult, setupApi, type TestApi } from './support/api'
 import { TEST_ISSUER } from './support/constants'
@@ -198,6 +198,43 @@ describe('the calendar feed', () => {
     expect(events.map((e) => e.startDate.toJSDate().toISOString())).toEqual(
       body.lessons.map((l) => toSecond(l.started_at)),
     )
+  })
+
+  it('past its 500 lessons, the ones still to come are kept, not last month’s cancellations', async () => {
+    const member = await person()
+    const { purchases: booked, schedules } = await bookedLessons(member)
+    // 600 seats of the past weeks, each cancelled (a busy family's history), on a lesson ten days ago.
+    const past = new Date(api.now.getTime() - 10 * DAY)
+    const [old] = await api.db
+      .insert(classWorkSchedules)
+      .values({
+        classWorkId: (
+          await api.db.select().from(classWorkSchedules).where(eq(classWorkSchedules.id, schedules[0]!))
+        )[0]!.classWorkId,
+        startedAt: past,
+        endedAt: new Date(past.getTime() + HOUR),
+        capacity: 5,
+      })
+      .returning({ id: classWorkSchedules.id })
+    await api.db.insert(purchasesTable).values(
+      Array.from({ length: 600 }, () => ({
+        scheduleId: old!.id,
+        userId: member.id,
+        price: 0,
+        commission: 0,
+        status: 'canceled_by_user',
+        createdAt: new Date(past.getTime() - DAY),
+        canceledAt: new Date(past.getTime() - HOUR),
+      })),
+    )
+    const { token } = CalendarSubscription.parse(ok(await call(member.sub, 'GET', '/v1/users/calendar')))
+    const body = CalendarFeed.parse(ok(await call(null, 'GET', `/v1/calendar_feeds/${token}`)))
+    expect(body.lessons).toHaveLength(500)
+    // Both lessons to come are there, last in time order.
+    expect(body.lessons.slice(-2).map((l) => [l.purchase_id, l.status])).toEqual([
+      [booked[0], 'confirmed'],
+      [booked[1], 'confirmed'],
+    ])
   })
 
   it('stops for a suspended account', async () => {

@@ -77,8 +77,17 @@ export async function calendarFeed(db: Db, token: string, now: Date): Promise<Ca
         ),
       ),
     )
-    .orderBy(asc(classWorkSchedules.startedAt), asc(purchases.id))
+    // Past the limit, what is still to come and booked goes in first, then what was cancelled, then the past: a
+    // family with many children and courses must not lose their next lessons to last month's. Then in time order.
+    .orderBy(
+      sql`case when ${classWorkSchedules.endedAt} >= ${now.toISOString()}::timestamptz then (case when ${purchases.status} = 'reserved' and not ${classWorkSchedules.isCanceled} then 0 else 1 end) else 2 end`,
+      asc(classWorkSchedules.startedAt),
+      asc(purchases.id),
+    )
     .limit(FEED_LIMIT)
+    .then((kept) =>
+      kept.sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime() || a.purchaseId - b.purchaseId),
+    )
   const courseLessons = await courseLessonsOf(
     db,
     rows.filter((r) => r.lessonCount > 1).map((r) => r.scheduleId),
