@@ -2629,5 +2629,48 @@ describe('an operator never decides on their own account (four eyes)', () => {
       )
     const [r] = await api.db.select().from(reports).where(eq(reports.id, filed!.id))
     expect(r!.status).toBe('open')
+
+    // Nor on a report they filed, nor on a message in a room of their own.
+    const stranger = await newPerson({ teacher: true, verified: true })
+    const strangerClass = await createClass(stranger.sub, { is_published: true })
+    const [theirOwn] = await api.db
+      .insert(reports)
+      .values({
+        reporterId: operatorId,
+        targetType: 'class',
+        targetId: strangerClass.id,
+        targetUserId: stranger.id,
+        reason: 'inappropriate',
+      })
+      .returning({ id: reports.id })
+    const room = expectOk(
+      await call(SUBS.operator, 'POST', '/v1/rooms', { partner_id: stranger.id, body: '質問です' }),
+      201,
+    ) as { id: number }
+    const answer = expectOk(
+      await call(stranger.sub, 'POST', `/v1/rooms/${room.id}/messages`, { body: 'お答えします' }),
+      201,
+    ) as { id: number }
+    const [aboutMessage] = await api.db
+      .insert(reports)
+      .values({
+        reporterId: reporter.id,
+        targetType: 'message',
+        targetId: answer.id,
+        targetUserId: stranger.id,
+        reason: 'inappropriate',
+      })
+      .returning({ id: reports.id })
+    for (const id of [theirOwn!.id, aboutMessage!.id])
+      expectError(
+        await call(SUBS.operator, 'POST', `/v1/admin/reports/${id}/resolve`, { action: 'hide' }),
+        409,
+        'own_account',
+      )
+    const open = await api.db
+      .select({ status: reports.status })
+      .from(reports)
+      .where(inArray(reports.id, [theirOwn!.id, aboutMessage!.id]))
+    expect(open.map((x) => x.status)).toEqual(['open', 'open'])
   })
 })

@@ -397,6 +397,35 @@ async function suspendAccount(tx: Tx, userId: number, now: Date) {
   return { user, cancellation, unpublished: published.length, sessionsEnded: ended.length }
 }
 
+/**
+ * Whether deciding the report is in the operator's own interest, beyond being about their own account (four eyes,
+ * 0020): one they filed themselves, a review of their own class, a message in one of their own rooms.
+ */
+async function concernsOperator(
+  tx: Tx,
+  report: { reporterId: number; targetType: string; targetId: number },
+  operatorId: number,
+): Promise<boolean> {
+  if (report.reporterId === operatorId) return true
+  if (report.targetType === 'review') {
+    const [own] = await tx
+      .select({ id: reviews.id })
+      .from(reviews)
+      .innerJoin(classWorks, eq(classWorks.id, reviews.classWorkId))
+      .where(and(eq(reviews.id, report.targetId), eq(classWorks.teacherId, operatorId)))
+    return own !== undefined
+  }
+  if (report.targetType === 'message') {
+    const [own] = await tx
+      .select({ id: messages.id })
+      .from(messages)
+      .innerJoin(roomMembers, eq(roomMembers.roomId, messages.roomId))
+      .where(and(eq(messages.id, report.targetId), eq(roomMembers.userId, operatorId)))
+    return own !== undefined
+  }
+  return false
+}
+
 /** Hides one class: out of search and pages (410), its future lessons cancelled and refunded. */
 async function hideClass(tx: Tx, classWorkId: number, now: Date) {
   const [cls] = await tx
@@ -454,7 +483,8 @@ export async function adminResolveReport(
     const [report] = await tx.select().from(reports).where(eq(reports.id, id))
     if (!report) throw notFound('通報')
     if (report.status !== 'open') throw new ApiError(409, 'already_resolved', 'この通報は対応済みです')
-    if (report.targetUserId === operator.id) throw ownAccount()
+    if (report.targetUserId === operator.id || (await concernsOperator(tx, report, operator.id)))
+      throw ownAccount()
     const note = (body.note ?? '').trim() || null
     let status: 'dismissed' | 'hidden' | 'suspended' = 'dismissed'
     let cancellation: Cancellation = { canceled: 0, refunded: 0 }
