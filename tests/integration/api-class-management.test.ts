@@ -18,6 +18,8 @@ import {
   users,
 } from '../../app/db/schema'
 import { setupApi, type TestApi } from './support/api'
+import { whileHeld } from './support/locks'
+import { insertMembers } from './support/people'
 import { SUBS } from './support/tokens'
 
 let api: TestApi
@@ -444,6 +446,31 @@ describe('class announcements', () => {
     } finally {
       await api.db.update(users).set({ suspendedAt: null }).where(eq(users.id, suspended))
     }
+  })
+
+  it('a teacher suspended while posting posts and mails nothing (403, PostgreSQL)', async () => {
+    const [sub] = await insertMembers(api.db, 'announce-suspended', 1)
+    const teacherId = await api.userId(sub!)
+    await api.db
+      .update(users)
+      .set({ isTeacher: true, teacherVerifiedAt: api.now })
+      .where(eq(users.id, teacherId))
+    const cls = await createClass(sub!, { is_published: true })
+    const before = await api.count('class_announcements')
+    const res = await whileHeld(
+      api,
+      async (tx) => {
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, teacherId)).for('update')
+        await tx.update(users).set({ suspendedAt: api.now }).where(eq(users.id, teacherId))
+      },
+      () =>
+        api.as(sub!, 'POST', `/v1/teachers/class_works/${cls.id}/announcements`, {
+          title: '最後のお知らせ',
+          body: '本文です。',
+        }),
+    )
+    expect([res.status, res.body.code]).toEqual([403, 'account_suspended'])
+    expect(await api.count('class_announcements')).toBe(before)
   })
 
   it('a member who books later does not get the class’s earlier announcements (posted before they booked)', async () => {

@@ -413,6 +413,27 @@ describe('more rooms than the list holds', () => {
   })
 })
 
+describe('an instance whose clock is behind', () => {
+  it('never moves a room’s last activity backwards: its unread message still counts in the header', async () => {
+    const [member] = await insertMembers(api.db, 'clock-behind', 1)
+    const memberId = await api.userId(member!)
+    await api.db.insert(follows).values({ followerId: memberId, teacherId })
+    const [me] = await api.db.select().from(users).where(eq(users.id, memberId))
+    const before = (await api.as(SUBS.teacher, 'GET', '/v1/rooms/unread_count')).body.count as number
+    const { room } = await openRoom(api.db, me!, teacherId, api.now, 'こんにちは')
+    // The teacher's read mark is half a minute back (a read before this message); the member then writes again
+    // from an instance a minute behind, a message that counts as read.
+    await api.db
+      .update(roomMembers)
+      .set({ lastReadAt: new Date(api.now.getTime() - 30_000) })
+      .where(and(eq(roomMembers.roomId, room.id), eq(roomMembers.userId, teacherId)))
+    await sendMessage(api.db, memberId, room.id, 'もう一通', new Date(api.now.getTime() - 60_000))
+    const [row] = await api.db.select({ at: rooms.lastMessageAt }).from(rooms).where(eq(rooms.id, room.id))
+    expect(row!.at!.getTime()).toBe(api.now.getTime())
+    expect((await api.as(SUBS.teacher, 'GET', '/v1/rooms/unread_count')).body.count).toBe(before + 1)
+  })
+})
+
 describe('two teachers writing to each other', () => {
   it('one room between them, whichever opens it, also when both open at the same moment', async () => {
     const masters = await loadMasters(api)
@@ -554,6 +575,15 @@ describe('empty rooms', () => {
       RoomList.parse((await api.as(sub, 'GET', '/v1/rooms')).body).some((r) => r.id === roomId)
     expect(await listed(stranger!)).toBe(true)
     expect(await listed(SUBS.teacher)).toBe(false)
+    // Nor found by probing ids: by room or by person, the teacher gets nothing; the opener gets their room.
+    const strangerId = await api.userId(stranger!)
+    for (const query of [`room_id=${roomId}`, `partner_id=${strangerId}`])
+      expect((await api.as(SUBS.teacher, 'GET', `/v1/rooms?${query}`)).body, query).toEqual([])
+    expect(
+      RoomList.parse((await api.as(stranger!, 'GET', `/v1/rooms?partner_id=${teacherId}`)).body).map(
+        (r) => r.id,
+      ),
+    ).toEqual([roomId])
     // Opening it again answers the same room (200), still not in the teacher's list.
     expect((await api.as(stranger!, 'POST', '/v1/rooms', { partner_id: teacherId })).status).toBe(200)
     const held = await api.as(stranger!, 'POST', `/v1/rooms/${roomId}/messages`, {

@@ -1046,6 +1046,24 @@ describe('a teacher moving the lesson, its line is told', () => {
       expect(m?.text).toContain(run(later))
     }
   })
+  it('moved back while the first move’s mail was being sent: the move back is told, from the time between', async () => {
+    const full = await fullSchedule(1)
+    await runJobs()
+    await api.db.delete(mails)
+    const between = at(4 * DAY)
+    await moveLesson(full, between, at(HOUR))
+    // A worker has claimed the first move's job (it may be mailing some members "moved to the time between").
+    await api.db.update(jobs).set({ attempts: 1 }).where(eq(jobs.kind, 'notify.schedule_moved'))
+    await moveLesson(full, full.start, at(HOUR + MINUTE))
+    await api.db.update(jobs).set({ attempts: 0 }).where(eq(jobs.kind, 'notify.schedule_moved'))
+    await runJobs()
+    const run = (from: Date) =>
+      formatRunJa(from.toISOString(), new Date(from.getTime() + HOUR).toISOString(), 1)
+    const told = await mailsTo(full.seats[0]!.member)
+    expect(told).toHaveLength(1)
+    expect(told[0]!.text).toContain(`変更前の日時：${run(between)}`)
+    expect(told[0]!.text).toContain(run(full.start))
+  })
   it('a parent told of their booking still hears of the seat held for a sibling, with its end', async () => {
     const full = await fullSchedule(2)
     const parent = full.seats[0]!.member

@@ -254,7 +254,10 @@ export async function adminModerateMessage(
       })
       .where(eq(messages.id, id))
     if (status === 'visible') {
-      await tx.update(rooms).set({ lastMessageAt: now }).where(eq(rooms.id, m.roomId))
+      await tx
+        .update(rooms)
+        .set({ lastMessageAt: sql`greatest(${rooms.lastMessageAt}, ${now.toISOString()}::timestamptz)` })
+        .where(eq(rooms.id, m.roomId))
       await enqueue(tx, 'notify.message', { messageId: id })
     }
     await audit(tx, {

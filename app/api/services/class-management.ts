@@ -659,7 +659,9 @@ async function liveReservationCount(tx: Tx, scheduleId: number): Promise<number>
 
 /**
  * The time members last heard of, for a move's mail: a move whose mail has not gone yet (its job finds the lesson
- * moved again and sends nothing) leaves them knowing the time before it, not the one between.
+ * moved again and sends nothing) leaves them knowing the time before it, not the one between. Only a job no worker
+ * has claimed: one running (or failed part-way) may have told some members the time between already, and this move
+ * must then be told from it, not skipped as a move back.
  */
 async function lastToldTime(
   tx: Tx,
@@ -673,6 +675,7 @@ async function lastToldTime(
       and(
         eq(jobs.kind, 'notify.schedule_moved'),
         isNull(jobs.finishedAt),
+        eq(jobs.attempts, 0),
         sql`${jobs.payload}->>'scheduleId' = ${String(scheduleId)}`,
       ),
     )

@@ -90,9 +90,8 @@ export function roomListQuery(db: Db, userId: number, { roomId, partnerId }: Roo
     .where(
       and(
         eq(roomMembers.userId, userId),
-        roomId === undefined && partnerId === undefined
-          ? or(isNotNull(rooms.lastMessageAt), isNotNull(roomMembers.lastReadAt))
-          : undefined,
+        // Looked up by id or partner too: probing partner ids must not reveal a stranger's empty room.
+        or(isNotNull(rooms.lastMessageAt), isNotNull(roomMembers.lastReadAt)),
         roomId === undefined ? undefined : eq(rooms.id, roomId),
         partnerId === undefined ? undefined : eq(partner.id, partnerId),
       ),
@@ -494,7 +493,11 @@ async function insertMessage(
     })
     .returning()
   if (!flagged) {
-    await tx.update(rooms).set({ lastMessageAt: now }).where(eq(rooms.id, roomId))
+    // Never backwards (an instance whose clock is behind): the header's count reads rooms with news by it.
+    await tx
+      .update(rooms)
+      .set({ lastMessageAt: sql`greatest(${rooms.lastMessageAt}, ${now.toISOString()}::timestamptz)` })
+      .where(eq(rooms.id, roomId))
     await enqueue(tx, 'notify.message', { messageId: m!.id })
   }
   // The room is in the sender's list from now on. Sending does not mark the partner's messages read: a message

@@ -103,10 +103,12 @@ export const startRoom = createServerFn({ method: 'POST' })
   .handler(async ({ data }) => {
     return memberActionResult(async (token) => {
       const room = await api.openRoom(token, data.partner_id, data.body)
+      // This message, not one another tab sent at the same moment; read back failing, or not found, the body's own
+      // check says what the notice says (it was sent all the same).
       const held = await api
         .listRoomMessages(token, room.id)
-        .then((page) => page.filter((m) => m.is_mine).at(-1)?.status === 'held')
-        // Sent all the same: the reading back failed, so the body's own check says what the notice says.
+        .then((page) => page.filter((m) => m.is_mine && m.body === data.body).at(-1)?.status)
+        .then((status) => (status === undefined ? containsContactInfo(data.body) : status === 'held'))
         .catch(() => containsContactInfo(data.body))
       return { roomId: room.id, held }
     })

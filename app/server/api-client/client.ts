@@ -496,6 +496,12 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       throw new ApiError(400, 'invalid_request', '入力内容に誤りがあります')
     return value
   }
+  const roomsWhere = authedCall(RoomList, (which: { roomId?: number; partnerId?: number }) =>
+    get('/v1/rooms', {
+      room_id: which.roomId === undefined ? undefined : id(which.roomId),
+      partner_id: which.partnerId === undefined ? undefined : id(which.partnerId),
+    }),
+  )
 
   return {
     // ── authenticated ──
@@ -508,14 +514,11 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     listClassAnnouncements: authedCall(ClassAnnouncementList, () => get('/v1/class_announcements')),
     listRooms: authedCall(RoomList, () => get('/v1/rooms')),
     /** One of the caller's rooms, by id or by partner, wherever it stands in their list; undefined when none. */
-    findRoom: authedCall(
-      RoomList.transform((list) => list[0]),
-      (which: { roomId?: number; partnerId?: number }) =>
-        get('/v1/rooms', {
-          room_id: which.roomId === undefined ? undefined : id(which.roomId),
-          partner_id: which.partnerId === undefined ? undefined : id(which.partnerId),
-        }),
-    ),
+    findRoom: async (token: string, which: { roomId?: number; partnerId?: number }) => {
+      const list = await roomsWhere(token, which)
+      // The room asked for, not simply the first: an API that ignored the filter would answer the whole list.
+      return list.find((r) => r.id === which.roomId || r.partner.id === which.partnerId)
+    },
     unreadMessageCount: authedCall(UnreadMessageCount, () => get('/v1/rooms/unread_count')),
     listRoomMessages: authedCall(MessageList, (roomId: number, before?: number) =>
       get(`/v1/rooms/${id(roomId)}/messages`, { before: before === undefined ? undefined : id(before) }),
