@@ -18,7 +18,7 @@ import {
   users,
 } from '../../app/db/schema'
 import { setupApi, type TestApi } from './support/api'
-import { whileHeld } from './support/locks'
+import { whileSuspending } from './support/locks'
 import { insertMembers } from './support/people'
 import { SUBS } from './support/tokens'
 
@@ -457,17 +457,11 @@ describe('class announcements', () => {
       .where(eq(users.id, teacherId))
     const cls = await createClass(sub!, { is_published: true })
     const before = await api.count('class_announcements')
-    const res = await whileHeld(
-      api,
-      async (tx) => {
-        await tx.select({ id: users.id }).from(users).where(eq(users.id, teacherId)).for('update')
-        await tx.update(users).set({ suspendedAt: api.now }).where(eq(users.id, teacherId))
-      },
-      () =>
-        api.as(sub!, 'POST', `/v1/teachers/class_works/${cls.id}/announcements`, {
-          title: '最後のお知らせ',
-          body: '本文です。',
-        }),
+    const res = await whileSuspending(api, teacherId, () =>
+      api.as(sub!, 'POST', `/v1/teachers/class_works/${cls.id}/announcements`, {
+        title: '最後のお知らせ',
+        body: '本文です。',
+      }),
     )
     expect([res.status, res.body.code]).toEqual([403, 'account_suspended'])
     expect(await api.count('class_announcements')).toBe(before)

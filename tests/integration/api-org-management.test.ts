@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { InvitationCode, OrganizationDeepMe, OrgUserList } from '../../app/contract/v1/organizations'
 import { classWorks, organizations, orgUsers, users } from '../../app/db/schema'
 import { setupApi, type TestApi } from './support/api'
-import { whileHeld } from './support/locks'
+import { whileSuspending } from './support/locks'
 import { insertMembers } from './support/people'
 import { SUBS } from './support/tokens'
 
@@ -199,13 +199,8 @@ describe('at the same moment, and suspended accounts', () => {
     expect((await api.as(owner!, 'POST', '/v1/organizations', orgBody)).status).toBe(201)
     const code = await codeOf(owner!)
     const joinerId = await api.userId(joiner!)
-    const join = await whileHeld(
-      api,
-      async (tx) => {
-        await tx.select({ id: users.id }).from(users).where(eq(users.id, joinerId)).for('update')
-        await tx.update(users).set({ suspendedAt: api.now }).where(eq(users.id, joinerId))
-      },
-      () => api.as(joiner!, 'POST', '/v1/org_users/join', { invitation_code: code }),
+    const join = await whileSuspending(api, joinerId, () =>
+      api.as(joiner!, 'POST', '/v1/org_users/join', { invitation_code: code }),
     )
     expect([join.status, join.body.code]).toEqual([403, 'account_suspended'])
     expect(await api.db.select().from(orgUsers).where(eq(orgUsers.userId, joinerId))).toEqual([])

@@ -56,7 +56,7 @@ import {
 import { type CallResult, setupApi, TEST_CARD, type TestApi } from './support/api'
 import { TEST_ISSUER } from './support/constants'
 import { appJobHandlers } from './support/jobs'
-import { whileHeld } from './support/locks'
+import { whileSuspending } from './support/locks'
 import { testMailSettings } from './support/mail'
 import { migrationStatement } from './support/migrations'
 import { SUBS, testAuth, tokenFor } from './support/tokens'
@@ -1645,13 +1645,8 @@ describe('通報: suspending an account', () => {
       201,
     ) as { id: number }
     expect(racerClass.id).toBeGreaterThan(0)
-    const raced = await whileHeld(
-      api,
-      async (tx) => {
-        await tx.select({ id: users.id }).from(users).where(eq(users.id, racer.id)).for('update')
-        await tx.update(users).set({ suspendedAt: api.now }).where(eq(users.id, racer.id))
-      },
-      () => call(SUBS.operator, 'POST', `/v1/admin/messages/${racing.id}/release`),
+    const raced = await whileSuspending(api, racer.id, () =>
+      call(SUBS.operator, 'POST', `/v1/admin/messages/${racing.id}/release`),
     )
     expectError(raced, 409, 'sender_suspended')
     expect((await api.db.select().from(messages).where(eq(messages.id, racing.id)))[0]!.status).toBe('held')
@@ -1667,17 +1662,11 @@ describe('通報: suspending an account', () => {
     const other = await newPerson({ teacher: true, verified: true })
     await createClass(other.sub, { is_published: true, price: 0 })
     await api.db.delete(jobs).where(eq(jobs.kind, 'notify.message'))
-    const [sent, opened] = await whileHeld(
-      api,
-      async (tx) => {
-        await tx.select({ id: users.id }).from(users).where(eq(users.id, sender.id)).for('update')
-        await tx.update(users).set({ suspendedAt: api.now }).where(eq(users.id, sender.id))
-      },
-      () =>
-        Promise.all([
-          call(sender.sub, 'POST', `/v1/rooms/${senderRoom.id}/messages`, { body: 'こちらこそ' }),
-          call(sender.sub, 'POST', '/v1/rooms', { partner_id: other.id, body: 'はじめまして' }),
-        ]),
+    const [sent, opened] = await whileSuspending(api, sender.id, () =>
+      Promise.all([
+        call(sender.sub, 'POST', `/v1/rooms/${senderRoom.id}/messages`, { body: 'こちらこそ' }),
+        call(sender.sub, 'POST', '/v1/rooms', { partner_id: other.id, body: 'はじめまして' }),
+      ]),
     )
     expectError(sent, 403, 'account_suspended')
     expectError(opened, 403, 'account_suspended')

@@ -156,15 +156,10 @@ export function registerMessageRoutes(app: ApiApp, deps: RouteDeps) {
     }),
     async (c) => {
       const { partner_id, body } = c.req.valid('json')
-      // With a first message, the message limit applies as to any other.
-      if (body === undefined) {
-        const { room, created } = await openRoom(await deps.getDb(), c.var.user, partner_id, deps.now())
-        return created ? c.json(room, 201) : c.json(room, 200)
-      }
       const db = await deps.getDb()
-      const { room, created } = await sentWithinLimit(c.var.user.id, () =>
-        openRoom(db, c.var.user, partner_id, deps.now(), body),
-      )
+      const open = () => openRoom(db, c.var.user, partner_id, deps.now(), body)
+      // With a first message, the message limit applies as to any other.
+      const { room, created } = body === undefined ? await open() : await sentWithinLimit(c.var.user.id, open)
       return created ? c.json(room, 201) : c.json(room, 200)
     },
   )

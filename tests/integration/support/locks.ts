@@ -1,3 +1,5 @@
+import { eq } from 'drizzle-orm'
+import { users } from '../../../app/db/schema'
 import type { TestApi } from './api'
 
 type Tx = Parameters<Parameters<TestApi['db']['transaction']>[0]>[0]
@@ -20,4 +22,20 @@ export async function whileHeld<T>(
     await new Promise((r) => setTimeout(r, 300))
   })
   return pending!
+}
+
+/**
+ * Runs `write` while a suspension of `userId` is being committed, as suspendAccount begins one: the member's row
+ * FOR UPDATE, then `suspended_at` set. On PostgreSQL the write arrives while the row is held; it must wait for the
+ * suspension and then see it.
+ */
+export function whileSuspending<T>(api: TestApi, userId: number, write: () => Promise<T>): Promise<T> {
+  return whileHeld(
+    api,
+    async (tx) => {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update')
+      await tx.update(users).set({ suspendedAt: api.now }).where(eq(users.id, userId))
+    },
+    write,
+  )
 }
