@@ -52,14 +52,23 @@ const databaseLimiter: IdpLimiter = {
 
 /** The confirmation mail of a sign-up, as a job in the app's database (sent by the job runner, app/notifications). */
 async function queueVerificationMail(input: { email: string; verifyUrl: string; expiresHours: number }) {
-  const [{ getDb }, { enqueue }] = await Promise.all([import('../db/client'), import('../jobs/queue.server')])
+  const [{ getDb }, { enqueue }, { MAIL_MAX_ATTEMPTS }] = await Promise.all([
+    import('../db/client'),
+    import('../jobs/queue.server'),
+    import('../mail/mailer.server'),
+  ])
   const host = new URL(getConfig().siteOrigin).hostname || 'manabi.example'
-  await enqueue(await getDb(), 'mail.send', {
-    messageId: `<verify-${randomUUID()}@${host}>`,
-    to: input.email,
-    template: 'verify_email',
-    props: { verifyUrl: input.verifyUrl, expiresHours: input.expiresHours },
-  })
+  await enqueue(
+    await getDb(),
+    'mail.send',
+    {
+      messageId: `<verify-${randomUUID()}@${host}>`,
+      to: input.email,
+      template: 'verify_email',
+      props: { verifyUrl: input.verifyUrl, expiresHours: input.expiresHours },
+    },
+    { maxAttempts: MAIL_MAX_ATTEMPTS },
+  )
 }
 
 // Kept on globalThis so that a dev-server module reload does not start a second provider (and sign everyone out).

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm'
 import type { Transporter } from 'nodemailer'
 import type { Db } from '../db/client'
 import { mails } from '../db/schema'
+import { PermanentJobError } from '../jobs/runner.server'
 import { notificationKind } from '../lib/notification-kinds'
 import { type TemplateName, type TemplateProps, templates } from './templates'
 import { unsubscribeToken } from './unsubscribe.server'
@@ -13,6 +14,16 @@ import { unsubscribeToken } from './unsubscribe.server'
  * table and shown at /test/mailbox. Either way a row in `mails` records it, keyed by the Message-ID that the job
  * derives from its own id: a job run again after a crash finds the row and sends nothing twice.
  */
+
+/**
+ * Tries a `mail.send` job gets: with the runner's backoff (2ⁿ s, at most an hour) about nine hours, so that a relay
+ * restarting or throttling (421) for a while delays mail instead of losing it. The table's default of 8 would give
+ * up after about four minutes, and nothing queues the mail again (its dedupe key holds for a week).
+ */
+export const MAIL_MAX_ATTEMPTS = 20
+
+/** Writes of the sent-mail row tried after SMTP took the mail, before the job gives up without sending again. */
+const RECORD_TRIES = 3
 
 export interface MailSettings {
   siteName: string
@@ -106,22 +117,36 @@ export async function sendMail(db: Db, settings: MailSettings, request: MailRequ
       headers: mail.headers,
     })
   }
-  const inserted = await db
-    .insert(mails)
-    .values({
-      messageId: request.messageId,
-      userId: request.userId ?? null,
-      kind,
-      toAddress: request.to,
-      subject: mail.subject,
-      html: mail.html,
-      text: mail.text,
-      headers: mail.headers,
-      transport: settings.smtpUrl ? 'smtp' : 'stored',
-    })
-    .onConflictDoNothing({ target: mails.messageId })
-    .returning({ id: mails.id })
-  return inserted.length > 0
+  const record = () =>
+    db
+      .insert(mails)
+      .values({
+        messageId: request.messageId,
+        userId: request.userId ?? null,
+        kind,
+        toAddress: request.to,
+        subject: mail.subject,
+        html: mail.html,
+        text: mail.text,
+        headers: mail.headers,
+        transport: settings.smtpUrl ? 'smtp' : 'stored',
+      })
+      .onConflictDoNothing({ target: mails.messageId })
+      .returning({ id: mails.id })
+  if (!settings.smtpUrl) return (await record()).length > 0
+  // The mail has left: a failed write of its row must not make the job send it again. Tried a few times (a
+  // database blip), then the job ends as failed without another send.
+  for (let tries = 1; ; tries++) {
+    try {
+      return (await record()).length > 0
+    } catch (error) {
+      if (tries >= RECORD_TRIES)
+        throw new PermanentJobError(
+          `mail ${request.messageId} was sent but could not be recorded: ${error instanceof Error ? error.message : String(error)}`,
+        )
+      await new Promise((r) => setTimeout(r, 200 * tries))
+    }
+  }
 }
 
 export function closeMailTransport() {

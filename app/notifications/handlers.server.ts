@@ -35,7 +35,7 @@ import { receiptNumber } from '../lib/money'
 import { notificationKind } from '../lib/notification-kinds'
 import { cancelDeadline } from '../lib/reservation-rules'
 import type { MailRequest, MailSettings } from '../mail/mailer.server'
-import { sendMail } from '../mail/mailer.server'
+import { MAIL_MAX_ATTEMPTS, sendMail } from '../mail/mailer.server'
 import type { TemplateName, TemplateProps } from '../mail/templates'
 import { templates } from '../mail/templates'
 import type { LiveEventType } from '../server/live-events.server'
@@ -100,7 +100,10 @@ async function mailMember<N extends TemplateName>(
     props,
     ...about,
   }
-  await enqueue(db, 'mail.send', request as unknown as Record<string, unknown>, { dedupeKey: `mail:${key}` })
+  await enqueue(db, 'mail.send', request as unknown as Record<string, unknown>, {
+    dedupeKey: `mail:${key}`,
+    maxAttempts: MAIL_MAX_ATTEMPTS,
+  })
 }
 
 /**

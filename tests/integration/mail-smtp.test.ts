@@ -3,11 +3,12 @@
  * program sees. Also the database mailbox used without SMTP_URL, and one send per Message-ID.
  */
 import type { AddressInfo } from 'node:net'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { type ParsedMail, simpleParser } from 'mailparser'
 import { SMTPServer } from 'smtp-server'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { mails, users } from '../../app/db/schema'
+import { PermanentJobError } from '../../app/jobs/runner.server'
 import { closeMailTransport, sendMail } from '../../app/mail/mailer.server'
 import { readUnsubscribeToken } from '../../app/mail/unsubscribe.server'
 import { testMailSettings } from './support/mail'
@@ -123,6 +124,49 @@ describe('mail over SMTP', () => {
     expect(await sendMail(database.db, settings(true), request)).toBe(false)
     expect(received).toHaveLength(1)
     expect(received[0]!.subject).toBe('はなこママさんからメッセージが届きました')
+  })
+
+  describe('when its row cannot be written after the server took the mail', () => {
+    /** Fails the first `failures` inserts into mails, as a database blip would. */
+    async function failInserts(failures: number) {
+      await database.db.execute(sql`create sequence mail_insert_tries`)
+      await database.db.execute(
+        sql.raw(`create function refuse_mail_insert() returns trigger language plpgsql as $$
+          begin if nextval('mail_insert_tries') <= ${failures} then raise exception 'refused for the test'; end if;
+          return new; end $$`),
+      )
+      await database.db.execute(
+        sql`create trigger refuse_mail_insert before insert on mails for each row execute function refuse_mail_insert()`,
+      )
+    }
+    afterEach(async () => {
+      await database.db.execute(sql`drop trigger if exists refuse_mail_insert on mails`)
+      await database.db.execute(sql`drop function if exists refuse_mail_insert()`)
+      await database.db.execute(sql`drop sequence if exists mail_insert_tries`)
+    })
+    const request = {
+      messageId: '<message-8-1@localhost>',
+      to: 'teacher@manabi.example',
+      userId: 0,
+      template: 'new_message' as const,
+      props: { sender: 'はなこママさん', roomUrl: 'http://localhost:3000/message?room=1' },
+    }
+
+    it('a blip: the row is written on a second try and the mail is not sent again', async () => {
+      await failInserts(1)
+      expect(await sendMail(database.db, settings(true), { ...request, userId: memberId })).toBe(true)
+      expect(await sendMail(database.db, settings(true), { ...request, userId: memberId })).toBe(false)
+      expect(received).toHaveLength(1)
+      expect(await database.db.select({ id: mails.id }).from(mails)).toHaveLength(1)
+    })
+
+    it('a longer outage: the job fails for good instead of sending the mail a second time on its retry', async () => {
+      await failInserts(1_000)
+      await expect(
+        sendMail(database.db, settings(true), { ...request, userId: memberId }),
+      ).rejects.toBeInstanceOf(PermanentJobError)
+      expect(received).toHaveLength(1)
+    })
   })
 
   it('a refund mail cannot be unsubscribed: no link, no header', async () => {

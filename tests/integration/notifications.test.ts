@@ -130,6 +130,38 @@ describe('reservations', () => {
     expect(await mailbox()).toHaveLength(3)
   })
 
+  it('a mail still goes after the SMTP server refused it for longer than a job is usually tried (a relay restart)', async () => {
+    const s = await newSchedule()
+    expect((await api.book(SUBS.parent, { schedule_id: s.id })).status).toBe(201)
+    const handlers: Record<string, JobHandler> = appJobHandlers({ mail: settings, publish: async () => {} })
+    const send = handlers['mail.send']!
+    let refusals = 0
+    const runner = startJobRunner({
+      db: api.db,
+      autoStart: false,
+      backoffMs: () => 0,
+      handlers: {
+        ...handlers,
+        'mail.send': async (job, ctx) => {
+          // Twelve refusals per mail: more than the eight tries any other job gets.
+          if (job.attempts <= 12) {
+            refusals++
+            throw new Error('421 try again later')
+          }
+          await send(job, ctx)
+        },
+      },
+    })
+    await runner.drain()
+    expect(refusals).toBe(3 * 12)
+    expect(await api.db.select().from(jobs).where(eq(jobs.failed, true))).toEqual([])
+    expect((await mailbox()).map((m) => m.kind).sort()).toEqual([
+      'refund',
+      'reservation',
+      'teacher_reservation',
+    ])
+  })
+
   it('a refused reservation (full) queues nothing', async () => {
     const s = await newSchedule()
     await api.db.update(classWorkSchedules).set({ capacity: 0 }).where(eq(classWorkSchedules.id, s.id))
