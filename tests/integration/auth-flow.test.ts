@@ -215,6 +215,31 @@ describe('sign-in through the provider page (demo-account button, cookie jar)', 
     // (auth_time counts whole seconds, and one in the second of the revocation counts as before it: a person
     // signs in again seconds later, this test within milliseconds.)
     await new Promise((resolve) => setTimeout(resolve, 1_005 - (Date.now() % 1_000)))
+    // The browser carries the request to the provider: whoever holds the lost device can drop prompt=login (and
+    // max_age) from it, and the provider then signs them in by its session. The site still refuses it, on the
+    // ID token's auth_time, however often they try, and whether they asked for prompt=login themselves.
+    const stripped = async (url: string) => {
+      const location = new URL((await lost.send(url)).headers.get('location')!)
+      location.searchParams.delete('prompt')
+      location.searchParams.delete('max_age')
+      return location
+    }
+    for (const url of ['/auth/login?returnTo=%2Fmypage', '/auth/login?prompt=login&returnTo=%2Fmypage']) {
+      const first = await lost.navigate(await stripped(url), {
+        stopAt: (u) => u.pathname.startsWith('/idp/auth'),
+      })
+      // Refused: sent back to the provider with prompt=login and max_age=0 …
+      expect(first.url.searchParams.get('prompt')).toBe('login')
+      expect(first.url.searchParams.get('max_age')).toBe('0')
+      expect(await h.flow.getSessionAccessToken(lost.sessionRequest())).toBeUndefined()
+      // … and that one stripped as well is refused again: its auth_time is from before the logout.
+      const location = first.url
+      location.searchParams.delete('prompt')
+      location.searchParams.delete('max_age')
+      const second = await lost.navigate(location, { stopAt: (u) => u.pathname.startsWith('/idp/auth') })
+      expect(second.url.pathname).not.toBe('/mypage')
+      expect(await h.flow.getSessionAccessToken(lost.sessionRequest())).toBeUndefined()
+    }
     const again = await lost.navigate('/auth/login?returnTo=%2Fmypage')
     expect(again.url.pathname).toMatch(/^\/idp\/interaction\//)
     expect(await h.flow.getSessionAccessToken(lost.sessionRequest())).toBeUndefined()

@@ -212,9 +212,17 @@ export function createAuthFlow(options: AuthFlowOptions) {
   /** Sets the transaction cookie and sends the browser to the provider's authorization endpoint. */
   async function startLogin(
     headers: Headers,
-    o: { returnTo: string; errorPath: string; prompt?: string; screenHint?: 'signup'; loginHint?: string },
+    o: {
+      returnTo: string
+      errorPath: string
+      prompt?: string
+      screenHint?: 'signup'
+      loginHint?: string
+      /** max_age: kept in the transaction (on the server), so the callback checks auth_time against it. */
+      maxAge?: number
+    },
   ): Promise<Response> {
-    const { returnTo, errorPath, prompt, screenHint, loginHint } = o
+    const { returnTo, errorPath, prompt, screenHint, loginHint, maxAge } = o
     const tx: AuthTransaction = {
       state: generateState(),
       nonce: generateState(),
@@ -222,6 +230,7 @@ export function createAuthFlow(options: AuthFlowOptions) {
       returnTo,
       errorPath,
       prompt,
+      maxAge,
       createdAt: clock(),
     }
     let location: URL
@@ -234,6 +243,7 @@ export function createAuthFlow(options: AuthFlowOptions) {
         prompt,
         screenHint,
         loginHint,
+        maxAge,
       })
     } catch (error) {
       if (!options.quiet) console.warn(`[auth] cannot start a login: ${(error as Error).message}`)
@@ -351,12 +361,19 @@ export function createAuthFlow(options: AuthFlowOptions) {
       const now = clock()
       // A new login in this browser replaces its previous session (a re-login, a silent renewal round trip).
       const previous = await store.readSession(request, now)
-      if (await needsFreshSignIn(claims, tx, previous, now)) {
+      if (await needsFreshSignIn(claims, previous, now)) {
         // A silent round trip stays silent: no session, back where it was (as when the provider has none).
         if (tx.prompt === 'none') return redirect(tx.returnTo, headers)
         // The provider signed them in by its own session, which may be on a device they logged out: once more,
-        // with their password (prompt=login), back to the same page.
-        return startLogin(headers, { returnTo: tx.returnTo, errorPath: tx.errorPath, prompt: 'login' })
+        // with their password (prompt=login), back to the same page. max_age=0 is what the callback relies on: the
+        // browser carries the request and can drop prompt=login, but the transaction keeps max_age, and the ID
+        // token must then show an authentication of this very moment.
+        return startLogin(headers, {
+          returnTo: tx.returnTo,
+          errorPath: tx.errorPath,
+          prompt: 'login',
+          maxAge: 0,
+        })
       }
       const session: SessionData = {
         sid: newSessionId(),
@@ -398,13 +415,12 @@ export function createAuthFlow(options: AuthFlowOptions) {
    * Whether this sign-in must be repeated with a password (docs/decisions/0037): the member logged their other
    * devices out after the provider last authenticated them, and this browser holds no live session of theirs (a
    * device that kept its session, the one that logged the others out included, renews as before). Without
-   * `auth_time` in the ID token the moment cannot be told, so a revocation of the last REAUTH_WINDOW_MS counts.
-   * A round trip that already asked for the password (prompt=login) is accepted: the provider authenticated
-   * them just now, and asking again could only loop.
+   * `auth_time` in the ID token the moment cannot be told, so a revocation of the last REAUTH_WINDOW_MS counts
+   * (the forced round trip sends max_age=0, with which every provider must send `auth_time`). What the site
+   * asked for (prompt=login) is not trusted: the browser can drop it from the request; only `auth_time` is.
    */
   async function needsFreshSignIn(
     claims: { sub: string; auth_time?: unknown },
-    tx: AuthTransaction,
     previous: SessionData | undefined,
     now: number,
   ): Promise<boolean> {
@@ -413,8 +429,8 @@ export function createAuthFlow(options: AuthFlowOptions) {
     if (revokedAt === undefined) return false
     const authTime = typeof claims.auth_time === 'number' ? claims.auth_time * 1000 : undefined
     // auth_time is in whole seconds: one in the very second of the revocation counts as before it (asked again).
-    if (authTime !== undefined) return authTime <= revokedAt && tx.prompt !== 'login'
-    return tx.prompt !== 'login' && now - revokedAt < REAUTH_WINDOW_MS
+    if (authTime !== undefined) return authTime <= revokedAt
+    return now - revokedAt < REAUTH_WINDOW_MS
   }
 
   /** Revokes refresh tokens at the provider; a failure is logged and never blocks a logout. */
