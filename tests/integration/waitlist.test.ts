@@ -340,6 +340,40 @@ describe('joining the waitlist', () => {
     expect(await seats(full.scheduleId)).toMatchObject({ purchased: 2, held: 0, live: 2, offered: 0 })
   })
 
+  it("a seat offered for one child is not booked for another (nor for the parent): that child's offer stays", async () => {
+    const full = await fullSchedule(1)
+    const parent = await newPerson()
+    const kid = await addLearner(parent, 'さぶろう')
+    const other = await addLearner(parent, 'しろう')
+    const entry = WaitlistReceipt.parse(
+      expectOk(await join(parent, full.scheduleId, { learner_id: kid }), 201),
+    )
+    expectOk(await cancelReservation(full.seats[0]!.member, full.seats[0]!.purchaseId, at(HOUR)))
+    expect((await entryOf(entry.id)).status).toBe('offered')
+    for (const body of [
+      { schedule_id: full.scheduleId },
+      { schedule_id: full.scheduleId, learner_id: other },
+    ])
+      expectError(
+        await call(parent, 'POST', '/v1/purchases', body, at(2 * HOUR)),
+        409,
+        'offer_for_another_attendee',
+      )
+    expect((await entryOf(entry.id)).status).toBe('offered')
+    expect(await seats(full.scheduleId)).toMatchObject({ purchased: 0, held: 1, live: 0, offered: 1 })
+    expectOk(
+      await call(
+        parent,
+        'POST',
+        '/v1/purchases',
+        { schedule_id: full.scheduleId, learner_id: kid },
+        at(2 * HOUR),
+      ),
+      201,
+    )
+    expect((await entryOf(entry.id)).status).toBe('booked')
+  })
+
   it('refuses: not_full, already_waiting, already_reserved, own_class, 404s, a visitor and bad bodies', async () => {
     const full = await fullSchedule(2)
     const a = await newPerson()
@@ -865,6 +899,75 @@ describe('other paths that free or end a place in line', () => {
     // An outsider cannot take the seat held for A.
     const outsider = await newPerson()
     expectError(await call(outsider, 'POST', '/v1/purchases', { schedule_id: scheduleId }), 409, 'full')
+  })
+
+  /** Suspends `who` (a teacher, so that they can be reported) through a report, at `when`. */
+  async function suspend(who: Person, when?: Date) {
+    const operator = await newPerson()
+    await api.db.update(users).set({ isOperator: true }).where(eq(users.id, operator.id))
+    const report = expectOk(
+      await call(await newPerson(), 'POST', '/v1/reports', {
+        target_type: 'teacher',
+        target_id: who.id,
+        reason: 'other',
+      }),
+      201,
+    )
+    expectOk(
+      await call(operator, 'POST', `/v1/admin/reports/${report.id}/resolve`, { action: 'suspend' }, when),
+    )
+  }
+
+  it("a member suspended while holding a seat and waiting for a sibling's: the freed seat goes to the next in line, not to them", async () => {
+    const teacher = await newPerson({ teacher: true })
+    const cls = await createClass(teacher)
+    const { id: scheduleId } = await addSchedule(teacher, cls.id, 1)
+    const x = await newPerson({ teacher: true })
+    await reserve(x, scheduleId)
+    const ex = WaitlistReceipt.parse(
+      expectOk(await join(x, scheduleId, { learner_id: await addLearner(x, 'いもうと') }), 201),
+    )
+    const a = await newPerson()
+    const ea = await joined(a, scheduleId, at(MINUTE))
+    await suspend(x)
+    expect((await entryOf(ex.id)).status).toBe('canceled')
+    expect((await entryOf(ea.id)).status).toBe('offered')
+    expect(await seats(scheduleId)).toMatchObject({ purchased: 0, held: 1, live: 0, offered: 1 })
+  })
+
+  it('the offer of a member suspended before the expiry job ran stays over when the lesson moves, or its class is unpublished and published again', async () => {
+    for (const how of ['move', 'republish'] as const) {
+      const full = await fullSchedule(1)
+      const x = await newPerson({ teacher: true })
+      const ex = await joined(x, full.scheduleId)
+      const b = await newPerson()
+      const eb = await joined(b, full.scheduleId, at(MINUTE))
+      expectOk(await cancelReservation(full.seats[0]!.member, full.seats[0]!.purchaseId, at(HOUR)))
+      expect((await entryOf(ex.id)).status).toBe('offered')
+      await suspend(x, at(2 * HOUR))
+      // Before the minute's expiry job, the teacher changes the lesson.
+      if (how === 'move') await moveLesson(full, at(6 * DAY), at(2 * HOUR + MINUTE))
+      else
+        for (const published of [false, true])
+          expectOk(
+            await call(
+              full.teacher,
+              'PATCH',
+              `/v1/teachers/class_works/${full.classId}`,
+              { is_published: published },
+              at(2 * HOUR + MINUTE),
+            ),
+          )
+      const offer = await entryOf(ex.id)
+      expect(
+        offer.status === 'expired' || offer.offerExpiresAt!.getTime() <= at(2 * HOUR).getTime(),
+        how,
+      ).toBe(true)
+      await expireOffers(api.db, at(2 * HOUR + 2 * MINUTE))
+      expect((await entryOf(ex.id)).status, how).toBe('expired')
+      expect((await entryOf(eb.id)).status, how).toBe('offered')
+      expect(await seats(full.scheduleId)).toMatchObject({ purchased: 0, held: 1, offered: 1 })
+    }
   })
 
   it('a waiting member who books a seat that is free ends their wait (no offer later for a lesson they hold)', async () => {

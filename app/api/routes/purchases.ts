@@ -22,7 +22,7 @@ export function registerPurchaseRoutes(app: ApiApp, deps: RouteDeps, options: Pu
       path: '/purchases',
       tags: ['purchases'],
       summary:
-        '予約する（learner_id を省くと本人）。無料は reserved、有料は pending（10分間席を確保し、payment を支払う）。満席 409 full、中止 409 canceled、開始済み 409 started、同じ人の二重予約 409 already_reserved',
+        '予約する（learner_id を省くと本人）。無料は reserved、有料は pending（10分間席を確保し、payment を支払う）。満席 409 full、中止 409 canceled、開始済み 409 started、同じ人の二重予約 409 already_reserved、キャンセル待ちで確保した席を別の受講者で予約 409 offer_for_another_attendee',
       security: bearer,
       middleware: [member] as const,
       request: { body: { content: { 'application/json': { schema: CreatePurchaseBody } }, required: true } },

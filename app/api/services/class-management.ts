@@ -621,14 +621,21 @@ export async function updateSchedule(
         },
       )
     // An offer runs its 12 hours, never past the lesson's (new) start: a lesson moved later gives back the hours an
-    // earlier start had cut.
+    // earlier start had cut. Only a live offer: one already over (a suspension ends its member's at once) stays
+    // over, for the expiry job to pass on.
     if (period.startedAt.getTime() !== schedule.startedAt.getTime())
       await tx
         .update(waitlistEntries)
         .set({
           offerExpiresAt: sql`least(${waitlistEntries.offeredAt} + make_interval(secs => ${OFFER_MS / 1000}), ${period.startedAt.toISOString()}::timestamptz)`,
         })
-        .where(and(eq(waitlistEntries.scheduleId, scheduleId), eq(waitlistEntries.status, 'offered')))
+        .where(
+          and(
+            eq(waitlistEntries.scheduleId, scheduleId),
+            eq(waitlistEntries.status, 'offered'),
+            gt(waitlistEntries.offerExpiresAt, now),
+          ),
+        )
     // A larger capacity frees seats: the waitlist gets them first (issue 16).
     if (capacity > schedule.capacity && (await offerFreedSeats(tx, scheduleId, now)) > 0) {
       const [fresh] = await tx

@@ -22,7 +22,7 @@ import { iso } from './class-cards'
 import { ownLearner } from './learners'
 import { courseLessonsOf, lessonJson, lessonsOr } from './lessons'
 import { createAtProvider, openPayment, paymentsOfPurchases, releaseHold, requestRefund } from './payments'
-import { activeOffer, offerFreedSeats } from './waitlist'
+import { activeOffer, offerForAnother, offerFreedSeats } from './waitlist'
 
 const LIST_LIMIT = 200
 
@@ -143,7 +143,7 @@ export async function createPurchase(
 
       // A member offered a seat from the waitlist takes the seat held for them; anyone else needs one that is
       // neither sold nor held (issue 16).
-      const offer = await activeOffer(tx, user.id, schedule.id, deps.now)
+      const offer = await activeOffer(tx, user.id, schedule.id, learnerId, deps.now)
       const taken = await tx
         .update(classWorkSchedules)
         .set(
@@ -171,7 +171,14 @@ export async function createPurchase(
           .select({ isCanceled: classWorkSchedules.isCanceled, startedAt: classWorkSchedules.startedAt })
           .from(classWorkSchedules)
           .where(eq(classWorkSchedules.id, schedule.id))
-        throw s ? whyNoSeat(s, deps.now) : FULL()
+        const refusal = s ? whyNoSeat(s, deps.now) : FULL()
+        // Full, but a seat is held for this member's wait for someone else: say so, so they pick that attendee.
+        if (refusal.code === 'full' && (await offerForAnother(tx, user.id, schedule.id, deps.now)))
+          throw conflict(
+            'offer_for_another_attendee',
+            'この席は、キャンセル待ちで申し込んだ受講者のために確保しています。受講する人を選び直してください',
+          )
+        throw refusal
       }
 
       const price = schedule.price

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm'
 import type { WaitlistEntry } from '../../contract/v1/waitlist'
 import type { Db, DbOrTx, Tx } from '../../db/client'
 import { classWorkSchedules, classWorks, learners, purchases, users, waitlistEntries } from '../../db/schema'
@@ -41,7 +41,9 @@ async function lockClassAndSchedule(tx: Tx, scheduleId: number) {
 
 /**
  * Offers every free seat of a schedule to the next waiting members (the caller holds the class and schedule
- * locks). A seat is free when neither sold nor held; offers are made only before the lesson starts.
+ * locks). A seat is free when neither sold nor held; offers are made only before the lesson starts. A suspended
+ * member is passed over: they cannot book, and a seat held for them would wait for the expiry job (inside a
+ * suspension, the seat it frees would otherwise go to the member's own wait for a sibling).
  */
 export async function offerFreedSeats(tx: Tx, scheduleId: number, now: Date): Promise<number> {
   const [s] = await tx
@@ -63,10 +65,17 @@ export async function offerFreedSeats(tx: Tx, scheduleId: number, now: Date): Pr
   const next = await tx
     .select({ id: waitlistEntries.id })
     .from(waitlistEntries)
-    .where(and(eq(waitlistEntries.scheduleId, scheduleId), eq(waitlistEntries.status, 'waiting')))
+    .innerJoin(users, eq(users.id, waitlistEntries.userId))
+    .where(
+      and(
+        eq(waitlistEntries.scheduleId, scheduleId),
+        eq(waitlistEntries.status, 'waiting'),
+        isNull(users.suspendedAt),
+      ),
+    )
     .orderBy(asc(waitlistEntries.createdAt), asc(waitlistEntries.id))
     .limit(free)
-    .for('update')
+    .for('update', { of: waitlistEntries })
   if (next.length === 0) return 0
   // The offer ends at the lesson's start if that comes first.
   const expires = new Date(Math.min(now.getTime() + OFFER_MS, s.startedAt.getTime()))
@@ -113,15 +122,23 @@ async function lockUpcomingSchedules(tx: Tx, classWorkId: number, now: Date): Pr
 
 /**
  * The teacher unpublished the class (the caller holds its lock): nobody can book it, so live offers go back to
- * waiting, in their place in line, and the seats they held are free again.
+ * waiting, in their place in line, and the seats they held are free again. An offer whose time has run out (a
+ * suspension ends one at once) is over, not sent back into the line to be offered again.
  */
 export async function withdrawOffersOf(tx: Tx, classWorkId: number, now: Date): Promise<void> {
   for (const scheduleId of await lockUpcomingSchedules(tx, classWorkId, now)) {
-    const back = await tx
+    const offered = and(eq(waitlistEntries.scheduleId, scheduleId), eq(waitlistEntries.status, 'offered'))
+    const over = await tx
+      .update(waitlistEntries)
+      .set({ status: 'expired' })
+      .where(and(offered, lte(waitlistEntries.offerExpiresAt, now)))
+      .returning({ id: waitlistEntries.id })
+    const live = await tx
       .update(waitlistEntries)
       .set({ status: 'waiting', offeredAt: null, offerExpiresAt: null })
-      .where(and(eq(waitlistEntries.scheduleId, scheduleId), eq(waitlistEntries.status, 'offered')))
+      .where(offered)
       .returning({ id: waitlistEntries.id })
+    const back = [...over, ...live]
     if (back.length > 0)
       await tx
         .update(classWorkSchedules)
@@ -148,10 +165,35 @@ export async function cancelWaitlistOf(tx: Tx, scheduleId: number): Promise<numb
 }
 
 /**
- * The caller's live offer for a schedule, if any (read inside the booking's transaction, after the schedule
- * lock): booking then takes the held seat instead of a free one.
+ * The caller's live offer for a schedule and attendee, if any (read inside the booking's transaction, after the
+ * schedule lock): booking then takes the held seat instead of a free one. The seat was offered for the attendee
+ * who waited: booking another child (or the member themself) with it would leave that child neither a seat nor a
+ * place in line.
  */
-export async function activeOffer(tx: DbOrTx, userId: number, scheduleId: number, now: Date) {
+export async function activeOffer(
+  tx: DbOrTx,
+  userId: number,
+  scheduleId: number,
+  learnerId: number | null,
+  now: Date,
+) {
+  const [offer] = await tx
+    .select({ id: waitlistEntries.id })
+    .from(waitlistEntries)
+    .where(
+      and(
+        eq(waitlistEntries.scheduleId, scheduleId),
+        eq(waitlistEntries.userId, userId),
+        eq(waitlistEntries.status, 'offered'),
+        gt(waitlistEntries.offerExpiresAt, now),
+        sql`coalesce(${waitlistEntries.learnerId}, 0) = ${learnerId ?? 0}`,
+      ),
+    )
+  return offer
+}
+
+/** Whether the member holds a live offer for this schedule (then for another attendee than the one they book). */
+export async function offerForAnother(tx: DbOrTx, userId: number, scheduleId: number, now: Date) {
   const [offer] = await tx
     .select({ id: waitlistEntries.id })
     .from(waitlistEntries)
@@ -163,7 +205,7 @@ export async function activeOffer(tx: DbOrTx, userId: number, scheduleId: number
         gt(waitlistEntries.offerExpiresAt, now),
       ),
     )
-  return offer
+  return offer !== undefined
 }
 
 /** POST /v1/class_work_schedules/{id}/waitlist: only for a full, upcoming, live schedule of someone else's class. */
