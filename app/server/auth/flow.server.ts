@@ -139,6 +139,8 @@ const LOGOUT_FORM =
   '<form method="post" action="/auth/logout"><button type="submit">もう一度ログアウトする</button></form>'
 const HOME_LINK = '<p><a href="/">トップページへ戻る</a></p>'
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
 function describeError(error: unknown): string {
   if (error instanceof OidcRequestError) return error.message
   if (error instanceof IdTokenError) return error.message
@@ -156,6 +158,9 @@ export function createAuthFlow(options: AuthFlowOptions) {
   /** Concurrent requests holding the same refresh token share one renewal (and its result, briefly). */
   const renewals = new Map<string, { promise: Promise<TokenSet>; settledAt?: number }>()
   const RENEWAL_REUSE_MS = 30_000
+  // A refresh refused because another instance used the same rotating token: how long to wait for its save.
+  const RENEWAL_RACE_WAIT_MS = 2_000
+  const RENEWAL_RACE_POLL_MS = 150
 
   function renew(client: OidcClient, refreshToken: string): Promise<TokenSet> {
     const now = Date.now()
@@ -177,6 +182,25 @@ export function createAuthFlow(options: AuthFlowOptions) {
       },
     )
     return entry.promise
+  }
+
+  /**
+   * The session's row once it holds tokens newer than `session`'s, polled for up to RENEWAL_RACE_WAIT_MS; undefined
+   * if none appear or the row is gone.
+   */
+  async function renewedElsewhere(session: SessionData, now: number): Promise<SessionData | undefined> {
+    const deadline = Date.now() + RENEWAL_RACE_WAIT_MS
+    for (;;) {
+      const current = await store.loadSession(session.sid, now)
+      if (!current) return undefined
+      if (
+        current.refreshToken !== session.refreshToken ||
+        current.accessTokenExpiresAt > session.accessTokenExpiresAt
+      )
+        return current
+      if (Date.now() >= deadline) return undefined
+      await sleep(RENEWAL_RACE_POLL_MS)
+    }
   }
 
   async function securityEvent(request: Request, event: Omit<SecurityEvent, 'address'>) {
@@ -578,11 +602,15 @@ export function createAuthFlow(options: AuthFlowOptions) {
       return view(renewed, setCookie)
     } catch (error) {
       if (error instanceof OidcRequestError && SESSION_ENDING_ERRORS.has(error.code)) {
-        // Another instance may have renewed this session first (refresh tokens rotate): use what it stored.
-        const current = await store.loadSession(session.sid, now)
-        if (current && current.accessTokenExpiresAt - now > TOKEN_RENEWAL_MARGIN_MS)
-          return view(current, setCookie)
-        if (current) await store.deleteSession(session.sid)
+        // Another instance may be renewing this session with the same token (refresh tokens rotate, so ours was
+        // refused): wait briefly for what it stores, and never delete a row it has renewed.
+        const current = await renewedElsewhere(session, now)
+        if (current) return view(current, setCookie)
+        if (!(await store.deleteSessionIfRefreshToken(session.sid, session.refreshToken))) {
+          // Renewed just after the wait ended: still use it.
+          const late = await store.loadSession(session.sid, now)
+          if (late) return view(late, setCookie)
+        }
         emit(store.clearSessionCookie())
         await runLogoutListeners({
           sessionId: session.sid,

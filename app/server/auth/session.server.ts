@@ -291,6 +291,29 @@ export function createSessionStore(options: SessionStoreOptions) {
       await db.delete(sessions).where(eq(sessions.id, sessionRowId(sid)))
     },
 
+    /**
+     * Ends a session only while its row still holds `refreshToken` (a refused renewal): tokens another instance
+     * stored meanwhile are never deleted. True when the row went.
+     */
+    async deleteSessionIfRefreshToken(sid: string, refreshToken: string | undefined): Promise<boolean> {
+      const db = await getDb()
+      const id = sessionRowId(sid)
+      const [row] = await db
+        .select({ tokens: sessions.tokens })
+        .from(sessions)
+        .where(eq(sessions.id, id))
+        .limit(1)
+      if (!row) return false
+      const tokens = await openTokens(row.tokens, clock())
+      if (tokens && tokens.refreshToken !== refreshToken) return false
+      // Compare-and-delete on the sealed value: every save seals afresh (random IV), so a save in between misses.
+      const deleted = await db
+        .delete(sessions)
+        .where(and(eq(sessions.id, id), eq(sessions.tokens, row.tokens)))
+        .returning({ id: sessions.id })
+      return deleted.length > 0
+    },
+
     /** The member's live sessions, newest use first; `current` marks the one of this cookie. */
     async listSessions(sub: string, currentSid?: string): Promise<SessionSummary[]> {
       const db = await getDb()
