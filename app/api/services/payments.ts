@@ -97,7 +97,11 @@ async function lockSeatRows(tx: Tx, classWorkId: number, scheduleId: number, pur
 /** Where a purchase's seat is: its schedule and class (a plain read; they never change). */
 async function seatOf(db: DbOrTx, purchaseId: number) {
   const [row] = await db
-    .select({ scheduleId: purchases.scheduleId, classWorkId: classWorkSchedules.classWorkId })
+    .select({
+      scheduleId: purchases.scheduleId,
+      classWorkId: classWorkSchedules.classWorkId,
+      userId: purchases.userId,
+    })
     .from(purchases)
     .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
     .where(eq(purchases.id, purchaseId))
@@ -406,6 +410,9 @@ export async function settlePayment(
   const seat = await seatOf(db, ref.purchaseId)
   if (!seat) throw notFound('予約')
   return transaction(db, async (tx) => {
+    // The buyer's row first, as a booking takes it (0015): a suspension being committed is waited for and then
+    // seen, so late money never books a seat for an account whose seats the suspension has just refunded.
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, seat.userId)).for('key share')
     const purchase = await lockSeatRows(tx, seat.classWorkId, seat.scheduleId, ref.purchaseId)
     const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update')
     if (payment!.status === 'succeeded') return 'already' as const
