@@ -1228,6 +1228,38 @@ describe('reporting a review', () => {
   })
 })
 
+describe('a cancellation whose clock is behind a review', () => {
+  it('a teacher cannot cancel a lesson that has been reviewed (its clock read before the review, or behind it): 409 schedule_ended, the rating stays', async () => {
+    const l = await lesson()
+    const seat = l.seats[0]!
+    const end = l.schedule.end.getTime()
+    expectOk(
+      await postReview(
+        seat.member,
+        seat.purchaseId,
+        { rating: 4, comment: comment() },
+        new Date(end + 1_000),
+      ),
+      201,
+    )
+    // The cancellation's clock is a second before the end, as when it waited for the class behind the review.
+    expectError(
+      await call(
+        l.teacher.sub,
+        'POST',
+        `/v1/teachers/class_work_schedules/${l.schedule.id}/cancel`,
+        undefined,
+        new Date(end - 1_000),
+      ),
+      409,
+      'schedule_ended',
+    )
+    const [p] = await api.db.select().from(purchases).where(eq(purchases.id, seat.purchaseId))
+    expect(p?.status).toBe('reserved')
+    expect(await classRow(l.classId)).toMatchObject({ count: 1, sum: 4 })
+  })
+})
+
 // ── the reservations page ───────────────────────────────────────────────────────────────────────
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)(

@@ -22,6 +22,7 @@ import {
   organizations,
   orgUsers,
   purchases,
+  reviews,
   users,
   waitlistEntries,
 } from '../../db/schema'
@@ -789,8 +790,17 @@ export async function cancelSchedule(
   return transaction(db, async (tx) => {
     const { cls, schedule } = await lockOwnSchedule(tx, user.id, scheduleId)
     if (schedule.isCanceled) throw new ApiError(409, 'already_canceled', 'このスケジュールはすでに休講です')
-    if (schedule.endedAt <= now)
-      throw new ApiError(409, 'schedule_ended', '終了したスケジュールは休講にできません')
+    const ended = () => new ApiError(409, 'schedule_ended', '終了したスケジュールは休講にできません')
+    if (schedule.endedAt <= now) throw ended()
+    // A review is written only once the lesson has ended: one that committed while this request waited for the
+    // class (its clock read before, or another instance's ahead) says the lesson took place.
+    const [reviewed] = await tx
+      .select({ id: reviews.id })
+      .from(reviews)
+      .innerJoin(purchases, eq(purchases.id, reviews.purchaseId))
+      .where(eq(purchases.scheduleId, scheduleId))
+      .limit(1)
+    if (reviewed) throw ended()
     const { canceled, refunded, row } = await cancelHeldSchedule(tx, cls, schedule, now, 'teacher')
     // A course run answers with its lessons, as every other schedule answer does (not one span).
     const lessons = cls.lessonCount > 1 ? await courseLessonsOf(tx, [scheduleId]) : undefined
