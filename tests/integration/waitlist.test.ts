@@ -301,6 +301,20 @@ describe('joining the waitlist', () => {
     expect(await myList(full.seats[0]!.member)).toEqual([])
   })
 
+  it('one who joins after another never passes them, even with an earlier clock (read before waiting, or behind)', async () => {
+    const full = await fullSchedule(1)
+    const [a, b] = await newPeople(2)
+    const ea = await joined(a!, full.scheduleId, at(2 * MINUTE))
+    // b's request read its clock a minute earlier, then waited for the schedule behind a's join.
+    const eb = await joined(b!, full.scheduleId, at(MINUTE))
+    expect([ea.position, eb.position]).toEqual([1, 2])
+    expect((await myList(a!, at(3 * MINUTE))).map((e) => e.position)).toEqual([1])
+    expect((await myList(b!, at(3 * MINUTE))).map((e) => e.position)).toEqual([2])
+    expectOk(await cancelReservation(full.seats[0]!.member, full.seats[0]!.purchaseId, at(HOUR)))
+    expect((await entryOf(ea.id)).status).toBe('offered')
+    expect((await entryOf(eb.id)).status).toBe('waiting')
+  })
+
   it('a member may wait for their child: the entry shows the learner as the attendee', async () => {
     const full = await fullSchedule(1)
     const parent = await newPerson()

@@ -255,9 +255,17 @@ export async function joinWaitlist(
       )
       .limit(1)
     if (reserved) throw new ApiError(409, 'already_reserved', 'この日程はすでに予約しています')
+    // The line is ordered by when each joined: never before the last one in (read under the schedule lock). This
+    // request's clock was read before it waited for the lock, or may be another instance's, behind: a member
+    // already told their place must not be passed by someone who came after them.
+    const [last] = await tx
+      .select({ at: sql<Date | null>`max(${waitlistEntries.createdAt})`.mapWith(waitlistEntries.createdAt) })
+      .from(waitlistEntries)
+      .where(eq(waitlistEntries.scheduleId, scheduleId))
+    const joinedAt = last?.at && last.at.getTime() > now.getTime() ? last.at : now
     const [row] = await tx
       .insert(waitlistEntries)
-      .values({ scheduleId, userId: user.id, learnerId, createdAt: now })
+      .values({ scheduleId, userId: user.id, learnerId, createdAt: joinedAt })
       .onConflictDoNothing({
         target: [waitlistEntries.scheduleId, waitlistEntries.userId],
         where: sql`${waitlistEntries.status} in ('waiting', 'offered')`,
