@@ -22,6 +22,7 @@ import { logger } from '../server/logger.server'
 import {
   purgeVerificationDocuments,
   VERIFICATION_PURGE_EVERY_MS,
+  verificationUploadCheckHandler,
 } from '../server/verification-documents.server'
 import { notificationHandlers, recurringJobs } from './handlers.server'
 
@@ -61,6 +62,7 @@ export function backgroundJobs(): Pick<JobRunnerOptions, 'handlers' | 'recurring
       [RUBY_FILL_KIND]: rubyFillHandler(publicContentChanged),
       ...classImageHandlers(),
       ...avatarImageHandlers(),
+      ...verificationUploadCheckHandler(),
     },
     recurring: [
       ...recurringJobs,

@@ -6,6 +6,8 @@ import { VERIFICATION_PATH } from '~/contract/v1/trust'
 import { audit } from '~/db/audit'
 import { type Db, getDb } from '~/db/client'
 import { teacherVerifications } from '~/db/schema'
+import { enqueue } from '~/jobs/queue.server'
+import { type JobHandler, PermanentJobError } from '~/jobs/runner.server'
 import { MAX_IMAGE_BYTES, sniffImageType } from '~/lib/image-type'
 import { refuseImageUploadOverLimit } from './upload-limit.server'
 import { getUploadStore, type UploadStore } from './upload-store.server'
@@ -20,12 +22,20 @@ import { getUploadStore, type UploadStore } from './upload-store.server'
 /** Large enough to read a document's small print; an operator zooms in. */
 const DOCUMENT_MAX_PX = 2000
 
+/** Job that deletes a submission's images if no verification came to point at them (a lost answer, a crash). */
+export const VERIFICATION_UPLOAD_CHECK_KIND = 'verifications.upload_check'
+/** Long after any API call of the submission has ended, however it ended. */
+export const VERIFICATION_UPLOAD_CHECK_DELAY_MS = 3600_000
+
 export type DocumentSaveResult = { ok: true; path: string } | { ok: false; message: string }
+
+const newVerificationPath = () => `verifications/${randomBytes(16).toString('hex')}.webp`
 
 export async function saveVerificationImage(
   file: File,
   label: string,
   store: UploadStore = getUploadStore(),
+  path: string = newVerificationPath(),
 ): Promise<DocumentSaveResult> {
   if (file.size === 0) return { ok: false, message: `${label}を選択してください` }
   if (file.size > MAX_IMAGE_BYTES) return { ok: false, message: `${label}は5MB以下にしてください` }
@@ -45,7 +55,6 @@ export async function saveVerificationImage(
   } catch {
     return { ok: false, message: `${label}を読み込めませんでした。別の画像でお試しください` }
   }
-  const path = `verifications/${randomBytes(16).toString('hex')}.webp`
   await store.put(path, 'image/webp', webp)
   return { ok: true, path }
 }
@@ -53,16 +62,17 @@ export async function saveVerificationImage(
 /**
  * Saves the face photo and the document, then hands their paths to `submit` (the API call). An identity document
  * that no verification row points at would never be purged (0020), so whatever goes wrong after a save — the
- * second image unreadable, the store or the API failing (thrown), or `submit` answering `keep: false` (refused) —
- * deletes the images already saved. A failure that leaves it unknown whether the API saved the row (a timeout, an
- * answer lost) deletes them only once the database shows no verification pointing at them.
+ * second image unreadable, the store failing, or `submit` answering `keep: false` (refused) — deletes the images
+ * already saved. A failure that leaves it unknown whether the API saved the row (a timeout, an answer lost: the
+ * API may still be committing it) keeps them; the check job queued before the first byte was stored deletes them
+ * an hour later if no verification points at them. That job also covers a process killed between save and submit.
  */
 export async function submitWithDocuments<T>(
   memberId: number,
   face: File,
   document: File,
   submit: (paths: { face_path: string; document_path: string }) => Promise<{ result: T; keep: boolean }>,
-  deps: { db?: Db; store?: UploadStore; referenced?: (paths: string[]) => Promise<boolean> } = {},
+  deps: { db?: Db; store?: UploadStore } = {},
 ): Promise<
   | { ok: true; result: T }
   | { ok: false; status: 400; field: 'face' | 'document'; message: string }
@@ -70,17 +80,27 @@ export async function submitWithDocuments<T>(
 > {
   const db = deps.db ?? (await getDb())
   const store = deps.store ?? getUploadStore()
-  const referenced = deps.referenced ?? ((paths: string[]) => referencedByVerification(db, paths))
   // Both images are decoded and re-encoded: each counts as an upload, before any byte is read.
   const limited = await refuseImageUploadOverLimit(memberId, db, 2)
   if (limited) return { ok: false, status: 429, ...limited }
+  const paths = { face: newVerificationPath(), document: newVerificationPath() }
+  // Durable before anything is stored: whatever happens to this process after a save, the images are checked.
+  await enqueue(
+    db,
+    VERIFICATION_UPLOAD_CHECK_KIND,
+    { paths: [paths.face, paths.document] },
+    {
+      runAt: new Date(Date.now() + VERIFICATION_UPLOAD_CHECK_DELAY_MS),
+      dedupeKey: `verification-upload:${paths.face}`,
+    },
+  )
   const saved: string[] = []
   const drop = () => Promise.all(saved.map((p) => store.delete(p).catch(() => {})))
   try {
-    const faceSaved = await saveVerificationImage(face, '顔写真', store)
+    const faceSaved = await saveVerificationImage(face, '顔写真', store, paths.face)
     if (!faceSaved.ok) return { ok: false, status: 400, field: 'face', message: faceSaved.message }
     saved.push(faceSaved.path)
-    const documentSaved = await saveVerificationImage(document, '本人確認書類の画像', store)
+    const documentSaved = await saveVerificationImage(document, '本人確認書類の画像', store, paths.document)
     if (!documentSaved.ok) {
       await drop()
       return { ok: false, status: 400, field: 'document', message: documentSaved.message }
@@ -90,10 +110,8 @@ export async function submitWithDocuments<T>(
     try {
       answer = await submit({ face_path: faceSaved.path, document_path: documentSaved.path })
     } catch (error) {
-      // Kept when a row points at them (the API saved it before the answer was lost), or when that cannot be
-      // told: better an image left over than a pending verification whose documents are gone.
-      const inUse = await referenced(saved).catch(() => true)
-      if (!inUse) await drop()
+      // The API may have saved the row, or may still be saving it (a timeout): a pending verification must not
+      // lose its documents. Kept; the check job deletes them later if no verification points at them.
       saved.length = 0
       throw error
     }
@@ -102,6 +120,24 @@ export async function submitWithDocuments<T>(
   } catch (error) {
     await drop()
     throw error
+  }
+}
+
+/**
+ * The check queued with a submission: its images go unless a verification points at them (or did: a purged one
+ * has no paths, and its images are gone already).
+ */
+export function verificationUploadCheckHandler(
+  store: () => UploadStore = getUploadStore,
+): Record<string, JobHandler> {
+  return {
+    [VERIFICATION_UPLOAD_CHECK_KIND]: async (job, { db }) => {
+      const paths = (job.payload as { paths?: unknown }).paths
+      if (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string' && VERIFICATION_PATH.test(p)))
+        throw new PermanentJobError('bad verification upload check payload')
+      if (await referencedByVerification(db, paths)) return
+      for (const p of paths) await store().delete(p)
+    },
   }
 }
 

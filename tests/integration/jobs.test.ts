@@ -537,6 +537,7 @@ describe("the app's runner", () => {
     const { AVATAR_RELEASE_KIND } = await import('../../app/api/services/avatar-images')
     const { CLASS_IMAGE_RELEASE_KIND } = await import('../../app/api/services/class-images')
     const { RUBY_FILL_KIND } = await import('../../app/jobs/ruby-fill.server')
+    const { VERIFICATION_UPLOAD_CHECK_KIND } = await import('../../app/server/verification-documents.server')
     const { handlers, recurring = [] } = backgroundJobs()
     const kinds = new Set(Object.keys(handlers))
     expect(recurring.map((r) => r.kind).filter((k) => !kinds.has(k))).toEqual([])
@@ -548,6 +549,7 @@ describe("the app's runner", () => {
       AVATAR_RELEASE_KIND,
       CLASS_IMAGE_RELEASE_KIND,
       RUBY_FILL_KIND,
+      VERIFICATION_UPLOAD_CHECK_KIND,
     }
     const root = fileURLToPath(new URL('../../app', import.meta.url))
     const files = (readdirSync(root, { recursive: true }) as string[]).filter(

@@ -52,6 +52,9 @@ import {
   readVerificationImage,
   saveVerificationImage,
   submitWithDocuments,
+  VERIFICATION_UPLOAD_CHECK_DELAY_MS,
+  VERIFICATION_UPLOAD_CHECK_KIND,
+  verificationUploadCheckHandler,
 } from '../../app/server/verification-documents.server'
 import { type CallResult, setupApi, TEST_CARD, type TestApi } from './support/api'
 import { TEST_ISSUER } from './support/constants'
@@ -1756,6 +1759,22 @@ describe('本人確認: the images', () => {
   const stored = async () =>
     (await api.db.select({ path: uploads.path }).from(uploads).where(like(uploads.path, 'verifications/%')))
       .length
+  /** Runs, as the runner would an hour later, every queued check of submitted images; how many ran. */
+  const runUploadChecks = async () => {
+    const handler = verificationUploadCheckHandler(store)[VERIFICATION_UPLOAD_CHECK_KIND]!
+    const queued = await api.db.select().from(jobs).where(eq(jobs.kind, VERIFICATION_UPLOAD_CHECK_KIND))
+    for (const job of queued) {
+      await handler(
+        { id: job.id, kind: job.kind, payload: job.payload as Record<string, unknown>, attempts: 1 },
+        { db: api.db },
+      )
+      await api.db.delete(jobs).where(eq(jobs.id, job.id))
+    }
+    return queued.length
+  }
+  beforeEach(async () => {
+    await api.db.delete(jobs).where(eq(jobs.kind, VERIFICATION_UPLOAD_CHECK_KIND))
+  })
 
   it('are not kept when the submission does not go through: a bad second image, a store or API failure, a refusal', async () => {
     const notImage = new File([new Uint8Array([1, 2, 3, 4])], 'x.png', { type: 'image/png' })
@@ -1767,33 +1786,45 @@ describe('本人確認: the images', () => {
       field: 'document',
     })
     expect(await stored()).toBe(before)
+    expect(await runUploadChecks()).toBe(1) // and its check finds nothing left to delete
 
+    // The API's answer is lost (a timeout, the API away): it may have saved the row, or be saving it still, so
+    // the images stay; their check, an hour later, deletes them when no verification points at them.
     const apiDown = async () => {
       throw new Error('api down')
     }
-    const noRow = async () => false
     await expect(
-      submitWithDocuments(uploader, image('f.png'), image('d.png'), apiDown, deps({ referenced: noRow })),
-    ).rejects.toThrow('api down')
-    expect(await stored()).toBe(before)
-    // The answer was lost after the API saved the row (a timeout): the images it points at stay.
-    let kept: string[] = []
-    await expect(
-      submitWithDocuments(
-        uploader,
-        image('f.png'),
-        image('d.png'),
-        apiDown,
-        deps({
-          referenced: async (paths) => {
-            kept = [...paths]
-            return true
-          },
-        }),
-      ),
+      submitWithDocuments(uploader, image('f.png'), image('d.png'), apiDown, deps()),
     ).rejects.toThrow('api down')
     expect(await stored()).toBe(before + 2)
-    for (const p of kept) await store().delete(p)
+    expect(await runUploadChecks()).toBe(1)
+    expect(await stored()).toBe(before)
+    // The answer was lost after the API saved the row (it commits after the timeout): the images it points at stay.
+    const [member] = await api.db.select({ id: users.id }).from(users).limit(1)
+    const savedLate = async (paths: { face_path: string; document_path: string }) => {
+      await api.db.insert(teacherVerifications).values({
+        userId: member!.id,
+        status: 'rejected',
+        legalName: '山田 花子',
+        legalNameKana: 'ヤマダ ハナコ',
+        birthDate: '1990-01-01',
+        career: '経歴',
+        facePath: paths.face_path,
+        documentPath: paths.document_path,
+      })
+      throw new Error('api timed out')
+    }
+    await expect(
+      submitWithDocuments(uploader, image('f.png'), image('d.png'), savedLate, deps()),
+    ).rejects.toThrow('api timed out')
+    expect(await runUploadChecks()).toBe(1)
+    expect(await stored()).toBe(before + 2)
+    const late = await api.db
+      .delete(teacherVerifications)
+      .where(like(teacherVerifications.career, '経歴'))
+      .returning({ face: teacherVerifications.facePath, document: teacherVerifications.documentPath })
+    for (const r of late)
+      for (const p of [r.face, r.document]) if (p?.startsWith('verifications/')) await store().delete(p)
     expect(await stored()).toBe(before)
 
     let puts = 0
@@ -1841,6 +1872,32 @@ describe('本人確認: the images', () => {
     ).toEqual({ ok: true, result: 'ok' })
     expect(await stored()).toBe(before + 2)
     for (const p of [paths!.face_path, paths!.document_path]) await store().delete(p)
+  })
+
+  it('are checked even when the process dies after storing them: the check is queued before the first byte is stored', async () => {
+    const seen: { path: string; checked: boolean; delayMs: number }[] = []
+    const watching = {
+      ...store(),
+      put: async (path: string, type: string, bytes: Uint8Array) => {
+        const [job] = await api.db.select().from(jobs).where(eq(jobs.kind, VERIFICATION_UPLOAD_CHECK_KIND))
+        seen.push({
+          path,
+          checked: ((job?.payload as { paths?: string[] })?.paths ?? []).includes(path),
+          delayMs: job ? job.runAt.getTime() - Date.now() : 0,
+        })
+        await store().put(path, type, bytes)
+      },
+    }
+    const before = await stored()
+    // Killed while the API call runs: nothing after the saves happens in this process.
+    const killed = () => new Promise<never>(() => {})
+    void submitWithDocuments(uploader, image('f.png'), image('d.png'), killed, deps({ store: watching }))
+    await expect.poll(async () => await stored()).toBe(before + 2)
+    expect(seen.map((s) => s.checked)).toEqual([true, true])
+    for (const s of seen) expect(s.delayMs).toBeGreaterThan(VERIFICATION_UPLOAD_CHECK_DELAY_MS - 60_000)
+    // An hour later, on whichever instance: no verification points at them, so they go.
+    expect(await runUploadChecks()).toBe(1)
+    expect(await stored()).toBe(before)
   })
 
   it('count as two image uploads of their member: past the limit nothing is read, stored or sent', async () => {
