@@ -1745,8 +1745,9 @@ describe('本人確認: the images', () => {
   })
   /** A member id of its own per test: the upload limit counts per member. */
   let uploader = 9_100_000
-  beforeEach(() => {
+  beforeEach(async () => {
     uploader += 10
+    await api.db.delete(jobs).where(eq(jobs.kind, VERIFICATION_UPLOAD_CHECK_KIND))
   })
 
   let png: Buffer
@@ -1772,9 +1773,6 @@ describe('本人確認: the images', () => {
     }
     return queued.length
   }
-  beforeEach(async () => {
-    await api.db.delete(jobs).where(eq(jobs.kind, VERIFICATION_UPLOAD_CHECK_KIND))
-  })
 
   it('are not kept when the submission does not go through: a bad second image, a store or API failure, a refusal', async () => {
     const notImage = new File([new Uint8Array([1, 2, 3, 4])], 'x.png', { type: 'image/png' })
