@@ -346,8 +346,27 @@ test.describe('bad input @pc-only', () => {
     })
     expect(posing.status()).toBe(413)
 
-    // The site still works for this member.
+    // Another site's page posting with this member's cookies (a form or fetch from elsewhere), or a request that
+    // says nothing of where it comes from: refused before anything runs, the write and the logout alike.
+    const foreign: Record<string, string>[] = [
+      { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      { origin: 'https://evil.example' },
+      {},
+    ]
+    for (const from of foreign) {
+      const write = await page.request.post(url, {
+        headers: { ...from, 'x-tsr-serverfn': 'true', 'content-type': 'application/json' },
+        data: payload,
+      })
+      expect(write.status(), JSON.stringify(from)).toBe(403)
+      expect((await write.json()).code).toBe('csrf')
+      const logout = await page.request.post('/auth/logout', { headers: from, form: {} })
+      expect(logout.status(), JSON.stringify(from)).toBe(403)
+    }
+
+    // The site still works for this member: still signed in.
     await gotoReady(page, '/mypage')
+    await expect(page).toHaveURL(/\/mypage$/)
   })
 
   test('malformed, oversized and unknown /v1 calls get 4xx', async ({ request }) => {
