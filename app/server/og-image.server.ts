@@ -33,8 +33,9 @@ async function readBundled(path: string): Promise<Uint8Array | undefined> {
   return undefined
 }
 
-async function sourceBytes(imageUrl: string): Promise<Uint8Array | undefined> {
-  if (imageUrl.startsWith('/uploads/')) return (await readUpload(imageUrl.slice('/uploads/'.length)))?.bytes
+async function sourceBytes(imageUrl: string, store: UploadStore): Promise<Uint8Array | undefined> {
+  if (imageUrl.startsWith('/uploads/'))
+    return (await readUpload(imageUrl.slice('/uploads/'.length), store))?.bytes
   return readBundled(imageUrl)
 }
 
@@ -76,11 +77,22 @@ export async function classOgImageResponse(
     if (error instanceof ApiError && error.status === 410) return notFound()
     throw error
   }
-  const path = ogImagePath(Number(m[1]), imageUrl)
+  const bytes = await classShareImage(Number(m[1]), imageUrl, store)
+  return bytes ? png(bytes) : notFound()
+}
+
+/** The share image of class `classWorkId` showing `imageUrl`: kept, or made now and kept; none if it is gone. */
+export async function classShareImage(
+  classWorkId: number,
+  imageUrl: string,
+  store: UploadStore,
+): Promise<Uint8Array | undefined> {
+  const path = ogImagePath(classWorkId, imageUrl)
   const cached = await store.get(path)
-  if (cached) return png(cached.bytes)
-  const source = (await sourceBytes(imageUrl)) ?? (await readBundled(DEFAULT_IMAGE))
-  if (!source) return notFound()
+  if (cached) return cached.bytes
+  const picture = await sourceBytes(imageUrl, store)
+  const source = picture ?? (await readBundled(DEFAULT_IMAGE))
+  if (!source) return undefined
   const { default: sharp } = await import('sharp')
   const out = new Uint8Array(
     await sharp(source, { limitInputPixels: 40_000_000, density: 144 })
@@ -91,5 +103,17 @@ export async function classOgImageResponse(
   )
   // Two first requests at once both render; the second write is the same bytes under the same name.
   await store.put(path, 'image/png', out).catch(() => {})
-  return png(out)
+  // A release (0035) deletes the picture, then its widths and this image: one that ran while this image was being
+  // made missed it, and it would be kept for good. As for a width (uploads.server.ts), gone with its original.
+  if (picture && imageUrl.startsWith('/uploads/')) {
+    try {
+      if (!(await store.get(imageUrl.slice('/uploads/'.length)))) {
+        await store.delete(path)
+        return undefined
+      }
+    } catch {
+      // The bytes are in hand: answer them; the image goes at the picture's next release.
+    }
+  }
+  return out
 }

@@ -18,7 +18,7 @@ import {
   releaseClassImagePath,
   sweepAbandonedClassImages,
 } from '../../app/server/class-images.server'
-import { ogImagePath } from '../../app/server/og-image.server'
+import { classShareImage, ogImagePath } from '../../app/server/og-image.server'
 import { createDbUploadStore, type UploadStore } from '../../app/server/upload-store.server'
 import { saveClassImage, uploadResponse } from '../../app/server/uploads.server'
 import { setupApi, type TestApi } from './support/api'
@@ -113,6 +113,33 @@ describe('who may put an uploaded image on a class', () => {
 })
 
 describe('an image no class shows is deleted', () => {
+  it('a share image made while its picture is being released goes with it (not kept for good)', async () => {
+    const first = await upload(SUBS.teacher)
+    const second = await upload(SUBS.teacher)
+    const id = (await createClass(SUBS.teacher, { image_url: first.url })).body.id as number
+    expect(
+      (await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${id}`, { image_url: second.url }))
+        .status,
+    ).toBe(200)
+    // A request for the share image read the class (still showing the first picture) and now reads the picture;
+    // the release runs just after that read, before the share image is stored.
+    let released = 0
+    const racing: UploadStore = {
+      ...store,
+      async get(path) {
+        const found = await store.get(path)
+        if (path === first.path && released === 0) released = await runReleases(first.path)
+        return found
+      },
+    }
+    expect(await classShareImage(id, first.url, racing)).toBeUndefined()
+    expect(released).toBe(1)
+    expect(await store.get(ogImagePath(id, first.url))).toBeUndefined()
+    // The class's current picture makes its share image as before, and keeps it.
+    expect((await classShareImage(id, second.url, store))?.byteLength).toBeGreaterThan(0)
+    expect(await store.get(ogImagePath(id, second.url))).toBeDefined()
+  })
+
   it('replaced: the old picture, its smaller widths and its share image stop answering; the new one stays', async () => {
     const first = await upload(SUBS.teacher)
     const second = await upload(SUBS.teacher)
