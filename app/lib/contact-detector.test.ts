@@ -259,6 +259,14 @@ describe('detectContactInfo', () => {
     ['電話は090:1234:5678 一度かけてね', 'phone'],
     ['〇九〇 1234 5678', 'phone'],
     ['090🍎1234🍎5678', 'phone'],
+    // Emoji keycaps from a phone's keyboard, digits with marks on them, circled digits NFKC keeps.
+    ['電話は0️⃣9️⃣0️⃣-1️⃣2️⃣3️⃣4️⃣-5️⃣6️⃣7️⃣8️⃣', 'phone'],
+    ['0️⃣9️⃣0️⃣1️⃣2️⃣3️⃣4️⃣5️⃣6️⃣7️⃣8️⃣', 'phone'],
+    ['0\u03329\u03320\u0332-1234-5678', 'phone'],
+    ['0\u03019\u03010\u0301 1\u03012\u03013\u03014\u0301 5678', 'phone'],
+    ['⓿❾⓿-❶❷❸❹-❺❻❼❽', 'phone'],
+    ['⓿➈⓿ ➀➁➂➃ ➄➅➆➇', 'phone'],
+    ['⓿➒⓿-➊➋➌➍-➎➏➐➑', 'phone'],
     ['taro\u200b@\u200bexample\u200b.com', 'email'],
     ['LINE ID: ta\u200bro99', 'line'],
     ['@ha\u200bnako_12', 'sns'],
@@ -280,6 +288,9 @@ describe('detectContactInfo', () => {
     '14:00〜15:00 / 15:30〜16:30\n参加',
     '日時：2025/01/15 09:30\n参加者は2名です',
     'がんばりました\u200b！',
+    '❶ 準備 ❷ 実践 ❸ ふりかえり',
+    '手順は➀から➉まであります',
+    'ガ\u3099ンバって！ café でお話ししましょう',
   ])('still does not flag lesson talk with those separators: %s', (text) => {
     expect(detectContactInfo(text)).toEqual({ flagged: false, kinds: [] })
   })

@@ -34,11 +34,31 @@ const INVISIBLE = /\p{Cf}|\p{Variation_Selector}|\u034f|\u115f|\u1160|\u3164|\uf
 // Pictographs (emoji) read as a gap between the parts of a number or an id: '090 🍎 1234 🍎 5678'.
 const PICTOGRAPHS = /\p{Extended_Pictographic}/gu
 
-/** Invisible characters removed, NFKC, lower case, dash-like characters as '-', pictographs as spaces. */
+// Marks left after NFKC sit on the character before them and read as nothing: the keycap of an emoji digit
+// ('0️⃣9️⃣0️⃣…', digit + U+FE0F + U+20E3), underlines and accents put on digits ('0̲9̲0̲'). (Kana voicing marks are
+// composed by NFKC before this.)
+const MARKS = /\p{M}/gu
+// Circled digits NFKC keeps as they are (①–⑳ and ⓪ it turns into digits itself): negative and double circled, and
+// the dingbat sets. Each reads as its number.
+const CIRCLED_DIGITS = /[\u24eb-\u24ff\u2776-\u2793]/gu
+function circledDigit(c: string): string {
+  const code = c.codePointAt(0)!
+  if (code === 0x24ff) return '0'
+  if (code <= 0x24f4) return String(code - 0x24eb + 11) // ⓫–⓴
+  if (code <= 0x24fe) return String(code - 0x24f5 + 1) // ⓵–⓾
+  return String(((code - 0x2776) % 10) + 1) // ❶–❿, ➀–➉, ➊–➓
+}
+
+/**
+ * Invisible characters removed, NFKC, marks removed, circled digits as digits, lower case, dash-like characters
+ * as '-', pictographs as spaces.
+ */
 export function normalizeForContact(text: string): string {
   return text
     .replace(INVISIBLE, '')
     .normalize('NFKC')
+    .replace(MARKS, '')
+    .replace(CIRCLED_DIGITS, circledDigit)
     .toLowerCase()
     .replace(DASHES, '-')
     .replace(PICTOGRAPHS, ' ')

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { markRoomRead, openRoom, roomListQuery, sendMessage } from '../../app/api/services/rooms'
 import { DestinationList, Message, MessageList, Room, RoomList } from '../../app/contract/v1/rooms'
-import { follows, messages, purchases, roomMembers, rooms, users } from '../../app/db/schema'
+import { follows, messages, purchases, rateLimits, roomMembers, rooms, users } from '../../app/db/schema'
 import { retriedConflicts } from '../../app/db/transaction'
 import { DESTINATION_SEARCH_LIMIT, STUDENT_LIMIT } from '../../app/lib/page-sizes'
 import { createApiClient } from '../../app/server/api-client/client'
@@ -601,6 +601,8 @@ describe('empty rooms', () => {
 describe('contact details written to slip past the filter', () => {
   let roomId: number
   const send = async (body: string) => {
+    // What is held is the question here, not the per-minute limit (rate-limit.test.ts).
+    await api.db.delete(rateLimits)
     const res = await api.as(SUBS.member01, 'POST', `/v1/rooms/${roomId}/messages`, { body })
     expect(res.status).toBe(201)
     return Message.parse(res.body)
@@ -627,6 +629,34 @@ describe('contact details written to slip past the filter', () => {
     expect(await send('よろしくお願いします')).toMatchObject({ status: 'visible' })
     const seen = MessageList.parse((await api.as(SUBS.teacher, 'GET', `/v1/rooms/${roomId}/messages`)).body)
     expect(seen.map((m) => m.body)).not.toContain('5678です')
+  })
+
+  it('a number sent a few digits at a time, or one digit a message, is held at its last part', async () => {
+    for (const part of ['080', '98', '76']) expect(await send(part)).toMatchObject({ status: 'visible' })
+    expect(await send('5432')).toMatchObject({ contains_contact_info: true, status: 'held' })
+    await send('よろしくお願いします')
+    // A ten-digit number: held at its tenth digit, not before.
+    const digits = [...'0312345678']
+    for (const d of digits.slice(0, -1)) expect(await send(d)).toMatchObject({ status: 'visible' })
+    expect(await send(digits.at(-1)!)).toMatchObject({ status: 'held' })
+  })
+
+  it('a lesson talk with numbers over several messages is not held', async () => {
+    for (const body of [
+      '明日は10:30からです',
+      '2年生が3人です',
+      '1回目は0円です',
+      '教材は5ページまで',
+      'よろしくお願いします',
+    ])
+      expect(await send(body)).toMatchObject({ status: 'visible', contains_contact_info: false })
+  })
+
+  it('a number in emoji keycaps is held', async () => {
+    expect(await send('電話は0️⃣9️⃣0️⃣-1️⃣2️⃣3️⃣4️⃣-5️⃣6️⃣7️⃣8️⃣です')).toMatchObject({
+      contains_contact_info: true,
+      status: 'held',
+    })
   })
 
   it('the second half sent while the first is being written (two tabs) is read with it and held (PostgreSQL)', async () => {

@@ -442,11 +442,14 @@ export async function sendMessage(
 
 /** How far back a message may be the first part of contact details split over several messages. */
 export const SPLIT_CONTACT_WINDOW_MS = 10 * 60_000
+/** Earlier messages read with a new one: enough for a phone number sent one digit at a time. */
+const SPLIT_CONTACT_PARTS = 10
 
 /**
  * Whether this message completes contact details begun in the sender's last visible messages of the room
  * ('電話は090-1234-', then '5678です'): each part alone passes the check, together they do not. Parts that were
  * flagged themselves (held, or released by an operator) are left out, so a plain message after one is not held.
+ * Up to SPLIT_CONTACT_PARTS earlier parts: a number sent a few digits at a time ('080', '98', '76', '5432').
  */
 async function completesSplitContact(tx: Tx, userId: number, roomId: number, body: string, now: Date) {
   const recent = await tx
@@ -463,7 +466,7 @@ async function completesSplitContact(tx: Tx, userId: number, roomId: number, bod
       ),
     )
     .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(2)
+    .limit(SPLIT_CONTACT_PARTS)
   if (recent.length === 0) return false
   return containsContactInfo([...recent.reverse().map((m) => m.body), body].join('\n'))
 }
