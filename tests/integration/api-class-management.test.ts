@@ -603,6 +603,30 @@ describe('class announcements', () => {
     expect(other.status, JSON.stringify(other.body)).toBe(200)
   })
 
+  it('a number begun in the title and ended in the description is refused as the page shows them (422), created or edited', async () => {
+    const before = await api.count('class_works')
+    const created = await api.as(
+      SUBS.teacher,
+      'POST',
+      '/v1/teachers/class_works',
+      classBody({ title: 'さんすう教室 090-1234', description: '5678 までお電話ください' }),
+    )
+    expect([created.status, created.body.code]).toEqual([422, 'contact_info'])
+    expect(created.body.issues?.[0]?.path).toEqual(['description'])
+    expect(await api.count('class_works')).toBe(before)
+    const cls = await createClass()
+    const edited = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${cls.id}`, {
+      title: 'さんすう教室 090-1234',
+    })
+    expect(edited.status).toBe(200) // alone, the title is fine
+    const completed = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${cls.id}`, {
+      description: '5678 までお電話ください',
+    })
+    expect([completed.status, completed.body.code]).toEqual([422, 'contact_info'])
+    const [row] = await api.db.select().from(classWorks).where(eq(classWorks.id, cls.id))
+    expect(row!.description).toBe(cls.description)
+  })
+
   it('a teacher posts at most 10 announcements an hour (each mails every booked family): the 11th is 429', async () => {
     const cls = await createClass(SUBS.emily)
     const post = (n: number, body = '本文です') =>

@@ -138,6 +138,30 @@ describe('profile fields others see carry no contact details', () => {
     )
   })
 
+  it("a teacher's name, shown at the head of their public page, is checked too (422 contact_info on name)", async () => {
+    const before = User.parse((await api.as(SUBS.teacher, 'GET', '/v1/users/me')).body)
+    const res = await api.as(SUBS.teacher, 'PATCH', '/v1/users/me', { name: '山田 LINE:hanako_mama' })
+    expect([res.status, res.body.code]).toEqual([422, 'contact_info'])
+    expect((res.body.issues as { path: string[] }[])[0]!.path).toEqual(['name'])
+    expect(User.parse((await api.as(SUBS.teacher, 'GET', '/v1/users/me')).body)).toEqual(before)
+  })
+
+  it('a nickname cannot pass for the staff (422 reserved_nickname) nor be written backwards (400)', async () => {
+    const before = User.parse((await api.as(SUBS.parent, 'GET', '/v1/users/me')).body)
+    for (const nickname of ['運営スタッフ', 'まなびのたね 公式', '運 営', '事務局の田中', 'ｺｳｼｷ公式'])
+      expect((await api.as(SUBS.parent, 'PATCH', '/v1/users/me', { nickname })).body.code, nickname).toBe(
+        'reserved_nickname',
+      )
+    for (const nickname of ['\u202eフッタス営運', 'はな\u2066こ\u2069'])
+      expect((await api.as(SUBS.parent, 'PATCH', '/v1/users/me', { nickname })).status, nickname).toBe(400)
+    expect(User.parse((await api.as(SUBS.parent, 'GET', '/v1/users/me')).body)).toEqual(before)
+    // Names that only look near those words are fine.
+    expect((await api.as(SUBS.parent, 'PATCH', '/v1/users/me', { nickname: 'はなこママ' })).status).toBe(200)
+    expect((await api.as(SUBS.parent, 'PATCH', '/v1/users/me', { nickname: before.nickname })).status).toBe(
+      200,
+    )
+  })
+
   it('text saved before the rule does not block an edit of another field (the form sends every field)', async () => {
     const me = User.parse((await api.as(SUBS.member01, 'GET', '/v1/users/me')).body)
     await api.db

@@ -71,6 +71,7 @@ describe('POST /v1/users (registration)', () => {
       { ...parentForm, learners: [{ nickname: '@hanako_12', school_type_id: 2, target_grade_id: 3 }] },
       'learners.0.nickname',
     ],
+    ['a LINE id in the name', { ...parentForm, name: '山田 LINE:hanako_mama' }, 'name'],
   ])('refuses %s with 422 contact_info on that field and writes nothing', async (_name, body, field) => {
     const before = await snapshot()
     const res = await api.call('POST', '/v1/users', { token: await tokenFor(SUBS.newUser), body })
@@ -80,6 +81,17 @@ describe('POST /v1/users (registration)', () => {
       message: expect.stringMatching(/連絡先やSNSのIDは書けません/),
     })
     expect((res.body.issues as { path: string[] }[])[0]!.path.join('.')).toBe(field)
+    expect(await snapshot()).toEqual(before)
+  })
+
+  it('refuses a nickname that passes for the staff (422 reserved_nickname) and writes nothing', async () => {
+    const before = await snapshot()
+    const res = await api.call('POST', '/v1/users', {
+      token: await tokenFor(SUBS.newUser),
+      body: { ...parentForm, nickname: 'まなびのたね運営' },
+    })
+    expect([res.status, res.body.code]).toEqual([422, 'reserved_nickname'])
+    expect((res.body.issues as { path: string[] }[])[0]!.path).toEqual(['nickname'])
     expect(await snapshot()).toEqual(before)
   })
 

@@ -28,6 +28,7 @@ import {
 } from '../../db/schema'
 import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
+import { containsContactInfo } from '../../lib/contact-detector'
 import { formatRunJa } from '../../lib/format'
 import { CANCEL_DEADLINE_MS } from '../../lib/reservation-rules'
 import { findOverlap } from '../../lib/schedule-overlap'
@@ -186,11 +187,25 @@ export async function teacherClassWork(
  * A class's title and description are the most public text a member writes (its page, search, cards, mails): contact
  * details there would take a lesson off the platform past every message check (422 `contact_info`, by the field).
  */
-function refuseContactInClass(text: { title?: string; description?: string }) {
+function refuseContactInClass(
+  text: { title?: string; description?: string },
+  whole: { title: string; description: string } | undefined = undefined,
+) {
   refuseContactInfoIn({
     title: { label: 'タイトル', text: text.title },
     description: { label: '説明', text: text.description },
   })
+  // Read together too, as a page shows them: a number begun at the end of the title and ended in the description.
+  // (Not when a part flags alone: that is old text the edit did not touch, judged by the field when it changes.)
+  if (
+    whole &&
+    (text.title !== undefined || text.description !== undefined) &&
+    !containsContactInfo(whole.title) &&
+    !containsContactInfo(whole.description)
+  )
+    refuseContactInfoIn({
+      description: { label: 'タイトルと説明', text: `${whole.title}\n${whole.description}` },
+    })
 }
 
 /** POST /v1/teachers/class_works: a new class (unpublished unless is_published), under the caller's organisation. */
@@ -202,7 +217,7 @@ export async function createClassWork(
 ): Promise<TeacherClassWork> {
   requireTeacher(user)
   if (input.is_published) requireVerifiedTeacher(user, 'publish')
-  refuseContactInClass(input)
+  refuseContactInClass(input, input)
   const id = await transaction(db, async (tx) => {
     await refuseIfSuspended(tx, user.id, 'share')
     await requireOwnClassImage(tx, user.id, input.image_url)
@@ -252,10 +267,13 @@ export async function updateClassWork(
   await transaction(db, async (tx) => {
     const current = await lockOwnClass(tx, user.id, classWorkId)
     // Only what changes: text saved before this rule must not block an edit of another field.
-    refuseContactInClass({
-      title: patch.title !== current.title ? patch.title : undefined,
-      description: patch.description !== current.description ? patch.description : undefined,
-    })
+    refuseContactInClass(
+      {
+        title: patch.title !== current.title ? patch.title : undefined,
+        description: patch.description !== current.description ? patch.description : undefined,
+      },
+      { title: patch.title ?? current.title, description: patch.description ?? current.description },
+    )
     // Read after the class lock: a suspension that committed meanwhile (it holds the classes first) is seen here.
     await refuseIfSuspended(tx, user.id)
     await requireOwnClassImage(tx, user.id, patch.image_url, current.imageUrl)

@@ -206,6 +206,19 @@ async function checkMasters(
 
 const isLineSub = (sub: string) => sub.includes('line')
 
+/**
+ * Words that would make a member's nickname pass for the site's own staff in rooms, mails and on class cards
+ * (運営スタッフ is the operators' own nickname). Checked without spaces, invisible characters and width.
+ */
+const RESERVED_IN_NICKNAMES = ['運営', '事務局', '公式', 'まなびのたね']
+
+function refuseReservedNickname(nickname: string) {
+  const plain = nickname.normalize('NFKC').replace(/[\s\p{Cf}]/gu, '')
+  if (!RESERVED_IN_NICKNAMES.some((w) => plain.includes(w))) return
+  const message = 'ニックネームに「運営」「公式」など、運営からの連絡と紛らわしい言葉は使えません'
+  throw new ApiError(422, 'reserved_nickname', message, { issues: [{ path: ['nickname'], message }] })
+}
+
 export async function registerUser(db: Db, claims: TokenClaims, body: RegisterUserBody): Promise<User> {
   if (!isLineSub(claims.sub) && claims.email_verified !== true) {
     throw new ApiError(403, 'email_unverified', 'メールアドレスの確認が完了していません')
@@ -222,8 +235,10 @@ export async function registerUser(db: Db, claims: TokenClaims, body: RegisterUs
         .limit(1)
       if (existing) throw alreadyRegistered()
       const kids = body.learners ?? []
+      refuseReservedNickname(body.nickname)
       refuseContactInfoIn({
         nickname: { label: 'ニックネーム', text: body.nickname },
+        name: { label: 'お名前', text: body.name },
         introduction: { label: '自己紹介', text: body.introduction },
         ...Object.fromEntries(
           kids.map((l, i) => [`learners.${i}.nickname`, { label: 'ニックネーム', text: l.nickname }]),
@@ -310,8 +325,12 @@ export async function updateMe(db: Db, user: UserRow, body: UpdateUserBody): Pro
     })
     // Only what changes: the form sends every field, and text saved before this rule must not block an edit of
     // another one.
+    if (body.nickname !== undefined && body.nickname !== user.nickname && !user.isOperator)
+      refuseReservedNickname(body.nickname)
     refuseContactInfoIn({
       nickname: { label: 'ニックネーム', text: body.nickname !== user.nickname ? body.nickname : undefined },
+      // A teacher's name heads their public page (and its title and structured data).
+      name: { label: 'お名前', text: body.name !== user.name ? body.name : undefined },
       introduction: {
         label: '自己紹介',
         text: body.introduction !== user.introduction ? body.introduction : undefined,

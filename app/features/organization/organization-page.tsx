@@ -10,6 +10,7 @@ import type { OrganizationDeepMe, OrgUser } from '~/contract/v1/organizations'
 import type { OrganizationSales } from '~/contract/v1/sales'
 import { formatDateJa, groupDigits } from '~/lib/format'
 import { formatMonthJa, shiftMonth } from '~/lib/month'
+import { joinedMessage } from './joined-message'
 import { joinOrganization, regenerateCode, removeMember } from './organization.functions'
 import { organizationPageQuery } from './queries'
 
@@ -329,7 +330,7 @@ function JoinForm() {
         return
       }
       await queryClient.invalidateQueries({ queryKey: ['organization'] })
-      showSnackbar({ message: `${result.data}に参加しました` })
+      showSnackbar({ message: joinedMessage(result.data) })
     } catch {
       showErrorSnackbar('参加できませんでした')
     } finally {
