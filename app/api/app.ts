@@ -17,7 +17,7 @@ import { deriveSecret, resolveSessionSecret } from '../server/auth/secret.server
 import { getConfig } from '../server/config'
 import { type AuthConfigSource, bearerToken, canonicalToken, defaultAuthSource } from './auth'
 import { DOCS_CSP, renderDocsPage } from './docs'
-import { ApiError, sqlState } from './errors'
+import { ApiError, RequestTimedOutError, sqlState } from './errors'
 import { idempotency } from './idempotency'
 import { isInProcess } from './in-process'
 import type { ApiApp, ApiEnv, RouteDeps } from './openapi'
@@ -131,7 +131,7 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
   // A database that stops answering on an open connection (no error, no reset) must not hold a request: 503.
   app.use(
     '*',
-    timeout(API_REQUEST_TIMEOUT_MS, () => new HTTPException(503, { message: 'request timed out' })),
+    timeout(API_REQUEST_TIMEOUT_MS, () => new RequestTimedOutError()),
   )
   // Authenticated calls per access token from API clients (the token itself is checked by each route; a forged
   // one only spends its own counter). The BFF's own in-process calls are not counted (app/api/in-process.ts):

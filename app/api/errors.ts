@@ -1,3 +1,4 @@
+import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { contactKindsLabel, detectContactInfo } from '../lib/contact-detector'
 
@@ -64,4 +65,14 @@ export function refuseContactInfoIn(
     if (message) issues.push({ path: [key], message })
   }
   if (issues.length > 0) throw new ApiError(422, 'contact_info', issues[0]!.message, { issues })
+}
+
+/**
+ * The API's answer when a request outlives API_REQUEST_TIMEOUT_MS (503). The handler goes on and may still commit
+ * its write: what it did is unknown (the Idempotency-Key claim is kept, app/api/idempotency.ts).
+ */
+export class RequestTimedOutError extends HTTPException {
+  constructor() {
+    super(503, { message: 'request timed out' })
+  }
 }

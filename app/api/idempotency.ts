@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from 'hono'
 import type { Db } from '../db/client'
+import { RETRY_STATUSES } from '../lib/retry'
 import { type AuthConfigSource, verifyAccessToken } from './auth'
-import { ApiError } from './errors'
+import { ApiError, RequestTimedOutError } from './errors'
 import {
   claimKey,
   completeKey,
@@ -58,7 +59,13 @@ export function idempotency(getDb: () => Promise<Db>, auth: AuthConfigSource): M
       await releaseKey(db, scope, key).catch(() => {})
       throw error
     }
-    if (c.res.status >= 500) await releaseKey(db, scope, key).catch(() => {})
+    // Answered 503 by the timeout while the write went on: it may have committed, so a retry with this key must
+    // not run it again. The claim stays (a repeat is 409 idempotency_in_progress).
+    if (c.error instanceof RequestTimedOutError) return
+    // A failure on our side, or a refusal the caller is told to retry (a rate limit, a conflict, too early, spec
+    // §9's statuses): the key is given back, so that the retry runs instead of replaying the refusal for a day.
+    if (c.res.status >= 500 || RETRY_STATUSES.includes(c.res.status))
+      await releaseKey(db, scope, key).catch(() => {})
     else await completeKey(db, scope, key, c.res.status, await c.res.clone().text())
   }
 }

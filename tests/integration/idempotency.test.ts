@@ -4,8 +4,8 @@
  */
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApiApp } from '../../app/api/app'
-import { messages } from '../../app/db/schema'
+import { API_REQUEST_TIMEOUT_MS, createApiApp } from '../../app/api/app'
+import { messages, rateLimits } from '../../app/db/schema'
 import { setupApi, type TestApi } from './support/api'
 import { accessToken, SUBS, testAuth } from './support/tokens'
 
@@ -116,5 +116,68 @@ describe('Idempotency-Key on /v1 writes', () => {
     expect((await send(token, 'key-flaky', 'もう一度', flaky)).status).toBe(503)
     expect((await send(token, 'key-flaky', 'もう一度', flaky)).status).toBe(201)
     expect(await count()).toBe(before + 1)
+  })
+
+  it('a write that outlives the request timeout (503) and then commits is not run again by a retry with its key', async () => {
+    const token = await accessToken(SUBS.parent)
+    let calls = 0
+    let finished!: () => void
+    const done = new Promise<void>((resolve) => {
+      finished = resolve
+    })
+    const slow = createApiApp({
+      getDb: async () => {
+        // The idempotency claim first; the route's own read then waits past the timeout (a lock, a slow disk).
+        if (++calls === 2) {
+          await new Promise((r) => setTimeout(r, API_REQUEST_TIMEOUT_MS + 500))
+          setTimeout(finished, 500)
+        }
+        return api.db
+      },
+      auth: testAuth,
+      now: () => api.now,
+      events: null,
+      limits: false,
+    })
+    const before = await count()
+    const first = await send(token, 'key-slow', 'おそい', slow)
+    expect(first.status).toBe(503)
+    await done // the write went on and committed
+    expect(await count()).toBe(before + 1)
+    const retry = await send(token, 'key-slow', 'おそい', slow)
+    expect([retry.status, retry.body.code]).toEqual([409, 'idempotency_in_progress'])
+    expect(await count()).toBe(before + 1)
+  }, 20_000)
+
+  it('a write refused for now (429: wait and retry) runs when retried with its key, not replayed as refused', async () => {
+    const token = await accessToken(SUBS.teacher)
+    const limited = createApiApp({
+      getDb: async () => api.db,
+      auth: testAuth,
+      now: () => api.now,
+      events: null,
+      limits: { messagesPerMember: { points: 1, durationS: 1 } },
+    })
+    const room = await api.as(SUBS.teacher, 'POST', '/v1/rooms', { partner_id: await api.userId(SUBS.emily) })
+    await api.db.delete(rateLimits) // what earlier tests counted
+    const post = (key: string) =>
+      limited.fetch(
+        new Request(`http://api.test/v1/rooms/${room.body.id}/messages`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            'idempotency-key': key,
+          },
+          body: JSON.stringify({ body: '上限のテスト' }),
+        }),
+      )
+    expect((await post('key-limit-1')).status).toBe(201)
+    const refused = await post('key-limit-2')
+    expect(refused.status).toBe(429)
+    await new Promise((r) => setTimeout(r, Number(refused.headers.get('retry-after') ?? 1) * 1000 + 200))
+    const retried = await post('key-limit-2')
+    expect(retried.status).toBe(201)
+    expect(retried.headers.get('idempotent-replayed')).toBeNull()
   })
 })
