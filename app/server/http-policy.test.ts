@@ -43,6 +43,10 @@ describe('cacheControlFor', () => {
     expect(cacheControlFor({ ...base, pathname: '/mypage' })).toBe('private, no-store')
     expect(cacheControlFor({ ...base, pathname: '/profile/edit_user' })).toBe('private, no-store')
     expect(cacheControlFor({ ...base, pathname: '/_serverFn/abc' })).toBe('private, no-store')
+    // A mail's unsubscribe page shows one member's setting to whoever holds its link: never kept by a proxy.
+    expect(cacheControlFor({ ...base, pathname: '/unsubscribe' })).toBe('private, no-store')
+    expect(cacheControlFor({ ...base, pathname: '/notification_settings' })).toBe('private, no-store')
+    expect(cacheControlFor({ ...base, pathname: '/admin/reports' })).toBe('private, no-store')
     expect(cacheControlFor({ ...base, method: 'POST', pathname: '/v1/class_works/search' })).toBe('no-store')
   })
   it('lets public pages be kept but revalidated, and keeps a public handler’s own choice', () => {

@@ -48,9 +48,12 @@ export function contentSecurityPolicy({
   return directives.join('; ')
 }
 
-/** Paths whose pages are private to a member (the spec's sign-in-required and registration routes). */
+/**
+ * Paths whose pages are private to a member (the spec's sign-in-required and registration routes), and those
+ * rendered for one member by a secret in the address (the unsubscribe link of a mail), signed in or not.
+ */
 const PRIVATE_PATH =
-  /^\/(class_attendance|class_management|checkout|follow|information|message|mypage|organization_management|profile|purchase_history|sales_management|register|downloads|auth|test)(\/|$)/
+  /^\/(admin|class_attendance|class_management|checkout|follow|information|message|mypage|notification_settings|organization_management|profile|purchase_history|sales_management|register|downloads|auth|test|unsubscribe)(\/|$)/
 
 export interface CacheInput {
   method: string

@@ -5,9 +5,8 @@ vi.stubEnv('SESSION_SECRET', 'response-policy-test-secret-0123456789abcdef')
 vi.stubEnv('QUERY_COUNT_HEADER', '')
 
 const { readCached, readLive, trackPageReads } = await import('../db/page-reads')
-const { answerRenderedPage, applyResponsePolicy, newNonce, shareVisitorPage } = await import(
-  './response-policy.server'
-)
+const { answerRenderedPage, applyResponsePolicy, keptPagesForTest, newNonce, shareVisitorPage } =
+  await import('./response-policy.server')
 const { FURIGANA_COOKIE } = await import('./furigana-cookie.server')
 const { authCookieNames, FLASH_COOKIE } = await import('./auth/session.server')
 const { getConfig } = await import('./config')
@@ -52,6 +51,9 @@ describe('visitor pages kept while their reads are current (docs/decisions/0033)
     expect(revalidated?.status).toBe(304)
     const compressed = await answerRenderedPage(get('/kept', { 'accept-encoding': 'br' }))
     expect(compressed?.headers.get('content-encoding')).toBe('br')
+    // Kept once, as bytes: not also as the string, which the cache's size bound does not count.
+    for (const kept of keptPagesForTest()) expect(kept.body).toBe('')
+    expect(keptPagesForTest().some((kept) => new TextDecoder().decode(kept.bytes) === body)).toBe(true)
 
     current = false
     expect(answerRenderedPage(get('/kept'))).toBeUndefined()
