@@ -5,14 +5,14 @@ import { JoinOrganizationBody, OrganizationInput, OrganizationPatch } from '~/co
 import { Month } from '~/contract/v1/sales'
 import { toActionResult } from '~/server/action-result.server'
 import { api, meOf } from '~/server/api-client'
-import { cachedOrganization, clearOrganizationCache, requireSession } from '~/server/org-cache.server'
+import { currentOrganization, requireSession } from '~/server/organization-me.server'
 
 /** The caller's organisation (cached per session), whether they teach, and the owner's extras. */
 export const getOrganizationPage = createServerFn({ method: 'GET' })
   .validator(z.object({ month: Month.optional() }))
   .handler(async ({ data }) => {
     const session = await requireSession()
-    const [me, org] = await Promise.all([api.getMe(session.token).then(meOf), cachedOrganization(session)])
+    const [me, org] = await Promise.all([api.getMe(session.token).then(meOf), currentOrganization(session)])
     const isOwner = org?.my_role === 'owner'
     // deep_me is cached per session; the member list is read fresh, so a teacher who just joined shows at once,
     // and so is the owner's invitation code (its own call, spec §7), so a code regenerated elsewhere shows too.
@@ -34,7 +34,7 @@ export const getOrganizationPage = createServerFn({ method: 'GET' })
 /** /profile/edit_organization: the organisation the caller owns (null: create one; member: read only). */
 export const getOrganizationForEdit = createServerFn({ method: 'GET' }).handler(async () => {
   const session = await requireSession()
-  return cachedOrganization(session)
+  return currentOrganization(session)
 })
 
 export const createOrganization = createServerFn({ method: 'POST' })
@@ -42,7 +42,6 @@ export const createOrganization = createServerFn({ method: 'POST' })
   .handler(({ data }) =>
     toActionResult(async () => {
       const session = await requireSession()
-      clearOrganizationCache(session.sessionId)
       return (await api.createOrganization(session.token, data)).id
     }),
   )
@@ -52,7 +51,6 @@ export const updateOrganization = createServerFn({ method: 'POST' })
   .handler(({ data }) =>
     toActionResult(async () => {
       const session = await requireSession()
-      clearOrganizationCache(session.sessionId)
       return (await api.updateOrganization(session.token, data)).id
     }),
   )
@@ -60,7 +58,6 @@ export const updateOrganization = createServerFn({ method: 'POST' })
 export const regenerateCode = createServerFn({ method: 'POST' }).handler(() =>
   toActionResult(async () => {
     const session = await requireSession()
-    clearOrganizationCache(session.sessionId)
     return (await api.regenerateInvitationCode(session.token)).invitation_code
   }),
 )
@@ -70,7 +67,6 @@ export const removeMember = createServerFn({ method: 'POST' })
   .handler(({ data }) =>
     toActionResult(async () => {
       const session = await requireSession()
-      clearOrganizationCache(session.sessionId)
       return (await api.removeOrgUser(session.token, data.userId)).length
     }),
   )
@@ -80,7 +76,6 @@ export const joinOrganization = createServerFn({ method: 'POST' })
   .handler(({ data }) =>
     toActionResult(async () => {
       const session = await requireSession()
-      clearOrganizationCache(session.sessionId)
       return (await api.joinOrganization(session.token, data)).name
     }),
   )

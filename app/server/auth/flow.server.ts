@@ -47,7 +47,7 @@ export type LogoutListener = (info: LogoutInfo) => void | Promise<void>
 
 const logoutListeners = new Set<LogoutListener>()
 
-/** Registers a callback run on every logout (e.g. the organization deep-info cache). Returns an unsubscribe. */
+/** Registers a callback run on every logout (with why the session ended). Returns an unsubscribe. */
 export function onLogout(listener: LogoutListener): () => void {
   logoutListeners.add(listener)
   return () => logoutListeners.delete(listener)
