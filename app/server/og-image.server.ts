@@ -55,10 +55,14 @@ const notFound = () =>
     headers: { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' },
   })
 
-/** Where the share image of a class made from `imageUrl` is kept (a new picture, a new name). */
+/**
+ * Where the share image of a class made from `imageUrl` is kept (a new picture, a new name). An uploaded picture's
+ * is the class's own, deleted with the picture (0035); a bundled picture's is one file for every class showing it,
+ * as nothing would ever delete a copy per class.
+ */
 export function ogImagePath(classWorkId: number, imageUrl: string): string {
   const key = createHash('sha256').update(imageUrl).digest('hex').slice(0, 16)
-  return `og/classes/${classWorkId}-${key}.png`
+  return imageUrl.startsWith('/uploads/') ? `og/classes/${classWorkId}-${key}.png` : `og/bundled/${key}.png`
 }
 
 /** GET /og/class/<id>.png */

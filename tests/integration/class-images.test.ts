@@ -5,11 +5,11 @@
  * with TEST_DATABASE_URL: the races between a release and a teacher taking the image up again mean something only
  * there (PGlite has one connection, so the release simply runs after the other transaction).
  */
-import { eq, sql } from 'drizzle-orm'
+import { eq, like, or, sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLASS_IMAGE_RELEASE_KIND, requireOwnClassImage } from '../../app/api/services/class-images'
-import { classImages, classWorks, jobs, users } from '../../app/db/schema'
+import { classImages, classWorks, jobs, uploads, users } from '../../app/db/schema'
 import { PermanentJobError } from '../../app/jobs/runner.server'
 import {
   CLASS_IMAGE_SWEEP_KIND,
@@ -113,6 +113,22 @@ describe('who may put an uploaded image on a class', () => {
 })
 
 describe('an image no class shows is deleted', () => {
+  it('a bundled picture has one share image for every class showing it, so deleting a class leaves none behind', async () => {
+    const bundled = '/images/classes/default.svg'
+    const a = (await createClass(SUBS.teacher, { image_url: bundled })).body.id as number
+    const b = (await createClass(SUBS.teacher, { image_url: bundled })).body.id as number
+    expect(ogImagePath(a, bundled)).toBe(ogImagePath(b, bundled))
+    expect(ogImagePath(a, bundled)).toMatch(/^og\/bundled\/[0-9a-f]{16}\.png$/)
+    const made = await classShareImage(a, bundled, store)
+    expect(made?.byteLength).toBeGreaterThan(0)
+    expect(await classShareImage(b, bundled, store)).toEqual(made)
+    const perClass = await api.db
+      .select({ path: uploads.path })
+      .from(uploads)
+      .where(or(like(uploads.path, `og/classes/${a}-%`), like(uploads.path, `og/classes/${b}-%`)))
+    expect(perClass).toEqual([])
+  })
+
   it('a share image made while its picture is being released goes with it (not kept for good)', async () => {
     const first = await upload(SUBS.teacher)
     const second = await upload(SUBS.teacher)
