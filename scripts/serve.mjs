@@ -233,6 +233,16 @@ function fail(message) {
   process.exit(1)
 }
 
+/**
+ * Idle keep-alive connections are kept longer than a load balancer keeps its own (60 s is the usual default):
+ * Node's 5 s would close sockets the balancer is about to reuse, and its next request would fail (a 502 or a
+ * reset). The header timeout must exceed it, or a slow first request on a reused socket is cut.
+ */
+export function keepConnectionsForBalancers(server) {
+  server.keepAliveTimeout = 65_000
+  server.headersTimeout = 66_000
+}
+
 export async function startServer({ host = process.env.HOST ?? '0.0.0.0' } = {}) {
   // The bundle imports React from node_modules, which picks its build from NODE_ENV when first loaded: unset, the
   // server would render with React's development build (about twice the CPU per page).
@@ -306,6 +316,7 @@ export async function startServer({ host = process.env.HOST ?? '0.0.0.0' } = {})
       res.end(JSON.stringify({ code: 'internal_error', message: 'サーバーで問題が発生しました。' }))
     }
   })
+  keepConnectionsForBalancers(server)
   server.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n')
   })
