@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { DataDirError, LOCK_FILE, lockDataDir, prepareDataDir } from './data-dir'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { DataDirError, HEARTBEAT_MS, LOCK_FILE, lockDataDir, prepareDataDir, STALE_MS } from './data-dir'
 
 const dirs: string[] = []
 const fresh = () => {
@@ -86,6 +86,42 @@ describe('lockDataDir', () => {
       JSON.stringify({ pid: 1, host: 'some-other-host', startedAt: '2026-01-01T00:00:00.000Z' }),
     )
     expect(() => lockDataDir(dir)).toThrow(/pid 1 on some-other-host/)
+  })
+
+  it('tells apart another container sharing the folder under the same hostname (both pid 1): its heartbeat decides', () => {
+    const dir = fresh()
+    const file = path.join(dir, LOCK_FILE)
+    // Our own pid and host, but another pid namespace: not this process, and its pid cannot be asked from here.
+    const other = {
+      pid: process.pid,
+      host: hostname(),
+      startedAt: '2026-01-01T00:00:00.000Z',
+      ns: 'pid:[1]',
+      beats: true,
+    }
+    writeFileSync(file, JSON.stringify(other))
+    expect(() => lockDataDir(dir)).toThrow(/in use by another running app .*not renewed for 120 s/)
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(other)
+    // Its heartbeat stopped (a container killed): taken over.
+    const old = new Date(Date.now() - STALE_MS - 1_000)
+    utimesSync(file, old, old)
+    locks.push(lockDataDir(dir))
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ pid: process.pid, beats: true })
+  })
+
+  it('keeps its own lock fresh while held', () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] })
+    try {
+      const dir = fresh()
+      const file = path.join(dir, LOCK_FILE)
+      locks.push(lockDataDir(dir))
+      const old = new Date(Date.now() - 60_000)
+      utimesSync(file, old, old)
+      vi.advanceTimersByTime(HEARTBEAT_MS)
+      expect(Date.now() - statSync(file).mtimeMs).toBeLessThan(STALE_MS)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('is re-entrant within one process', () => {

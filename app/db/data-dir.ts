@@ -5,8 +5,10 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  readlinkSync,
   statSync,
   unlinkSync,
+  utimesSync,
   writeSync,
 } from 'node:fs'
 import { hostname } from 'node:os'
@@ -55,9 +57,45 @@ interface LockOwner {
   pid: number
   host: string
   startedAt: string
+  /** The process's pid namespace: two containers with one hostname (and both pid 1) are told apart by it. */
+  ns?: string
+  /** The holder touches the file every HEARTBEAT_MS: a lock not touched for STALE_MS has no live holder. */
+  beats?: boolean
 }
 
 export const LOCK_FILE = 'app.lock'
+export const HEARTBEAT_MS = 10_000
+/** Long enough that a holder busy for a while (a large import blocking its event loop) is not taken for gone. */
+export const STALE_MS = 120_000
+
+function pidNamespace(): string | undefined {
+  try {
+    return readlinkSync('/proc/self/ns/pid')
+  } catch {
+    return undefined
+  }
+}
+
+function mtimeMs(file: string): number | undefined {
+  try {
+    return statSync(file).mtimeMs
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Whether the lock's holder may still run. In this process's own view (same host, same pid namespace) its pid is
+ * asked, as before. Elsewhere — another host, or another container sharing the folder under the same hostname,
+ * where the pid means nothing here — only its heartbeat can tell: a lock not touched for STALE_MS is stale. A
+ * lock of an older version (no heartbeat) from elsewhere is never taken over.
+ */
+function holderMayRun(owner: LockOwner, me: LockOwner, touchedAt: number | undefined): boolean {
+  const sameView = owner.host === me.host && (owner.ns === undefined || owner.ns === me.ns)
+  if (sameView) return owner.pid !== me.pid && isRunning(owner.pid)
+  if (!owner.beats) return true
+  return touchedAt === undefined || Date.now() - touchedAt < STALE_MS
+}
 
 /**
  * True when a Node process with this id runs on this machine (EPERM: it runs, as someone else). Where /proc
@@ -112,7 +150,13 @@ export function lockDataDir(dir: string): DataDirLock {
   const existing = held.get(resolved)
   if (existing) return existing
   const file = path.join(resolved, LOCK_FILE)
-  const me: LockOwner = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() }
+  const me: LockOwner = {
+    pid: process.pid,
+    host: hostname(),
+    startedAt: new Date().toISOString(),
+    ns: pidNamespace(),
+    beats: true,
+  }
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = openSync(file, 'wx', 0o600)
@@ -121,12 +165,24 @@ export function lockDataDir(dir: string): DataDirLock {
       } finally {
         closeSync(fd)
       }
+      const heartbeat = setInterval(() => {
+        const now = new Date()
+        try {
+          utimesSync(file, now, now)
+        } catch {
+          // Gone (released, or removed by hand): nothing to keep fresh.
+        }
+      }, HEARTBEAT_MS)
+      heartbeat.unref()
       const lock: DataDirLock = {
         release() {
+          clearInterval(heartbeat)
           held.delete(resolved)
           process.off('exit', lock.release)
           // Only our own lock: a process that took over a lock we lost must keep it.
-          if (readOwner(file)?.pid === me.pid) unlinkSafely(file)
+          const owner = readOwner(file)
+          if (owner?.pid === me.pid && owner.startedAt === me.startedAt && owner.ns === me.ns)
+            unlinkSafely(file)
         },
       }
       held.set(resolved, lock)
@@ -137,9 +193,9 @@ export function lockDataDir(dir: string): DataDirLock {
     }
     const raw = readRaw(file)
     const owner = parseOwner(raw)
-    if (owner && owner.pid !== process.pid && (owner.host !== me.host || isRunning(owner.pid))) {
+    if (owner && holderMayRun(owner, me, mtimeMs(file))) {
       throw new DataDirError(
-        `DATA_DIR ${resolved} is in use by another running app (pid ${owner.pid} on ${owner.host}, since ${owner.startedAt}): stop that process first, or give this one its own DATA_DIR (or DATABASE_URL)`,
+        `DATA_DIR ${resolved} is in use by another running app (pid ${owner.pid} on ${owner.host}, since ${owner.startedAt}): stop that process first, or give this one its own DATA_DIR (or DATABASE_URL)${owner.beats ? `; a lock its holder has not renewed for ${STALE_MS / 1000} s is taken over` : ''}`,
       )
     }
     // Stale (its process is gone) or unreadable: remove it, unless another start replaced it meanwhile, and try
