@@ -233,6 +233,55 @@ describe('checkout with the embedded test provider', () => {
     expect(statuses).toEqual([402, 402, 402, 402, 402, 429])
     // Even the good card waits: no card is tried while limited.
     expect((await call(sub!, `/v1/payments/${p.payment.id}/confirm`, { card: TEST_CARD })).status).toBe(429)
+
+    // Ten cards sent at once cannot all pass the limit together: at most five are tried.
+    const [crowd] = await insertMembers(api.db, 'pay-tester-crowd', 1)
+    const q = (await call(crowd!, '/v1/purchases', { schedule_id: schedule.id })).body
+    const burst = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        call(crowd!, `/v1/payments/${q.payment.id}/confirm`, { card: card(TEST_CARDS.declined) }),
+      ),
+    )
+    const counted = burst.map((r) => r.status)
+    expect(counted.filter((st) => st === 402).length).toBeLessThanOrEqual(5)
+    expect(counted.filter((st) => st !== 402 && st !== 429)).toEqual([])
+  })
+
+  it('a paid card gives its count back: paying many lessons never reaches the decline limit', async () => {
+    const limited = createApiApp({
+      getDb: async () => api.db,
+      auth: testAuth,
+      now: () => api.now,
+      limits: { paymentDeclines: { points: 2, durationS: 600 } },
+    })
+    const confirmAs = async (sub: string, path: string, body: unknown) =>
+      (
+        await limited.fetch(
+          new Request(`http://api.test${path}`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${await tokenFor(sub)}`, 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          }),
+        )
+      ).status
+    const { schedule } = await paidSchedule(5)
+    const [sub] = await insertMembers(api.db, 'pay-many', 1)
+    const learners = await Promise.all(
+      [1, 2, 3].map(
+        async (n) =>
+          (
+            await api.as(sub!, 'POST', '/v1/users/me/learners', {
+              nickname: `子${n}`,
+              school_type_id: 1,
+              target_grade_id: 1,
+            })
+          ).body.id as number,
+      ),
+    )
+    for (const learner_id of learners) {
+      const p = (await api.as(sub!, 'POST', '/v1/purchases', { schedule_id: schedule.id, learner_id })).body
+      expect(await confirmAs(sub!, `/v1/payments/${p.payment.id}/confirm`, { card: TEST_CARD })).toBe(200)
+    }
   })
 
   it('a free class skips payment', async () => {

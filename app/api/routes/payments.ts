@@ -106,14 +106,17 @@ export function registerPaymentRoutes(app: ApiApp, deps: RouteDeps, options: Pay
     async (c) => {
       const paymentId = c.req.valid('param').id
       const key = String(c.var.user.id)
-      await deps.refuseIfLimited('paymentDeclines', key)
+      // Counted before the card is tried, so that confirmations sent at once cannot all pass the limit together;
+      // given back unless the card was refused: paying many lessons never reaches it.
+      await deps.rateLimit('paymentDeclines', key)
+      let declined = false
       try {
         await confirmPayment(await deps.getDb(), c.var.user.id, paymentId, c.req.valid('json'), paymentDeps())
       } catch (err) {
-        // Only refused cards count: paying many lessons never reaches the limit.
-        if (err instanceof ApiError && err.status === 402)
-          await deps.rateLimit('paymentDeclines', key).catch(() => {})
+        declined = err instanceof ApiError && err.status === 402
         throw err
+      } finally {
+        if (!declined) await deps.giveBack('paymentDeclines', key).catch(() => {})
       }
       return c.json(await checkout(c.var.user.id, paymentId), 200)
     },
