@@ -232,9 +232,14 @@ describe('favorite classes', () => {
 
   it('a favorite of a class unpublished later is hidden from the list and can still be removed', async () => {
     const parentId = await api.userId(SUBS.parent)
+    const countOnMyPage = async () =>
+      (await api.as(SUBS.parent, 'GET', '/v1/users/deep_me')).body.favorite_count as number
+    const before = await countOnMyPage()
     await api.db.insert(favorites).values({ userId: parentId, classWorkId: unpublished })
     const list = FavoriteList.parse((await api.as(SUBS.parent, 'GET', '/v1/users/favorites')).body)
     expect(list.map((f) => f.class_work.id)).not.toContain(unpublished)
+    // My Page counts what the list shows.
+    expect(await countOnMyPage()).toBe(before)
     const res = await api.as(SUBS.parent, 'DELETE', favoritePath(unpublished))
     expect(res.status).toBe(200)
     expect(res.body.is_favorite).toBe(false)

@@ -77,7 +77,13 @@ export async function deepMe(db: Db, user: UserRow, now: Date): Promise<DeepMe> 
       .innerJoin(users, eq(users.id, follows.teacherId))
       .where(and(eq(follows.followerId, user.id), isNull(users.suspendedAt)))
       .then(num),
-    db.select({ n: count() }).from(favorites).where(eq(favorites.userId, user.id)).then(num),
+    // As the list counts them: a class taken down, unpublished or of a suspended teacher is not in it.
+    db
+      .select({ n: count() })
+      .from(favorites)
+      .innerJoin(classWorks, eq(classWorks.id, favorites.classWorkId))
+      .where(and(eq(favorites.userId, user.id), eq(classWorks.isPublished, true)))
+      .then(num),
     db
       .select({ n: count() })
       .from(purchases)

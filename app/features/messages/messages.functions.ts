@@ -7,6 +7,7 @@ import { STUDENT_LIMIT } from '~/lib/page-sizes'
 import { memberActionResult } from '~/server/action-result.server'
 import { ApiError, api, meOf } from '~/server/api-client'
 import { requireAccessToken } from '~/server/session-token.server'
+import { messagePartner } from './partner.server'
 
 /** The member's rooms and whom they may start a room with (teachers; for teachers also their students). */
 export const getRooms = createServerFn({ method: 'GET' }).handler(async () => {
@@ -114,33 +115,10 @@ export const startRoom = createServerFn({ method: 'POST' })
     })
   })
 
-/**
- * Whom a new conversation (`/message?to=`) would be with: one of the member's destinations, or a teacher with a
- * published class (「先生に質問する」); null for anyone else (the API would refuse the room too).
- */
+/** Whom a new conversation (`/message?to=`) would be with (partner.server.ts). */
 export const getMessagePartner = createServerFn({ method: 'GET' })
   .validator(idInput)
-  .handler(async ({ data }): Promise<RoomPartner | null> => {
-    const token = await requireAccessToken()
-    const me = meOf(await api.getMe(token))
-    // Asked for this person only: a teacher's students can be thousands.
-    const [teachers, students] = await Promise.all([
-      api.listDestinations(token, 'teachers', data),
-      me?.is_teacher ? api.listDestinations(token, 'students', data) : Promise.resolve([]),
-    ])
-    const known = [...teachers, ...students].find((d) => d.id === data)
-    if (known)
-      return {
-        id: known.id,
-        nickname: known.nickname,
-        avatar_url: known.avatar_url,
-        is_teacher: known.is_teacher,
-      }
-    if (me?.id === data) return null
-    const teacher = await api.getTeacher(data)
-    if (!teacher || teacher.class_work_count === 0) return null
-    return { id: teacher.id, nickname: teacher.nickname, avatar_url: teacher.avatar_url, is_teacher: true }
-  })
+  .handler(async ({ data }): Promise<RoomPartner | null> => messagePartner(await requireAccessToken(), data))
 
 export const markRoomRead = createServerFn({ method: 'POST' })
   .validator(idInput)
