@@ -25,6 +25,7 @@ import {
   jobs,
   payments,
   purchases,
+  rateLimits,
   refunds,
   teacherBankAccounts,
   users,
@@ -1250,6 +1251,31 @@ describe('the Stripe adapter (a local stub of its API, webhooks signed by the SD
     expect(made[0]).toMatchObject({ amount: 3300, idempotencyKey: `refund-${refund!.id}` })
     const [done] = await api.db.select().from(refunds).where(eq(refunds.id, refund!.id))
     expect(done).toMatchObject({ status: 'succeeded', providerRef: made[0]!.id })
+  })
+
+  it('cards refused in the browser count toward the card-testing limit (by their webhooks): past it, no client secret (429)', async () => {
+    await api.db.delete(rateLimits) // what earlier tests counted
+    const { schedule } = await paidSchedule()
+    const [sub] = await insertMembers(api.db, 'stripe-tester', 1)
+    const held = await call(sub!, 'POST', '/v1/purchases', { schedule_id: schedule.id })
+    const [pay] = await api.db.select().from(payments).where(eq(payments.id, held.body.payment.id))
+    const intent = stub.intents.get(pay!.providerRef!)!
+    for (let i = 0; i < 5; i++) {
+      expect((await call(sub!, 'GET', `/v1/payments/${pay!.id}`)).status).toBe(200)
+      // Stripe.js tries a card at Stripe; it is refused; only the signed webhook tells us.
+      stub.pay(intent.id, { decline_code: 'card_declined' })
+      const payload = event('payment_intent.payment_failed', { ...intent, status: 'requires_payment_method' })
+      const told = await call(null, 'POST', '/v1/webhooks/stripe', payload, {
+        'stripe-signature': sign(payload),
+      })
+      expect(told.body).toEqual({ received: true, outcome: 'handled' })
+    }
+    const limited = await call(sub!, 'GET', `/v1/payments/${pay!.id}`)
+    expect([limited.status, limited.body.code]).toEqual([429, 'rate_limited'])
+    // Another member is not affected.
+    const [other] = await insertMembers(api.db, 'stripe-buyer', 1)
+    const theirs = await call(other!, 'POST', '/v1/purchases', { schedule_id: schedule.id })
+    expect((await call(other!, 'GET', `/v1/payments/${theirs.body.payment.id}`)).status).toBe(200)
   })
 
   it('money Stripe.js took just as the hold ended is settled: by the late confirm, or by the sweep when that answer is lost', async () => {

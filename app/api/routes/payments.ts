@@ -83,9 +83,15 @@ export function registerPaymentRoutes(app: ApiApp, deps: RouteDeps, options: Pay
       security: bearer,
       middleware: [member] as const,
       request: { params: IdParams },
-      responses: { 200: json(Checkout, 'お支払い'), ...errors(400, 401, 404, 503) },
+      responses: { 200: json(Checkout, 'お支払い'), ...errors(400, 401, 404, 429, 503) },
     }),
-    async (c) => c.json(await checkout(c.var.user.id, c.req.valid('param').id), 200),
+    async (c) => {
+      // With Stripe the browser tries cards at Stripe with the client secret this hands out: a member past the
+      // card-testing limit gets none (429) until it passes.
+      if (options.payment().name === 'stripe')
+        await deps.refuseIfLimited('paymentDeclines', String(c.var.user.id))
+      return c.json(await checkout(c.var.user.id, c.req.valid('param').id), 200)
+    },
   )
 
   app.openapi(
@@ -184,7 +190,10 @@ export function registerPaymentRoutes(app: ApiApp, deps: RouteDeps, options: Pay
         throw new ApiError(400, 'invalid_signature', 'Webhook の署名が正しくありません')
       throw err
     }
-    const outcome = await handleProviderEvent(await deps.getDb(), provider, event, deps.now())
+    // Each refusal counts against its member's card-testing limit, as a refusal through confirm does.
+    const outcome = await handleProviderEvent(await deps.getDb(), provider, event, deps.now(), (userId) =>
+      deps.rateLimit('paymentDeclines', String(userId)).catch(() => {}),
+    )
     return c.json({ received: true, outcome }, 200)
   })
 

@@ -706,6 +706,8 @@ export async function handleProviderEvent(
   provider: PaymentProvider,
   event: ProviderEvent,
   now: Date,
+  /** A card refused in the browser (Stripe.js tries cards at Stripe, never through our confirm): counted here. */
+  onDeclined: (userId: number) => Promise<void> = async () => {},
 ): Promise<'handled' | 'duplicate' | 'ignored'> {
   const [seen] = await db
     .select({ id: webhookEvents.eventId })
@@ -715,7 +717,7 @@ export async function handleProviderEvent(
   let outcome: 'handled' | 'ignored' = 'ignored'
   if (event.type !== 'other') {
     const [p] = await db
-      .select({ id: payments.id })
+      .select({ id: payments.id, userId: payments.userId })
       .from(payments)
       .where(and(eq(payments.provider, provider.name), eq(payments.providerRef, event.ref)))
     if (p && event.type === 'payment_succeeded') {
@@ -723,11 +725,13 @@ export async function handleProviderEvent(
       outcome = 'handled'
     } else if (p && event.type === 'payment_failed') {
       const state = await provider.retrieve(event.ref)
-      if (state.failure)
+      if (state.failure) {
         await db
           .update(payments)
           .set({ failureCode: state.failure.code, failureMessage: state.failure.message })
           .where(and(eq(payments.id, p.id), eq(payments.status, 'requires_payment')))
+        await onDeclined(p.userId)
+      }
       outcome = 'handled'
     }
   }
