@@ -232,8 +232,9 @@ describe('checkout with the embedded test provider', () => {
           .status,
       )
     expect(statuses).toEqual([402, 402, 402, 402, 402, 429])
-    // Even the good card waits: no card is tried while limited.
+    // Even the good card waits: no card is tried while limited, and the checkout says so.
     expect((await call(sub!, `/v1/payments/${p.payment.id}/confirm`, { card: TEST_CARD })).status).toBe(429)
+    expect(Checkout.parse((await call(sub!, `/v1/payments/${p.payment.id}`)).body).cards_paused).toBe(true)
 
     // Ten cards sent at once cannot all pass the limit together: at most five are tried.
     const [crowd] = await insertMembers(api.db, 'pay-tester-crowd', 1)
@@ -1253,7 +1254,7 @@ describe('the Stripe adapter (a local stub of its API, webhooks signed by the SD
     expect(done).toMatchObject({ status: 'succeeded', providerRef: made[0]!.id })
   })
 
-  it('cards refused in the browser count toward the card-testing limit (by their webhooks): past it, no client secret (429)', async () => {
+  it('cards refused in the browser count toward the card-testing limit (by their webhooks): past it, no client secret', async () => {
     await api.db.delete(rateLimits) // what earlier tests counted
     const { schedule } = await paidSchedule()
     const [sub] = await insertMembers(api.db, 'stripe-tester', 1)
@@ -1261,7 +1262,8 @@ describe('the Stripe adapter (a local stub of its API, webhooks signed by the SD
     const [pay] = await api.db.select().from(payments).where(eq(payments.id, held.body.payment.id))
     const intent = stub.intents.get(pay!.providerRef!)!
     for (let i = 0; i < 5; i++) {
-      expect((await call(sub!, 'GET', `/v1/payments/${pay!.id}`)).status).toBe(200)
+      const open = Checkout.parse((await call(sub!, 'GET', `/v1/payments/${pay!.id}`)).body)
+      expect([open.client_secret, open.cards_paused]).toEqual([intent.client_secret, false])
       // Stripe.js tries a card at Stripe; it is refused; only the signed webhook tells us.
       stub.pay(intent.id, { decline_code: 'card_declined' })
       const payload = event('payment_intent.payment_failed', { ...intent, status: 'requires_payment_method' })
@@ -1270,12 +1272,14 @@ describe('the Stripe adapter (a local stub of its API, webhooks signed by the SD
       })
       expect(told.body).toEqual({ received: true, outcome: 'handled' })
     }
-    const limited = await call(sub!, 'GET', `/v1/payments/${pay!.id}`)
-    expect([limited.status, limited.body.code]).toEqual([429, 'rate_limited'])
+    const limited = Checkout.parse((await call(sub!, 'GET', `/v1/payments/${pay!.id}`)).body)
+    expect([limited.client_secret, limited.cards_paused]).toEqual([null, true])
     // Another member is not affected.
     const [other] = await insertMembers(api.db, 'stripe-buyer', 1)
     const theirs = await call(other!, 'POST', '/v1/purchases', { schedule_id: schedule.id })
-    expect((await call(other!, 'GET', `/v1/payments/${theirs.body.payment.id}`)).status).toBe(200)
+    const open = Checkout.parse((await call(other!, 'GET', `/v1/payments/${theirs.body.payment.id}`)).body)
+    expect(open.cards_paused).toBe(false)
+    expect(open.client_secret).not.toBeNull()
   })
 
   it('money Stripe.js took just as the hold ended is settled: by the late confirm, or by the sweep when that answer is lost', async () => {

@@ -12,6 +12,7 @@ import {
   ReceiptNameBody,
 } from '../../contract/v1/payments'
 import { MonthQuery } from '../../contract/v1/sales'
+import { RateLimitedError } from '../../db/rate-limit'
 import type { PaymentProvider } from '../../payments/provider.server'
 import { WebhookSignatureError } from '../../payments/provider.server'
 import { requireUser } from '../auth'
@@ -51,10 +52,24 @@ export function registerPaymentRoutes(app: ApiApp, deps: RouteDeps, options: Pay
   })
   const checkout = async (userId: number, paymentId: number) => {
     const db = await deps.getDb()
-    return checkoutOf(db, userId, paymentId, paymentDeps(), (purchaseId) =>
-      purchaseById(db, userId, purchaseId, deps.now()),
+    return checkoutOf(
+      db,
+      userId,
+      paymentId,
+      paymentDeps(),
+      (purchaseId) => purchaseById(db, userId, purchaseId, deps.now()),
+      await cardsPaused(userId),
     )
   }
+  /** Past the card-testing limit (5 refusals in 10 minutes): no card is tried until it passes. */
+  const cardsPaused = (userId: number) =>
+    deps.refuseIfLimited('paymentDeclines', String(userId)).then(
+      () => false,
+      (error) => {
+        if (error instanceof RateLimitedError) return true
+        throw error
+      },
+    )
 
   app.openapi(
     createRoute({
@@ -83,15 +98,11 @@ export function registerPaymentRoutes(app: ApiApp, deps: RouteDeps, options: Pay
       security: bearer,
       middleware: [member] as const,
       request: { params: IdParams },
-      responses: { 200: json(Checkout, 'お支払い'), ...errors(400, 401, 404, 429, 503) },
+      responses: { 200: json(Checkout, 'お支払い'), ...errors(400, 401, 404, 503) },
     }),
-    async (c) => {
-      // With Stripe the browser tries cards at Stripe with the client secret this hands out: a member past the
-      // card-testing limit gets none (429) until it passes.
-      if (options.payment().name === 'stripe')
-        await deps.refuseIfLimited('paymentDeclines', String(c.var.user.id))
-      return c.json(await checkout(c.var.user.id, c.req.valid('param').id), 200)
-    },
+    // With Stripe the browser tries cards at Stripe with the client secret this hands out: a member past the
+    // card-testing limit gets none (cards_paused) until it passes.
+    async (c) => c.json(await checkout(c.var.user.id, c.req.valid('param').id), 200),
   )
 
   app.openapi(

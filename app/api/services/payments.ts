@@ -801,6 +801,8 @@ export async function checkoutOf(
   paymentId: number,
   deps: PaymentDeps,
   purchaseOf: (purchaseId: number) => Promise<Checkout['purchase'] | undefined>,
+  /** The member is past the card-testing limit: no client secret, so no card is tried at Stripe. */
+  cardsPaused = false,
 ): Promise<Checkout> {
   const p = await ownPayment(db, userId, paymentId)
   const [summary, purchase] = await Promise.all([
@@ -810,6 +812,7 @@ export async function checkoutOf(
   if (!purchase) throw notFound('お支払い')
   let clientSecret: string | null = null
   if (
+    !cardsPaused &&
     p.status === 'requires_payment' &&
     p.purchaseStatus === 'pending' &&
     p.providerRef &&
@@ -822,6 +825,7 @@ export async function checkoutOf(
     purchase,
     hold_expires_at: p.purchaseStatus === 'pending' && p.holdExpiresAt ? iso(p.holdExpiresAt) : null,
     client_secret: clientSecret,
+    cards_paused: cardsPaused,
   }
 }
 

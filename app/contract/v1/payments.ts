@@ -33,6 +33,11 @@ export const Checkout = z.object({
   hold_expires_at: DateTime.nullable(),
   /** Stripe.js needs it to pay; null with the embedded provider (its card form posts to confirm). */
   client_secret: z.string().nullable(),
+  /**
+   * Too many cards were refused lately (the card-testing limit): no card may be tried for now, and with Stripe no
+   * client secret is handed out.
+   */
+  cards_paused: z.boolean(),
 })
 export type Checkout = z.infer<typeof Checkout>
 

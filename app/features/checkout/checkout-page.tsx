@@ -169,7 +169,15 @@ function Paying({ checkout, stripeKey }: { checkout: Checkout; stripeKey: string
           前回のお支払い：{checkout.payment.failure.message}
         </p>
       ) : null}
-      {stripeKey && checkout.payment.provider === 'stripe' ? (
+      {checkout.cards_paused ? (
+        <p
+          className="mt-4 rounded-xl bg-red-dark/10 p-3 text-sm font-bold text-red-dark"
+          role="alert"
+          data-testid="cards-paused"
+        >
+          カードのお支払いが続けてできなかったため、しばらくお支払いを受け付けていません。10分ほどおいてから、このページを再読み込みしてください。
+        </p>
+      ) : stripeKey && checkout.payment.provider === 'stripe' ? (
         <Suspense fallback={<p className="mt-4 text-sm">読み込み中…</p>}>
           <StripeForm
             checkout={checkout}
