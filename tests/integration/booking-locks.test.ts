@@ -178,36 +178,40 @@ describe('a booking sees what committed while it waited', () => {
 })
 
 describe('late money while its buyer is being suspended', () => {
-  it('waits for the suspension and then refunds it in full: no seat booked for the suspended account', async () => {
-    const { scheduleId } = await schedule(1500)
-    const [member] = await insertMembers(api.db, 'lock-late-money', 1)
-    const held = await api.as(member!, 'POST', '/v1/purchases', { schedule_id: scheduleId })
-    expect([held.status, held.body.status]).toEqual([201, 'pending'])
-    const provider = embeddedPaymentProvider(async () => api.db)
-    const later = new Date(api.now.getTime() + 11 * 60_000)
-    await expireHold(api.db, held.body.id, { now: later, provider })
-    const [pay] = await api.db.select().from(payments).where(eq(payments.purchaseId, held.body.id))
-    // The card was charged just as the hold ended: the money arrives now.
-    await api.db
-      .update(embeddedPayments)
-      .set({ status: 'succeeded' })
-      .where(eq(embeddedPayments.ref, pay!.providerRef!))
-    const [{ id: memberId }] = (await api.db
-      .select({ id: users.id })
-      .from(users)
-      .where(eq(users.sub, member!))) as [{ id: number }]
-    const settled = await whileSuspending(api, memberId, () => settlePayment(api.db, pay!.id, later))
-    expect(settled).toBe('refunded')
-    const [row] = await api.db.select().from(purchases).where(eq(purchases.id, held.body.id))
-    expect(row?.status).not.toBe('reserved')
-    const [s] = await api.db
-      .select({ purchased: classWorkSchedules.purchasedCount })
-      .from(classWorkSchedules)
-      .where(eq(classWorkSchedules.id, scheduleId))
-    expect(s?.purchased).toBe(0)
-    const [refund] = await api.db.select().from(refunds).where(eq(refunds.purchaseId, held.body.id))
-    expect(refund).toMatchObject({ amount: 1500, reason: 'no_seat' })
-  })
+  // On PGlite the settlement simply runs after the suspension (one connection): meaningful on PostgreSQL only.
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'waits for the suspension and then refunds it in full: no seat booked for the suspended account',
+    async () => {
+      const { scheduleId } = await schedule(1500)
+      const [member] = await insertMembers(api.db, 'lock-late-money', 1)
+      const held = await api.as(member!, 'POST', '/v1/purchases', { schedule_id: scheduleId })
+      expect([held.status, held.body.status]).toEqual([201, 'pending'])
+      const provider = embeddedPaymentProvider(async () => api.db)
+      const later = new Date(api.now.getTime() + 11 * 60_000)
+      await expireHold(api.db, held.body.id, { now: later, provider })
+      const [pay] = await api.db.select().from(payments).where(eq(payments.purchaseId, held.body.id))
+      // The card was charged just as the hold ended: the money arrives now.
+      await api.db
+        .update(embeddedPayments)
+        .set({ status: 'succeeded' })
+        .where(eq(embeddedPayments.ref, pay!.providerRef!))
+      const [{ id: memberId }] = (await api.db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.sub, member!))) as [{ id: number }]
+      const settled = await whileSuspending(api, memberId, () => settlePayment(api.db, pay!.id, later))
+      expect(settled).toBe('refunded')
+      const [row] = await api.db.select().from(purchases).where(eq(purchases.id, held.body.id))
+      expect(row?.status).not.toBe('reserved')
+      const [s] = await api.db
+        .select({ purchased: classWorkSchedules.purchasedCount })
+        .from(classWorkSchedules)
+        .where(eq(classWorkSchedules.id, scheduleId))
+      expect(s?.purchased).toBe(0)
+      const [refund] = await api.db.select().from(refunds).where(eq(refunds.purchaseId, held.body.id))
+      expect(refund).toMatchObject({ amount: 1500, reason: 'no_seat' })
+    },
+  )
 })
 
 describe('giving a payment up while it settles', () => {

@@ -142,8 +142,8 @@ describe('Idempotency-Key on /v1 writes', () => {
     const before = await count()
     const first = await send(token, 'key-slow', 'おそい', slow)
     expect(first.status).toBe(503)
-    await done // the write went on and committed
-    expect(await count()).toBe(before + 1)
+    await done // the write went on …
+    await expect.poll(count, { timeout: 10_000 }).toBe(before + 1) // … and committed
     const retry = await send(token, 'key-slow', 'おそい', slow)
     expect([retry.status, retry.body.code]).toEqual([409, 'idempotency_in_progress'])
     expect(await count()).toBe(before + 1)

@@ -1271,6 +1271,10 @@ describe('the Stripe adapter (a local stub of its API, webhooks signed by the SD
         'stripe-signature': sign(payload),
       })
       expect(told.body).toEqual({ received: true, outcome: 'handled' })
+      // The page (or an API client) reading the refusal through confirm does not count it a second time (at the
+      // fifth, the limit is reached and confirm is refused).
+      const read = await call(sub!, 'POST', `/v1/payments/${pay!.id}/confirm`, {})
+      expect([read.status, read.body.code]).toEqual(i < 4 ? [402, 'card_declined'] : [429, 'rate_limited'])
     }
     const limited = Checkout.parse((await call(sub!, 'GET', `/v1/payments/${pay!.id}`)).body)
     expect([limited.client_secret, limited.cards_paused]).toEqual([null, true])

@@ -130,7 +130,8 @@ export function registerPaymentRoutes(app: ApiApp, deps: RouteDeps, options: Pay
       try {
         await confirmPayment(await deps.getDb(), c.var.user.id, paymentId, c.req.valid('json'), paymentDeps())
       } catch (err) {
-        declined = err instanceof ApiError && err.status === 402
+        // With Stripe the refusal is counted by its webhook (the card was tried at Stripe): not twice.
+        declined = err instanceof ApiError && err.status === 402 && options.payment().name !== 'stripe'
         throw err
       } finally {
         if (!declined) await deps.giveBack('paymentDeclines', key).catch(() => {})

@@ -62,19 +62,21 @@ export const PersonRef = z.object({
 })
 export type PersonRef = z.infer<typeof PersonRef>
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
-const NO_CONTROL_OR_OVERRIDE = /^[^\u0000-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]*$/
+/** Direction marks and overrides: they make a name read as another ('\u202eフッタス営運' shows as 運営スタッフ). */
+const DIRECTION_CONTROLS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
 
 /** Single-line text typed by a user: trimmed, no control characters. */
 export const line = (max: number) =>
   z
     .string()
+    // Removed rather than refused: a form sends saved text back unchanged, and a mark pasted in long ago must not
+    // block an edit of another field.
+    .overwrite((text) => text.replace(DIRECTION_CONTROLS, ''))
     .trim()
     .min(1, '入力してください')
     .max(max, `${max}文字以内で入力してください`)
-    // Control characters, and the direction overrides that make a name read as another ('\u202eフッタス営運' shows
-    // as 運営スタッフ).
-    .regex(NO_CONTROL_OR_OVERRIDE, '使用できない文字が含まれています')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
+    .regex(/^[^\u0000-\u001f\u007f]*$/, '使用できない文字が含まれています')
 
 /** A search word or label (optional filters): any length up to `max`, no control characters. */
 export const searchText = (max: number, message = `${max}文字以内で入力してください`) =>
