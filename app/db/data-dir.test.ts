@@ -124,6 +124,31 @@ describe('lockDataDir', () => {
     }
   })
 
+  it('stops its heartbeat once another holder took the lock over (this process was paused too long)', () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] })
+    try {
+      const dir = fresh()
+      const file = path.join(dir, LOCK_FILE)
+      locks.push(lockDataDir(dir))
+      writeFileSync(
+        file,
+        JSON.stringify({
+          pid: 1,
+          host: 'other',
+          startedAt: '2026-12-01T00:00:00.000Z',
+          ns: 'pid:[2]',
+          beats: true,
+        }),
+      )
+      const old = new Date(Date.now() - STALE_MS - 1_000)
+      utimesSync(file, old, old)
+      vi.advanceTimersByTime(3 * HEARTBEAT_MS)
+      expect(statSync(file).mtimeMs).toBe(old.getTime())
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it('is re-entrant within one process', () => {
     const dir = fresh()
     const a = lockDataDir(dir)

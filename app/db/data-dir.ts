@@ -166,6 +166,12 @@ export function lockDataDir(dir: string): DataDirLock {
         closeSync(fd)
       }
       const heartbeat = setInterval(() => {
+        // Taken over meanwhile (this process was paused past STALE_MS): never keep another holder's lock fresh.
+        const owner = readOwner(file)
+        if (owner && (owner.pid !== me.pid || owner.startedAt !== me.startedAt)) {
+          clearInterval(heartbeat)
+          return
+        }
         const now = new Date()
         try {
           utimesSync(file, now, now)

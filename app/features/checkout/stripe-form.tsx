@@ -58,7 +58,10 @@ export default function StripeForm({
       }
       const result = await confirmStripePayment({ data: { id: checkout.payment.id } })
       if (!result.ok) {
-        setError(result.message)
+        // Stripe took the card; our server could not read it yet (a limit, a hiccup): the money may be taken, so
+        // the seat is not given up from here, and the webhook settles it.
+        confirming = true
+        setError('お支払いを確認しています。しばらくしてからこのページを再読み込みしてください')
         return
       }
       // Stripe may still be confirming (a bank's check): only a settled payment is announced as paid.
