@@ -12,7 +12,6 @@ import { PageFurigana } from '~/features/furigana/page-furigana'
 import { prefetchFurigana } from '~/features/furigana/queries'
 import { parseId } from '~/lib/ids'
 import { pageHead, type SeoInput } from '~/lib/seo'
-import { classShareImageUrl } from '~/lib/share-image'
 
 // Below the fold on every screen: the panel hydrates, and its code loads, when it comes into view (0030).
 const panelPart = () => import('~/features/reservation/reservation-panel')
@@ -55,8 +54,8 @@ export const Route = createFileRoute('/_default/class_search/detail/$id')({
     const seo: SeoInput = {
       title: c.title,
       description: oneLine(`${c.category.name}｜${c.teacher.nickname}｜${c.description}`),
-      // A raster image of 1200×630: LINE and X ignore SVG (app/server/og-image.server.ts); versioned by picture.
-      image: classShareImageUrl(c.id, c.image_url),
+      // A raster image of 1200×630: LINE and X ignore SVG (app/server/og-image.server.ts).
+      image: `/og/class/${c.id}.png`,
       jsonLd: courseJsonLd(context.site.siteOrigin, c, new Date(page.now), reviews?.items ?? []),
     }
     return { id, gone: undefined, seo }
