@@ -118,6 +118,34 @@ export function tokyoLocal(days: number, hour: number): string {
   return `${d.toISOString().slice(0, 10)}T${String(hour).padStart(2, '0')}:00`
 }
 
+/**
+ * As the teacher signed in on `teacher`, publishes a one-lesson class (first category and format, first grade) with
+ * its single lesson `days` ahead at `hour` (Tokyo); its id.
+ */
+export async function createClassWithLesson(
+  teacher: Page,
+  c: { title: string; description: string; price: number; capacity: number; days: number; hour: number },
+): Promise<number> {
+  await gotoReady(teacher, '/class_management/create')
+  const form = teacher.getByTestId('class-form')
+  await form.getByLabel('タイトル').fill(c.title)
+  await form.getByLabel('説明').fill(c.description)
+  await form.getByLabel('カテゴリー').selectOption({ index: 1 })
+  await form.getByLabel('クラスの形式').selectOption({ index: 1 })
+  await form.getByRole('checkbox').first().check()
+  await form.getByLabel('料金（円）').fill(String(c.price))
+  await form.getByLabel('定員（人）').fill(String(c.capacity))
+  await teacher.getByTestId('publish-toggle').check()
+  await teacher.getByTestId('save-class').click()
+  await expect(teacher).toHaveURL(/\/class_management\/edit\/\d+$/)
+  const classId = Number(teacher.url().split('/').pop())
+  const scheduleForm = teacher.getByTestId('schedule-form').last()
+  await scheduleForm.getByLabel('開始日時').fill(tokyoLocal(c.days, c.hour))
+  await scheduleForm.getByTestId('save-schedule').click()
+  await expect(teacher.getByTestId('schedule-row')).toHaveCount(1)
+  return classId
+}
+
 /** A second signed-in person in their own browser context (same device settings as the test's page). */
 export async function otherPerson(browser: Browser, page: Page, email: string, path: string) {
   const context = await browser.newContext({

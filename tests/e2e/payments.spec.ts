@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test'
 import {
   CARDS,
+  createClassWithLesson,
   expectAccessible,
   gotoReady,
   login,
@@ -33,23 +34,15 @@ test('a parent pays for a class on a phone, gets the receipt, and sees the refun
     timezoneId: 'Asia/Tokyo',
   })
   const teacher = await teacherContext.newPage()
-  await login(teacher, TEACHER, '/class_management/create')
-  const form = teacher.getByTestId('class-form')
-  await form.getByLabel('タイトル').fill(title)
-  await form.getByLabel('説明').fill('お支払いの流れを確かめるクラスです。')
-  await form.getByLabel('カテゴリー').selectOption({ index: 1 })
-  await form.getByLabel('クラスの形式').selectOption({ index: 1 })
-  await form.getByRole('checkbox').first().check()
-  await form.getByLabel('料金（円）').fill('3300')
-  await form.getByLabel('定員（人）').fill('2')
-  await teacher.getByTestId('publish-toggle').check()
-  await teacher.getByTestId('save-class').click()
-  await expect(teacher).toHaveURL(/\/class_management\/edit\/\d+$/)
-  const classId = Number(teacher.url().split('/').pop())
-  const scheduleForm = teacher.getByTestId('schedule-form').last()
-  await scheduleForm.getByLabel('開始日時').fill(tokyoLocal(3, 10))
-  await scheduleForm.getByTestId('save-schedule').click()
-  await expect(teacher.getByTestId('schedule-row')).toHaveCount(1)
+  await login(teacher, TEACHER, '/class_management')
+  const classId = await createClassWithLesson(teacher, {
+    title,
+    description: 'お支払いの流れを確かめるクラスです。',
+    price: 3300,
+    capacity: 2,
+    days: 3,
+    hour: 10,
+  })
 
   // A new parent on the phone: the confirmation shows the tax, then the checkout page.
   const email = await registerNewParent(page, page.context(), 'けっさい')
@@ -151,23 +144,15 @@ test('after five refused cards the checkout pauses card payments, saying so, unt
   test.setTimeout(120_000)
   const teacherContext = await browser.newContext({ baseURL, locale: 'ja-JP', timezoneId: 'Asia/Tokyo' })
   const teacher = await teacherContext.newPage()
-  await login(teacher, TEACHER, '/class_management/create')
-  const form = teacher.getByTestId('class-form')
-  await form.getByLabel('タイトル').fill(`E2E カード試行のクラス ${Date.now().toString(36)}`)
-  await form.getByLabel('説明').fill('カードの試行回数の上限を確かめるクラスです。')
-  await form.getByLabel('カテゴリー').selectOption({ index: 1 })
-  await form.getByLabel('クラスの形式').selectOption({ index: 1 })
-  await form.getByRole('checkbox').first().check()
-  await form.getByLabel('料金（円）').fill('2200')
-  await form.getByLabel('定員（人）').fill('2')
-  await teacher.getByTestId('publish-toggle').check()
-  await teacher.getByTestId('save-class').click()
-  await expect(teacher).toHaveURL(/\/class_management\/edit\/\d+$/)
-  const classId = Number(teacher.url().split('/').pop())
-  const scheduleForm = teacher.getByTestId('schedule-form').last()
-  await scheduleForm.getByLabel('開始日時').fill(tokyoLocal(4, 10))
-  await scheduleForm.getByTestId('save-schedule').click()
-  await expect(teacher.getByTestId('schedule-row')).toHaveCount(1)
+  await login(teacher, TEACHER, '/class_management')
+  const classId = await createClassWithLesson(teacher, {
+    title: `E2E カード試行のクラス ${Date.now().toString(36)}`,
+    description: 'カードの試行回数の上限を確かめるクラスです。',
+    price: 2200,
+    capacity: 2,
+    days: 4,
+    hour: 10,
+  })
   await teacherContext.close()
 
   await registerNewParent(page, page.context(), 'しこう')

@@ -23,7 +23,7 @@ import { saveAvatar } from '../../app/server/avatar-upload.server'
 import { createDbUploadStore, recordOrDelete, type UploadStore } from '../../app/server/upload-store.server'
 import { uploadResponse } from '../../app/server/uploads.server'
 import { setupApi, type TestApi } from './support/api'
-import { runQueuedForPath } from './support/jobs'
+import { runQueuedJobs } from './support/jobs'
 import { migrationStatement } from './support/migrations'
 import { SUBS } from './support/tokens'
 
@@ -61,7 +61,7 @@ const owned = async (path: string) =>
   (await api.db.select().from(avatarImages).where(eq(avatarImages.path, path))).length === 1
 
 const runReleases = (path: string) =>
-  runQueuedForPath(api, AVATAR_RELEASE_KIND, avatarImageHandlers(() => store)[AVATAR_RELEASE_KIND]!, path)
+  runQueuedJobs(api, AVATAR_RELEASE_KIND, avatarImageHandlers(() => store)[AVATAR_RELEASE_KIND]!, path)
 
 describe('who may show an uploaded avatar', () => {
   it('the uploader may; another member may not (400 on avatar_url), and nothing of the change is written', async () => {

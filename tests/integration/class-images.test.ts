@@ -24,7 +24,7 @@ import { saveClassImage, uploadResponse } from '../../app/server/uploads.server'
 import { setupApi, type TestApi } from './support/api'
 import { loadMasters, type Masters, postClass } from './support/classes'
 import { TEST_ISSUER } from './support/constants'
-import { runQueuedForPath } from './support/jobs'
+import { runQueuedJobs } from './support/jobs'
 import { SUBS } from './support/tokens'
 
 let api: TestApi
@@ -57,7 +57,7 @@ const createClass = (sub: string, extra: Record<string, unknown> = {}) => postCl
 const served = async (path: string) => (await uploadResponse(path, store)).status
 
 const runReleases = (path: string) =>
-  runQueuedForPath(
+  runQueuedJobs(
     api,
     CLASS_IMAGE_RELEASE_KIND,
     classImageHandlers(() => store)[CLASS_IMAGE_RELEASE_KIND]!,

@@ -58,7 +58,7 @@ import {
 } from '../../app/server/verification-documents.server'
 import { type CallResult, setupApi, TEST_CARD, type TestApi } from './support/api'
 import { TEST_ISSUER } from './support/constants'
-import { appJobHandlers } from './support/jobs'
+import { appJobHandlers, runQueuedJobs } from './support/jobs'
 import { whileSuspending } from './support/locks'
 import { testMailSettings } from './support/mail'
 import { migrationStatement } from './support/migrations'
@@ -1761,18 +1761,12 @@ describe('本人確認: the images', () => {
     (await api.db.select({ path: uploads.path }).from(uploads).where(like(uploads.path, 'verifications/%')))
       .length
   /** Runs, as the runner would an hour later, every queued check of submitted images; how many ran. */
-  const runUploadChecks = async () => {
-    const handler = verificationUploadCheckHandler(store)[VERIFICATION_UPLOAD_CHECK_KIND]!
-    const queued = await api.db.select().from(jobs).where(eq(jobs.kind, VERIFICATION_UPLOAD_CHECK_KIND))
-    for (const job of queued) {
-      await handler(
-        { id: job.id, kind: job.kind, payload: job.payload as Record<string, unknown>, attempts: 1 },
-        { db: api.db },
-      )
-      await api.db.delete(jobs).where(eq(jobs.id, job.id))
-    }
-    return queued.length
-  }
+  const runUploadChecks = () =>
+    runQueuedJobs(
+      api,
+      VERIFICATION_UPLOAD_CHECK_KIND,
+      verificationUploadCheckHandler(store)[VERIFICATION_UPLOAD_CHECK_KIND]!,
+    )
 
   it('are not kept when the submission does not go through: a bad second image, a store or API failure, a refusal', async () => {
     const notImage = new File([new Uint8Array([1, 2, 3, 4])], 'x.png', { type: 'image/png' })

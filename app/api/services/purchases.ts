@@ -22,7 +22,7 @@ import { iso } from './class-cards'
 import { ownLearner } from './learners'
 import { courseLessonsOf, lessonJson, lessonsOr } from './lessons'
 import { createAtProvider, openPayment, paymentsOfPurchases, releaseHold, requestRefund } from './payments'
-import { activeOffer, offerForAnother, offerFreedSeats } from './waitlist'
+import { activeOffer, offerFreedSeats } from './waitlist'
 
 const LIST_LIMIT = 200
 
@@ -173,7 +173,7 @@ export async function createPurchase(
           .where(eq(classWorkSchedules.id, schedule.id))
         const refusal = s ? whyNoSeat(s, deps.now) : FULL()
         // Full, but a seat is held for this member's wait for someone else: say so, so they pick that attendee.
-        if (refusal.code === 'full' && (await offerForAnother(tx, user.id, schedule.id, deps.now)))
+        if (refusal.code === 'full' && (await activeOffer(tx, user.id, schedule.id, 'any', deps.now)))
           throw conflict(
             'offer_for_another_attendee',
             'この席は、キャンセル待ちで申し込んだ受講者のために確保しています。受講する人を選び直してください',

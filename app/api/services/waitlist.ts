@@ -165,16 +165,16 @@ export async function cancelWaitlistOf(tx: Tx, scheduleId: number): Promise<numb
 }
 
 /**
- * The caller's live offer for a schedule and attendee, if any (read inside the booking's transaction, after the
- * schedule lock): booking then takes the held seat instead of a free one. The seat was offered for the attendee
- * who waited: booking another child (or the member themself) with it would leave that child neither a seat nor a
- * place in line.
+ * The caller's live offer for a schedule, if any (read inside the booking's transaction, after the schedule lock):
+ * booking then takes the held seat instead of a free one. With an attendee (`learnerId`, null for the member
+ * themself), only the offer made for that attendee: the seat was offered for the attendee who waited, and booking
+ * another child with it would leave that child neither a seat nor a place in line. `'any'`: an offer for whomever.
  */
 export async function activeOffer(
   tx: DbOrTx,
   userId: number,
   scheduleId: number,
-  learnerId: number | null,
+  learnerId: number | null | 'any',
   now: Date,
 ) {
   const [offer] = await tx
@@ -186,26 +186,11 @@ export async function activeOffer(
         eq(waitlistEntries.userId, userId),
         eq(waitlistEntries.status, 'offered'),
         gt(waitlistEntries.offerExpiresAt, now),
-        sql`coalesce(${waitlistEntries.learnerId}, 0) = ${learnerId ?? 0}`,
+        learnerId === 'any' ? undefined : sql`coalesce(${waitlistEntries.learnerId}, 0) = ${learnerId ?? 0}`,
       ),
     )
+    .limit(1)
   return offer
-}
-
-/** Whether the member holds a live offer for this schedule (then for another attendee than the one they book). */
-export async function offerForAnother(tx: DbOrTx, userId: number, scheduleId: number, now: Date) {
-  const [offer] = await tx
-    .select({ id: waitlistEntries.id })
-    .from(waitlistEntries)
-    .where(
-      and(
-        eq(waitlistEntries.scheduleId, scheduleId),
-        eq(waitlistEntries.userId, userId),
-        eq(waitlistEntries.status, 'offered'),
-        gt(waitlistEntries.offerExpiresAt, now),
-      ),
-    )
-  return offer !== undefined
 }
 
 /** POST /v1/class_work_schedules/{id}/waitlist: only for a full, upcoming, live schedule of someone else's class. */

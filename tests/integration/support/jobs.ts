@@ -19,12 +19,15 @@ export function appJobHandlers(deps: NotificationDeps) {
   }
 }
 
-/** Runs, as the runner would, the jobs of `kind` queued for the upload at `path`, and removes them; how many. */
-export async function runQueuedForPath(api: TestApi, kind: string, handler: JobHandler, path: string) {
+/**
+ * Runs, as the runner would, the jobs of `kind` queued (only those for the upload at `path` when given), and removes
+ * them; how many.
+ */
+export async function runQueuedJobs(api: TestApi, kind: string, handler: JobHandler, path?: string) {
   const queued = await api.db
     .select()
     .from(jobs)
-    .where(and(eq(jobs.kind, kind), sql`${jobs.payload}->>'path' = ${path}`))
+    .where(and(eq(jobs.kind, kind), path === undefined ? undefined : sql`${jobs.payload}->>'path' = ${path}`))
   for (const job of queued) {
     await handler(
       { id: job.id, kind: job.kind, payload: job.payload as Record<string, unknown>, attempts: 1 },
