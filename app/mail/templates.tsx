@@ -19,6 +19,14 @@ interface Lesson {
   lessonCount?: number
 }
 
+/** The cancellation deadline, or (null: booked or moved less than 24 h ahead) that it has passed. */
+const cancelDeadlineRow = (deadline: string | null): [string, string] => [
+  'キャンセル期限',
+  deadline === null
+    ? '開始24時間前を過ぎているため、キャンセルできません'
+    : `${formatDateJa(deadline)} ${formatTimeJa(deadline)}まで`,
+]
+
 const lessonRows = (l: Lesson): [string, string][] => [
   ['クラス', l.className],
   ['日時', formatRunJa(l.startedAt, l.endedAt, l.lessonCount ?? 1)],
@@ -55,7 +63,9 @@ export const templates = {
     ),
   }),
 
-  reservation_confirmed: define<Lesson & { price: number; cancelDeadline: string; attendanceUrl: string }>({
+  reservation_confirmed: define<
+    Lesson & { price: number; cancelDeadline: string | null; attendanceUrl: string }
+  >({
     kind: 'reservation',
     subject: (p) => `予約が確定しました：${p.className}`,
     body: (p) => (
@@ -68,11 +78,7 @@ export const templates = {
           ご予約ありがとうございます。授業の15分前から、受講するクラスのページに参加用のリンクが表示されます。
         </P>
         <Details
-          rows={[
-            ...lessonRows(p),
-            ['料金', formatPrice(p.price)],
-            ['キャンセル期限', `${formatDateJa(p.cancelDeadline)} ${formatTimeJa(p.cancelDeadline)}まで`],
-          ]}
+          rows={[...lessonRows(p), ['料金', formatPrice(p.price)], cancelDeadlineRow(p.cancelDeadline)]}
         />
         <Action href={p.attendanceUrl}>受講するクラスを見る</Action>
       </MailLayout>
@@ -196,7 +202,7 @@ export const templates = {
     Lesson & {
       previousStartedAt: string
       previousEndedAt: string
-      cancelDeadline: string
+      cancelDeadline: string | null
       attendanceUrl: string
     }
   >({
@@ -223,7 +229,7 @@ export const templates = {
                     formatRunJa(p.previousStartedAt, p.previousEndedAt, p.lessonCount ?? 1),
                   ] as [string, string],
                 ]),
-            ['キャンセル期限', `${formatDateJa(p.cancelDeadline)} ${formatTimeJa(p.cancelDeadline)}まで`],
+            cancelDeadlineRow(p.cancelDeadline),
           ]}
         />
         <Action href={p.attendanceUrl}>受講するクラスを見る</Action>

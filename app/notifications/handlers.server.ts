@@ -80,6 +80,18 @@ function messageIdFor(deps: NotificationDeps, key: string) {
   return `<${key}@${host}>`
 }
 
+/** The first `max` characters and an ellipsis, cut by code points: an emoji is never cut in half. */
+function excerptOf(text: string, max: number) {
+  const chars = [...text]
+  return chars.length > max ? `${chars.slice(0, max).join('')}…` : text
+}
+
+/** The lesson's cancellation deadline, or null when it has passed (booked or moved less than 24 h ahead). */
+function deadlineAhead(startedAt: Date): string | null {
+  const deadline = cancelDeadline(startedAt)
+  return deadline.getTime() > Date.now() ? deadline.toISOString() : null
+}
+
 /** Queues a mail to a member when they have an address and have not switched the kind off. */
 async function mailMember<N extends TemplateName>(
   db: DbOrTx,
@@ -198,7 +210,8 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
 
     'notify.purchase_created': async (job, { db }) => {
       const p = await purchaseDetails(db, positiveId(job.payload.purchaseId, 'purchaseId'))
-      if (!p) return
+      // Cancelled before its news went out (by the member, the teacher or a suspension): that mail says so instead.
+      if (p?.status !== 'reserved') return
       await mailMember(
         db,
         deps,
@@ -208,7 +221,7 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
         {
           ...p.lesson,
           price: p.price,
-          cancelDeadline: cancelDeadline(new Date(p.lesson.startedAt)).toISOString(),
+          cancelDeadline: deadlineAhead(new Date(p.lesson.startedAt)),
           attendanceUrl: attendanceUrl(deps),
         },
       )
@@ -413,7 +426,7 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
             ...p.lesson,
             previousStartedAt,
             previousEndedAt,
-            cancelDeadline: cancelDeadline(new Date(startedAt)).toISOString(),
+            cancelDeadline: deadlineAhead(new Date(startedAt)),
             attendanceUrl: attendanceUrl(deps),
           },
         )
@@ -555,12 +568,13 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
             eq(classWorkSchedules.classWorkId, a.classWorkId),
             eq(purchases.status, 'reserved'),
             gt(classWorkSchedules.endedAt, a.createdAt),
+            // Booked before it was posted, as on /information (announcementVisibleTo): a job run late (behind a
+            // notice's fan-out, retried) does not mail it to a family who booked since.
+            lte(purchases.createdAt, a.createdAt),
             isNull(users.suspendedAt),
           ),
         )
-      // By code points, as the notice's: an emoji is never cut in half.
-      const chars = [...a.body]
-      const excerpt = chars.length > 200 ? `${chars.slice(0, 200).join('')}…` : a.body
+      const excerpt = excerptOf(a.body, 200)
       for (const u of members) {
         await mailMember(db, deps, `announcement-${a.id}-${u.id}`, u, 'class_announcement', {
           className: a.className,
@@ -605,7 +619,7 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
         {
           className: r.className,
           rating: r.rating,
-          comment: r.comment.length > 300 ? `${r.comment.slice(0, 300)}…` : r.comment,
+          comment: excerptOf(r.comment, 300),
           reviewer: r.reviewer,
           classUrl: `${deps.mail.siteOrigin}/class_search/detail/${r.classWorkId}#reviews`,
         },
@@ -833,8 +847,7 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
         )
       // The notice is Markdown: the mail quotes its words, not its marks.
       const text = noticePlainText(n.body)
-      const chars = [...text]
-      const excerpt = chars.length > 200 ? `${chars.slice(0, 200).join('')}…` : text
+      const excerpt = excerptOf(text, 200)
       for (const u of members)
         await mailMember(
           db,

@@ -989,6 +989,18 @@ describe("the teacher's mail", () => {
     expect(job!.payload).toEqual({ reviewId: id })
   })
 
+  it('a long comment is cut to its first 300 characters in the mail, never through the middle of an emoji', async () => {
+    const l = await lesson({ members: 1 })
+    const seat = l.seats[0]!
+    const long = `${'あ'.repeat(299)}😀${'い'.repeat(20)}`
+    const when = new Date(l.schedule.end.getTime() + HOUR)
+    expectOk(await postReview(seat.member, seat.purchaseId, { rating: 5, comment: long }, when), 201)
+    await runJobs()
+    const [mail] = await mailbox()
+    expect(mail!.text).toContain(`${'あ'.repeat(299)}😀…`)
+    expect(mail!.text).not.toContain('\ufffd')
+  })
+
   it("switching 'teacher_review' off in the notification settings stops the mail; on again, it comes back", async () => {
     const l = await lesson({ members: 2 })
     const settings = async (enabled: boolean) => {
