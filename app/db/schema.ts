@@ -270,6 +270,8 @@ export const classWorks = pgTable(
       .with({ fastupdate: false }),
     index('class_works_style_idx').on(t.classStyleId),
     index('class_works_upcoming_slots_idx').using('gin', t.upcomingSlots).with({ fastupdate: false }),
+    // A grade filter without a category (the category index carries the grades only behind a category).
+    index('class_works_target_grades_idx').using('gin', t.targetGradeIds).with({ fastupdate: false }),
     // price desc, id desc (read backwards) and price asc, id desc.
     index('class_works_published_price_idx').on(t.isPublished, t.price, t.id),
     index('class_works_published_price_id_desc_idx').on(t.isPublished, t.price, t.id.desc().nullsFirst()),

@@ -35,8 +35,8 @@ describe('searchTerms', () => {
     expect(searchTerms('   ')).toEqual([])
     expect(searchTerms(undefined)).toEqual([])
   })
-  it('caps the number of terms', () => {
-    expect(searchTerms('a b c d e f g h i j', 3)).toEqual(['a', 'b', 'c'])
+  it('keeps every term, however many (each must match)', () => {
+    expect(searchTerms('a b c d e f g h i j')).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'])
   })
 })
 

@@ -23,13 +23,16 @@ function foldKatakana(s: string): string {
   return s.replace(/[\u30A1-\u30F6\u30FD\u30FE]/gu, (ch) => String.fromCharCode(ch.charCodeAt(0) - 0x60))
 }
 
-/** Splits a keyword query into normalized terms (every term must match). Empty input gives no terms. */
-export function searchTerms(q: string | undefined | null, maxTerms = 8): string[] {
+/**
+ * Splits a keyword query into normalized terms (every term must match). Empty input gives no terms. All of them:
+ * a term dropped would find classes without it; the API's 100-character keyword bounds their number.
+ */
+export function searchTerms(q: string | undefined | null): string[] {
   if (!q) return []
   const terms = normalizeSearchText(q)
     .split(' ')
     .filter((t) => t.length > 0)
-  return [...new Set(terms)].slice(0, maxTerms)
+  return [...new Set(terms)]
 }
 
 /**

@@ -14,6 +14,14 @@ function toNumber(value: unknown): number {
   return Number.NaN
 }
 
+/**
+ * A string or number as text; anything else (the router JSON-parses `?x={…}` and `?x=[…]` into objects, whose
+ * String() may throw) undefined.
+ */
+export function scalarText(value: unknown): string | undefined {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined
+}
+
 /** An integer within [min, max]. */
 export function intIn(value: unknown, min: number, max: number): number | undefined {
   const n = toNumber(value)

@@ -121,17 +121,18 @@ test('a shared search URL reproduces the filters and the results', async ({ page
   await openFilters(page, testInfo)
   await page.getByLabel('対象学年').selectOption({ label: '小学3年' })
   await expect(page).toHaveURL(/grade=\d+/)
-  await page.getByLabel('料金の上限（円）').fill('3000')
+  // Any yen amount: not only multiples of 100 (the field's step must not refuse the form).
+  await page.getByLabel('料金の上限（円）').fill('2980')
   await page.getByLabel('料金の上限（円）').press('Enter')
-  await expect(page).toHaveURL(/price_max=3000/)
+  await expect(page).toHaveURL(/price_max=2980/)
   const url = page.url()
   expect(url).toContain('sort=price_asc')
   // The URL changes before the new results render: wait until the list is the filtered one.
-  await expect(page.getByTestId('active-filters')).toContainText('3,000円')
+  await expect(page.getByTestId('active-filters')).toContainText('2,980円')
   await expect
     .poll(async () =>
       (await page.getByTestId('class-card-price').allTextContents()).every(
-        (price) => price === '無料' || Number(price.replace(/[¥,]/g, '')) <= 3000,
+        (price) => price === '無料' || Number(price.replace(/[¥,]/g, '')) <= 2980,
       ),
     )
     .toBe(true)
@@ -149,10 +150,10 @@ test('a shared search URL reproduces the filters and the results', async ({ page
   expect(await cardTitles(fresh)).toEqual(titles)
   await expect(fresh.getByTestId('sort-select')).toHaveValue('price_asc')
   await expect(fresh.getByLabel('対象学年')).toHaveValue(/\d+/)
-  await expect(fresh.getByLabel('料金の上限（円）')).toHaveValue('3000')
+  await expect(fresh.getByLabel('料金の上限（円）')).toHaveValue('2980')
   await expect(fresh.getByTestId('active-filters')).toContainText('小学3年')
   for (const price of await fresh.getByTestId('class-card-price').allTextContents()) {
-    expect(price === '無料' || Number(price.replace(/[¥,]/g, '')) <= 3000).toBe(true)
+    expect(price === '無料' || Number(price.replace(/[¥,]/g, '')) <= 2980).toBe(true)
   }
   await other.close()
 })
@@ -160,12 +161,23 @@ test('a shared search URL reproduces the filters and the results', async ({ page
 test('invalid search values fall back to the defaults', async ({ page }) => {
   const response = await gotoReady(
     page,
-    '/class_search?page=abc&sort=random&category=x&price_min=-5&from=2026-02-30',
+    // The router JSON-parses `{…}` and `[…]`: objects whose String() throws are no value either.
+    '/class_search?page=abc&sort=random&category=x&price_min=-5&from=2026-02-30&rating_min=%7B%22toString%22%3A1%7D&weekday=%5B%7B%22toString%22%3A1%7D%5D',
   )
   expect(response?.status()).toBe(200)
   await expect(page.getByTestId('sort-select')).toHaveValue('new')
   await expect(page.getByTestId('active-filters')).toHaveCount(0)
   await expect(page.getByTestId('result-count')).toContainText('1〜20件')
+})
+
+test('a page past the last says so and links back to the first, never "no classes"', async ({ page }) => {
+  await gotoReady(page, '/class_search?page=999')
+  await expect(page.getByTestId('empty-state')).toHaveCount(0)
+  const past = page.getByTestId('past-last-page')
+  await expect(past).toContainText('このページには結果がありません。')
+  await past.getByRole('link', { name: '最初のページへ' }).click()
+  await expect(page).toHaveURL(/\/class_search$/)
+  await expect(page.getByTestId('search-results').getByTestId('class-card').first()).toBeVisible()
 })
 
 test('an empty result suggests dropping a filter', async ({ page }) => {

@@ -213,6 +213,10 @@ describe('keyword', () => {
   it('requires every term (spaces, including full-width ones, split terms)', async () => {
     expect(await ids({ q: 'ミツバチ　観察' })).toEqual([c.honey])
     expect((await search({ q: 'ミツバチ 存在しない言葉' })).total).toBe(0)
+    // Past the eighth term too: the ninth, absent, still rules the class out.
+    const eight = 'ミツバチ 観察 ワークショップ 蜂蜜 しぼり 方 体験 します'
+    expect(await ids({ q: eight })).toEqual([c.honey])
+    expect((await search({ q: `${eight} 存在しない言葉` })).total).toBe(0)
   })
 
   it('needs the characters adjacent, not just the same bigrams', async () => {
@@ -308,6 +312,16 @@ describe('filters', () => {
     expect((await ids({ q, to: tokyoDay(4) })).sort()).toEqual([c.kana, c.descOnly].sort())
   })
 
+  it('schedule date range: only lessons still to start, as the weekday and time filter', async () => {
+    // Lessons yesterday and a few hours ago (today, unless just after midnight in Tokyo), none to come.
+    const past = await addClass({ title: 'スズメバチ観察の会', days: [-1, -0.1] })
+    const later = await addClass({ title: 'スズメバチ観察の会（再開）', days: [-1, 2] })
+    expect(await ids({ q: 'スズメバチ', from: tokyoDay(-2), to: tokyoDay(0) })).toEqual([])
+    expect(await ids({ q: 'スズメバチ', to: tokyoDay(1) })).toEqual([])
+    expect(await ids({ q: 'スズメバチ', from: tokyoDay(-2) })).toEqual([later])
+    expect(await ids({ q: 'スズメバチ' })).toEqual(expect.arrayContaining([past, later]))
+  })
+
   it('filters without a keyword', async () => {
     const r = await search({ category: cat.get('理科・実験')!, price_max: 0, grade: grade.get('小学4年')! })
     expect(r.items.map((i) => i.id)).toContain(c.honey)
@@ -397,6 +411,15 @@ describe('paging and the index', () => {
     expect(r.items).toHaveLength(20)
     const plan = await explain(classWorkSearchQueries(db, { q: 'せつめい' }).walk(0, 20, 0))
     expect(plan, plan).toContain('class_works_search_title_bigrams_idx')
+  })
+
+  it('finds the classes of a grade few classes target from its index, not by reading every class', async () => {
+    // The 5,000 fillers target no grade: 小学3年 is rare among them. No category: the category index cannot help.
+    const g = grade.get('小学3年')!
+    expect((await search({ grade: g })).items.length).toBeGreaterThan(0)
+    const plan = await explain(classWorkSearchQueries(db, { grade: g }).countedPage(0))
+    expect(plan, plan).toContain('class_works_target_grades_idx')
+    expect(plan, plan).not.toMatch(/Seq Scan on class_works/)
   })
 
   it.skipIf(!!process.env.TEST_DATABASE_URL)(

@@ -180,8 +180,12 @@ function classWorkSearchClauses(p: SearchParams): {
     where.push(terms.length > 0 ? sql`(${overlaps}) is true` : overlaps)
   }
   if (p.from !== undefined || p.to !== undefined) {
+    // A lesson (or a course's run) that can still be booked: not one that started earlier today or in the past
+    // (0024), like the weekday and time filter.
+    const fromDay = p.from ? tokyoDayStart(p.from) : undefined
+    const lower = p.now && (!fromDay || fromDay < p.now) ? p.now : fromDay
     const range: SQL[] = [eq(classWorkSchedules.isCanceled, false)]
-    if (p.from) range.push(gte(classWorkSchedules.startedAt, tokyoDayStart(p.from)))
+    if (lower) range.push(gte(classWorkSchedules.startedAt, lower))
     if (p.to) range.push(lt(classWorkSchedules.startedAt, new Date(tokyoDayStart(p.to).getTime() + DAY)))
     where.push(
       sql`exists (select 1 from ${classWorkSchedules} where ${classWorkSchedules.classWorkId} = ${classWorks.id} and ${and(...range)})`,

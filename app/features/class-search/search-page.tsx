@@ -76,7 +76,22 @@ export function ClassSearchPage() {
                   shown: result.items.length,
                 })}
               />
-              {result.items.length === 0 ? (
+              {result.items.length === 0 && result.total > 0 ? (
+                // A page past the last (an old link, a hand-edited URL): the results are on earlier pages.
+                <div
+                  className="mt-6 rounded-2xl border border-dashed border-slate-300 bg-white p-6"
+                  data-testid="past-last-page"
+                >
+                  <p className="font-bold">このページには結果がありません。</p>
+                  <Link
+                    to="/class_search"
+                    search={{ ...search, page: undefined }}
+                    className="btn-outline mt-4"
+                  >
+                    最初のページへ
+                  </Link>
+                </div>
+              ) : result.items.length === 0 ? (
                 <EmptyState search={search} filters={filters} />
               ) : (
                 <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="search-results">
@@ -399,7 +414,7 @@ function FilterForm({
             type="number"
             inputMode="numeric"
             min={0}
-            step={100}
+            step={1}
             placeholder="下限"
             className={inputClass}
           />
@@ -412,7 +427,7 @@ function FilterForm({
             type="number"
             inputMode="numeric"
             min={0}
-            step={100}
+            step={1}
             placeholder="上限"
             className={inputClass}
           />

@@ -46,6 +46,23 @@ describe('parseClassSearch', () => {
       }),
     ).toEqual({})
   })
+  it('reads objects the router parsed from `?x={…}` or `?x=[…]` as no value, never throwing', () => {
+    // String() of these throws: `{toString: 1}` has no callable toString, a null-prototype object none at all.
+    const unprintable = { toString: 1 }
+    const bare = Object.create(null)
+    const parsed = parseClassSearch({
+      rating_min: unprintable,
+      weekday: [unprintable, bare, 'sat'],
+      time: [bare],
+      q: bare,
+      page: unprintable,
+      sort: bare,
+    })
+    expect(Object.fromEntries(Object.entries(parsed).filter(([, v]) => v !== undefined))).toEqual({
+      weekday: 'sat',
+    })
+  })
+
   it('drops page 1 and truncates very long keywords', () => {
     expect(parseClassSearch({ page: 1 })).toEqual({})
     expect(parseClassSearch({ q: 'あ'.repeat(150) }).q).toHaveLength(100)

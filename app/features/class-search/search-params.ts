@@ -1,4 +1,4 @@
-import { calendarDay, intIn, oneOf, textUpTo } from '~/lib/search-values'
+import { calendarDay, intIn, oneOf, scalarText, textUpTo } from '~/lib/search-values'
 
 /**
  * The typed search parameters of /class_search (PRODUCT.md). The URL is the whole state of the page, so a
@@ -25,7 +25,7 @@ const TIME_KEYS = ['morning', 'afternoon', 'evening'] as const
 
 /** `sat,sun` (or an array) → the known keys in their own order, comma-joined; undefined when none is known. */
 function keyList(input: unknown, keys: readonly string[]): string | undefined {
-  const raw = Array.isArray(input) ? input.map(String) : typeof input === 'string' ? input.split(',') : []
+  const raw = Array.isArray(input) ? input.map(scalarText) : typeof input === 'string' ? input.split(',') : []
   const picked = keys.filter((k) => raw.includes(k))
   return picked.length > 0 ? picked.join(',') : undefined
 }
@@ -66,7 +66,7 @@ export function parseClassSearch(input: Record<string, unknown>): ClassSearchPar
     price_max: intIn(input.price_max, 0, MAX_YEN),
     from: calendarDay(input.from),
     to: calendarDay(input.to),
-    rating_min: ratingMins.find((r) => String(r) === String(input.rating_min)),
+    rating_min: ratingMins.find((r) => String(r) === scalarText(input.rating_min)),
     weekday: keyList(input.weekday, WEEKDAY_KEYS),
     time: keyList(input.time, TIME_KEYS),
     sort: oneOf(input.sort, sorts),

@@ -1,0 +1,1 @@
+CREATE INDEX "class_works_target_grades_idx" ON "class_works" USING gin ("target_grade_ids") WITH (fastupdate=false);
