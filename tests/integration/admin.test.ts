@@ -469,6 +469,22 @@ describe('held messages', () => {
     expect(row!.status).toBe('held')
   })
 
+  it('nor one sent to them, released or deleted (409 own_account)', async () => {
+    const teacherId = await api.userId(SUBS.teacher)
+    const roomId = (await api.as(SUBS.operator, 'POST', '/v1/rooms', { partner_id: teacherId })).body
+      .id as number
+    const sent = await api.as(SUBS.teacher, 'POST', `/v1/rooms/${roomId}/messages`, {
+      body: 'でんわは ぜろきゅうぜろ いちにさんよん ごろくななはち です',
+    })
+    expect(sent.body.status, JSON.stringify(sent.body)).toBe('held')
+    for (const decision of ['release', 'delete']) {
+      const res = await api.as(SUBS.operator, 'POST', `/v1/admin/messages/${sent.body.id}/${decision}`)
+      expect([res.status, res.body.code]).toEqual([409, 'own_account'])
+    }
+    const [row] = await api.db.select().from(messages).where(eq(messages.id, sent.body.id))
+    expect(row!.status).toBe('held')
+  })
+
   it('a deleted message never reaches the recipient; its sender sees that it was removed', async () => {
     const teacherId = await api.userId(SUBS.teacher)
     const roomId = (await api.as(SUBS.parent, 'POST', '/v1/rooms', { partner_id: teacherId })).body

@@ -28,6 +28,7 @@ import {
   jobs,
   mails,
   purchases,
+  reports,
   reviews,
   users,
 } from '../../app/db/schema'
@@ -1125,6 +1126,53 @@ describe('reporting a review', () => {
       const [stays] = await api.db.select().from(reviews).where(eq(reviews.id, id))
       expect(stays, String(id)).toMatchObject({ status: 'hidden', hiddenBySuspension: false })
     }
+  })
+
+  it('a review reported while its author was being suspended, then hidden on that report, stays hidden when the suspension is lifted', async () => {
+    const l = await lesson({ members: 1 })
+    const other = await lesson({ members: 0 })
+    const author = l.seats[0]!.member
+    const [first] = await reviewAll(l, [1])
+    const seat = await reserve(author, other.schedule.id)
+    const second = expectOk(await postReview(author, seat, { rating: 2, comment: comment(5) }), 201).id
+    const receipt = ReportReceipt.parse(expectOk(await report((await newPerson()).sub, first!), 201))
+    expectOk(
+      await call(
+        SUBS.operator,
+        'POST',
+        `/v1/admin/reports/${receipt.id}/resolve`,
+        { action: 'suspend' },
+        at(11 * DAY),
+      ),
+    )
+    // A report on the second review read it visible, then landed after the suspension had closed the open ones.
+    const [late] = await api.db
+      .insert(reports)
+      .values({
+        reporterId: (await newPerson()).id,
+        targetType: 'review',
+        targetId: second,
+        targetUserId: author.id,
+        reason: 'harassment',
+      })
+      .returning({ id: reports.id })
+    expectOk(
+      await call(
+        SUBS.operator,
+        'POST',
+        `/v1/admin/reports/${late!.id}/resolve`,
+        { action: 'hide' },
+        at(11 * DAY),
+      ),
+    )
+    expect(
+      expectOk(
+        await call(SUBS.operator, 'POST', `/v1/admin/suspensions/${author.id}/lift`, {}, at(12 * DAY)),
+      ),
+    ).toMatchObject({ reviews_restored: 0 })
+    const [stays] = await api.db.select().from(reviews).where(eq(reviews.id, second))
+    expect(stays).toMatchObject({ status: 'hidden', hiddenBySuspension: false })
+    expect(await classRow(other.classId)).toMatchObject({ count: 0, sum: 0 })
   })
 
   it('a member reports it; an operator hides it: gone from the list, the count, the average, the card and the teacher page', async () => {

@@ -2291,6 +2291,35 @@ describe('利用停止の解除', () => {
     expect((await call(null, 'GET', `/v1/class_works/${reported.id}`)).status).toBe(410)
   })
 
+  it('a class reported while its teacher was being suspended, then hidden on that report, stays hidden when the suspension is lifted', async () => {
+    const teacher = await newPerson({ teacher: true, verified: true })
+    const cls = await createClass(teacher.sub, { is_published: true })
+    const other = await createClass(teacher.sub, { is_published: true })
+    const { id: first } = ReportReceipt.parse(
+      expectOk(await report((await newPerson()).sub, 'class', other.id), 201),
+    )
+    expectOk(await call(SUBS.operator, 'POST', `/v1/admin/reports/${first}/resolve`, { action: 'suspend' }))
+    // The report on the class read it published, then landed after the suspension had closed the open ones.
+    const [late] = await api.db
+      .insert(reports)
+      .values({
+        reporterId: (await newPerson()).id,
+        targetType: 'class',
+        targetId: cls.id,
+        targetUserId: teacher.id,
+        reason: 'inappropriate',
+      })
+      .returning({ id: reports.id })
+    expectOk(await call(SUBS.operator, 'POST', `/v1/admin/reports/${late!.id}/resolve`, { action: 'hide' }))
+    expectOk(await call(SUBS.operator, 'POST', `/v1/admin/suspensions/${teacher.id}/lift`, {}))
+    expectError(
+      await call(teacher.sub, 'PATCH', `/v1/teachers/class_works/${cls.id}`, { is_published: true }),
+      409,
+      'hidden_by_operator',
+    )
+    expect((await call(null, 'GET', `/v1/class_works/${cls.id}`)).status).toBe(410)
+  })
+
   it('pages through every suspended account, 200 a page, the most recent first, none twice', async () => {
     // 230 more suspended accounts, at distinct past instants (written directly: 230 reports would be slow).
     const people = await Promise.all(Array.from({ length: 230 }, () => newPerson()))
@@ -2710,5 +2739,35 @@ describe('an operator never decides on their own account (four eyes)', () => {
       .from(reports)
       .where(inArray(reports.id, [theirOwn!.id, aboutMessage!.id]))
     expect(open.map((x) => x.status)).toEqual(['open', 'open'])
+  })
+
+  it('nor on a report of others about content they reported too: it would close theirs with it (409, both stay open)', async () => {
+    const stranger = await newPerson({ teacher: true, verified: true })
+    const cls = await createClass(stranger.sub, { is_published: true })
+    const [theirs] = await api.db
+      .insert(reports)
+      .values({
+        reporterId: operatorId,
+        targetType: 'class',
+        targetId: cls.id,
+        targetUserId: stranger.id,
+        reason: 'inappropriate',
+      })
+      .returning({ id: reports.id })
+    const { id: others } = ReportReceipt.parse(
+      expectOk(await report((await newPerson()).sub, 'class', cls.id), 201),
+    )
+    for (const action of ['dismiss', 'hide', 'suspend'])
+      expectError(
+        await call(SUBS.operator, 'POST', `/v1/admin/reports/${others}/resolve`, { action }),
+        409,
+        'own_account',
+      )
+    const open = await api.db
+      .select({ status: reports.status })
+      .from(reports)
+      .where(inArray(reports.id, [theirs!.id, others]))
+    expect(open.map((x) => x.status)).toEqual(['open', 'open'])
+    expect((await call(null, 'GET', `/v1/class_works/${cls.id}`)).status).toBe(200)
   })
 })

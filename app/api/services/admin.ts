@@ -10,7 +10,7 @@ import type {
 } from '../../contract/v1/admin'
 import { audit, listAudit } from '../../db/audit'
 import type { Db } from '../../db/client'
-import { messages, notices, rooms, users } from '../../db/schema'
+import { messages, notices, roomMembers, rooms, users } from '../../db/schema'
 import { enqueue } from '../../jobs/queue.server'
 import { contactKindsLabel, detectContactInfo } from '../../lib/contact-detector'
 import { actorLabel, type UserRow } from '../auth'
@@ -240,6 +240,12 @@ export async function adminModerateMessage(
     if (!m) throw notFound('メッセージ')
     if (m.status !== 'held') throw new ApiError(409, 'not_held', 'このメッセージは確認待ちではありません')
     if (m.senderId === operator.id) throw ownAccount()
+    // Nor one sent to them: a message in a room of theirs is their own interest, as for reports (0020).
+    const [recipient] = await tx
+      .select({ userId: roomMembers.userId })
+      .from(roomMembers)
+      .where(and(eq(roomMembers.roomId, m.roomId), eq(roomMembers.userId, operator.id)))
+    if (recipient) throw ownAccount()
     if (decision === 'release' && sender?.suspendedAt)
       throw new ApiError(409, 'sender_suspended', '利用停止中のアカウントのメッセージは届けられません')
     const status = decision === 'release' ? 'visible' : 'deleted'

@@ -433,7 +433,12 @@ async function hideClass(tx: Tx, classWorkId: number, now: Date) {
     .from(classWorks)
     .where(eq(classWorks.id, classWorkId))
   if (!cls) throw notFound('クラス')
-  if (cls.hiddenAt) return { canceled: 0, refunded: 0 }
+  if (cls.hiddenAt) {
+    // Taken down by a suspension meanwhile (a report filed while it ran): judged on its own report now, so lifting
+    // the suspension does not bring it back (0020).
+    await tx.update(classWorks).set({ hiddenBySuspension: false }).where(eq(classWorks.id, classWorkId))
+    return { canceled: 0, refunded: 0 }
+  }
   const cancellation = await cancelFutureLessons(tx, { classIds: [classWorkId] }, now)
   // Its picture goes too: a report is often about it, and its address must stop answering (0035).
   await tx
@@ -464,8 +469,8 @@ export async function adminResolveReport(
     // Locked first, in id order: this report and every open one the decision closes with it. Two operators deciding
     // two reports of one class at once each held their own and then, under the class lock, closed the other's
     // (0015). Two deciding this one get one decision and one 409.
-    await tx
-      .select({ id: reports.id })
+    const locked = await tx
+      .select()
       .from(reports)
       .where(
         or(
@@ -483,8 +488,10 @@ export async function adminResolveReport(
     const [report] = await tx.select().from(reports).where(eq(reports.id, id))
     if (!report) throw notFound('通報')
     if (report.status !== 'open') throw new ApiError(409, 'already_resolved', 'この通報は対応済みです')
-    if (report.targetUserId === operator.id || (await concernsOperator(tx, report, operator.id)))
-      throw ownAccount()
+    // Four eyes on everything the decision closes: not only this report, but one the operator filed (or about
+    // their own room) on the same content, or about the same account on a suspension.
+    for (const r of [report, ...locked.filter((l) => l.id !== id && l.status === 'open')])
+      if (r.targetUserId === operator.id || (await concernsOperator(tx, r, operator.id))) throw ownAccount()
     const note = (body.note ?? '').trim() || null
     let status: 'dismissed' | 'hidden' | 'suspended' = 'dismissed'
     let cancellation: Cancellation = { canceled: 0, refunded: 0 }

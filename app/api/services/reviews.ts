@@ -136,7 +136,13 @@ export async function replyToReview(
  */
 export async function hideReview(tx: Tx, reviewId: number, bySuspension = false): Promise<boolean> {
   const [r] = await tx.select().from(reviews).where(eq(reviews.id, reviewId))
-  if (!r || r.status === 'hidden') return false
+  if (!r) return false
+  if (r.status === 'hidden') {
+    // Taken down by a suspension, now hidden on a report of its own: lifting the suspension leaves it hidden.
+    if (!bySuspension && r.hiddenBySuspension)
+      await tx.update(reviews).set({ hiddenBySuspension: false }).where(eq(reviews.id, reviewId))
+    return false
+  }
   await tx
     .select({ id: classWorks.id })
     .from(classWorks)
