@@ -473,6 +473,32 @@ test('the demo parent follows a teacher and favorites a class', async ({ page },
   await expect(favorite).toHaveAttribute('aria-pressed', String(wasFavorite))
 })
 
+test('a teacher unfollowed on /follow no longer shows as followed on their page when going back @pc-only', async ({
+  page,
+}) => {
+  const { teachers } = await publicIds(page)
+  const id = teachers[4]!
+  await login(page, 'parent@manabi.example', `/teacher/detail/${id}`)
+  const follow = page.getByTestId('follow-button')
+  if ((await follow.getAttribute('aria-pressed')) !== 'true') {
+    await follow.click()
+    await expect(follow).toHaveAttribute('aria-pressed', 'true')
+  }
+  // Within the app (no reload): the teacher page's data stay in the browser's cache.
+  await page.getByTestId('account-button').click()
+  await page.getByTestId('account-menu').getByTestId('menu-follow').click()
+  await expect(page).toHaveURL(/\/follow$/)
+  await page
+    .getByTestId('following-item')
+    .filter({ has: page.locator(`a[href="/teacher/detail/${id}"]`) })
+    .getByTestId('unfollow-button')
+    .click()
+  await expect(page.getByTestId('snackbar')).toContainText('フォローを解除しました')
+  await page.goBack()
+  await expect(page).toHaveURL(new RegExp(`/teacher/detail/${id}$`))
+  await expect(follow).toHaveAttribute('aria-pressed', 'false')
+})
+
 test('sitemap.xml and robots.txt describe the public site', async ({ request, baseURL }) => {
   const robots = await request.get('/robots.txt')
   expect(robots.status()).toBe(200)

@@ -73,8 +73,20 @@ test('a parent turns on teaching and submits 本人確認; once an operator appr
   expect(image.headers()['cache-control']).toBe('private, no-store')
   // Not for anyone else: the applicant, a visitor.
   expect((await page.request.get(href!)).status()).toBe(404)
+  // Rejecting needs a reason, said under the field (not a generic failure); nothing is decided.
+  await item.getByTestId('verification-reject').click()
+  await expect(item.getByText('却下の理由を入力してください')).toBeVisible()
+  // The same list open in a second tab, decided in the first: its refused decision brings the list up to date.
+  const second = await operator.context().newPage()
+  await gotoReady(second, '/admin/verifications')
+  const stale = second.getByTestId('verification').filter({ hasText: nickname })
+  await expect(stale).toBeVisible()
   await item.getByTestId('verification-approve').click()
   await expect(operator.getByTestId('snackbar')).toContainText('承認しました')
+  await stale.getByTestId('verification-reason').fill('書類が読み取れませんでした')
+  await stale.getByTestId('verification-reject').click()
+  await expect(second.getByTestId('snackbar')).toBeVisible()
+  await expect(stale).toHaveCount(0)
   await gotoReady(operator, '/admin/audit?action=document_access')
   await expect(operator.getByTestId('audit-entry').first()).toContainText('本人確認書類の閲覧')
   // An action the log does not know is dropped (the whole log, no error), as a malformed one is.

@@ -4,7 +4,7 @@ import { ClassAnnouncementList } from '../../app/contract/v1/announcements'
 import { DestinationList, MessageList, RoomList } from '../../app/contract/v1/rooms'
 import { SitemapEntries } from '../../app/contract/v1/sitemap'
 import { DeepMe, FollowingList, User } from '../../app/contract/v1/users'
-import { rooms, users } from '../../app/db/schema'
+import { classWorkSchedules, rooms, users } from '../../app/db/schema'
 import { setupApi, type TestApi } from './support/api'
 import { accessToken, SUBS } from './support/tokens'
 
@@ -38,6 +38,38 @@ describe('the caller’s profile', () => {
     expect(me.following_count).toBe(3)
     expect(me.favorite_count).toBe(5)
     expect(me.upcoming_reservation_count).toBeGreaterThanOrEqual(3)
+  })
+
+  it('GET /v1/users/deep_me: the reservations count is the 次の授業 list, a lesson under way included', async () => {
+    // Those still reserved (the list also shows cancelled ones and holds awaiting payment).
+    const upcoming = async () =>
+      (
+        (await api.as(SUBS.parent, 'GET', '/v1/purchases?scope=upcoming')).body as {
+          status: string
+          schedule: { id: number }
+        }[]
+      ).filter((p) => p.status === 'reserved')
+    const list = await upcoming()
+    expect(list.length).toBeGreaterThan(0)
+    // The first one is under way: started half an hour ago, ends in half an hour.
+    const id = list[0]!.schedule.id
+    const [before] = await api.db.select().from(classWorkSchedules).where(eq(classWorkSchedules.id, id))
+    await api.db
+      .update(classWorkSchedules)
+      .set({
+        startedAt: new Date(api.now.getTime() - 1_800_000),
+        endedAt: new Date(api.now.getTime() + 1_800_000),
+      })
+      .where(eq(classWorkSchedules.id, id))
+    try {
+      const me = DeepMe.parse((await api.as(SUBS.parent, 'GET', '/v1/users/deep_me')).body)
+      expect(me.upcoming_reservation_count).toBe((await upcoming()).length)
+    } finally {
+      await api.db
+        .update(classWorkSchedules)
+        .set({ startedAt: before!.startedAt, endedAt: before!.endedAt })
+        .where(eq(classWorkSchedules.id, id))
+    }
   })
 
   it('GET /v1/users/deep_me: a teacher has figures; an owner has the organisation', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, count, countDistinct, desc, eq, gte, inArray, isNull } from 'drizzle-orm'
+import { and, asc, count, countDistinct, desc, eq, gt, gte, inArray, isNull } from 'drizzle-orm'
 import type {
   DeepMe,
   Following,
@@ -92,7 +92,8 @@ export async function deepMe(db: Db, user: UserRow, now: Date): Promise<DeepMe> 
         and(
           eq(purchases.userId, user.id),
           eq(purchases.status, 'reserved'),
-          gte(classWorkSchedules.startedAt, now),
+          // As the 次の授業 list (listPurchases 'upcoming'): a lesson under way, a course part-way through.
+          gt(classWorkSchedules.endedAt, now),
         ),
       )
       .then(num),

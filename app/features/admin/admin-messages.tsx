@@ -17,7 +17,11 @@ export function AdminMessages() {
   const decide = useMutation({
     mutationFn: (input: { id: number; decision: 'release' | 'delete' }) => moderateMessage({ data: input }),
     onSuccess: async (result) => {
-      if (!result.ok) return showErrorSnackbar(result.message)
+      if (!result.ok) {
+        if (result.status === 409)
+          await queryClient.invalidateQueries({ queryKey: heldMessagesQuery().queryKey })
+        return showErrorSnackbar(result.message)
+      }
       await queryClient.invalidateQueries({ queryKey: heldMessagesQuery().queryKey })
       showSnackbar({ message: result.data.status === 'visible' ? '相手に届けました' : '削除しました' })
     },

@@ -120,7 +120,11 @@ function ReportItem({ r }: { r: AdminReport }) {
     mutationFn: (action: 'dismiss' | 'hide' | 'suspend') =>
       resolveReport({ data: { id: r.id, body: { action, note } } }),
     onSuccess: async (result) => {
-      if (!result.ok) return showErrorSnackbar(result.message)
+      if (!result.ok) {
+        // Decided by another operator meanwhile: the list shows it as it is now.
+        if (result.status === 409) await queryClient.invalidateQueries({ queryKey: ['admin', 'reports'] })
+        return showErrorSnackbar(result.message)
+      }
       await queryClient.invalidateQueries({ queryKey: ['admin', 'reports'] })
       const d = result.data
       const cancellations =

@@ -64,7 +64,10 @@ function SuspensionItem({ s }: { s: AdminSuspension }) {
     mutationFn: () =>
       liftSuspension({ data: { user_id: s.user.id, body: { note, suspended_at: s.suspended_at } } }),
     onSuccess: async (result) => {
-      if (!result.ok) return showErrorSnackbar(result.message)
+      if (!result.ok) {
+        if (result.status === 409) await queryClient.invalidateQueries({ queryKey: ['admin'] })
+        return showErrorSnackbar(result.message)
+      }
       await queryClient.invalidateQueries({ queryKey: ['admin'] })
       const { classes_restored: classes, reviews_restored: reviews } = result.data
       const done = [

@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router'
 import { useId, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { FieldError, inputClass } from '~/components/ui/form-parts'
-import type { AdminVerification } from '~/contract/v1/trust'
+import { type AdminVerification, DecideVerificationBody } from '~/contract/v1/trust'
 import { formatDateJa, formatTimeJa } from '~/lib/format'
 import { ADMIN_LIST_PAGE_SIZE } from '~/lib/page-sizes'
 import { decideVerification } from './admin.functions'
@@ -111,6 +111,9 @@ function VerificationItem({ v }: { v: AdminVerification }) {
     onSuccess: async (result) => {
       if (!result.ok) {
         setError(result.fieldErrors.reason ?? result.message)
+        // Decided by another operator meanwhile: the list shows it as it is now.
+        if (result.status === 409)
+          await queryClient.invalidateQueries({ queryKey: ['admin', 'verifications'] })
         return showErrorSnackbar(result.message)
       }
       await queryClient.invalidateQueries({ queryKey: ['admin', 'verifications'] })
@@ -188,7 +191,13 @@ function VerificationItem({ v }: { v: AdminVerification }) {
               type="button"
               className="btn-outline"
               disabled={decide.isPending}
-              onClick={() => decide.mutate('reject')}
+              onClick={() => {
+                // The server function's validator would refuse it before the API could name the field.
+                const checked = DecideVerificationBody.safeParse({ decision: 'reject', reason })
+                if (!checked.success) return setError(checked.error.issues[0]?.message)
+                setError(undefined)
+                decide.mutate('reject')
+              }}
               data-testid="verification-reject"
             >
               却下する

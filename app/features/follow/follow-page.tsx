@@ -19,6 +19,9 @@ export function FollowPage() {
       queryClient.invalidateQueries({ queryKey: ['follow'] }),
       queryClient.invalidateQueries({ queryKey: ['mypage'] }),
       queryClient.invalidateQueries({ queryKey: ['favorite-state'] }),
+      // A teacher's page seen before (going back to it): its button and follower count.
+      queryClient.invalidateQueries({ queryKey: ['follow-state'] }),
+      queryClient.invalidateQueries({ queryKey: ['teacher-page'] }),
     ])
 
   const unfollow = useMutation({

@@ -225,8 +225,11 @@ function Customers() {
             <th scope="col" className="py-2 pr-3">
               最後の受講
             </th>
-            <th scope="col" className="py-2">
+            <th scope="col" className="py-2 pr-3">
               次回の予約
+            </th>
+            <th scope="col" className="py-2">
+              <span className="sr-only">メッセージ</span>
             </th>
           </tr>
         </thead>
