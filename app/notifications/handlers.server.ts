@@ -100,7 +100,7 @@ async function mailMember<N extends TemplateName>(
   user: { id: number; email: string | null },
   template: N,
   props: TemplateProps<N>,
-  about: Pick<MailRequest, 'noticeId'> = {},
+  about: Pick<MailRequest, 'noticeId' | 'reminds' | 'offer'> = {},
 ) {
   if (!user.email) return
   if (!(await isNotificationEnabled(db, user.id, templates[template].kind))) return
@@ -132,6 +132,50 @@ async function stillWanted(db: DbOrTx, request: MailRequest): Promise<boolean> {
   const choice = notificationKind(kind)
   if (member.suspendedAt && choice && !choice.mandatory) return false
   return isNotificationEnabled(db, userId, kind)
+}
+
+function dateIn(value: unknown, name: string): Date {
+  const d = new Date(typeof value === 'string' ? value : Number.NaN)
+  if (Number.isNaN(d.getTime())) throw new PermanentJobError(`${name} is not a time`)
+  return d
+}
+
+/** A reminder still holds when it goes: the reservation live, the lesson still at that time and yet to start. */
+async function stillReserved(db: DbOrTx, about: NonNullable<MailRequest['reminds']>): Promise<boolean> {
+  const startedAt = dateIn(about.startedAt, 'reminds.startedAt')
+  if (!(startedAt.getTime() > Date.now())) return false
+  const [row] = await db
+    .select({ id: purchases.id })
+    .from(purchases)
+    .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+    .where(
+      and(
+        eq(purchases.id, positiveId(about.purchaseId, 'purchaseId')),
+        eq(purchases.status, 'reserved'),
+        eq(classWorkSchedules.isCanceled, false),
+        // To the millisecond, as the reminder took it (a time the database wrote carries microseconds).
+        sql`(date_trunc('milliseconds', ${classWorkSchedules.startedAt}) = ${startedAt.toISOString()}::timestamptz
+          or exists (select 1 from ${classWorkScheduleLessons} where ${classWorkScheduleLessons.scheduleId} = ${classWorkSchedules.id}
+            and date_trunc('milliseconds', ${classWorkScheduleLessons.startedAt}) = ${startedAt.toISOString()}::timestamptz))`,
+      ),
+    )
+  return row !== undefined
+}
+
+/** An offer's mail still holds when it goes: the same offer, still open. */
+async function stillOffered(db: DbOrTx, about: NonNullable<MailRequest['offer']>): Promise<boolean> {
+  const [row] = await db
+    .select({ id: waitlistEntries.id })
+    .from(waitlistEntries)
+    .where(
+      and(
+        eq(waitlistEntries.id, positiveId(about.entryId, 'entryId')),
+        eq(waitlistEntries.status, 'offered'),
+        sql`date_trunc('milliseconds', ${waitlistEntries.offeredAt}) = ${dateIn(about.offeredAt, 'offer.offeredAt').toISOString()}::timestamptz`,
+        gt(waitlistEntries.offerExpiresAt, new Date()),
+      ),
+    )
+  return row !== undefined
 }
 
 const attendanceUrl = (deps: NotificationDeps) => `${deps.mail.siteOrigin}/class_attendance`
@@ -204,6 +248,8 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           .where(eq(notices.id, positiveId(request.noticeId, 'noticeId')))
         if (!n || n.withdrawnAt) return
       }
+      if (request.reminds && !(await stillReserved(db, request.reminds))) return
+      if (request.offer && !(await stillOffered(db, request.offer))) return
       if (request.userId !== undefined && !(await stillWanted(db, request))) return
       await sendMail(db, deps.mail, request)
     },
@@ -690,6 +736,12 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           expiresAt: o.expiresAt.toISOString(),
           classUrl: `${deps.mail.siteOrigin}/class_search/detail/${o.classWorkId}`,
         },
+        {
+          offer: {
+            entryId: positiveId(job.payload.entryId, 'entryId'),
+            offeredAt: o.offeredAt.toISOString(),
+          },
+        },
       )
       await live([o.userId], 'reservation')
     },
@@ -933,6 +985,7 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
             { id: p.memberId, email: p.memberEmail },
             'lesson_reminder',
             { ...lesson, hoursBefore: r.hoursBefore, attendanceUrl: attendanceUrl(deps) },
+            { reminds: { purchaseId: p.id, startedAt: lesson.startedAt } },
           )
         }
       }

@@ -15,7 +15,7 @@ import {
   users,
 } from '../../app/db/schema'
 import { type JobHandler, startJobRunner } from '../../app/jobs/runner.server'
-import { addressName } from '../../app/lib/format'
+import { addressName, formatTimeJa } from '../../app/lib/format'
 import {
   isNotificationEnabled,
   listNotificationPreferences,
@@ -700,5 +700,81 @@ describe('reminders', () => {
       ].sort(),
     )
     expect(box.every((m) => m.text.includes('/class_attendance'))).toBe(true)
+  })
+
+  it('a reminder held up (SMTP away) is not sent once its reservation was cancelled or its lesson moved', async () => {
+    const realNow = Date.now()
+    // Only this test's reservations in the next day.
+    await api.db
+      .update(purchases)
+      .set({ status: 'canceled_by_user' })
+      .where(
+        and(
+          eq(purchases.status, 'reserved'),
+          inArray(
+            purchases.scheduleId,
+            api.db
+              .select({ id: classWorkSchedules.id })
+              .from(classWorkSchedules)
+              .where(lte(classWorkSchedules.startedAt, new Date(realNow + 2 * DAY))),
+          ),
+        ),
+      )
+    const place = async (ms: number) => {
+      const s = await newSchedule()
+      const p = (await api.book(SUBS.parent, { schedule_id: s.id })).body
+      await api.db
+        .update(classWorkSchedules)
+        .set({ startedAt: new Date(realNow + ms), endedAt: new Date(realNow + ms + HOUR) })
+        .where(eq(classWorkSchedules.id, s.id))
+      return { purchaseId: p.id as number, scheduleId: s.id }
+    }
+    const kept = await place(HOUR - 10 * 60_000)
+    const canceled = await place(HOUR - 9 * 60_000)
+    const moved = await place(HOUR - 8 * 60_000)
+    await runJobs()
+    await api.db.delete(mails)
+    // The sweep queues the three reminders; the relay refuses them for now.
+    const refusing = startJobRunner({
+      db: api.db,
+      autoStart: false,
+      backoffMs: () => HOUR,
+      handlers: {
+        ...appJobHandlers({ mail: settings }),
+        'mail.send': async () => {
+          throw new Error('421 try again later')
+        },
+      },
+      recurring: [{ kind: 'reminders.sweep', everyMs: 1000 }],
+    })
+    await refusing.drain()
+    expect(
+      await api.db
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.kind, 'mail.send'), isNull(jobs.finishedAt))),
+    ).toHaveLength(3)
+    // Meanwhile one is cancelled and one moved; then the relay is back.
+    await api.db
+      .update(purchases)
+      .set({ status: 'canceled_by_teacher' })
+      .where(eq(purchases.id, canceled.purchaseId))
+    await api.db
+      .update(classWorkSchedules)
+      .set({ startedAt: new Date(realNow + 3 * HOUR), endedAt: new Date(realNow + 4 * HOUR) })
+      .where(eq(classWorkSchedules.id, moved.scheduleId))
+    await api.db
+      .update(jobs)
+      .set({ runAt: sql`now()` })
+      .where(and(eq(jobs.kind, 'mail.send'), isNull(jobs.finishedAt)))
+    await runJobs()
+    const box = await mailbox()
+    expect(box).toHaveLength(1)
+    expect(box[0]!.subject).toContain('まもなく授業が始まります')
+    const [keptRow] = await api.db
+      .select()
+      .from(classWorkSchedules)
+      .where(eq(classWorkSchedules.id, kept.scheduleId))
+    expect(box[0]!.text).toContain(formatTimeJa(keptRow!.startedAt.toISOString()))
   })
 })
