@@ -191,13 +191,6 @@ export class AccountStore {
     return DEMO_ACCOUNTS.find((a) => a.sub === sub)
   }
 
-  emailTaken(email: string): boolean {
-    const normalized = normalizeEmail(email)
-    return (
-      DEMO_ACCOUNTS.some((a) => a.email === normalized) || this.#load().some((a) => a.email === normalized)
-    )
-  }
-
   /** Creates an account with an unverified e-mail; returns it with the token of its confirmation link. */
   async signUp(input: { email: string; password: string; nickname?: string }, now = Date.now()) {
     const email = normalizeEmail(input.email)
@@ -205,9 +198,24 @@ export class AccountStore {
     if (input.password.length < MIN_PASSWORD_LENGTH) {
       throw new SignUpError(`パスワードは${MIN_PASSWORD_LENGTH}文字以上で入力してください。`)
     }
-    if (this.emailTaken(email)) throw new SignUpError('このメールアドレスはすでに登録されています。')
+    const taken = () => {
+      if (DEMO_ACCOUNTS.some((a) => a.email === email)) return true
+      const accounts = this.#load()
+      const i = accounts.findIndex((a) => a.email === email)
+      if (i < 0) return false
+      // Signed up and never confirmed, its link expired: the address is free again. Held for good, a mistyped or
+      // squatted address would lock its owner out (such an account has no profile: registering needs the link).
+      const old = accounts[i]!
+      if (old.email_verified || (old.verifyTokenExpiresAt ?? Number.POSITIVE_INFINITY) > now) return true
+      accounts.splice(i, 1)
+      return false
+    }
+    if (taken()) throw new SignUpError('このメールアドレスはすでに登録されています。')
     const nickname = input.nickname?.trim().slice(0, 40) || email.split('@')[0]!.slice(0, 40)
     const verifyToken = randomBytes(24).toString('base64url')
+    const passwordHash = await hashPassword(input.password)
+    // Again after the hash, with no wait until the save: a second submit of the form arrived during it.
+    if (taken()) throw new SignUpError('このメールアドレスはすでに登録されています。')
     const account: StoredAccount = {
       sub: `auth0|${randomBytes(12).toString('hex')}`,
       email,
@@ -215,7 +223,7 @@ export class AccountStore {
       name: nickname,
       nickname,
       updated_at: Math.floor(now / 1000),
-      passwordHash: await hashPassword(input.password),
+      passwordHash,
       verifyTokenHash: hashToken(verifyToken),
       verifyTokenExpiresAt: now + VERIFY_TOKEN_TTL_MS,
       createdAt: now,

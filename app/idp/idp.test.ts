@@ -74,6 +74,37 @@ describe('AccountStore', () => {
     expect(store.findDemoByHint('someone@manabi.example')).toBeUndefined()
   })
 
+  it('two sign-ups with one address at once make one account', async () => {
+    const store = new AccountStore()
+    const results = await Promise.allSettled([
+      store.signUp({ email: 'twice@manabi.example', password: 'password1' }),
+      store.signUp({ email: 'twice@manabi.example', password: 'password1' }),
+    ])
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected'])
+    expect(String((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason)).toContain(
+      'すでに登録されています',
+    )
+  })
+
+  it('frees an address signed up for and never confirmed once its link has expired, not before', async () => {
+    const store = new AccountStore()
+    const now = Date.now()
+    const first = await store.signUp({ email: 'mistyped@manabi.example', password: 'password1' }, now)
+    await expect(
+      store.signUp({ email: 'mistyped@manabi.example', password: 'password2' }, now + 60 * 60 * 1000),
+    ).rejects.toThrow('すでに登録されています')
+    const later = now + 25 * 60 * 60 * 1000
+    const second = await store.signUp({ email: 'mistyped@manabi.example', password: 'password2' }, later)
+    expect(second.account.sub).not.toBe(first.account.sub)
+    expect(store.find(first.account.sub)).toBeUndefined()
+    expect(store.verifyEmail(second.verifyToken, later)?.sub).toBe(second.account.sub)
+    expect((await store.authenticate('mistyped@manabi.example', 'password2'))?.sub).toBe(second.account.sub)
+    // Confirmed, it stays the owner's for good.
+    await expect(
+      store.signUp({ email: 'mistyped@manabi.example', password: 'password3' }, later + 30 * 60 * 60 * 1000),
+    ).rejects.toThrow('すでに登録されています')
+  })
+
   it('expires confirmation links after a day', async () => {
     const store = new AccountStore()
     const now = Date.now()

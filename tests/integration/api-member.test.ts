@@ -6,6 +6,7 @@ import { SitemapEntries } from '../../app/contract/v1/sitemap'
 import { DeepMe, FollowingList, User } from '../../app/contract/v1/users'
 import { classWorkSchedules, rooms, users } from '../../app/db/schema'
 import { setupApi, type TestApi } from './support/api'
+import { insertMembers } from './support/people'
 import { accessToken, SUBS } from './support/tokens'
 
 let api: TestApi
@@ -193,6 +194,16 @@ describe('profile fields others see carry no contact details', () => {
       const res = await api.as(SUBS.parent, 'PATCH', '/v1/users/me', { nickname })
       expect([res.status, res.body.nickname], nickname).toEqual([200, saved])
     }
+    // In text of several lines too (a message, a description): reversed, a number would show as a phone number
+    // the contact check never read.
+    const [writer] = (await insertMembers(api.db, 'direction-marks', 1)) as [string]
+    // (Another teacher than the demo teacher, whose rooms the tests below list.)
+    const emilyId = await api.userId(SUBS.emily)
+    const room = (await api.as(writer, 'POST', '/v1/rooms', { partner_id: emilyId })).body.id as number
+    const sent = await api.as(writer, 'POST', `/v1/rooms/${room}/messages`, {
+      body: 'よろしくお願いします \u202e8765-4321-090',
+    })
+    expect([sent.status, sent.body.body]).toEqual([201, 'よろしくお願いします 8765-4321-090'])
     // A mark saved before the rule does not block an edit of another field (the form sends it back as it is).
     await api.db.update(users).set({ name: '山田\u200e花子' }).where(eq(users.id, before.id))
     const edited = await api.as(SUBS.parent, 'PATCH', '/v1/users/me', {

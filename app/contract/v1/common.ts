@@ -86,10 +86,14 @@ export const searchText = (max: number, message = `${max}文字以内で入力�
     // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
     .regex(/^[^\u0000-\u001f\u007f]*$/, '使用できない文字が含まれています')
 
-/** Multi-line text typed by a user (line breaks kept). */
+/**
+ * Multi-line text typed by a user (line breaks kept). Direction overrides removed as in line(): shown reversed,
+ * '\u202e8765-4321-090' reads as a phone number the contact check (which reads the stored order) never sees.
+ */
 export const paragraph = (max: number) =>
   z
     .string()
+    .overwrite((text) => text.replace(DIRECTION_CONTROLS, ''))
     .max(max, `${max}文字以内で入力してください`)
     // biome-ignore lint/suspicious/noControlCharactersInRegex: tabs and line breaks are allowed, other controls are not
     .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, '使用できない文字が含まれています')
