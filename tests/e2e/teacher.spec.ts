@@ -94,6 +94,11 @@ test('a teacher creates and publishes a class with two schedules, then cancels a
     const scheduleForm = page.getByTestId('schedule-form').last()
     await scheduleForm.getByLabel('開始日時').fill(tokyoLocal(days, 10))
     await expect(scheduleForm.getByLabel('終了日時')).toHaveValue(tokyoLocal(days, 11))
+    // A start changed afterwards takes the end along (never a lesson left ending the next day).
+    await scheduleForm.getByLabel('開始日時').fill(tokyoLocal(days - 1, 13))
+    await expect(scheduleForm.getByLabel('終了日時')).toHaveValue(tokyoLocal(days - 1, 14))
+    await scheduleForm.getByLabel('開始日時').fill(tokyoLocal(days, 10))
+    await expect(scheduleForm.getByLabel('終了日時')).toHaveValue(tokyoLocal(days, 11))
     await scheduleForm.getByLabel('ミーティングURL（任意）').fill('https://meet.example.com/e2e')
     await scheduleForm.getByTestId('save-schedule').click()
     await expect(page.getByTestId('schedule-row')).toHaveCount(days - 2)

@@ -114,6 +114,36 @@ describe('class works: create, read, update, delete', () => {
     expect(search.body.items.map((c: { id: number }) => c.id)).toContain(created.id)
   })
 
+  it('a save from a page opened before another save of the class is refused (409 class_changed), not merged over it', async () => {
+    const created = await createClass(SUBS.teacher, { is_published: true })
+    // Another tab unpublishes it a second later (the test API's clock stands still: dated by hand).
+    await api.db
+      .update(classWorks)
+      .set({ isPublished: false, price: 900, updatedAt: new Date(api.now.getTime() + 1000) })
+      .where(eq(classWorks.id, created.id))
+    // This tab, opened before, fixes a typo and sends the whole form as it read it: published, the old price.
+    const stale = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${created.id}`, {
+      description: '誤字を直しました。',
+      is_published: true,
+      price: created.price,
+      expected_updated_at: created.updated_at,
+    })
+    expect([stale.status, stale.body.code]).toEqual([409, 'class_changed'])
+    expect(stale.body.message).toContain('ページを読み込み直して')
+    const [row] = await api.db.select().from(classWorks).where(eq(classWorks.id, created.id))
+    expect(row).toMatchObject({ isPublished: false, price: 900, description: created.description })
+    // Read again, the save goes through.
+    const fresh = TeacherClassWork.parse(
+      (await api.as(SUBS.teacher, 'GET', `/v1/teachers/class_works/${created.id}`)).body,
+    )
+    const saved = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${created.id}`, {
+      description: '誤字を直しました。',
+      expected_updated_at: fresh.updated_at,
+    })
+    expect(saved.status).toBe(200)
+    expect(saved.body).toMatchObject({ description: '誤字を直しました。', is_published: false, price: 900 })
+  })
+
   it.each([
     ['an empty title', { title: '' }],
     ['a negative price', { price: -1 }],
@@ -240,6 +270,16 @@ describe('schedules', () => {
     expect(res.status).toBe(422)
     expect(res.body.code).toBe('invalid_period')
     expect(await api.count('class_work_schedules')).toBe(before)
+  })
+
+  it('a lesson is at most 480 minutes (an end left on the next day is 422 lesson_too_long)', async () => {
+    const cls = await createClass()
+    const before = await api.count('class_work_schedules')
+    const long = await addSchedule(cls.id, 2 * DAY, 25 * 60)
+    expect([long.status, long.body.code]).toEqual([422, 'lesson_too_long'])
+    expect(long.body.message).toBe('1回の授業は480分以内にしてください')
+    expect(await api.count('class_work_schedules')).toBe(before)
+    expect((await addSchedule(cls.id, 2 * DAY, 480)).status).toBe(201)
   })
 
   it('a schedule cannot overlap another live schedule of the class (409); touching is fine', async () => {

@@ -62,6 +62,8 @@ export function requireTeacher(user: UserRow): void {
     )
 }
 
+/** The longest lesson: a class's longest duration (ClassWorkInput.duration_minutes). */
+const MAX_LESSON_MINUTES = 480
 const invalidPeriod = () => new ApiError(422, 'invalid_period', '終了日時は開始日時より後にしてください')
 const overlap = () =>
   new ApiError(409, 'schedule_overlap', 'このクラスの別のスケジュールと時間が重なっています')
@@ -266,6 +268,17 @@ export async function updateClassWork(
   requireTeacher(user)
   await transaction(db, async (tx) => {
     const current = await lockOwnClass(tx, user.id, classWorkId)
+    // A form opened before another tab's save sends every field as it read them: saved, it would put back what the
+    // other tab changed (publish a class just withdrawn, restore an old price).
+    if (
+      patch.expected_updated_at !== undefined &&
+      Date.parse(patch.expected_updated_at) !== current.updatedAt.getTime()
+    )
+      throw new ApiError(
+        409,
+        'class_changed',
+        'このクラスは、この画面を開いたあとにほかの画面で変更されました。ページを読み込み直してから保存してください',
+      )
     // Only what changes: text saved before this rule must not block an edit of another field.
     refuseContactInClass(
       {
@@ -442,6 +455,10 @@ function requestedLessons(
 function checkOverlaps(lessons: LessonPeriod[], others: LessonPeriod[]) {
   for (const [i, l] of lessons.entries()) {
     if (l.endedAt <= l.startedAt) throw invalidPeriod()
+    // As long as a class's duration may be: an end left on the next day blocked a day of dates and kept the
+    // meeting link open for it, while the pages (which name the end's time, not its day) showed an hour.
+    if (l.endedAt.getTime() - l.startedAt.getTime() > MAX_LESSON_MINUTES * 60_000)
+      throw new ApiError(422, 'lesson_too_long', `1回の授業は${MAX_LESSON_MINUTES}分以内にしてください`)
     if (findOverlap(l, others) || findOverlap(l, lessons.slice(0, i))) throw overlap()
   }
 }

@@ -70,7 +70,12 @@ export const ClassWorkInput = z
   .strict()
 export type ClassWorkInput = z.infer<typeof ClassWorkInput>
 
-export const ClassWorkPatch = ClassWorkInput.partial().strict()
+export const ClassWorkPatch = ClassWorkInput.partial()
+  .extend({
+    /** The class's updated_at when the edit began: a change saved meanwhile elsewhere is not overwritten (409). */
+    expected_updated_at: DateTime.optional(),
+  })
+  .strict()
 export type ClassWorkPatch = z.infer<typeof ClassWorkPatch>
 
 /** A schedule as its teacher sees it (with the meeting URL). */

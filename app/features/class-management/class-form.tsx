@@ -105,7 +105,9 @@ export function ClassForm({ initial }: { initial?: TeacherClassWork }) {
     setPending(true)
     try {
       const result = initial
-        ? await update({ data: { id: initial.id, patch: parsed.data } })
+        ? await update({
+            data: { id: initial.id, patch: { ...parsed.data, expected_updated_at: initial.updated_at } },
+          })
         : await create({ data: parsed.data })
       if (!result.ok) {
         setErrors(result.fieldErrors)

@@ -336,10 +336,15 @@ function ScheduleForm(props: { cls: TeacherClassWork; schedule?: TeacherSchedule
   const [pending, setPending] = useState(false)
   const durationMs = cls.duration_minutes * 60_000
 
+  /** The end follows the start, keeping the lesson's length (the class's duration when there is none yet). */
   function onStart(value: string) {
     setStart(value)
     const iso = tokyoLocalToIso(value)
-    if (iso && !end) setEnd(isoToTokyoLocal(new Date(new Date(iso).getTime() + durationMs).toISOString()))
+    if (!iso) return
+    const [from, to] = [tokyoLocalToIso(start), tokyoLocalToIso(end)]
+    const length =
+      from && to && Date.parse(to) > Date.parse(from) ? Date.parse(to) - Date.parse(from) : durationMs
+    setEnd(isoToTokyoLocal(new Date(Date.parse(iso) + length).toISOString()))
   }
 
   function setLessonStart(i: number, value: string) {
