@@ -2,7 +2,7 @@ import { and, eq, gt, ne } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MyClassWorkList, StudentList } from '../../app/contract/v1/class-works'
 import { InvitationCode, OrganizationDeepMe, OrgUserList } from '../../app/contract/v1/organizations'
-import { classWorkSchedules, classWorks } from '../../app/db/schema'
+import { classWorkSchedules, classWorks, users } from '../../app/db/schema'
 import { setupApi, type TestApi } from './support/api'
 import { SUBS } from './support/tokens'
 
@@ -142,5 +142,43 @@ describe('organisations', () => {
     expect(InvitationCode.parse(res.body)).toEqual({ invitation_code: 'MIRAI-7K3Q' })
     expect((await api.as(SUBS.emily, 'GET', '/v1/org_users/invitation_code')).status).toBe(404)
     expect((await api.as(SUBS.parent, 'GET', '/v1/org_users/invitation_code')).status).toBe(404)
+  })
+})
+
+describe('an organisation whose owner is suspended', () => {
+  it('its name leaves its members’ public pages (class, teacher, follow list) and comes back when lifted', async () => {
+    const ownerId = await api.userId(SUBS.owner)
+    const emilyId = await api.userId(SUBS.emily)
+    const [cls] = await api.db
+      .select({ id: classWorks.id })
+      .from(classWorks)
+      .where(
+        and(
+          eq(classWorks.teacherId, emilyId),
+          eq(classWorks.isPublished, true),
+          ne(classWorks.organizationId, 0),
+        ),
+      )
+      .limit(1)
+    const shown = async () => ({
+      teacher: (await api.call('GET', `/v1/teachers/${emilyId}`)).body.organization?.name ?? null,
+      cls: (await api.call('GET', `/v1/class_works/${cls!.id}`)).body.organization?.name ?? null,
+      followed:
+        (
+          (await api.as(SUBS.parent, 'GET', '/v1/users/followings')).body as {
+            id: number
+            organization_name: string | null
+          }[]
+        ).find((f) => f.id === emilyId)?.organization_name ?? null,
+    })
+    const name = '株式会社みらいキッズアカデミー'
+    expect(await shown()).toEqual({ teacher: name, cls: name, followed: name })
+    await api.db.update(users).set({ suspendedAt: api.now }).where(eq(users.id, ownerId))
+    try {
+      expect(await shown()).toEqual({ teacher: null, cls: null, followed: null })
+    } finally {
+      await api.db.update(users).set({ suspendedAt: null }).where(eq(users.id, ownerId))
+    }
+    expect(await shown()).toEqual({ teacher: name, cls: name, followed: name })
   })
 })

@@ -27,6 +27,7 @@ import {
   toPublicSchedule,
 } from './class-cards'
 import { courseLessonsOf } from './lessons'
+import { organizationShownPublicly } from './organizations'
 
 export const SEARCH_PER_PAGE = 20
 const DAY = 86_400_000
@@ -368,7 +369,7 @@ export async function classWorkDetail(db: Db, id: number, now: Date): Promise<Cl
       ? db
           .select({ id: organizations.id, name: organizations.name })
           .from(organizations)
-          .where(eq(organizations.id, row.organizationId))
+          .where(and(eq(organizations.id, row.organizationId), organizationShownPublicly))
           .then((r) => r[0] ?? null)
       : Promise.resolve(null),
   ])

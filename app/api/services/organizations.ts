@@ -5,6 +5,12 @@ import { classWorks, organizations, orgUsers, users } from '../../db/schema'
 import { notFound } from '../errors'
 import { iso } from './class-cards'
 
+/**
+ * Whether an organisation's name may show on public pages (a member's class and teacher page, a follow list): not
+ * while its owner is suspended. The name is the owner's text, and a suspension takes all of it down (0020).
+ */
+export const organizationShownPublicly = sql`not exists (select 1 from ${users} as org_owner where org_owner.id = ${organizations.ownerId} and org_owner.suspended_at is not null)`
+
 /** The organisation the user belongs to (as owner or member), if any. */
 async function membershipOf(db: Db, userId: number) {
   const [row] = await db

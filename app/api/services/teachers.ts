@@ -15,6 +15,7 @@ import {
 } from '../../db/schema'
 import { gone, notFound } from '../errors'
 import { iso } from './class-cards'
+import { organizationShownPublicly } from './organizations'
 import { teacherRating } from './reviews'
 
 /** Someone who is not a teacher has no public page and no public class list (404); a suspended one, 410. */
@@ -41,7 +42,7 @@ export async function teacherProfile(db: Db, teacherId: number, now: Date): Prom
     .from(users)
     .leftJoin(professions, eq(professions.id, users.professionId))
     .leftJoin(orgUsers, eq(orgUsers.userId, users.id))
-    .leftJoin(organizations, eq(organizations.id, orgUsers.organizationId))
+    .leftJoin(organizations, and(eq(organizations.id, orgUsers.organizationId), organizationShownPublicly))
     .where(and(eq(users.id, teacherId), eq(users.isTeacher, true)))
     .limit(1)
   if (!t) throw notFound('先生')

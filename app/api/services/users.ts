@@ -30,6 +30,7 @@ import { ApiError, invalidRequest, refuseContactInfoIn, sqlState } from '../erro
 import { releaseAvatar, requireOwnAvatar } from './avatar-images'
 import { iso, scheduleColumns, summaryJson } from './class-cards'
 import { learnersOf } from './learners'
+import { organizationShownPublicly } from './organizations'
 
 export function toUserJson(u: UserRow): User {
   return {
@@ -170,7 +171,7 @@ export async function followings(db: Db, userId: number): Promise<Following[]> {
     .from(follows)
     .innerJoin(users, eq(users.id, follows.teacherId))
     .leftJoin(orgUsers, eq(orgUsers.userId, users.id))
-    .leftJoin(organizations, eq(organizations.id, orgUsers.organizationId))
+    .leftJoin(organizations, and(eq(organizations.id, orgUsers.organizationId), organizationShownPublicly))
     // A suspended teacher leaves the list (their page is gone, 410); the follow row itself stays.
     .where(and(eq(follows.followerId, userId), isNull(users.suspendedAt)))
     .orderBy(desc(follows.createdAt), desc(users.id))
