@@ -133,7 +133,7 @@ export const templates = {
     kind: 'refund',
     subject: (p) =>
       p.refundedNoSeat
-        ? `お支払いを返金します（満席のため）：${p.className}`
+        ? `お支払いを返金します：${p.className}`
         : `お支払いが完了しました（領収書）：${p.className}`,
     body: (p) => (
       <MailLayout
@@ -145,7 +145,9 @@ export const templates = {
       >
         <P>
           {p.refundedNoSeat
-            ? 'お支払いの期限を過ぎてから決済が完了しましたが、その間に席が埋まったため予約できませんでした。お支払いは全額返金します。'
+            ? // Not only a full class: a cancelled lesson, a class taken down, a suspension or the child's seat booked
+              // meanwhile also leave the money without a seat.
+              'お支払いの期限を過ぎてから決済が完了しましたが、その間に満席・休講などで予約できなくなったため、予約は確定していません。お支払いは全額返金します。'
             : 'お支払いを受け付け、予約が確定しました。領収書は下のリンクから表示・印刷できます。'}
         </P>
         <Details
