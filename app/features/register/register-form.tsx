@@ -5,7 +5,7 @@ import { useId, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { FieldError, inputClass } from '~/components/ui/form-parts'
 import type { MasterItem } from '~/contract/v1/master'
-import { RegisterUserBody, type Role } from '~/contract/v1/users'
+import { MAX_LEARNERS, RegisterUserBody, type Role } from '~/contract/v1/users'
 import { fieldErrorsOf } from '~/lib/action-result'
 import { registerOptionsQuery } from './queries'
 import { registerUser } from './register.functions'
@@ -265,18 +265,25 @@ export function RegisterForm() {
               </li>
             ))}
           </ul>
-          <button
-            type="button"
-            className="btn-outline mt-3"
-            onClick={() =>
-              setLearners((rows) => [
-                ...rows,
-                { key: Date.now(), nickname: '', school_type_id: '', target_grade_id: '' },
-              ])
-            }
-          >
-            お子さまを追加
-          </button>
+          <FieldError id={f('learners-error')} message={errors.learners} />
+          {learners.length < MAX_LEARNERS ? (
+            <button
+              type="button"
+              className="btn-outline mt-3"
+              onClick={() =>
+                setLearners((rows) => [
+                  ...rows,
+                  { key: Date.now(), nickname: '', school_type_id: '', target_grade_id: '' },
+                ])
+              }
+            >
+              お子さまを追加
+            </button>
+          ) : (
+            <p className="mt-3 text-xs text-slate-600" data-testid="learners-full">
+              登録できるお子さまは{MAX_LEARNERS}人までです。
+            </p>
+          )}
         </fieldset>
       ) : null}
 
