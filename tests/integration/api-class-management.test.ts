@@ -237,6 +237,21 @@ describe('class works: create, read, update, delete', () => {
     expect(refused.body.code).toBe('has_reservations')
     expect(await api.db.select().from(classWorks).where(eq(classWorks.id, booked.id))).toHaveLength(1)
   })
+
+  it('says whether it can be deleted as DELETE decides: a reservation cancelled since still counts', async () => {
+    const cls = await createClass(SUBS.teacher, { is_published: true })
+    const view = async () =>
+      TeacherClassWork.parse((await api.as(SUBS.teacher, 'GET', `/v1/teachers/class_works/${cls.id}`)).body)
+    expect((await view()).deletable).toBe(true)
+    const s = TeacherSchedule.parse((await addSchedule(cls.id, 3 * DAY)).body)
+    expect((await view()).deletable).toBe(true)
+    const p = await reserve(SUBS.parent, s.id)
+    expect((await api.as(SUBS.parent, 'POST', `/v1/purchases/${p.id}/cancel`)).status).toBe(200)
+    const after = await view()
+    expect(after.summary.has_reservation).toBe(false)
+    expect(after.deletable).toBe(false)
+    expect((await api.as(SUBS.teacher, 'DELETE', `/v1/teachers/class_works/${cls.id}`)).status).toBe(409)
+  })
 })
 
 describe('schedules', () => {

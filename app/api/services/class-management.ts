@@ -182,7 +182,19 @@ export async function teacherClassWork(
       .length,
     updated_at: iso(row.updatedAt),
     schedules: schedules.map((s) => toTeacherSchedule(s, lessons)),
+    deletable: !(await anyReservationOf(db, classWorkId)),
   }
+}
+
+/** Whether any reservation (in any state) points at the class: deleteClassWork refuses such a class. */
+async function anyReservationOf(db: DbOrTx, classWorkId: number): Promise<boolean> {
+  const [booked] = await db
+    .select({ id: purchases.id })
+    .from(purchases)
+    .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+    .where(eq(classWorkSchedules.classWorkId, classWorkId))
+    .limit(1)
+  return booked !== undefined
 }
 
 /**
@@ -358,13 +370,7 @@ export async function deleteClassWork(db: Db, user: UserRow, classWorkId: number
   await transaction(db, async (tx) => {
     // FOR UPDATE: the row goes, so foreign-key checks of rows pointing at it must wait.
     const current = await lockOwnClass(tx, user.id, classWorkId, 'update')
-    const [booked] = await tx
-      .select({ id: purchases.id })
-      .from(purchases)
-      .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
-      .where(eq(classWorkSchedules.classWorkId, classWorkId))
-      .limit(1)
-    if (booked)
+    if (await anyReservationOf(tx, classWorkId))
       throw new ApiError(
         409,
         'has_reservations',

@@ -87,6 +87,8 @@ export const TeacherClassWork = MyClassWork.extend({
   description: z.string(),
   organization: z.object({ id: Id, name: z.string() }).nullable(),
   schedules: z.array(TeacherSchedule),
+  /** Nobody ever reserved it (a cancelled or unpaid reservation counts): DELETE takes it, otherwise 409. */
+  deletable: z.boolean(),
 })
 export type TeacherClassWork = z.infer<typeof TeacherClassWork>
 

@@ -40,10 +40,7 @@ export function EditClassPage({ id }: { id: number }) {
       <ClassRequestsPanel classWorkId={cls.id} />
       <SchedulesPanel cls={cls} now={now} />
       <AnnouncementForm classWorkId={cls.id} />
-      <DeleteClass
-        classWorkId={cls.id}
-        hasReservations={cls.summary.counts_purchased > 0 || cls.summary.has_reservation}
-      />
+      <DeleteClass classWorkId={cls.id} hasReservations={!cls.deletable} />
     </div>
   )
 }
