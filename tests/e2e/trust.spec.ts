@@ -233,7 +233,11 @@ test('a reported class hidden by an operator leaves search and its page answers 
   // The operator hides it.
   const operator = await otherPerson(browser, page, OPERATOR, '/admin/reports?kind=class')
   const report = operator.getByTestId('report').filter({ hasText: title })
+  // Asked first: nothing is hidden until confirmed.
   await report.getByTestId('report-hide').click()
+  await expect(report.getByRole('alert')).toContainText('今後の予約はすべてキャンセル・全額返金されます')
+  expect((await parent.request.get(`/class_search/detail/${classId}`)).status()).toBe(200)
+  await report.getByTestId('report-hide-confirm').click()
   await expect(operator.getByTestId('snackbar')).toContainText('非表示にしました')
   await operator.context().close()
 
@@ -285,6 +289,7 @@ test('a reported review is taken down from /admin/reports and leaves the class p
   const report = operator.getByTestId('report').filter({ hasText: text }).first()
   await expect(report.getByTestId('report-hide')).toHaveText('レビューを非表示にする')
   await report.getByTestId('report-hide').click()
+  await report.getByTestId('report-hide-confirm').click()
   await expect(operator.getByTestId('snackbar')).toContainText('非表示にしました')
   await operator.context().close()
 

@@ -286,7 +286,7 @@ describe('joining the waitlist', () => {
         offer_expires_at: null,
         created_at: at(2 * MINUTE).toISOString(),
         attendee: `${c!.nickname}（ご本人）`,
-        class_work: { id: full.classId, title: full.title },
+        class_work: { id: full.classId, title: full.title, lesson_count: 1 },
         schedule: {
           id: full.scheduleId,
           started_at: full.start.toISOString(),
@@ -749,7 +749,7 @@ describe('offers', () => {
         status: 'offered',
         position: null,
         offer_expires_at: new Date(t1.getTime() + 12 * HOUR).toISOString(),
-        class_work: { id: full.classId, title: full.title },
+        class_work: { id: full.classId, title: full.title, lesson_count: 1 },
       }),
     ])
     expect((await myList(b!, t1)).map((e) => [e.status, e.position, e.offer_expires_at])).toEqual([

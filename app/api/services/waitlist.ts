@@ -343,6 +343,7 @@ export async function myWaitlist(db: Db, user: UserRow, now: Date): Promise<Wait
       endedAt: classWorkSchedules.endedAt,
       classWorkId: classWorks.id,
       title: classWorks.title,
+      lessonCount: classWorks.lessonCount,
       learnerNickname: learners.nickname,
       position: sql<number>`(select count(*)::int from ${waitlistEntries} w2 where w2.schedule_id = ${waitlistEntries.scheduleId} and w2.status = 'waiting' and (w2.created_at, w2.id) <= (${waitlistEntries.createdAt}, ${waitlistEntries.id}))`,
     })
@@ -366,7 +367,7 @@ export async function myWaitlist(db: Db, user: UserRow, now: Date): Promise<Wait
     offer_expires_at: r.status === 'offered' && r.offerExpiresAt ? iso(r.offerExpiresAt) : null,
     created_at: iso(r.createdAt),
     attendee: r.learnerNickname ?? `${user.nickname}（ご本人）`,
-    class_work: { id: r.classWorkId, title: r.title },
+    class_work: { id: r.classWorkId, title: r.title, lesson_count: r.lessonCount },
     schedule: { id: r.scheduleId, started_at: iso(r.startedAt), ended_at: iso(r.endedAt) },
   }))
 }

@@ -16,7 +16,8 @@ export const WaitlistEntry = z.object({
   offer_expires_at: DateTime.nullable(),
   created_at: DateTime,
   attendee: z.string(),
-  class_work: z.object({ id: Id, title: z.string() }),
+  /** lesson_count > 1: a course (全N回), whose run spans schedule.started_at … ended_at. */
+  class_work: z.object({ id: Id, title: z.string(), lesson_count: z.number().int().positive() }),
   schedule: z.object({ id: Id, started_at: DateTime, ended_at: DateTime }),
 })
 export type WaitlistEntry = z.infer<typeof WaitlistEntry>

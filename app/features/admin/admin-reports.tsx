@@ -25,6 +25,14 @@ const HIDE_LABELS = {
   review: 'レビューを非表示にする',
 } as const
 
+/** What hiding does, asked before it is done: none of it can be undone from here. */
+const HIDE_CONFIRM = {
+  class:
+    'このクラスは非表示になり、今後の予約はすべてキャンセル・全額返金されます。先生は再び公開できません。よろしいですか？',
+  message: 'このメッセージを削除します。相手の画面からも消え、元に戻せません。よろしいですか？',
+  review: 'このレビューを非表示にし、評価の集計からも外します。よろしいですか？',
+} as const
+
 /** Days (or hours) a report has waited: the oldest come first and say so. */
 function age(iso: string) {
   const hours = Math.floor((Date.now() - new Date(iso).getTime()) / 3600_000)
@@ -115,7 +123,7 @@ function ReportItem({ r }: { r: AdminReport }) {
   const uid = useId()
   const queryClient = useQueryClient()
   const [note, setNote] = useState('')
-  const [confirmSuspend, setConfirmSuspend] = useState(false)
+  const [confirming, setConfirming] = useState<'hide' | 'suspend' | null>(null)
   const resolve = useMutation({
     mutationFn: (action: 'dismiss' | 'hide' | 'suspend') =>
       resolveReport({ data: { id: r.id, body: { action, note } } }),
@@ -197,7 +205,7 @@ function ReportItem({ r }: { r: AdminReport }) {
                 type="button"
                 className="btn-outline"
                 disabled={resolve.isPending}
-                onClick={() => resolve.mutate('hide')}
+                onClick={() => setConfirming('hide')}
                 data-testid="report-hide"
               >
                 {HIDE_LABELS[r.target_type as Exclude<AdminReport['target_type'], 'teacher'>]}
@@ -208,30 +216,33 @@ function ReportItem({ r }: { r: AdminReport }) {
                 type="button"
                 className="btn-primary"
                 disabled={resolve.isPending}
-                onClick={() => setConfirmSuspend(true)}
+                onClick={() => setConfirming('suspend')}
                 data-testid="report-suspend"
               >
                 アカウントを利用停止する
               </button>
             )}
           </div>
-          {confirmSuspend ? (
+          {confirming ? (
             <div className="rounded-xl border border-red-200 bg-red-50 p-3 text-sm" role="alert">
               <p>
-                {r.target_user.nickname}
-                さんはログインできなくなり、公開中のクラスは非公開に、今後の予約はすべてキャンセル・全額返金されます。よろしいですか？
+                {confirming === 'suspend'
+                  ? `${r.target_user.nickname}さんはログインできなくなり、公開中のクラスは非公開に、今後の予約はすべてキャンセル・全額返金されます。よろしいですか？`
+                  : HIDE_CONFIRM[r.target_type as keyof typeof HIDE_CONFIRM]}
               </p>
               <div className="mt-2 flex flex-wrap gap-2">
                 <button
                   type="button"
                   className="btn-primary"
                   disabled={resolve.isPending}
-                  onClick={() => resolve.mutate('suspend')}
-                  data-testid="report-suspend-confirm"
+                  onClick={() => resolve.mutate(confirming)}
+                  data-testid={`report-${confirming}-confirm`}
                 >
-                  利用停止する
+                  {confirming === 'suspend'
+                    ? '利用停止する'
+                    : HIDE_LABELS[r.target_type as keyof typeof HIDE_LABELS]}
                 </button>
-                <button type="button" className="btn-ghost" onClick={() => setConfirmSuspend(false)}>
+                <button type="button" className="btn-ghost" onClick={() => setConfirming(null)}>
                   やめる
                 </button>
               </div>

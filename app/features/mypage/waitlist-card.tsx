@@ -4,7 +4,7 @@ import { useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { Modal } from '~/components/ui/modal'
 import type { WaitlistEntry } from '~/contract/v1/waitlist'
-import { formatDateJa, formatScheduleJa, formatTimeJa } from '~/lib/format'
+import { formatDateJa, formatRunJa, formatTimeJa } from '~/lib/format'
 import { leaveWaitlistEntry } from './mypage.functions'
 
 /** The member's キャンセル待ち (issue 16): their place in line, or a seat held for them until a time. */
@@ -48,7 +48,8 @@ export function WaitlistCard({ entries }: { entries: WaitlistEntry[] }) {
                 {w.class_work.title}
               </Link>
               <span className="ml-2 text-slate-700">
-                {formatScheduleJa(w.schedule.started_at, w.schedule.ended_at)}／{w.attendee}
+                {formatRunJa(w.schedule.started_at, w.schedule.ended_at, w.class_work.lesson_count)}／
+                {w.attendee}
               </span>
               <span className="ml-2 font-bold">
                 {w.status === 'offered' && w.offer_expires_at
@@ -80,7 +81,12 @@ export function WaitlistCard({ entries }: { entries: WaitlistEntry[] }) {
             <span className="block text-left">
               <span className="block font-bold">{giveUp.class_work.title}</span>
               <span className="mt-1 block">
-                {formatScheduleJa(giveUp.schedule.started_at, giveUp.schedule.ended_at)}／{giveUp.attendee}
+                {formatRunJa(
+                  giveUp.schedule.started_at,
+                  giveUp.schedule.ended_at,
+                  giveUp.class_work.lesson_count,
+                )}
+                ／{giveUp.attendee}
               </span>
               <span className="mt-2 block">席はすぐに次の方に回り、元に戻せません。</span>
             </span>
