@@ -294,7 +294,16 @@ describe('schedules', () => {
     expect([long.status, long.body.code]).toEqual([422, 'lesson_too_long'])
     expect(long.body.message).toBe('1回の授業は480分以内にしてください')
     expect(await api.count('class_work_schedules')).toBe(before)
-    expect((await addSchedule(cls.id, 2 * DAY, 480)).status).toBe(201)
+    const ok = TeacherSchedule.parse((await addSchedule(cls.id, 2 * DAY, 480)).body)
+    // A lesson saved longer before the rule: its capacity and link still change; its times only within the rule.
+    await api.db
+      .update(classWorkSchedules)
+      .set({ endedAt: new Date(Date.parse(ok.started_at) + 25 * HOUR) })
+      .where(eq(classWorkSchedules.id, ok.id))
+    const path = `/v1/teachers/class_work_schedules/${ok.id}`
+    expect((await api.as(SUBS.teacher, 'PATCH', path, { capacity: 3 })).status).toBe(200)
+    const moved = await api.as(SUBS.teacher, 'PATCH', path, { started_at: at(2 * DAY + HOUR) })
+    expect([moved.status, moved.body.code]).toEqual([422, 'lesson_too_long'])
   })
 
   it('a schedule cannot overlap another live schedule of the class (409); touching is fine', async () => {

@@ -217,6 +217,9 @@ describe('keyword', () => {
     const eight = 'ミツバチ 観察 ワークショップ 蜂蜜 しぼり 方 体験 します'
     expect(await ids({ q: eight })).toEqual([c.honey])
     expect((await search({ q: `${eight} 存在しない言葉` })).total).toBe(0)
+    // Nine terms, the relevance tiers capped: still found.
+    expect(await ids({ q: `${eight} 観察ワークショップ` })).toEqual([c.honey])
+    expect(await ids({ q: `${eight} 観察ワークショップ`, page: 1, sort: 'new' })).toEqual([c.honey])
   })
 
   it('needs the characters adjacent, not just the same bigrams', async () => {

@@ -457,14 +457,21 @@ function requestedLessons(
   return [{ startedAt: period.startedAt, endedAt: period.endedAt }]
 }
 
+/**
+ * Refuses a lesson longer than a class's duration may be: an end left on the next day blocked a day of dates and
+ * kept the meeting link open for it, while the pages (which name the end's time, not its day) showed an hour. Only
+ * for new or moved times: a lesson saved before this rule can still have its capacity or link changed.
+ */
+function checkLengths(lessons: LessonPeriod[]) {
+  for (const l of lessons)
+    if (l.endedAt.getTime() - l.startedAt.getTime() > MAX_LESSON_MINUTES * 60_000)
+      throw new ApiError(422, 'lesson_too_long', `1回の授業は${MAX_LESSON_MINUTES}分以内にしてください`)
+}
+
 /** Refuses lessons that overlap each other's or another live schedule's of the class. */
 function checkOverlaps(lessons: LessonPeriod[], others: LessonPeriod[]) {
   for (const [i, l] of lessons.entries()) {
     if (l.endedAt <= l.startedAt) throw invalidPeriod()
-    // As long as a class's duration may be: an end left on the next day blocked a day of dates and kept the
-    // meeting link open for it, while the pages (which name the end's time, not its day) showed an hour.
-    if (l.endedAt.getTime() - l.startedAt.getTime() > MAX_LESSON_MINUTES * 60_000)
-      throw new ApiError(422, 'lesson_too_long', `1回の授業は${MAX_LESSON_MINUTES}分以内にしてください`)
     if (findOverlap(l, others) || findOverlap(l, lessons.slice(0, i))) throw overlap()
   }
 }
@@ -540,6 +547,7 @@ export async function addSchedule(
         `1つのクラスに予定できる日程は${MAX_UPCOMING_SCHEDULES}件までです。日程が終わってから追加してください`,
       )
     checkOverlaps(lessons, others)
+    checkLengths(lessons)
     const [row] = await tx
       .insert(classWorkSchedules)
       .values({
@@ -615,6 +623,7 @@ export async function updateSchedule(
       throw new ApiError(422, 'starts_in_past', '開始日時には現在より後の日時を指定してください')
     checkOverlaps(lessons, await otherLiveLessons(tx, schedule.classWorkId, now, scheduleId))
     const moved = !samePeriods(current, lessons)
+    if (moved) checkLengths(lessons)
     // Members who booked the old time hear of the new one, and have a day after hearing to cancel with a full
     // refund (bookings lock the class first, 0015, so none can arrive between this count and the update).
     const booked = moved ? await liveReservationCount(tx, scheduleId) : 0

@@ -96,6 +96,9 @@ export interface SearchParams {
   now?: Date
 }
 
+/** Relevance tiers below "every term in the title" (what eight terms had). */
+const MAX_TIERS = 8
+
 const WEEKDAY_INDEX = { mon: 0, tue: 1, wed: 2, thu: 3, fri: 4, sat: 5, sun: 6 } as const
 const TIME_INDEX = { morning: 0, afternoon: 1, evening: 2 } as const
 
@@ -205,14 +208,15 @@ function classWorkSearchClauses(p: SearchParams): {
     sql`class_search_bigrams(${classWorks.searchTitle}) @@ ${grams}::tsquery`,
     ...inTitle,
   )
+  // Every term in the title, then one tier per number of terms in it (n-1 … 0). A page walks the index once per
+  // tier, so past MAX_TIERS the fewest-in-title share the last one (a query may have up to 50 terms).
+  const floor = Math.max(0, terms.length - MAX_TIERS)
+  const between: SQL[] = []
+  for (let k = terms.length - 1; k > floor; k--) between.push(sql`(${found}) = ${k}`)
   const tiers: SQL[] =
     terms.length === 1
       ? [allInTitle!, sql`not (${inTitle[0]})`]
-      : [
-          allInTitle!,
-          ...terms.slice(1).map((_, i) => sql`(${found}) = ${terms.length - 1 - i}`),
-          sql`(${found}) = 0`,
-        ]
+      : [allInTitle!, ...between, floor === 0 ? sql`(${found}) = 0` : sql`(${found}) <= ${floor}`]
   return {
     condition: and(sql`class_search_bigrams(${classWorks.searchText}) @@ ${grams}::tsquery`, walkCondition)!,
     walkCondition,

@@ -432,6 +432,9 @@ async function hideClass(tx: Tx, classWorkId: number, now: Date) {
     .select({ id: classWorks.id, hiddenAt: classWorks.hiddenAt, imageUrl: classWorks.imageUrl })
     .from(classWorks)
     .where(eq(classWorks.id, classWorkId))
+    // Locked as it is read: a lift of the suspension committing between the read and the writes below would leave
+    // the class a draft its teacher can publish again, its report closed as hidden.
+    .for('update')
   if (!cls) throw notFound('クラス')
   if (cls.hiddenAt) {
     // Taken down by a suspension meanwhile (a report filed while it ran): judged on its own report now, so lifting

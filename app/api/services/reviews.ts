@@ -138,10 +138,17 @@ export async function hideReview(tx: Tx, reviewId: number, bySuspension = false)
   const [r] = await tx.select().from(reviews).where(eq(reviews.id, reviewId))
   if (!r) return false
   if (r.status === 'hidden') {
+    if (bySuspension || !r.hiddenBySuspension) return false
     // Taken down by a suspension, now hidden on a report of its own: lifting the suspension leaves it hidden.
-    if (!bySuspension && r.hiddenBySuspension)
-      await tx.update(reviews).set({ hiddenBySuspension: false }).where(eq(reviews.id, reviewId))
-    return false
+    const [kept] = await tx
+      .update(reviews)
+      .set({ hiddenBySuspension: false })
+      .where(
+        and(eq(reviews.id, reviewId), eq(reviews.status, 'hidden'), eq(reviews.hiddenBySuspension, true)),
+      )
+      .returning({ id: reviews.id })
+    if (kept) return false
+    // Shown again meanwhile (the suspension lifted): hidden below like any visible review.
   }
   await tx
     .select({ id: classWorks.id })

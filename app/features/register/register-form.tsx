@@ -12,6 +12,9 @@ import { registerUser } from './register.functions'
 
 type LearnerRow = { key: number; nickname: string; school_type_id: string; target_grade_id: string }
 
+/** Row keys: unique however fast rows are added (two in one millisecond shared a Date.now() key). */
+let nextLearnerKey = 1
+
 const roles: { value: Role; label: string; note: string }[] = [
   { value: 'parent', label: '保護者として', note: 'お子さまの受講を申し込みます' },
   { value: 'learner', label: '学習者として', note: 'ご自身で受講します（中学生以上）' },
@@ -273,7 +276,7 @@ export function RegisterForm() {
               onClick={() =>
                 setLearners((rows) => [
                   ...rows,
-                  { key: Date.now(), nickname: '', school_type_id: '', target_grade_id: '' },
+                  { key: nextLearnerKey++, nickname: '', school_type_id: '', target_grade_id: '' },
                 ])
               }
             >
