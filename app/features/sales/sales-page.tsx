@@ -228,7 +228,9 @@ function Customers() {
             <th scope="col" className="py-2 pr-3">
               次回の予約
             </th>
-            <th scope="col" className="py-2">
+            {/* relative: the hidden label's box stays in the cell, inside the table's scroll region (absolute, it
+                widened the whole page on a phone). */}
+            <th scope="col" className="relative py-2">
               <span className="sr-only">メッセージ</span>
             </th>
           </tr>
