@@ -191,10 +191,12 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
         { err: safe, job: { id: job.id, kind: job.kind, attempts: job.attempts } },
         'job will retry',
       )
+      // Timed by the database's clock, the one claims read: an instance whose clock runs ahead would otherwise
+      // retry late, and a retry due at once could look not due yet to the next claim.
       await db
         .update(jobs)
         .set({
-          runAt: new Date(Date.now() + backoffMs(job.attempts)),
+          runAt: sql`now() + ${Math.max(0, Math.round(backoffMs(job.attempts)))}::float8 * interval '1 millisecond'`,
           lockedUntil: null,
           lastError: message,
         })

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { eq, sql } from 'drizzle-orm'
 import { SMTPServer } from 'smtp-server'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { type Database, openDatabase } from '../../app/db/client'
 import { jobs, mails } from '../../app/db/schema'
 import { enqueue } from '../../app/jobs/queue.server'
@@ -114,6 +114,32 @@ describe('job runner', () => {
     expect(row).toMatchObject({ attempts: 2, failed: true, lastError: 'Error: boom 2' })
     expect(row!.finishedAt).toBeInstanceOf(Date)
     expect(calls).toBe(2)
+  })
+
+  it("a retry is timed by the database's clock: an instance whose clock runs a minute ahead retries a job due again at once", async () => {
+    await enqueue(database.db, 'test.flaky', {}, { maxAttempts: 3 })
+    let calls = 0
+    const runner = startJobRunner({
+      db: database.db,
+      autoStart: false,
+      backoffMs: () => 0,
+      handlers: {
+        'test.flaky': async () => {
+          calls++
+          throw new Error(`boom ${calls}`)
+        },
+      },
+    })
+    // Only Date is moved. PostgreSQL keeps the real time (PGlite's clock follows Date: there this shows nothing).
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 60_000 })
+    try {
+      expect(await runner.drain()).toBe(3)
+    } finally {
+      vi.useRealTimers()
+    }
+    const [row] = await rowsOf()
+    expect(row).toMatchObject({ attempts: 3, failed: true, lastError: 'Error: boom 3' })
+    expect(calls).toBe(3)
   })
 
   it("a job its handler finds not due yet (a clock behind the database's) runs again then; the early attempts do not count", async () => {
