@@ -132,6 +132,40 @@ describe('teaching is turned on by the identity verification only (docs/decision
     expect(await sitemapTeachers()).not.toContain(id)
   })
 
+  it('a member who signs up 「先生として」 has no public page, sitemap entry or followers until an operator approves them', async () => {
+    const token = await accessToken('test|signup-teacher', {
+      email: 'signup-teacher@manabi.example',
+      email_verified: true,
+    })
+    const registered = await api.call('POST', '/v1/users', {
+      token,
+      body: {
+        nickname: 'そうた',
+        name: '佐藤 颯太',
+        name_kana: 'サトウ ソウタ',
+        role: 'teacher',
+        profession_id: 1,
+        agreed_to_terms: true,
+      },
+    })
+    expect(registered.status, JSON.stringify(registered.body)).toBe(201)
+    const id = User.parse(registered.body).id
+    expect((await rowOf(id)).isTeacher).toBe(true)
+    // Teaching is on (drafts), but the real name is nowhere public: anyone may pick 先生, a child too.
+    expect((await api.call('GET', `/v1/teachers/${id}`)).status).toBe(404)
+    expect((await api.call('GET', `/v1/teachers/${id}/class_works`)).status).toBe(404)
+    expect(await sitemapTeachers()).not.toContain(id)
+    expect((await api.as(SUBS.parent, 'POST', `/v1/users/followings/${id}`)).status).toBe(404)
+    // Approved: the page, the sitemap entry and following appear.
+    await api.db.update(users).set({ teacherVerifiedAt: api.now }).where(eq(users.id, id))
+    const page = await api.call('GET', `/v1/teachers/${id}`)
+    expect([page.status, page.body.name, page.body.is_verified]).toEqual([200, '佐藤 颯太', true])
+    expect(await sitemapTeachers()).toContain(id)
+    const followed = await api.as(SUBS.parent, 'POST', `/v1/users/followings/${id}`)
+    expect(followed.status).toBeLessThan(300)
+    await api.as(SUBS.parent, 'DELETE', `/v1/users/followings/${id}`)
+  })
+
   it('a teacher cannot turn teaching off through PATCH /v1/users/me (booked lessons keep their teacher)', async () => {
     const id = await api.userId(SUBS.teacher)
     const before = await rowOf(id)

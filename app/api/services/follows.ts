@@ -4,6 +4,7 @@ import type { Db } from '../../db/client'
 import { classWorks, favorites, follows, users } from '../../db/schema'
 import { ApiError, notFound, sqlState } from '../errors'
 import { iso, selectCardRows, toCards } from './class-cards'
+import { publicTeacher } from './teachers'
 
 /**
  * Follows (member → teacher) and favorites (member → published class). Every write is idempotent: following
@@ -13,12 +14,15 @@ import { iso, selectCardRows, toCards } from './class-cards'
 
 const selfFollow = () => new ApiError(422, 'cannot_follow_self', '自分自身をフォローすることはできません')
 
-/** A teacher the public may see: a suspended one's page is gone (410), and nobody starts following them. */
+/**
+ * A teacher the public may see (approved, not suspended): a suspended one's page is gone (410), and nobody starts
+ * following them.
+ */
 async function isTeacher(db: Db, teacherId: number): Promise<boolean> {
   const [row] = await db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.id, teacherId), eq(users.isTeacher, true), isNull(users.suspendedAt)))
+    .where(and(eq(users.id, teacherId), publicTeacher, isNull(users.suspendedAt)))
     .limit(1)
   return Boolean(row)
 }

@@ -5,6 +5,7 @@ import { classAnnouncements, classWorks, users } from '../../db/schema'
 import { type Ruby, rubyText } from '../../lib/ruby'
 import type { UserRow } from '../auth'
 import { announcementVisibleTo } from './announcements'
+import { publicTeacher } from './teachers'
 
 /**
  * The stored furigana of the texts of some classes, teachers and announcements (docs/decisions/0028), keyed by
@@ -46,10 +47,7 @@ export async function furiganaOf(
           .where(
             and(
               inArray(users.id, ids.userIds),
-              or(
-                and(eq(users.isTeacher, true), isNull(users.suspendedAt)),
-                viewer ? eq(users.id, viewer.id) : undefined,
-              ),
+              or(and(publicTeacher, isNull(users.suspendedAt)), viewer ? eq(users.id, viewer.id) : undefined),
             ),
           )
       : [],

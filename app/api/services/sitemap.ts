@@ -4,6 +4,7 @@ import type { SitemapEntries } from '../../contract/v1/sitemap'
 import type { Db } from '../../db/client'
 import { classWorks, magazineArticles, users } from '../../db/schema'
 import { iso } from './class-cards'
+import { publicTeacher } from './teachers'
 
 /**
  * Entries of each kind a sitemap page holds: three kinds and the fixed pages stay under the 50,000 URLs a sitemap
@@ -29,7 +30,7 @@ export async function sitemapEntries(
       table: users,
       id: users.id,
       updatedAt: users.updatedAt,
-      where: and(eq(users.isTeacher, true), isNull(users.suspendedAt))!,
+      where: and(publicTeacher, isNull(users.suspendedAt))!,
     },
     {
       table: magazineArticles,

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, isNotNull, sql } from 'drizzle-orm'
 import type { Student } from '../../contract/v1/class-works'
 import type { TeacherProfile } from '../../contract/v1/teachers'
 import type { Db } from '../../db/client'
@@ -18,18 +18,24 @@ import { iso } from './class-cards'
 import { organizationShownPublicly } from './organizations'
 import { teacherRating } from './reviews'
 
-/** Someone who is not a teacher has no public page and no public class list (404); a suspended one, 410. */
+/**
+ * A teacher the public sees: teaching turned on and the identity approved by an operator. Until then the page with
+ * their real name does not exist (404): anyone may sign up 「先生として」, a child too (docs/decisions/0020).
+ */
+export const publicTeacher = and(eq(users.isTeacher, true), isNotNull(users.teacherVerifiedAt))!
+
+/** Someone who is not a public teacher has no public page and no public class list (404); a suspended one, 410. */
 export async function assertTeacher(db: Db, teacherId: number): Promise<void> {
   const [t] = await db
     .select({ suspendedAt: users.suspendedAt })
     .from(users)
-    .where(and(eq(users.id, teacherId), eq(users.isTeacher, true)))
+    .where(and(eq(users.id, teacherId), publicTeacher))
     .limit(1)
   if (!t) throw notFound('先生')
   if (t.suspendedAt) throw gone('この先生のページは公開を終了しました')
 }
 
-/** A teacher's public page. Anyone who is not a teacher has no public page (404). */
+/** A teacher's public page. Anyone who is not a public teacher has no public page (404). */
 export async function teacherProfile(db: Db, teacherId: number, now: Date): Promise<TeacherProfile> {
   const [t] = await db
     .select({
@@ -43,7 +49,7 @@ export async function teacherProfile(db: Db, teacherId: number, now: Date): Prom
     .leftJoin(professions, eq(professions.id, users.professionId))
     .leftJoin(orgUsers, eq(orgUsers.userId, users.id))
     .leftJoin(organizations, and(eq(organizations.id, orgUsers.organizationId), organizationShownPublicly))
-    .where(and(eq(users.id, teacherId), eq(users.isTeacher, true)))
+    .where(and(eq(users.id, teacherId), publicTeacher))
     .limit(1)
   if (!t) throw notFound('先生')
   if (t.user.suspendedAt) throw gone('この先生のページは公開を終了しました')
