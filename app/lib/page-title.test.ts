@@ -23,6 +23,11 @@ describe('formatTitle', () => {
     expect(formatTitle('記事', { magazine: true })).toBe('記事 | まなびのたねマガジン')
     expect(formatTitle('会社概要', { prefix: '[STG] ' })).toBe('[STG] 会社概要 | まなびのたね')
   })
+  it("keeps a title's dollar signs as they are (not read as replacement patterns)", () => {
+    expect(formatTitle("お得$'英語")).toBe("お得$'英語 | まなびのたね")
+    expect(formatTitle('Mr.$&', { magazine: true })).toBe('Mr.$& | まなびのたねマガジン')
+    expect(formatTitle('$$5 $`')).toBe('$$5 $` | まなびのたね')
+  })
   it('uses the site name and tagline for the top page', () => {
     expect(formatTitle(undefined)).toBe('まなびのたね | 子どものための オンライン習いごと')
   })

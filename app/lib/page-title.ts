@@ -21,7 +21,8 @@ export function formatTitle(
   opts: { prefix?: string; magazine?: boolean } = {},
 ): string {
   const template = opts.magazine ? appConfig.magazineTitleTemplate : appConfig.titleTemplate
-  const body = title ? template.replace('%s', title) : `${appConfig.siteName} | ${appConfig.tagline}`
+  // A replacer function: a string's `$&`, `$'` or `$$` (a class title may hold them) would be read as patterns.
+  const body = title ? template.replace('%s', () => title) : `${appConfig.siteName} | ${appConfig.tagline}`
   return `${opts.prefix ?? ''}${body}`
 }
 

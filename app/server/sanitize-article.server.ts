@@ -25,7 +25,24 @@ const sanitized = new LRUCache<string, string>({
 
 function sanitize(html: string): string {
   return sanitizeHtml(html, {
-    allowedTags: ['p', 'h2', 'h3', 'h4', 'ul', 'ol', 'li', 'strong', 'em', 'b', 'i', 'a', 'blockquote', 'br'],
+    // A superset of what notices store (renderNoticeMarkdown): notices are shown through this sanitizer too.
+    allowedTags: [
+      'p',
+      'h2',
+      'h3',
+      'h4',
+      'ul',
+      'ol',
+      'li',
+      'strong',
+      'em',
+      'b',
+      'i',
+      'a',
+      'blockquote',
+      'br',
+      'code',
+    ],
     // target/rel are set by transformTags below (whatever the input said).
     allowedAttributes: { a: ['href', 'title', 'target', 'rel'] },
     allowedSchemes: ['http', 'https', 'mailto'],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { renderNoticeMarkdown } from '../api/services/markdown'
 import { sanitizeArticleHtml } from './sanitize-article.server'
 
 describe('sanitizeArticleHtml', () => {
@@ -6,6 +7,19 @@ describe('sanitizeArticleHtml', () => {
     const html =
       '<h2>見出し</h2><p>本文<strong>強調</strong></p><ul><li>項目</li></ul><blockquote>引用</blockquote>'
     expect(sanitizeArticleHtml(html)).toBe(html)
+  })
+  it("keeps everything a notice's markdown stores (a notice is shown through this sanitizer)", () => {
+    const html = renderNoticeMarkdown(
+      'メニューの `設定 > 通知` を開き、**保存**してください。\n\n- 一つ目\n- [規約](/terms)',
+    )
+    const shown = sanitizeArticleHtml(html)
+    for (const part of [
+      '<code>設定 &gt; 通知</code>',
+      '<strong>保存</strong>',
+      '<li>一つ目</li>',
+      '<a href="/terms">規約</a>',
+    ])
+      expect(shown).toContain(part)
   })
   it('removes scripts, handlers, styles and dangerous URLs', () => {
     const out = sanitizeArticleHtml(
