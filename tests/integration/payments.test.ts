@@ -433,6 +433,15 @@ describe('a hold that ends unpaid', () => {
     expect(done!.status).toBe('succeeded')
     // Settling again changes nothing.
     expect(await settlePayment(api.db, p2.payment!.id, api.now)).toBe('already')
+    // Pressing 支払う again is told of the refund, not 「お支払いが完了しました」; a paid seat cancelled since, of that.
+    const again = await confirm(b!, p2.payment!.id, { card: TEST_CARD })
+    expect([again.status, again.body.code]).toEqual([409, 'refunded_no_seat'])
+    const cancelled = await confirm(a!, p1.payment!.id, { card: TEST_CARD })
+    expect([cancelled.status, cancelled.body.code, cancelled.body.message]).toEqual([
+      409,
+      'already_canceled',
+      'この予約はキャンセルされています',
+    ])
   })
 
   it('late money takes no seat for a buyer suspended meanwhile, nor on a class unpublished meanwhile: refunded in full', async () => {
@@ -719,6 +728,21 @@ describe('idempotency and crashes', () => {
     // A second cancellation path (the teacher cancelling now) does not refund it again.
     ok(await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_work_schedules/${schedule.id}/cancel`))
     expect(await api.db.select().from(refunds).where(eq(refunds.purchaseId, p.id))).toHaveLength(1)
+  })
+
+  it('paying a seat whose lesson the teacher cancelled during the checkout says so, not that the 10 minutes passed', async () => {
+    const { schedule } = await paidSchedule()
+    const [sub] = await insertMembers(api.db, 'pay-hold-canceled', 1)
+    const p = await hold(sub!, schedule.id)
+    ok(await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_work_schedules/${schedule.id}/cancel`))
+    const late = await confirm(sub!, p.payment!.id, { card: TEST_CARD })
+    expect([late.status, late.body.code, late.body.message]).toEqual([
+      409,
+      'canceled',
+      'この日程は中止になりました',
+    ])
+    const [pay] = await api.db.select().from(payments).where(eq(payments.id, p.payment!.id))
+    expect(pay!.status).toBe('canceled')
   })
 
   it('a refund the provider has not paid back yet (pending) stays owed: no mail, asked again until it is paid', async () => {

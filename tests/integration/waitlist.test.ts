@@ -432,6 +432,8 @@ describe('joining the waitlist', () => {
     expectError(await call(b, 'POST', '/v1/class_work_schedules/abc/waitlist', {}), 400, 'invalid_request')
     // None of the refusals left an entry behind.
     expect(await api.db.select().from(waitlistEntries).where(eq(waitlistEntries.userId, b.id))).toEqual([])
+    // learner_id null is the member themself, as in POST /v1/purchases (it was a 400).
+    expectOk(await join(b, full.scheduleId, { learner_id: null }), 201)
   })
 
   it('refuses a started schedule (409 started) and a cancelled one (409 canceled)', async () => {
@@ -1048,6 +1050,30 @@ describe('a booking made with an offer, left unpaid', () => {
     expect(await expireHold(api.db, plain.id, { now: at(5 * HOUR), provider })).toBe('changed')
     expect((await entryOf(ea.id)).status).toBe('booked')
     expect(await seats(full.scheduleId)).toMatchObject({ purchased: 0, held: 0, live: 0, offered: 0 })
+  })
+
+  it('a hold ending after the teacher unpublished the class puts that member back in line, holding no seat', async () => {
+    const { full, a, ea, book, provider } = await offeredToFirst()
+    const publish = (published: boolean, when: Date) =>
+      call(
+        full.teacher,
+        'PATCH',
+        `/v1/teachers/class_works/${full.classId}`,
+        { is_published: published },
+        when,
+      )
+    const booked = await book(at(2 * HOUR))
+    expect((await entryOf(ea.id)).status).toBe('booked')
+    expectOk(await publish(false, at(2 * HOUR + MINUTE)))
+    expect(await expireHold(api.db, booked.id, { now: at(3 * HOUR), provider })).toBe('changed')
+    // Not an offer of a class nobody can book (it would run out unseen, and a lose their place).
+    expect(await entryOf(ea.id)).toMatchObject({ status: 'waiting', offerExpiresAt: null })
+    expect(await seats(full.scheduleId)).toMatchObject({ purchased: 0, held: 0, offered: 0 })
+    // Published again: a, first in line, is offered the seat.
+    expectOk(await publish(true, at(4 * HOUR)))
+    expect((await entryOf(ea.id)).status).toBe('offered')
+    expect(await seats(full.scheduleId)).toMatchObject({ purchased: 0, held: 1, offered: 1 })
+    expectOk(await call(a, 'POST', '/v1/purchases', { schedule_id: full.scheduleId }, at(5 * HOUR)), 201)
   })
 
   it('money for that unpaid booking arriving late takes the seat its offer holds, not a refund', async () => {

@@ -198,10 +198,20 @@ export async function releaseHold(
     .update(purchases)
     .set({ status: 'expired', holdExpiresAt: null })
     .where(eq(purchases.id, purchaseId))
+  // The class was unpublished meanwhile (read under its lock): the offer is withdrawn as withdrawOffersOf does,
+  // and the member keeps their place in the line (docs/decisions/0023), rather than holding a seat nobody can book.
+  const published = backToOffer
+    ? ((
+        await tx
+          .select({ isPublished: classWorks.isPublished })
+          .from(classWorks)
+          .where(eq(classWorks.id, seat.classWorkId))
+      )[0]?.isPublished ?? false)
+    : false
   const offer = backToOffer
     ? await tx
         .update(waitlistEntries)
-        .set({ status: 'offered' })
+        .set(published ? { status: 'offered' } : { status: 'waiting', offeredAt: null, offerExpiresAt: null })
         .where(
           and(
             eq(waitlistEntries.bookedPurchaseId, purchaseId),
@@ -213,11 +223,12 @@ export async function releaseHold(
         )
         .returning({ id: waitlistEntries.id })
     : []
+  const heldAgain = published ? offer.length : 0
   await tx
     .update(classWorkSchedules)
     .set({
       purchasedCount: sql`${classWorkSchedules.purchasedCount} - 1`,
-      heldCount: sql`${classWorkSchedules.heldCount} + ${offer.length}`,
+      heldCount: sql`${classWorkSchedules.heldCount} + ${heldAgain}`,
     })
     .where(eq(classWorkSchedules.id, seat.scheduleId))
   await givePaymentUp(tx, purchaseId, now)
@@ -308,6 +319,7 @@ async function ownPayment(db: DbOrTx, userId: number, paymentId: number) {
       purchaseId: payments.purchaseId,
       purchaseStatus: purchases.status,
       holdExpiresAt: purchases.holdExpiresAt,
+      scheduleCanceled: classWorkSchedules.isCanceled,
       title: classWorks.title,
     })
     .from(payments)
@@ -331,7 +343,17 @@ export async function confirmPayment(
   deps: PaymentDeps,
 ): Promise<void> {
   const p = await ownPayment(db, userId, paymentId)
-  if (p.status === 'succeeded') return
+  if (p.status === 'succeeded') {
+    // Paid already: answered as paid while the seat is the member's. Money that came after the seat was gone was
+    // refunded; a second press of 支払う then must not say 「お支払いが完了しました」.
+    if (p.purchaseStatus === 'reserved') return
+    const [refund] = await db
+      .select({ reason: refunds.reason })
+      .from(refunds)
+      .where(eq(refunds.paymentId, p.id))
+    if (refund?.reason === 'no_seat') throw refundedNoSeat()
+    throw new ApiError(409, 'already_canceled', 'この予約はキャンセルされています')
+  }
   if (
     p.status === 'canceled' ||
     p.purchaseStatus !== 'pending' ||
@@ -346,7 +368,9 @@ export async function confirmPayment(
           .then(() => providerFor(db, deps.provider, p.provider).retrieve(ref))
           .catch(() => undefined)
       : undefined
-    if (state?.status !== 'succeeded') throw holdEnded()
+    if (state?.status !== 'succeeded')
+      // The teacher cancelled the lesson during the checkout: that, not the 10 minutes, ended the hold.
+      throw p.scheduleCanceled ? new ApiError(409, 'canceled', 'この日程は中止になりました') : holdEnded()
     if ((await settlePayment(db, p.id, deps.now)) === 'refunded') throw refundedNoSeat()
     return
   }

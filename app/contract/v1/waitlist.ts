@@ -3,7 +3,8 @@ import { DateTime, Id } from './common'
 
 /** キャンセル待ち (issue 16). */
 
-export const JoinWaitlistBody = z.object({ learner_id: Id.optional() }).strict()
+/** learner_id null or left out: the member themself, as in POST /v1/purchases. */
+export const JoinWaitlistBody = z.object({ learner_id: Id.nullable().optional() }).strict()
 export type JoinWaitlistBody = z.infer<typeof JoinWaitlistBody>
 
 export const WaitlistReceipt = z.object({ id: Id, position: z.number().int().positive() })

@@ -10,6 +10,7 @@ import { TestCardInput } from '~/contract/v1/payments'
 import { fieldErrorsOf } from '~/lib/action-result'
 import { formatPrice, formatTimeJa } from '~/lib/format'
 import { giveUpCheckout, payWithCard } from './checkout.functions'
+import { checkoutIsOver } from './outcome'
 import { checkoutQuery } from './queries'
 
 const StripeForm = lazyPart(() => import('./stripe-form'))
@@ -249,7 +250,7 @@ function TestCardForm({ checkout, onDone, blocked, onPaying }: PayFormProps) {
       if (!result.ok) {
         setErrors(result.fieldErrors)
         setRefusal(result.message)
-        if (result.code === 'hold_expired') await onDone()
+        if (checkoutIsOver(result.code)) await onDone()
         return
       }
       showSnackbar({ message: 'お支払いが完了しました' })
@@ -366,7 +367,9 @@ function Ended({ checkout }: { checkout: Checkout }) {
       <p className="font-bold">
         {refunded
           ? `この予約は取り消され、${formatPrice(refunded.amount)}を返金${refunded.status === 'succeeded' ? 'しました' : 'します'}。`
-          : 'お支払いの期限が過ぎたか、予約をとりやめたため、この予約は取り消されました。請求はありません。'}
+          : checkout.purchase.schedule.is_canceled
+            ? 'この日程は中止になったため、この予約は取り消されました。請求はありません。'
+            : 'お支払いの期限が過ぎたか、予約をとりやめたため、この予約は取り消されました。請求はありません。'}
       </p>
       <Link
         to="/class_search/detail/$id"

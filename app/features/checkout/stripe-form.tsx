@@ -4,6 +4,7 @@ import { showSnackbar } from '~/components/shell/ui-store'
 import { formatPrice } from '~/lib/format'
 import { confirmStripePayment } from './checkout.functions'
 import type { PayFormProps } from './checkout-page'
+import { checkoutIsOver } from './outcome'
 
 /**
  * Pays with Stripe's Payment Element (only when Stripe is configured; loaded on this page alone). The card goes from
@@ -57,6 +58,12 @@ export default function StripeForm({
         return
       }
       const result = await confirmStripePayment({ data: { id: checkout.payment.id } })
+      if (!result.ok && checkoutIsOver(result.code)) {
+        // Settled by our server already: the seat went to someone else (refunded in full) or the hold ended.
+        setError(result.message)
+        await onDone()
+        return
+      }
       if (!result.ok) {
         // Stripe took the card; our server could not read it yet (a limit, a hiccup): the money may be taken, so
         // the seat is not given up from here, and the webhook settles it.
