@@ -17,6 +17,17 @@ test('a signed-out visitor opening a protected page signs in and lands back on i
   await expect(page.locator('meta[name=robots]')).toHaveAttribute('content', /noindex/)
 })
 
+test('a `?login=` that is not a page of this site opens nothing', async ({ page }) => {
+  for (const value of ['https://evil.example', '1', '%7B%22a%22%3A1%7D']) {
+    await gotoReady(page, `/?login=${value}`)
+    // The modal opens (lazily) right after hydration when the value is taken: give it time to show.
+    await page.waitForTimeout(1500)
+    await expect(page.getByTestId('login-modal')).toHaveCount(0)
+  }
+  await gotoReady(page, '/?login=/profile')
+  await expect(page.getByTestId('login-modal')).toBeVisible()
+})
+
 test('the session cookie cannot be read from page script, and logout ends the session', async ({ page }) => {
   await login(page, 'parent@manabi.example', '/profile')
   await expect(page.getByRole('heading', { level: 1, name: '基本情報' })).toBeVisible()

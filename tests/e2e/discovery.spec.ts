@@ -404,6 +404,16 @@ test('a teacher page has structured data and is accessible', async ({ page }) =>
   await expectAccessible(page)
 })
 
+test('a teacher page past its last page of classes says so and leads back to the first', async ({ page }) => {
+  const { teachers } = await publicIds(page)
+  await gotoReady(page, `/teacher/detail/${teachers[0]}?page=99`)
+  const past = page.getByTestId('past-last-page')
+  await expect(past).toContainText('このページにクラスはありません。')
+  await past.getByRole('link', { name: '最初のページへ' }).click()
+  await expect(page).toHaveURL(new RegExp(`/teacher/detail/${teachers[0]}#classes-heading$`))
+  await expect(page.getByTestId('past-last-page')).toHaveCount(0)
+})
+
 test('home and search are accessible', async ({ page }) => {
   await gotoReady(page, '/')
   await expectAccessible(page)

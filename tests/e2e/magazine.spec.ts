@@ -61,6 +61,18 @@ test('a keyword that matches nothing shows the empty state', async ({ page }) =>
   await expect(page.getByTestId('magazine-empty')).toBeVisible()
 })
 
+test('a magazine page past the last says so and leads back to the first, not to "nothing matched"', async ({
+  page,
+}) => {
+  await gotoReady(page, '/magazine?page=99')
+  const past = page.getByTestId('past-last-page')
+  await expect(past).toContainText('このページには記事がありません。')
+  await expect(page.getByTestId('magazine-empty')).toHaveCount(0)
+  await past.getByRole('link', { name: '最初のページへ' }).click()
+  await expect(page).toHaveURL(/\/magazine$/)
+  await expect(page.getByTestId('magazine-articles')).toBeVisible()
+})
+
 test('a missing or malformed article is the magazine 404', async ({ page }) => {
   for (const path of ['/magazine/detail/abc', '/magazine/detail/99999999']) {
     const response = await gotoReady(page, path)

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { expectAccessible, gotoReady, login, otherPerson } from './helpers'
+import { createClassWithLesson, expectAccessible, gotoReady, login, otherPerson } from './helpers'
 
 /** Issue 16: リクエスト開催, 先生に質問する and sharing on a class page. */
 
@@ -70,6 +70,38 @@ test('a parent requests a date for a class with none coming, asks the teacher a 
   await expect(requests.getByTestId('class-request')).toContainText('週末の午前だと参加しやすいです')
   await gotoReady(page, `/class_search/detail/${classId}`)
   await expect(page.getByTestId('ask-teacher')).toHaveCount(0)
+})
+
+test('a class whose only coming date was cancelled can be requested again @pc-only', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000)
+  const title = `E2E休講後リクエスト ${Date.now().toString(36)}`
+  await login(page, 'teacher@manabi.example', '/class_management')
+  const classId = await createClassWithLesson(page, {
+    title,
+    description: '休講のあとも開催をリクエストできます。',
+    price: 500,
+    capacity: 3,
+    days: 4,
+    hour: 10,
+  })
+  await page.getByTestId('cancel-schedule').click()
+  await page.getByTestId('cancel-schedule-dialog').getByRole('button', { name: '休講にする' }).click()
+  await expect(page.getByTestId('schedule-status').filter({ hasText: '休講' })).toHaveCount(1)
+
+  const parent = await otherPerson(browser, page, 'parent@manabi.example', `/class_search/detail/${classId}`)
+  // The cancelled date is still listed, and the request opens: the server takes one (nothing can be booked).
+  await expect(parent.getByTestId('schedules').getByTestId('schedule-status')).toHaveText('中止')
+  await expect(parent.getByText('予約できる日程はありません。')).toBeVisible()
+  await parent.getByTestId('request-open').click()
+  const request = parent.getByTestId('request-form')
+  await request.getByLabel('土').check()
+  await request.getByLabel('午後').check()
+  await request.getByTestId('request-submit').click()
+  await expect(parent.getByTestId('request-done')).toBeVisible()
+  await parent.context().close()
 })
 
 test('search by weekday and time of day: the checkboxes, the URL and the chips agree', async ({

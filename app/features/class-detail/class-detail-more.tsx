@@ -14,27 +14,43 @@ import { RequestPanel } from './request-panel'
  * form's button, the teacher's card): the page loads them when they come into view (docs/decisions/0030).
  */
 
-/** 開催日程: the dates to come, or 「リクエスト開催」 when there are none. */
-export function SchedulesSection({ c, upcoming }: { c: ClassWorkDetail; upcoming: PublicSchedule[] }) {
+/**
+ * 開催日程: the dates to come, and 「リクエスト開催」 whenever none of them can be booked (none at all, or only
+ * cancelled ones and a run already under way): the server takes a request then (createClassRequest).
+ */
+export function SchedulesSection({
+  c,
+  upcoming,
+  now,
+}: {
+  c: ClassWorkDetail
+  upcoming: PublicSchedule[]
+  now: string
+}) {
+  const at = new Date(now).getTime()
+  const bookable = upcoming.some((s) => !s.is_canceled && new Date(s.started_at).getTime() > at)
   return (
     <section aria-labelledby="schedules-heading" className="mt-10">
       <h2 id="schedules-heading" className="text-xl font-bold">
         <Ruby>開催日程</Ruby>
       </h2>
-      {upcoming.length ? (
+      {upcoming.length > 0 && (
         <ul
           className="mt-4 divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white"
           data-testid="schedules"
         >
           {upcoming.map((s) => (
-            <ScheduleRow key={s.id} s={s} />
+            <ScheduleRow key={s.id} s={s} started={new Date(s.started_at).getTime() <= at} />
           ))}
         </ul>
-      ) : (
+      )}
+      {!bookable && (
         <div className="mt-4 rounded-2xl bg-light-grey p-4 text-sm text-slate-700">
           <p>
             <Ruby>
-              現在予定されている日程はありません。開催をリクエストすると、日程が決まったときにメールでお知らせします。
+              {upcoming.length > 0
+                ? '予約できる日程はありません。開催をリクエストすると、日程が決まったときにメールでお知らせします。'
+                : '現在予定されている日程はありません。開催をリクエストすると、日程が決まったときにメールでお知らせします。'}
             </Ruby>
           </p>
           <RequestPanel classWorkId={c.id} />
@@ -91,14 +107,17 @@ export function TeacherSection({
   )
 }
 
-function ScheduleRow({ s }: { s: PublicSchedule }) {
+function ScheduleRow({ s, started }: { s: PublicSchedule; started: boolean }) {
   const left = seatsLeft(s)
-  const status = s.is_canceled ? '中止' : seatsLabel(left)
+  // A run under way is listed until its end, but its seats are no longer for sale.
+  const status = s.is_canceled ? '中止' : started ? '開催中' : seatsLabel(left)
   const tone = s.is_canceled
     ? 'bg-slate-200 text-slate-700'
-    : left === 0
-      ? 'bg-red-dark text-white'
-      : 'bg-base-light text-base-ink'
+    : started
+      ? 'bg-light-grey text-slate-700'
+      : left === 0
+        ? 'bg-red-dark text-white'
+        : 'bg-base-light text-base-ink'
   return (
     <li className="flex flex-wrap items-center justify-between gap-2 px-4 py-3" data-testid="schedule-row">
       <div className={s.is_canceled ? 'text-slate-500 line-through' : ''}>

@@ -174,7 +174,7 @@ export function ClassDetailView({
       </section>
 
       <HydrateOnView>
-        <SchedulesSection c={c} upcoming={upcoming} />
+        <SchedulesSection c={c} upcoming={upcoming} now={now} />
       </HydrateOnView>
 
       {reservation?.(c, now)}

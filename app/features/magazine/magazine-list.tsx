@@ -133,6 +133,17 @@ export function MagazineList() {
           <p className="rounded-2xl bg-light-grey p-6 text-slate-700" role="alert">
             記事を読み込めませんでした。時間をおいてもう一度お試しください。
           </p>
+        ) : page.items.length === 0 && page.total > 0 ? (
+          // A page past the last (an old link, a hand-edited URL): the articles are on earlier pages.
+          <div
+            className="rounded-2xl border border-dashed border-slate-300 bg-white p-6"
+            data-testid="past-last-page"
+          >
+            <p className="font-bold">このページには記事がありません。</p>
+            <Link to="/magazine" search={{ ...search, page: undefined }} className="btn-outline mt-4">
+              最初のページへ
+            </Link>
+          </div>
         ) : page.items.length === 0 ? (
           <div
             className="rounded-2xl border border-dashed border-slate-300 bg-white p-6"

@@ -143,9 +143,20 @@ export function TeacherView({
             ) : null}
           </>
         ) : pageNumber > 1 ? (
-          <p className="mt-4 rounded-2xl bg-light-grey p-4 text-sm text-slate-700">
-            このページにクラスはありません。
-          </p>
+          // A page past the last (an old link, a hand-edited URL): the classes are on earlier pages.
+          <div
+            className="mt-4 rounded-2xl bg-light-grey p-4 text-sm text-slate-700"
+            data-testid="past-last-page"
+          >
+            <p>このページにクラスはありません。</p>
+            {t.class_work_count > 0
+              ? pageLink(1, {
+                  className: 'btn-outline mt-3',
+                  'aria-label': '最初のページへ',
+                  children: '最初のページへ',
+                })
+              : null}
+          </div>
         ) : (
           <p className="mt-4 rounded-2xl bg-light-grey p-4 text-sm text-slate-700">
             公開中のクラスはまだありません。

@@ -26,7 +26,8 @@ export const Route = createFileRoute('/_default/')({
   validateSearch: (search: Record<string, unknown>): { login?: string } =>
     typeof search.login === 'string' && search.login.startsWith('/')
       ? { login: safeReturnTo(search.login) }
-      : {},
+      : // Present, so that it overrides the raw value (the router merges validated search over what the URL said).
+        { login: undefined },
   beforeLoad: ({ context }) => {
     // Spec §4: a signed-in person without a profile is sorted into registration from the top page.
     const target = registrationTarget(context.auth)
