@@ -226,6 +226,7 @@ describe('live hub', () => {
       heartbeatMs: 25_000,
       lifetimeMs: 60_000,
       now: () => now,
+      random: () => 0.5, // the lifetime as it is
     })
     const s = reader(await hub.open(1))
     await vi.advanceTimersByTimeAsync(0)
@@ -238,6 +239,34 @@ describe('live hub', () => {
     await s.ended
     expect(s.done).toBe(true)
     expect(hub.stats().streams).toBe(0)
+  })
+
+  it('spreads the ends of streams opened together over ±20 % of the lifetime', async () => {
+    vi.useFakeTimers()
+    let now = 0
+    const bus = fakeBus()
+    const draws = [0, 0.25, 0.5, 0.75, 0.999]
+    hub = createLiveHub({
+      getBus: async () => bus.bus,
+      heartbeatMs: 1_000,
+      lifetimeMs: 100_000,
+      now: () => now,
+      random: () => draws.shift() ?? 0.5,
+    })
+    const streams: ReturnType<typeof reader>[] = []
+    for (let n = 0; n < 5; n++) streams.push(reader(await hub.open(n + 1)))
+    await vi.advanceTimersByTimeAsync(0)
+    const endedAt = async (t: number) => {
+      now = t
+      await vi.advanceTimersByTimeAsync(1_000)
+      return streams.filter((s) => s.done).length
+    }
+    expect(await endedAt(79_000)).toBe(0)
+    expect(await endedAt(81_000)).toBe(1) // 80 s
+    expect(await endedAt(91_000)).toBe(2) // 90 s
+    expect(await endedAt(101_000)).toBe(3) // 100 s
+    expect(await endedAt(111_000)).toBe(4) // 110 s
+    expect(await endedAt(120_000)).toBe(5) // just under 120 s
   })
 
   it(`keeps at most ${MAX_STREAMS_PER_MEMBER} streams of one member: the next is refused, open ones and others untouched`, async () => {

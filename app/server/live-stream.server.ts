@@ -70,6 +70,8 @@ export interface LiveHubOptions {
   lifetimeMs?: number
   retryMs?: number
   now?: () => number
+  /** In [0, 1): spreads the streams' ends (tests pass a fixed one). */
+  random?: () => number
   /**
    * Which of these session row ids still exist (checked with each heartbeat): a stream whose session ended —
    * logout, この端末以外からログアウト, a suspension — on any instance ends at the next heartbeat.
@@ -123,6 +125,7 @@ const encoder = new TextEncoder()
 export function createLiveHub(options: LiveHubOptions): LiveHub {
   const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS
   const lifetimeMs = options.lifetimeMs ?? STREAM_LIFETIME_MS
+  const random = options.random ?? Math.random
   const retryMs = options.retryMs ?? RETRY_MS
   const now = options.now ?? Date.now
   const byUser = new Map<number, Set<Connection>>()
@@ -271,7 +274,10 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
       let conn!: Connection
       const stream = new ReadableStream<Uint8Array>({
         start(controller) {
-          conn = { userId, sessionId, controller, expiresAt: now() + lifetimeMs, closed: false }
+          // ±20 %: streams opened together (every tab after a deploy) would otherwise end, reconnect and refetch
+          // together at each lifetime, for good.
+          const lifetime = lifetimeMs * (0.8 + random() * 0.4)
+          conn = { userId, sessionId, controller, expiresAt: now() + lifetime, closed: false }
         },
         cancel() {
           forget(conn)
