@@ -4,7 +4,7 @@ import { ClassAnnouncementList } from '../../app/contract/v1/announcements'
 import { DestinationList, MessageList, RoomList } from '../../app/contract/v1/rooms'
 import { SitemapEntries } from '../../app/contract/v1/sitemap'
 import { DeepMe, FollowingList, User } from '../../app/contract/v1/users'
-import { classWorkSchedules, rooms, users } from '../../app/db/schema'
+import { classWorkSchedules, follows, rooms, users } from '../../app/db/schema'
 import { setupApi, type TestApi } from './support/api'
 import { insertMembers } from './support/people'
 import { accessToken, SUBS } from './support/tokens'
@@ -156,6 +156,11 @@ describe('teaching is turned on by the identity verification only (docs/decision
     expect((await api.call('GET', `/v1/teachers/${id}/class_works`)).status).toBe(404)
     expect(await sitemapTeachers()).not.toContain(id)
     expect((await api.as(SUBS.parent, 'POST', `/v1/users/followings/${id}`)).status).toBe(404)
+    // A follow left from before (pages did not wait for the approval then) lists nothing that would be a 404.
+    await api.db.insert(follows).values({ followerId: await api.userId(SUBS.parent), teacherId: id })
+    const listed = FollowingList.parse((await api.as(SUBS.parent, 'GET', '/v1/users/followings')).body)
+    expect(listed.map((f) => f.id)).not.toContain(id)
+    await api.db.delete(follows).where(eq(follows.teacherId, id))
     // Approved: the page, the sitemap entry and following appear.
     await api.db.update(users).set({ teacherVerifiedAt: api.now }).where(eq(users.id, id))
     const page = await api.call('GET', `/v1/teachers/${id}`)

@@ -31,6 +31,7 @@ import { releaseAvatar, requireOwnAvatar } from './avatar-images'
 import { iso, scheduleColumns, summaryJson } from './class-cards'
 import { learnersOf } from './learners'
 import { organizationShownPublicly } from './organizations'
+import { publicTeacher } from './teachers'
 
 export function toUserJson(u: UserRow): User {
   return {
@@ -76,7 +77,7 @@ export async function deepMe(db: Db, user: UserRow, now: Date): Promise<DeepMe> 
       .select({ n: count() })
       .from(follows)
       .innerJoin(users, eq(users.id, follows.teacherId))
-      .where(and(eq(follows.followerId, user.id), isNull(users.suspendedAt)))
+      .where(and(eq(follows.followerId, user.id), publicTeacher, isNull(users.suspendedAt)))
       .then(num),
     // As the list counts them: a class taken down, unpublished or of a suspended teacher is not in it.
     db
@@ -172,8 +173,9 @@ export async function followings(db: Db, userId: number): Promise<Following[]> {
     .innerJoin(users, eq(users.id, follows.teacherId))
     .leftJoin(orgUsers, eq(orgUsers.userId, users.id))
     .leftJoin(organizations, and(eq(organizations.id, orgUsers.organizationId), organizationShownPublicly))
-    // A suspended teacher leaves the list (their page is gone, 410); the follow row itself stays.
-    .where(and(eq(follows.followerId, userId), isNull(users.suspendedAt)))
+    // A suspended teacher leaves the list (their page is gone, 410), as does one without a public page (a follow
+    // made before pages waited for the 本人確認); the follow row itself stays.
+    .where(and(eq(follows.followerId, userId), publicTeacher, isNull(users.suspendedAt)))
     .orderBy(desc(follows.createdAt), desc(users.id))
     .limit(200)
   return rows.map((r) => ({
