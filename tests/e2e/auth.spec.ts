@@ -20,7 +20,8 @@ test('a signed-out visitor opening a protected page signs in and lands back on i
 test('a `?login=` that is not a page of this site opens nothing', async ({ page }) => {
   for (const value of ['https://evil.example', '1', '%7B%22a%22%3A1%7D']) {
     await gotoReady(page, `/?login=${value}`)
-    // The modal opens (lazily) right after hydration when the value is taken: give it time to show.
+    // A value taken opens the modal (lazily) right after hydration: give it time to show. (The address is no sign:
+    // the router drops the refused value from it too.)
     await page.waitForTimeout(1500)
     await expect(page.getByTestId('login-modal')).toHaveCount(0)
   }

@@ -220,7 +220,7 @@ test('a class detail has its facts, page meta and structured data', async ({ pag
   await expect(page.getByTestId('times-held')).toHaveText(/^\d+回$/)
   await expect(page.getByTestId('counts-purchased')).toHaveText(/^のべ\d+人$/)
   for (const status of await page.getByTestId('schedule-status').allTextContents()) {
-    expect(status).toMatch(/^(残り\d+席|満席|中止)$/)
+    expect(status).toMatch(/^(残り\d+席|満席|中止|開催中)$/)
   }
   await expectAccessible(page)
 })

@@ -156,6 +156,9 @@ describe('teaching is turned on by the identity verification only (docs/decision
     expect((await api.call('GET', `/v1/teachers/${id}/class_works`)).status).toBe(404)
     expect(await sitemapTeachers()).not.toContain(id)
     expect((await api.as(SUBS.parent, 'POST', `/v1/users/followings/${id}`)).status).toBe(404)
+    // Nothing to report either: reports name what the reporter can see.
+    const report = { target_type: 'teacher', target_id: id, reason: 'child_safety' }
+    expect((await api.as(SUBS.parent, 'POST', '/v1/reports', report)).status).toBe(404)
     // A follow left from before (pages did not wait for the approval then) lists nothing that would be a 404.
     await api.db.insert(follows).values({ followerId: await api.userId(SUBS.parent), teacherId: id })
     const listed = FollowingList.parse((await api.as(SUBS.parent, 'GET', '/v1/users/followings')).body)
@@ -166,6 +169,7 @@ describe('teaching is turned on by the identity verification only (docs/decision
     const page = await api.call('GET', `/v1/teachers/${id}`)
     expect([page.status, page.body.name, page.body.is_verified]).toEqual([200, '佐藤 颯太', true])
     expect(await sitemapTeachers()).toContain(id)
+    expect((await api.as(SUBS.parent, 'POST', '/v1/reports', report)).status).toBe(201)
     const followed = await api.as(SUBS.parent, 'POST', `/v1/users/followings/${id}`)
     expect(followed.status).toBeLessThan(300)
     await api.as(SUBS.parent, 'DELETE', `/v1/users/followings/${id}`)

@@ -257,7 +257,10 @@ describe('read marks and clocks', () => {
     const senderId = await api.userId(sender!)
     const readerId = await api.userId(reader!)
     // A teacher (the reader) and a parent (the sender) in one room with one earlier message.
-    await api.db.update(users).set({ isTeacher: true }).where(eq(users.id, readerId))
+    await api.db
+      .update(users)
+      .set({ isTeacher: true, teacherVerifiedAt: api.now })
+      .where(eq(users.id, readerId))
     const [room] = await api.db
       .insert(rooms)
       .values({ teacherId: readerId, memberId: senderId, createdAt: api.now })
@@ -289,7 +292,10 @@ describe('read marks and clocks', () => {
     const [member, teacher] = await insertMembers(api.db, 'send-unread', 2)
     const memberId = await api.userId(member!)
     const teacherUserId = await api.userId(teacher!)
-    await api.db.update(users).set({ isTeacher: true }).where(eq(users.id, teacherUserId))
+    await api.db
+      .update(users)
+      .set({ isTeacher: true, teacherVerifiedAt: api.now })
+      .where(eq(users.id, teacherUserId))
     await api.db.insert(follows).values({ followerId: memberId, teacherId: teacherUserId })
     const [me] = await api.db.select().from(users).where(eq(users.id, memberId))
     const at = (s: number) => new Date(api.now.getTime() + s * 1000)
@@ -313,7 +319,10 @@ describe('one member writing from two tabs at once', () => {
     const [member, teacher] = await insertMembers(api.db, 'two-tabs', 2)
     const memberId = await api.userId(member!)
     const teacherUserId = await api.userId(teacher!)
-    await api.db.update(users).set({ isTeacher: true }).where(eq(users.id, teacherUserId))
+    await api.db
+      .update(users)
+      .set({ isTeacher: true, teacherVerifiedAt: api.now })
+      .where(eq(users.id, teacherUserId))
     await api.db.insert(follows).values({ followerId: memberId, teacherId: teacherUserId })
     const [me] = await api.db.select().from(users).where(eq(users.id, memberId))
     const { room } = await openRoom(api.db, me!, teacherUserId, api.now)
@@ -346,7 +355,7 @@ describe('more rooms than the list holds', () => {
     const [teacher, ...students] = await insertMembers(api.db, 'many-rooms', 202)
     const tId = await api.userId(teacher!)
     const ids = await Promise.all(students.map((sub) => api.userId(sub)))
-    await api.db.update(users).set({ isTeacher: true }).where(eq(users.id, tId))
+    await api.db.update(users).set({ isTeacher: true, teacherVerifiedAt: api.now }).where(eq(users.id, tId))
     const start = api.now.getTime() - 86_400_000
     const made = await api.db
       .insert(rooms)

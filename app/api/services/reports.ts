@@ -32,6 +32,7 @@ import { releaseClassImage } from './class-images'
 import { cancelHeldSchedule } from './class-management'
 import { releaseHold, requestRefund } from './payments'
 import { hideReview } from './reviews'
+import { publicTeacher } from './teachers'
 import { offerFreedSeats } from './waitlist'
 
 /**
@@ -56,7 +57,8 @@ async function ownerOfTarget(db: Db, reporter: UserRow, type: CreateReportBody['
     const [t] = await db
       .select({ id: users.id })
       .from(users)
-      .where(and(eq(users.id, id), eq(users.isTeacher, true)))
+      // Only a teacher the reporter can see: one with a public page.
+      .where(and(eq(users.id, id), publicTeacher))
     if (!t) throw notFound('先生')
     return t.id
   }

@@ -22,6 +22,7 @@ import type { UserRow } from '../auth'
 import { ApiError, notFound } from '../errors'
 import { refuseIfSuspended } from './account-state'
 import { iso } from './class-cards'
+import { publicTeacher } from './teachers'
 
 /** The most rooms a list holds (the most recent ones). */
 const ROOM_LIMIT = 200
@@ -251,7 +252,8 @@ export async function destinations(
   const who = asTeacherSide
     ? and(inArray(users.id, students), isNull(users.suspendedAt))
     : and(
-        eq(users.isTeacher, true),
+        // A teacher with a public page (approved): a follow made before pages waited for it names no one else.
+        publicTeacher,
         // A suspended account can no longer be written to.
         isNull(users.suspendedAt),
         sql`(${inArray(users.id, reservedTeachers)} or ${inArray(users.id, followed)})`,

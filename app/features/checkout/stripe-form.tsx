@@ -4,7 +4,6 @@ import { showSnackbar } from '~/components/shell/ui-store'
 import { formatPrice } from '~/lib/format'
 import { confirmStripePayment } from './checkout.functions'
 import type { PayFormProps } from './checkout-page'
-import { checkoutIsOver } from './outcome'
 
 /**
  * Pays with Stripe's Payment Element (only when Stripe is configured; loaded on this page alone). The card goes from
@@ -58,8 +57,9 @@ export default function StripeForm({
         return
       }
       const result = await confirmStripePayment({ data: { id: checkout.payment.id } })
-      if (!result.ok && checkoutIsOver(result.code)) {
-        // Settled by our server already: the seat went to someone else (refunded in full) or the hold ended.
+      // Settled by our server: the money came after the seat was gone (refunded in full), or the seat was cancelled.
+      // Not an ended hold: Stripe may still be processing money it took, and the webhook settles that.
+      if (!result.ok && (result.code === 'refunded_no_seat' || result.code === 'already_canceled')) {
         setError(result.message)
         await onDone()
         return
