@@ -101,25 +101,29 @@ describe('teaching is turned on by the identity verification only (docs/decision
   const sitemapTeachers = async () =>
     SitemapEntries.parse((await api.call('GET', '/v1/sitemap_entries')).body).teachers.map((t) => t.id)
 
-  it('a learner (child) account cannot make itself a public teacher through PATCH /v1/users/me', async () => {
-    const token = await accessToken('test|learner-teach', {
-      email: 'learner-teach@manabi.example',
-      email_verified: true,
-    })
+  /** Signs up 佐藤 颯太 under `name` with the role's own fields; their token and user id. */
+  const signUp = async (name: string, roleFields: Record<string, unknown>) => {
+    const token = await accessToken(`test|${name}`, { email: `${name}@manabi.example`, email_verified: true })
     const registered = await api.call('POST', '/v1/users', {
       token,
       body: {
         nickname: 'そうた',
         name: '佐藤 颯太',
         name_kana: 'サトウ ソウタ',
-        role: 'learner',
-        school_type_id: 3,
-        target_grade_id: 8,
         agreed_to_terms: true,
+        ...roleFields,
       },
     })
     expect(registered.status, JSON.stringify(registered.body)).toBe(201)
-    const id = User.parse(registered.body).id
+    return { token, id: User.parse(registered.body).id }
+  }
+
+  it('a learner (child) account cannot make itself a public teacher through PATCH /v1/users/me', async () => {
+    const { token, id } = await signUp('learner-teach', {
+      role: 'learner',
+      school_type_id: 3,
+      target_grade_id: 8,
+    })
     const before = await rowOf(id)
     for (const body of [{ is_teacher: true }, { nickname: 'そうた先生', is_teacher: true }]) {
       const res = await api.call('PATCH', '/v1/users/me', { token, body })
@@ -133,23 +137,7 @@ describe('teaching is turned on by the identity verification only (docs/decision
   })
 
   it('a member who signs up 「先生として」 has no public page, sitemap entry or followers until an operator approves them', async () => {
-    const token = await accessToken('test|signup-teacher', {
-      email: 'signup-teacher@manabi.example',
-      email_verified: true,
-    })
-    const registered = await api.call('POST', '/v1/users', {
-      token,
-      body: {
-        nickname: 'そうた',
-        name: '佐藤 颯太',
-        name_kana: 'サトウ ソウタ',
-        role: 'teacher',
-        profession_id: 1,
-        agreed_to_terms: true,
-      },
-    })
-    expect(registered.status, JSON.stringify(registered.body)).toBe(201)
-    const id = User.parse(registered.body).id
+    const { id } = await signUp('signup-teacher', { role: 'teacher', profession_id: 1 })
     expect((await rowOf(id)).isTeacher).toBe(true)
     // Teaching is on (drafts), but the real name is nowhere public: anyone may pick 先生, a child too.
     expect((await api.call('GET', `/v1/teachers/${id}`)).status).toBe(404)

@@ -519,14 +519,6 @@ describe('offers', () => {
     const [a, b] = await newPeople(2)
     const ea = await joined(a!, full.scheduleId, at(MINUTE))
     const eb = await joined(b!, full.scheduleId, at(2 * MINUTE))
-    const publish = (published: boolean, when: Date) =>
-      call(
-        full.teacher,
-        'PATCH',
-        `/v1/teachers/class_works/${full.classId}`,
-        { is_published: published },
-        when,
-      )
     const offerMailsOf = async (entryId: number) =>
       (await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.waitlist_offer'))).filter(
         (j) => Number((j.payload as { entryId: number }).entryId) === entryId,
@@ -535,7 +527,7 @@ describe('offers', () => {
     expectOk(await cancelReservation(full.seats[0]!.member, full.seats[0]!.purchaseId, at(HOUR)))
     expect((await entryOf(ea.id)).status).toBe('offered')
     await runJobs()
-    expectOk(await publish(false, at(2 * HOUR)))
+    expectOk(await setPublished(full, false, at(2 * HOUR)))
     expect(await entryOf(ea.id)).toMatchObject({ status: 'waiting', offerExpiresAt: null })
     expect(await seats(full.scheduleId)).toMatchObject({ purchased: 1, held: 0, offered: 0 })
     // Another seat frees meanwhile: nobody is offered a seat they could not book.
@@ -543,7 +535,7 @@ describe('offers', () => {
     expect(await seats(full.scheduleId)).toMatchObject({ purchased: 0, held: 0, offered: 0 })
     expect([(await entryOf(ea.id)).status, (await entryOf(eb.id)).status]).toEqual(['waiting', 'waiting'])
     // Published again: both free seats go to the line in its order, and a is told again.
-    expectOk(await publish(true, at(4 * HOUR)))
+    expectOk(await setPublished(full, true, at(4 * HOUR)))
     expect([(await entryOf(ea.id)).status, (await entryOf(eb.id)).status]).toEqual(['offered', 'offered'])
     expect(await seats(full.scheduleId)).toMatchObject({ purchased: 0, held: 2, offered: 2 })
     expect([await offerMailsOf(ea.id), await offerMailsOf(eb.id)]).toEqual([2, 1])
@@ -965,15 +957,7 @@ describe('other paths that free or end a place in line', () => {
       if (how === 'move') await moveLesson(full, at(6 * DAY), at(2 * HOUR + MINUTE))
       else
         for (const published of [false, true])
-          expectOk(
-            await call(
-              full.teacher,
-              'PATCH',
-              `/v1/teachers/class_works/${full.classId}`,
-              { is_published: published },
-              at(2 * HOUR + MINUTE),
-            ),
-          )
+          expectOk(await setPublished(full, published, at(2 * HOUR + MINUTE)))
       const offer = await entryOf(ex.id)
       expect(
         offer.status === 'expired' || offer.offerExpiresAt!.getTime() <= at(2 * HOUR).getTime(),
@@ -1054,26 +1038,31 @@ describe('a booking made with an offer, left unpaid', () => {
 
   it('a hold ending after the teacher unpublished the class puts that member back in line, holding no seat', async () => {
     const { full, a, ea, book, provider } = await offeredToFirst()
-    const publish = (published: boolean, when: Date) =>
-      call(
-        full.teacher,
-        'PATCH',
-        `/v1/teachers/class_works/${full.classId}`,
-        { is_published: published },
-        when,
-      )
     const booked = await book(at(2 * HOUR))
     expect((await entryOf(ea.id)).status).toBe('booked')
-    expectOk(await publish(false, at(2 * HOUR + MINUTE)))
+    expectOk(await setPublished(full, false, at(2 * HOUR + MINUTE)))
     expect(await expireHold(api.db, booked.id, { now: at(3 * HOUR), provider })).toBe('changed')
     // Not an offer of a class nobody can book (it would run out unseen, and a lose their place).
     expect(await entryOf(ea.id)).toMatchObject({ status: 'waiting', offerExpiresAt: null })
     expect(await seats(full.scheduleId)).toMatchObject({ purchased: 0, held: 0, offered: 0 })
     // Published again: a, first in line, is offered the seat.
-    expectOk(await publish(true, at(4 * HOUR)))
+    expectOk(await setPublished(full, true, at(4 * HOUR)))
     expect((await entryOf(ea.id)).status).toBe('offered')
     expect(await seats(full.scheduleId)).toMatchObject({ purchased: 0, held: 1, offered: 1 })
     expectOk(await call(a, 'POST', '/v1/purchases', { schedule_id: full.scheduleId }, at(5 * HOUR)), 201)
+  })
+
+  it('the hold ending and the teacher unpublishing at the same moment: in either order, a waits in line and no seat is held', async () => {
+    const { full, ea, book, provider } = await offeredToFirst()
+    const booked = await book(at(2 * HOUR))
+    const [expired, unpublished] = await Promise.all([
+      expireHold(api.db, booked.id, { now: at(3 * HOUR), provider }),
+      setPublished(full, false, at(3 * HOUR)),
+    ])
+    expect(expired).toBe('changed')
+    expectOk(unpublished)
+    expect(await entryOf(ea.id)).toMatchObject({ status: 'waiting', offerExpiresAt: null })
+    expect(await seats(full.scheduleId)).toMatchObject({ purchased: 0, held: 0, offered: 0 })
   })
 
   it('money for that unpaid booking arriving late takes the seat its offer holds, not a refund', async () => {
@@ -1087,6 +1076,10 @@ describe('a booking made with an offer, left unpaid', () => {
     expect(await seats(full.scheduleId)).toMatchObject({ purchased: 1, held: 0, live: 1, offered: 0 })
   })
 })
+
+/** The teacher publishes or unpublishes the class, on the API's clock at `when`. */
+const setPublished = (full: Full, published: boolean, when: Date) =>
+  call(full.teacher, 'PATCH', `/v1/teachers/class_works/${full.classId}`, { is_published: published }, when)
 
 /** The teacher moves the lesson to an hour from `start`, on the API's clock at `when`. */
 async function moveLesson(full: Full, start: Date, when: Date) {
