@@ -50,6 +50,14 @@ test('a parent joins the waitlist of a full lesson; another cancels; the first g
   const email = await registerNewParent(page, context, 'まつ')
   await gotoReady(page, `/class_search/detail/${classId}`)
   await expect(page.getByTestId('schedule-seats').first()).toHaveText('満席')
+  // Signed out since the page loaded (another tab): the button asks them to log in, as booking does.
+  const cookies = await context.cookies()
+  await context.clearCookies()
+  await page.getByTestId('waitlist-join').click()
+  await expect(page.getByTestId('login-modal')).toBeVisible()
+  // Signed in again (the modal cannot be dismissed on the spot: spec §2).
+  await context.addCookies(cookies)
+  await gotoReady(page, `/class_search/detail/${classId}`)
   await page.getByTestId('waitlist-join').click()
   await expect(page.getByTestId('snackbar')).toContainText('キャンセル待ちに登録しました（1番目）')
   await expect(page.getByTestId('waitlist-waiting')).toContainText('1番目')

@@ -279,6 +279,8 @@ function WaitlistAction(props: {
       const result = await f.joinWaitlist({
         data: { schedule_id: props.scheduleId, learner_id: props.learnerId },
       })
+      // Signed out since the page loaded (another tab, an expired session): log in here, as booking does.
+      if (!result.ok && result.status === 401) return openLoginModal(location.href)
       if (!result.ok) return showErrorSnackbar(result.message)
       await done(
         `キャンセル待ちに登録しました（${result.data.position}番目）。空きが出たらメールでお知らせします`,
@@ -289,6 +291,7 @@ function WaitlistAction(props: {
   const leave = useAction(
     async (id: number) => {
       const result = await (await import('./reservation.functions')).leaveWaitlist({ data: id })
+      if (!result.ok && result.status === 401) return openLoginModal(location.href)
       if (!result.ok) return showErrorSnackbar(result.message)
       await done('キャンセル待ちをやめました')
     },
