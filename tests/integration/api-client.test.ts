@@ -228,6 +228,31 @@ describe('responses that break the contract', () => {
   })
 })
 
+describe('calendar feeds', () => {
+  it("never write the feed's secret token to the log, whatever goes wrong", async () => {
+    const token = 'c'.repeat(43)
+    const answers: ApiTransport[] = [
+      async () => ({ status: 503, data: { code: 'database_unavailable', message: 'x' } }),
+      async () => ({ status: 500, data: { code: 'internal_error', message: 'x' } }),
+      async () => ({ status: 400, data: { code: 'invalid_request', message: 'x' } }),
+      async () => ({ status: 200, data: { unexpected: true } }),
+      async () => {
+        throw new Error('connection refused')
+      },
+    ]
+    const rec = recorder()
+    for (const answer of answers) {
+      const c = createApiClient(() => answer, { logger: rec.logger })
+      await c.getCalendarFeed(token).catch(() => undefined)
+    }
+    expect(rec.lines).toHaveLength(answers.length)
+    for (const line of rec.lines) {
+      expect(line).toContain('/v1/calendar_feeds/{token}')
+      expect(line).not.toContain(token)
+    }
+  })
+})
+
 describe('master lists', () => {
   it('are reused for a few minutes, while failures are thrown and asked again', async () => {
     let calls = 0

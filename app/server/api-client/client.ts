@@ -202,6 +202,14 @@ const SEARCH_BUS_RETRY_MS = 5_000
 /** How long a master list is reused (see getMaster). */
 export const MASTER_TTL_MS = 5 * 60_000
 
+/**
+ * A path as it may be written to a log: a calendar feed's path is its secret token (anyone holding it reads the
+ * owner's lessons), so the token is left out, as the API logs the route's pattern (app/api/app.ts).
+ */
+export function loggedPath(path: string): string {
+  return path.replace(/^\/v1\/calendar_feeds\/[^/?]+/, '/v1/calendar_feeds/{token}')
+}
+
 export function createApiClient(getTransport: () => ApiTransport, options: ApiClientOptions = {}) {
   const log = options.logger ?? console
   const send = (request: ApiRequest) => {
@@ -215,7 +223,7 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     const parsed = schema.safeParse(res.data)
     if (parsed.success) return parsed.data
     log.error(
-      `[api-client] ${request.method} ${request.path}: response does not match the contract`,
+      `[api-client] ${request.method} ${loggedPath(request.path)}: response does not match the contract`,
       parsed.error.issues,
     )
     throw new ApiError(502, 'invalid_response', 'サーバーからの応答が正しくありません', {
@@ -388,7 +396,7 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     }
     if (res.status >= 400) {
       const e = errorOf(res)
-      log.warn(`[api-client] ${request.method} ${request.path} → ${res.status} ${e.code}`)
+      log.warn(`[api-client] ${request.method} ${loggedPath(request.path)} → ${res.status} ${e.code}`)
       throw new ApiError(res.status, e.code, e.message, { issues: e.issues, retryAfterS: res.retryAfterS })
     }
     return parse(schema, res, request)
@@ -419,7 +427,7 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       const res = await send(request)
       if (res.status >= 500) {
         const e = errorOf(res)
-        log.error(`[api-client] ${request.method} ${request.path} → ${res.status} ${e.code}`)
+        log.error(`[api-client] ${request.method} ${loggedPath(request.path)} → ${res.status} ${e.code}`)
         throw new ApiError(res.status === 503 ? 503 : 502, e.code, e.message)
       }
       // Taken down by an operator (a hidden class, a suspended teacher): the page says so with 410.
@@ -429,7 +437,9 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       }
       if (res.status >= 400) {
         if (res.status !== 404)
-          log.error(`[api-client] ${request.method} ${request.path} → ${res.status} ${errorOf(res).code}`)
+          log.error(
+            `[api-client] ${request.method} ${loggedPath(request.path)} → ${res.status} ${errorOf(res).code}`,
+          )
         return undefined
       }
       return parse(schema, res, request)
@@ -443,7 +453,7 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       // A bad id never reaches the API (nothing to find); a contract mismatch was logged by parse().
       if (request && !(err instanceof ApiError && err.code === 'invalid_response')) {
         log.error(
-          `[api-client] ${request.method} ${request.path} failed:`,
+          `[api-client] ${request.method} ${loggedPath(request.path)} failed:`,
           err instanceof Error ? err.message : err,
         )
       }
