@@ -90,6 +90,24 @@ describe('lessonsCalendar', () => {
     expect(event!.summary).toBe('【中止】はじめての将棋, 入門; 初級')
   })
 
+  it('stamps each event in UTC, whatever the server zone, and escapes the calendar name', () => {
+    const text = lessonsCalendar({
+      name: 'a,b;c\\d のレッスン',
+      siteOrigin: 'https://manabi.example',
+      lessons: [lesson()],
+    })
+    // RFC 5545 §3.8.7.2: DTSTAMP is UTC. A floating stamp is read in the reader's own zone.
+    expect(text).toMatch(/^DTSTAMP:20261120T000000Z\r$/m)
+    const [event] = parse(text)
+    const stamp = event!.component.getFirstPropertyValue('dtstamp') as ICAL.Time
+    expect(stamp.toJSDate().toISOString()).toBe('2026-11-20T00:00:00.000Z')
+    const calendar = new ICAL.Component(ICAL.parse(text))
+    // TEXT escaping (RFC 5545 §3.3.11); ical.js leaves these two properties' values as written.
+    expect(text).toContain('\r\nNAME:a\\,b\\;c\\\\d のレッスン\r\n')
+    expect(text).toContain('X-WR-CALNAME:a\\,b\\;c\\\\d のレッスン\r\n')
+    expect(calendar.getFirstPropertyValue('x-wr-timezone')).toBe('Asia/Tokyo')
+  })
+
   it('is a valid empty calendar without lessons', () => {
     expect(parse(lessonsCalendar({ name: 'x', siteOrigin: 'https://manabi.example', lessons: [] }))).toEqual(
       [],

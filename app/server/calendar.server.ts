@@ -29,6 +29,9 @@ const TOKYO_VTIMEZONE = [
 const tokyoWallTime = (iso: string) =>
   new Date(new Date(iso).getTime() + 9 * 3600_000).toISOString().slice(0, 19)
 
+/** RFC 5545 TEXT escaping (§3.3.11), for the values ical-generator writes without it. */
+const escapeText = (text: string) => text.replace(/([\\;,])/g, '\\$1').replace(/\r?\n/g, '\\n')
+
 export function lessonsCalendar(input: {
   name: string
   siteOrigin: string
@@ -36,9 +39,13 @@ export function lessonsCalendar(input: {
 }): string {
   const host = new URL(input.siteOrigin).hostname || 'manabi.example'
   const calendar = new ICalCalendar({
-    name: input.name,
+    // ical-generator writes the calendar's name as it is given; a nickname may hold TEXT's special characters.
+    name: escapeText(input.name),
     prodId: { company: 'manabi', product: 'lessons', language: 'JA' },
-    timezone: { name: 'Asia/Tokyo', generator: (tz) => (tz === 'Asia/Tokyo' ? TOKYO_VTIMEZONE : null) },
+    // No calendar-wide zone name: with one, ical-generator writes DTSTAMP as a floating local time (RFC 5545 wants
+    // UTC). The events name their zone, which still brings in the VTIMEZONE; X-WR-TIMEZONE is written here.
+    timezone: { name: null, generator: (tz) => (tz === 'Asia/Tokyo' ? TOKYO_VTIMEZONE : null) },
+    x: [{ key: 'X-WR-TIMEZONE', value: 'Asia/Tokyo' }],
     ttl: 60 * 30,
   })
   const attendanceUrl = `${input.siteOrigin}/class_attendance`

@@ -564,5 +564,17 @@ describe('suspension', () => {
       .from(purchases)
       .where(eq(purchases.id, purchaseId))
     expect(after!.status).toBe('canceled_by_teacher')
+    // The family's calendar keeps the lesson that took place; only the three still to come are 【中止】.
+    const subscription = await api.as(memberSub!, 'GET', '/v1/users/calendar')
+    const feed = await api.call('GET', `/v1/calendar_feeds/${subscription.body.token}`)
+    expect(feed.status).toBe(200)
+    expect(
+      feed.body.lessons.map((l: { lesson_number: number; status: string }) => [l.lesson_number, l.status]),
+    ).toEqual([
+      [1, 'confirmed'],
+      [2, 'cancelled'],
+      [3, 'cancelled'],
+      [4, 'cancelled'],
+    ])
   })
 })

@@ -101,6 +101,10 @@ export async function calendarFeed(db: Db, token: string, now: Date): Promise<Ca
         { id: r.scheduleId, startedAt: r.startedAt, endedAt: r.endedAt },
         courseLessons,
       )
+      // A run stopped midway (a cancellation, a suspension) took place up to then: the lessons over by the time
+      // it was cancelled stay in the family's calendar; only those after it are 【中止】.
+      const tookPlace = (l: { endedAt: Date }) =>
+        live || (r.status !== 'reserved' && r.canceledAt !== null && l.endedAt <= r.canceledAt)
       return lessons.map((l, i) => ({
         purchase_id: r.purchaseId,
         class_work_id: r.classWorkId,
@@ -111,7 +115,7 @@ export async function calendarFeed(db: Db, token: string, now: Date): Promise<Ca
         ended_at: iso(l.endedAt),
         lesson_number: i + 1,
         lesson_count: lessons.length,
-        status: live ? ('confirmed' as const) : ('cancelled' as const),
+        status: tookPlace(l) ? ('confirmed' as const) : ('cancelled' as const),
         updated_at: iso(r.canceledAt ?? r.createdAt),
       }))
     }),
