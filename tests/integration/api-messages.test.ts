@@ -265,8 +265,9 @@ describe('read marks and clocks', () => {
       .insert(rooms)
       .values({ teacherId: readerId, memberId: senderId, createdAt: api.now })
       .returning()
+    // Opened by the sender (openRoom puts a room in its opener's list at once).
     await api.db.insert(roomMembers).values([
-      { roomId: room!.id, userId: senderId },
+      { roomId: room!.id, userId: senderId, lastReadAt: api.now },
       { roomId: room!.id, userId: readerId },
     ])
     await sendMessage(api.db, senderId, room!.id, 'はじめまして', api.now)
@@ -599,6 +600,13 @@ describe('empty rooms', () => {
       body: 'インスタは hanako.mama です。ぜろきゅうぜろ いちにさんよん ごろくななはち',
     })
     expect(held.body.status).toBe('held')
+    expect(await listed(SUBS.teacher)).toBe(false)
+    // Nor by the room's own addresses: reading, marking read (which would list it) and writing are all 404.
+    expect((await api.as(SUBS.teacher, 'GET', `/v1/rooms/${roomId}/messages`)).status).toBe(404)
+    expect((await api.as(SUBS.teacher, 'POST', `/v1/rooms/${roomId}/read`)).status).toBe(404)
+    expect(
+      (await api.as(SUBS.teacher, 'POST', `/v1/rooms/${roomId}/messages`, { body: 'こんにちは' })).status,
+    ).toBe(404)
     expect(await listed(SUBS.teacher)).toBe(false)
     expect(
       (await api.as(stranger!, 'POST', `/v1/rooms/${roomId}/messages`, { body: '質問です' })).status,

@@ -165,12 +165,7 @@ export async function roomMessages(
   roomId: number,
   before?: number,
 ): Promise<Message[]> {
-  const [member] = await db
-    .select({ roomId: roomMembers.roomId })
-    .from(roomMembers)
-    .where(and(eq(roomMembers.roomId, roomId), eq(roomMembers.userId, userId)))
-    .limit(1)
-  if (!member) throw notFound('メッセージルーム')
+  await requireVisibleRoom(db, userId, roomId)
   let older: SQL | undefined
   if (before !== undefined) {
     const [from] = await db
@@ -305,11 +300,23 @@ function nicknameContains(q: string): SQL {
   return ilike(folded, `%${escapeLike(foldKana(q.trim()))}%`)
 }
 
-async function requireRoomMember(tx: Tx | Db, userId: number, roomId: number) {
+/**
+ * A room the caller is in and may see: the rule of their list (listRooms). A stranger's room whose only message
+ * is held, or that has none, does not exist for its other member: probing ids must not let them find it, mark it
+ * read into their list, or write into it.
+ */
+async function requireVisibleRoom(tx: Tx | Db, userId: number, roomId: number) {
   const [member] = await tx
     .select({ roomId: roomMembers.roomId })
     .from(roomMembers)
-    .where(and(eq(roomMembers.roomId, roomId), eq(roomMembers.userId, userId)))
+    .innerJoin(rooms, eq(rooms.id, roomMembers.roomId))
+    .where(
+      and(
+        eq(roomMembers.roomId, roomId),
+        eq(roomMembers.userId, userId),
+        or(isNotNull(rooms.lastMessageAt), isNotNull(roomMembers.lastReadAt)),
+      ),
+    )
     .limit(1)
   if (!member) throw notFound('メッセージルーム')
 }
@@ -428,7 +435,7 @@ export async function sendMessage(
   return transaction(db, async (tx) => {
     // The sender's account first (0015): a suspension committed since the sign-in check ends this send too.
     await refuseIfSuspended(tx, userId, 'key share')
-    await requireRoomMember(tx, userId, roomId)
+    await requireVisibleRoom(tx, userId, roomId)
     // A suspended account can no longer be written to, in a room opened before the suspension too.
     const [partner] = await tx
       .select({ suspendedAt: users.suspendedAt })
@@ -532,7 +539,7 @@ async function insertMessage(
  */
 export async function markRoomRead(db: Db, userId: number, roomId: number, now: Date) {
   return transaction(db, async (tx) => {
-    await requireRoomMember(tx, userId, roomId)
+    await requireVisibleRoom(tx, userId, roomId)
     const latest = sql`(select max(${messages.createdAt}) from ${messages} where ${messages.roomId} = ${roomId} and (${messages.status} = 'visible' or ${messages.senderId} = ${userId}))`
     await tx
       .update(roomMembers)
