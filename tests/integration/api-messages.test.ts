@@ -474,6 +474,28 @@ describe('two teachers writing to each other', () => {
   })
 })
 
+describe('a teacher not yet approved', () => {
+  it('takes no question, even with a class published before approvals existed (0020)', async () => {
+    const masters = await loadMasters(api)
+    const [teacher, member] = await insertMembers(api.db, 'unapproved-teacher', 2)
+    const teacherUserId = await api.userId(teacher!)
+    await api.db
+      .update(users)
+      .set({ isTeacher: true, teacherVerifiedAt: api.now })
+      .where(eq(users.id, teacherUserId))
+    expect((await postClass(api, masters, teacher!, { is_published: true })).status).toBe(201)
+    // Approval withdrawn (or never given, for a class published before approvals): the class stays published.
+    await api.db.update(users).set({ teacherVerifiedAt: null }).where(eq(users.id, teacherUserId))
+    const asked = await api.as(member!, 'POST', '/v1/rooms', { partner_id: teacherUserId })
+    expect(asked.status).toBe(404)
+    expect(
+      await api.db.select({ id: rooms.id }).from(rooms).where(eq(rooms.teacherId, teacherUserId)),
+    ).toEqual([])
+    await api.db.update(users).set({ teacherVerifiedAt: api.now }).where(eq(users.id, teacherUserId))
+    expect((await api.as(member!, 'POST', '/v1/rooms', { partner_id: teacherUserId })).status).toBe(201)
+  })
+})
+
 describe('a room with a long history', () => {
   /** Rows each plan node over `messages` produced, summed over its loops (EXPLAIN ANALYZE). */
   const messageRowsRead = async (query: { getSQL(): ReturnType<typeof sql> }) => {

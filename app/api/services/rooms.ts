@@ -321,7 +321,7 @@ async function requireVisibleRoom(tx: Tx | Db, userId: number, roomId: number) {
   if (!member) throw notFound('メッセージルーム')
 }
 
-/** An active teacher with at least one published class: members may ask them before booking. */
+/** An active public teacher with at least one published class: members may ask them before booking. */
 async function teachesPublicly(db: Db, teacherId: number): Promise<boolean> {
   const [row] = await db
     .select({ id: classWorks.id })
@@ -331,7 +331,8 @@ async function teachesPublicly(db: Db, teacherId: number): Promise<boolean> {
       and(
         eq(classWorks.teacherId, teacherId),
         eq(classWorks.isPublished, true),
-        eq(users.isTeacher, true),
+        // Approved (0020): a class published before approvals existed is no way to an unverified adult.
+        publicTeacher,
         isNull(users.suspendedAt),
       ),
     )

@@ -93,14 +93,18 @@ export function TeacherSection({
             {c.teacher.is_verified ? <VerifiedBadge /> : null}
           </p>
           {c.organization ? <p className="text-sm text-slate-700">{c.organization.name}</p> : null}
-          <Link
-            to="/teacher/detail/$id"
-            params={{ id: String(c.teacher.id) }}
-            className="mt-1 inline-block text-sm font-bold text-purple-dark underline"
-          >
-            {c.teacher.nickname}のプロフィールを見る
-          </Link>
-          {ask ? <div className="mt-3">{ask(c.teacher)}</div> : null}
+          {/* A teacher not yet approved has no public page and takes no questions (0020): a class published
+              before approvals existed keeps its page, without ways to them that would lead nowhere. */}
+          {c.teacher.is_verified ? (
+            <Link
+              to="/teacher/detail/$id"
+              params={{ id: String(c.teacher.id) }}
+              className="mt-1 inline-block text-sm font-bold text-purple-dark underline"
+            >
+              {c.teacher.nickname}のプロフィールを見る
+            </Link>
+          ) : null}
+          {ask && c.teacher.is_verified ? <div className="mt-3">{ask(c.teacher)}</div> : null}
         </div>
       </div>
     </section>
