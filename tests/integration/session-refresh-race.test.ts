@@ -128,6 +128,22 @@ describe('session renewal racing across instances (rotating refresh tokens)', ()
     expect(elapsed).toBeLessThan(5_000)
   })
 
+  it('a request renewing while the session is logged out does not go on with the fresh token', async () => {
+    // The provider answers after 50 ms; the member logs out (here or from another device) meanwhile.
+    const { client } = rotatingProvider()
+    const [x] = instances(client)
+    const { data, request } = await expiringSession()
+    const headers: string[] = []
+    const renewing = x!.getSessionAccessToken(request(), { onSetCookie: (h) => void headers.push(h) })
+    await sleep(10)
+    await store.deleteSession(data.sid)
+    expect(await renewing).toBeUndefined()
+    expect(headers).toEqual([expect.stringMatching(/^manabi_session=; Path=\/; Max-Age=0/)])
+    // The row stays gone: the renewal did not bring it back.
+    expect(await store.loadSession(data.sid)).toBeUndefined()
+    expect(loggedOut.some((i) => i.sessionId === data.sid && i.reason === 'logout')).toBe(true)
+  })
+
   it('the conditional delete keeps a row renewed meanwhile', async () => {
     const { data } = await expiringSession()
     // Another instance stores RT2 before the refused one gives up.

@@ -598,7 +598,15 @@ export function createAuthFlow(options: AuthFlowOptions) {
         claims,
         checkedAt: now,
       }
-      emit(await store.sessionCookie(renewed))
+      const cookie = await store.renewedSessionCookie(renewed)
+      if (cookie === undefined) {
+        // Logged out while the provider answered (here, or 「この端末以外からログアウト」 elsewhere): the request that
+        // was renewing must not act with the fresh token after the logout.
+        emit(store.clearSessionCookie())
+        await runLogoutListeners({ sessionId: session.sid, sub: session.claims.sub, reason: 'logout' })
+        return undefined
+      }
+      emit(cookie)
       return view(renewed, setCookie)
     } catch (error) {
       if (error instanceof OidcRequestError && SESSION_ENDING_ERRORS.has(error.code)) {

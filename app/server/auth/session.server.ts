@@ -216,6 +216,12 @@ export function createSessionStore(options: SessionStoreOptions) {
     return true
   }
 
+  /** The Set-Cookie header of a stored session: it lasts as long as the session may go unchecked. */
+  function liveCookie(data: SessionData): string {
+    const maxAge = Math.max(0, Math.floor((data.checkedAt + SESSION_CHECK_EXPIRY_MS - clock()) / 1000))
+    return serializeCookie(names.session, data.sid, { ...base, maxAge })
+  }
+
   /** The session of a cookie value; undefined when there is none, it was deleted, or it is past its day. */
   async function loadSession(sid: string | undefined, now = clock()): Promise<SessionData | undefined> {
     if (!sid || sid.length > 200) return undefined
@@ -277,8 +283,15 @@ export function createSessionStore(options: SessionStoreOptions) {
           .where(lt(sessions.expiresAt, new Date(clock())))
           .catch(() => {})
       }
-      const maxAge = Math.max(0, Math.floor((data.checkedAt + SESSION_CHECK_EXPIRY_MS - clock()) / 1000))
-      return serializeCookie(names.session, data.sid, { ...base, maxAge })
+      return liveCookie(data)
+    },
+
+    /**
+     * Stores a session's renewed tokens and returns its Set-Cookie header; undefined when its row went meanwhile
+     * (logged out on this device or from another one while the provider answered): the session has ended.
+     */
+    async renewedSessionCookie(data: SessionData): Promise<string | undefined> {
+      return (await saveSession(data)) ? liveCookie(data) : undefined
     },
 
     clearSessionCookie(): string {
