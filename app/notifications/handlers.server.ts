@@ -831,11 +831,23 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
     'notify.account_suspended': async (job, { db }) => {
       const userId = positiveId(job.payload.userId, 'userId')
       const [u] = await db
-        .select({ id: users.id, email: users.email, nickname: users.nickname })
+        .select({
+          id: users.id,
+          email: users.email,
+          nickname: users.nickname,
+          suspendedAt: users.suspendedAt,
+        })
         .from(users)
         .where(eq(users.id, userId))
-      if (u)
-        await mailMember(db, deps, `suspended-${job.id}`, u, 'account_suspended', { nickname: u.nickname })
+      // Lifted before the mail went, or lifted and suspended again (that suspension has a job of its own): it would
+      // announce what is no longer true. A job queued without the time only checks the account is suspended.
+      if (!u?.suspendedAt) return
+      if (
+        job.payload.suspendedAt !== undefined &&
+        u.suspendedAt.getTime() !== dateIn(job.payload.suspendedAt, 'suspendedAt').getTime()
+      )
+        return
+      await mailMember(db, deps, `suspended-${job.id}`, u, 'account_suspended', { nickname: u.nickname })
     },
 
     /** An operator lifted a suspension: its owner may sign in again (a teacher's hidden classes are drafts). */

@@ -257,6 +257,55 @@ test('a reported class hidden by an operator leaves search and its page answers 
   await expect(page.getByText('運営が非表示にしたため、公開できません').first()).toBeVisible()
 })
 
+test('a report note over 500 characters is named at the field on /admin/reports, and nothing is decided until it fits @pc-only', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000)
+  // The parent reports a seeded class.
+  await login(page, 'parent@manabi.example', '/class_search')
+  await page.getByTestId('class-card').first().getByRole('link').first().click()
+  await expect(page).toHaveURL(/\/class_search\/detail\/\d+/)
+  const classPath = new URL(page.url()).pathname
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
+  await page.getByTestId('report-class').click()
+  await page.getByTestId('report-dialog').getByLabel('不適切な内容（暴力・性的・差別的な表現など）').check()
+  await page.getByTestId('report-submit').click()
+  await expect(page.getByTestId('snackbar')).toContainText('通報を受け付けました')
+
+  const operator = await otherPerson(browser, page, OPERATOR, '/admin/reports?kind=class')
+  const report = operator
+    .getByTestId('report')
+    .filter({ has: operator.locator(`a[href="${classPath}"]`) })
+    .first()
+  const note = report.getByTestId('report-note')
+  await expect(note).toHaveAttribute('maxlength', '500')
+  // Past the limit anyway (the attribute taken away): the contract's message at the field, nothing sent.
+  await note.evaluate((el) => el.removeAttribute('maxlength'))
+  await note.fill('あ'.repeat(501))
+  await report.getByTestId('report-dismiss').click()
+  await expect(report.getByText('500文字以内で入力してください')).toBeVisible()
+  await expect(note).toHaveAttribute('aria-invalid', 'true')
+  await report.getByTestId('report-hide').click()
+  await expect(report.getByTestId('report-hide-confirm')).toHaveCount(0)
+  await expect(operator.getByText('処理できませんでした。時間をおいてもう一度お試しください')).toHaveCount(0)
+  await operator.reload()
+  await expect(operator.locator('html')).toHaveAttribute('data-hydrated', 'true')
+  await expect(
+    operator.getByTestId('report').filter({ has: operator.locator(`a[href="${classPath}"]`) }),
+  ).not.toHaveCount(0)
+
+  // Within it: dismissed, the note kept.
+  const again = operator
+    .getByTestId('report')
+    .filter({ has: operator.locator(`a[href="${classPath}"]`) })
+    .first()
+  await again.getByTestId('report-note').fill('あ'.repeat(500))
+  await again.getByTestId('report-dismiss').click()
+  await expect(operator.getByTestId('snackbar')).toContainText('対応不要にしました')
+  await operator.context().close()
+})
+
 test('a reported review is taken down from /admin/reports and leaves the class page @pc-only', async ({
   page,
   browser,

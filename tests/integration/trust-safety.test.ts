@@ -1154,6 +1154,58 @@ describe('通報: hiding', () => {
     expect((await call(null, 'GET', `/v1/teachers/${teacher.id}`)).status).toBe(200)
   })
 
+  it('a class its teacher deleted since it was reported: hiding closes its reports as hidden (200), cancels nothing, audits it as already deleted', async () => {
+    const teacher = await newPerson({ teacher: true, verified: true })
+    const [reporter, another] = [await newPerson(), await newPerson()]
+    const cls = await createClass(teacher.sub, { is_published: true })
+    const { id: reportId } = ReportReceipt.parse(expectOk(await report(reporter.sub, 'class', cls.id), 201))
+    const { id: otherReport } = ReportReceipt.parse(expectOk(await report(another.sub, 'class', cls.id), 201))
+    // Published, never booked: its teacher may delete it, reports and all pointing at nothing.
+    expectOk(await call(teacher.sub, 'DELETE', `/v1/teachers/class_works/${cls.id}`))
+    expect(await api.db.select().from(classWorks).where(eq(classWorks.id, cls.id))).toHaveLength(0)
+    const listed = AdminReportList.parse(
+      expectOk(await call(SUBS.operator, 'GET', '/v1/admin/reports?kind=class')),
+    )
+    expect(listed.find((r) => r.id === reportId)?.target_summary).toBe('（削除されたクラス）')
+
+    const res = await call(SUBS.operator, 'POST', `/v1/admin/reports/${reportId}/resolve`, { action: 'hide' })
+    expect(ResolveReportResult.parse(expectOk(res))).toEqual({
+      id: reportId,
+      status: 'hidden',
+      canceled_reservations: 0,
+      refunded_amount: 0,
+    })
+    const rows = await api.db
+      .select({ id: reports.id, status: reports.status, resolvedBy: reports.resolvedBy })
+      .from(reports)
+      .where(inArray(reports.id, [reportId, otherReport]))
+    expect(rows.map((r) => r.status)).toEqual(['hidden', 'hidden'])
+    expect(rows.every((r) => r.resolvedBy === operatorId)).toBe(true)
+    const entries = (await auditOf('report_hide')).filter(
+      (e) => e.targetType === 'class' && e.targetId === String(cls.id),
+    )
+    expect(entries).toHaveLength(1)
+    expect(entries[0]).toMatchObject({
+      actorId: operatorId,
+      after: {
+        status: 'hidden',
+        reports_closed: 2,
+        class_already_deleted: cls.id,
+        reservations_canceled: 0,
+        refunded_amount: 0,
+      },
+    })
+    expect(entries[0]!.after).not.toHaveProperty('class_hidden')
+    // Nobody is told of a class that is no more; deciding again is 409.
+    const told = await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.class_hidden'))
+    expect(told.filter((j) => (j.payload as { classWorkId: number }).classWorkId === cls.id)).toEqual([])
+    expectError(
+      await call(SUBS.operator, 'POST', `/v1/admin/reports/${otherReport}/resolve`, { action: 'hide' }),
+      409,
+      'already_resolved',
+    )
+  })
+
   it('a message: deleted for its recipient; the sender sees it was removed', async () => {
     const teacherId = await api.userId(SUBS.teacher)
     const room = expectOk(await call(SUBS.parent, 'POST', '/v1/rooms', { partner_id: teacherId }))
@@ -1450,7 +1502,7 @@ describe('通報: suspending an account', () => {
       },
     })
     const queued = await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.account_suspended'))
-    expect(queued.map((j) => j.payload)).toEqual([{ userId: bad.id }])
+    expect(queued.map((j) => j.payload)).toEqual([{ userId: bad.id, suspendedAt: api.now.toISOString() }])
     const canceledMail = await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.purchase_canceled'))
     expect(canceledMail.map((j) => j.payload)).toEqual([{ purchaseId: own, by: 'operator' }])
 
@@ -2318,6 +2370,53 @@ describe('利用停止の解除', () => {
       'hidden_by_operator',
     )
     expect((await call(null, 'GET', `/v1/class_works/${cls.id}`)).status).toBe(410)
+  })
+
+  it('a suspension lifted before its mail went mails nothing; lifted and suspended again, only the new one is mailed', async () => {
+    const teacher = await newPerson({ teacher: true, verified: true })
+    const suspendedMails = async () =>
+      (await api.db.select().from(mails)).filter(
+        (m) => m.toAddress === teacher.email && m.subject === 'アカウントの利用を停止しました',
+      )
+    const drain = () =>
+      startJobRunner({
+        db: api.db,
+        autoStart: false,
+        handlers: appJobHandlers({ mail: testMailSettings() }),
+      }).drain()
+    await api.db.delete(jobs)
+    await suspend(teacher)
+    expect(
+      (await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.account_suspended'))).map(
+        (j) => j.payload,
+      ),
+    ).toEqual([{ userId: teacher.id, suspendedAt: api.now.toISOString() }])
+    expectOk(await call(SUBS.operator, 'POST', `/v1/admin/suspensions/${teacher.id}/lift`, {}))
+    await drain()
+    expect(await suspendedMails()).toEqual([])
+    // The mail of the lift itself went: only the suspension's was held back.
+    expect(
+      (await api.db.select().from(mails)).filter((m) => m.toAddress === teacher.email).map((m) => m.subject),
+    ).toEqual(['アカウントの利用停止を解除しました'])
+
+    // Suspended, lifted, suspended again a minute later before any job ran: one mail, the second suspension's.
+    await api.db.delete(jobs)
+    await suspend(teacher)
+    expectOk(await call(SUBS.operator, 'POST', `/v1/admin/suspensions/${teacher.id}/lift`, {}))
+    const first = api.now
+    api.now = new Date(first.getTime() + 60_000)
+    try {
+      await suspend(teacher)
+      expect(
+        (await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.account_suspended'))).map(
+          (j) => (j.payload as { suspendedAt: string }).suspendedAt,
+        ),
+      ).toEqual([first.toISOString(), api.now.toISOString()])
+      await drain()
+    } finally {
+      api.now = first
+    }
+    expect(await suspendedMails()).toHaveLength(1)
   })
 
   it('pages through every suspended account, 200 a page, the most recent first, none twice', async () => {

@@ -428,8 +428,12 @@ async function concernsOperator(
   return false
 }
 
-/** Hides one class: out of search and pages (410), its future lessons cancelled and refunded. */
-async function hideClass(tx: Tx, classWorkId: number, now: Date) {
+/**
+ * Hides one class: out of search and pages (410), its future lessons cancelled and refunded. Null when its teacher
+ * has deleted it since it was reported (only a class nobody ever reserved can be): nothing is left to hide or cancel,
+ * and the report still closes as hidden, as for a review or a message that is gone.
+ */
+async function hideClass(tx: Tx, classWorkId: number, now: Date): Promise<Cancellation | null> {
   const [cls] = await tx
     .select({ id: classWorks.id, hiddenAt: classWorks.hiddenAt, imageUrl: classWorks.imageUrl })
     .from(classWorks)
@@ -437,7 +441,7 @@ async function hideClass(tx: Tx, classWorkId: number, now: Date) {
     // Locked as it is read: a lift of the suspension committing between the read and the writes below would leave
     // the class a draft its teacher can publish again, its report closed as hidden.
     .for('update')
-  if (!cls) throw notFound('クラス')
+  if (!cls) return null
   if (cls.hiddenAt) {
     // Taken down by a suspension meanwhile (a report filed while it ran): judged on its own report now, so lifting
     // the suspension does not bring it back (0020).
@@ -504,8 +508,12 @@ export async function adminResolveReport(
     if (body.action === 'hide') {
       status = 'hidden'
       if (report.targetType === 'class') {
-        cancellation = await hideClass(tx, report.targetId, now)
-        after = { class_hidden: report.targetId, ...cancellationJson(cancellation) }
+        const hidden = await hideClass(tx, report.targetId, now)
+        if (hidden) cancellation = hidden
+        after = {
+          ...(hidden ? { class_hidden: report.targetId } : { class_already_deleted: report.targetId }),
+          ...cancellationJson(cancellation),
+        }
       } else if (report.targetType === 'review') {
         await hideReview(tx, report.targetId)
         after = { review_hidden: report.targetId }
@@ -608,7 +616,12 @@ export async function adminResolveReport(
         before: { status: 'open', report_id: id },
         after: { status, reports_closed: closed.length, note, ...after },
       })
-    if (status === 'suspended') await enqueue(tx, 'notify.account_suspended', { userId: report.targetUserId })
+    // With the suspension's time: its mail goes only while that suspension holds (not after a lift, nor a later one).
+    if (status === 'suspended')
+      await enqueue(tx, 'notify.account_suspended', {
+        userId: report.targetUserId,
+        suspendedAt: now.toISOString(),
+      })
     return {
       id,
       status,

@@ -2,8 +2,8 @@ import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-q
 import { Link } from '@tanstack/react-router'
 import { useId, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
-import { inputClass } from '~/components/ui/form-parts'
-import type { AdminReport } from '~/contract/v1/trust'
+import { FieldError, inputClass } from '~/components/ui/form-parts'
+import { type AdminReport, ResolveReportBody } from '~/contract/v1/trust'
 import { formatDateJa, formatPrice, formatTimeJa } from '~/lib/format'
 import { ADMIN_LIST_PAGE_SIZE } from '~/lib/page-sizes'
 import { REPORT_REASONS, REPORT_TARGETS } from '~/lib/report-reasons'
@@ -123,12 +123,23 @@ function ReportItem({ r }: { r: AdminReport }) {
   const uid = useId()
   const queryClient = useQueryClient()
   const [note, setNote] = useState('')
+  const [error, setError] = useState<string | undefined>()
   const [confirming, setConfirming] = useState<'hide' | 'suspend' | null>(null)
+  /**
+   * The note checked with the contract before anything is asked or sent: the server function's validator would
+   * refuse it (a note over 500 characters) before the API could name the field.
+   */
+  const noteOk = (action: 'dismiss' | 'hide' | 'suspend') => {
+    const checked = ResolveReportBody.safeParse({ action, note })
+    setError(checked.success ? undefined : checked.error.issues[0]?.message)
+    return checked.success
+  }
   const resolve = useMutation({
     mutationFn: (action: 'dismiss' | 'hide' | 'suspend') =>
       resolveReport({ data: { id: r.id, body: { action, note } } }),
     onSuccess: async (result) => {
       if (!result.ok) {
+        if (result.fieldErrors.note) setError(result.fieldErrors.note)
         // Decided by another operator meanwhile: the list shows it as it is now.
         if (result.status === 409) await queryClient.invalidateQueries({ queryKey: ['admin', 'reports'] })
         return showErrorSnackbar(result.message)
@@ -185,17 +196,22 @@ function ReportItem({ r }: { r: AdminReport }) {
             <textarea
               id={`${uid}-note`}
               rows={2}
+              maxLength={500}
               className={inputClass}
               value={note}
+              aria-invalid={Boolean(error)}
+              aria-describedby={error ? `${uid}-error` : undefined}
               onChange={(e) => setNote(e.target.value)}
+              data-testid="report-note"
             />
+            <FieldError id={`${uid}-error`} message={error} />
           </div>
           <div className="flex flex-wrap gap-2">
             <button
               type="button"
               className="btn-outline"
               disabled={resolve.isPending}
-              onClick={() => resolve.mutate('dismiss')}
+              onClick={() => noteOk('dismiss') && resolve.mutate('dismiss')}
               data-testid="report-dismiss"
             >
               対応不要
@@ -205,7 +221,7 @@ function ReportItem({ r }: { r: AdminReport }) {
                 type="button"
                 className="btn-outline"
                 disabled={resolve.isPending}
-                onClick={() => setConfirming('hide')}
+                onClick={() => noteOk('hide') && setConfirming('hide')}
                 data-testid="report-hide"
               >
                 {HIDE_LABELS[r.target_type as Exclude<AdminReport['target_type'], 'teacher'>]}
@@ -216,7 +232,7 @@ function ReportItem({ r }: { r: AdminReport }) {
                 type="button"
                 className="btn-primary"
                 disabled={resolve.isPending}
-                onClick={() => setConfirming('suspend')}
+                onClick={() => noteOk('suspend') && setConfirming('suspend')}
                 data-testid="report-suspend"
               >
                 アカウントを利用停止する
@@ -235,7 +251,7 @@ function ReportItem({ r }: { r: AdminReport }) {
                   type="button"
                   className="btn-primary"
                   disabled={resolve.isPending}
-                  onClick={() => resolve.mutate(confirming)}
+                  onClick={() => noteOk(confirming) && resolve.mutate(confirming)}
                   data-testid={`report-${confirming}-confirm`}
                 >
                   {confirming === 'suspend'
