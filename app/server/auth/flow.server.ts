@@ -532,11 +532,12 @@ export function createAuthFlow(options: AuthFlowOptions) {
       session.claims.sub,
       target === 'others' ? { allExcept: session.sid } : target,
     )
-    await revokeAll(result.refreshTokens)
     // Their provider sessions stay (its single sign-on, on those devices too): a sign-in there from now on must
-    // authenticate afresh (needsFreshSignIn).
+    // authenticate afresh (needsFreshSignIn). Recorded before the revocations, which may wait on the provider for
+    // long: a sign-in on a lost device meanwhile would otherwise pass by single sign-on and keep its session.
     if (target === 'others' || result.deleted > 0)
       await store.recordSignInRevocation(session.claims.sub, clock())
+    await revokeAll(result.refreshTokens)
     await securityEvent(request, {
       action: 'logout_others',
       sub: session.claims.sub,
