@@ -96,10 +96,26 @@ test('a teacher creates a 全3回 course with weekly lessons; a parent books all
   await expect(item.getByTestId('course-lessons').locator('li')).toHaveCount(3)
   await item.getByTestId('add-to-calendar').locator('summary').click()
   await expect(item.getByTestId('google-calendar-link')).toHaveCount(3)
-  const ics = await parent.request.get((await item.getByTestId('ics-link').getAttribute('href'))!)
-  const text = await ics.text()
+  const icsHref = (await item.getByTestId('ics-link').getAttribute('href'))!
+  const text = await (await parent.request.get(icsHref)).text()
   expect(text.match(/BEGIN:VEVENT/g)).toHaveLength(3)
   expect(text).toContain('（第3回／全3回）')
+  expect(text.match(/DTEND;TZID=Asia\/Tokyo:\d{8}T164500/g)).toHaveLength(3)
   await expectAccessible(parent)
+
+  // The teacher lengthens the class, then edits only the run's capacity: the booked lessons keep their times
+  // (not a move: no 48-hour rule, no mail to the family).
+  await gotoReady(page, `/class_management/edit/${classId}`)
+  await page.getByTestId('class-form').getByLabel('時間（分）').fill('90')
+  await page.getByTestId('save-class').click()
+  await expect(page.getByTestId('snackbar')).toContainText('クラスを保存しました')
+  const runRow = page.getByTestId('schedule-row')
+  await runRow.getByRole('button', { name: '編集' }).click()
+  await runRow.getByTestId('schedule-form').getByLabel('定員（人）').fill('5')
+  await runRow.getByTestId('save-schedule').click()
+  await expect(page.getByTestId('snackbar')).toContainText('スケジュールを変更しました')
+  await expect(runRow).toContainText('予約 1/5席')
+  const after = await (await parent.request.get(icsHref)).text()
+  expect(after.match(/DTEND;TZID=Asia\/Tokyo:\d{8}T164500/g)).toHaveLength(3)
   await context.close()
 })

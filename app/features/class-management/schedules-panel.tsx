@@ -373,7 +373,12 @@ function ScheduleForm(props: { cls: TeacherClassWork; schedule?: TeacherSchedule
         error: { [`lessons.${missing}.started_at`]: `第${missing + 1}回の開始日時を入力してください` },
       }
     return {
-      lessons: lessonStarts.map((v) => {
+      lessons: lessonStarts.map((v, i) => {
+        // A lesson whose start the teacher left as it was keeps its saved times to the second: the class's
+        // duration may have changed since, and the form shows whole minutes. Only what was typed moves.
+        const saved = schedule?.lessons[i]
+        if (saved && v === isoToTokyoLocal(saved.started_at))
+          return { started_at: saved.started_at, ended_at: saved.ended_at }
         const startIso = tokyoLocalToIso(v)!
         return {
           started_at: startIso,
@@ -381,6 +386,17 @@ function ScheduleForm(props: { cls: TeacherClassWork; schedule?: TeacherSchedule
         }
       }),
     }
+  }
+
+  /** An edit that leaves every time as saved sends none: the lesson is not moved (no 48-hour rule, no mail). */
+  function unchanged(period: Pick<ScheduleInput, 'started_at' | 'ended_at' | 'lessons'>) {
+    if (!schedule) return false
+    if (period.lessons)
+      return period.lessons.every(
+        (l, i) =>
+          l.started_at === schedule.lessons[i]?.started_at && l.ended_at === schedule.lessons[i]?.ended_at,
+      )
+    return period.started_at === schedule.started_at && period.ended_at === schedule.ended_at
   }
 
   async function onSubmit(e: React.FormEvent) {
@@ -394,8 +410,13 @@ function ScheduleForm(props: { cls: TeacherClassWork; schedule?: TeacherSchedule
       }
       period = { lessons: course.lessons }
     } else {
-      const startIso = tokyoLocalToIso(start)
-      const endIso = tokyoLocalToIso(end)
+      // Left as shown: the saved time to the second (the form shows whole minutes).
+      const startIso =
+        schedule && start === isoToTokyoLocal(schedule.started_at)
+          ? schedule.started_at
+          : tokyoLocalToIso(start)
+      const endIso =
+        schedule && end === isoToTokyoLocal(schedule.ended_at) ? schedule.ended_at : tokyoLocalToIso(end)
       const next: Record<string, string> = {}
       if (!startIso) next.started_at = '開始日時を入力してください'
       if (!endIso) next.ended_at = '終了日時を入力してください'
@@ -407,8 +428,8 @@ function ScheduleForm(props: { cls: TeacherClassWork; schedule?: TeacherSchedule
       }
       period = { started_at: startIso, ended_at: endIso }
     }
-    const parsed = ScheduleInput.safeParse({
-      ...period,
+    const parsed = (schedule ? SchedulePatch : ScheduleInput).safeParse({
+      ...(unchanged(period) ? {} : period),
       capacity: numberOrUndefined(capacity),
       meeting_url: meetingUrl.trim() === '' ? null : meetingUrl.trim(),
     })
