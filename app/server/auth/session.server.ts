@@ -65,8 +65,12 @@ export interface FlashMessage {
 
 /** Session check expiry (spec §9: 1 day). */
 export const SESSION_CHECK_EXPIRY_MS = 24 * 60 * 60 * 1000
-/** The login transaction cookie lives 10 minutes. */
-export const TRANSACTION_MAX_AGE_S = 10 * 60
+/**
+ * The login transaction cookie lives as long as the provider's sign-in page (its interaction, 60 minutes): a
+ * parent who signs up and reads the confirmation mail before pressing 「まなびのたねへ進む」 still lands signed in,
+ * not on 「ログインできませんでした」 (Invalid state).
+ */
+export const TRANSACTION_MAX_AGE_S = 60 * 60
 /** The flash cookie only has to survive one redirect. */
 export const FLASH_MAX_AGE_S = 60
 /** Readable by the app's JavaScript (not HttpOnly): JSON of FlashMessage, URI-encoded. */
