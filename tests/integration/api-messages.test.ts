@@ -280,6 +280,14 @@ describe('read marks and clocks', () => {
     expect(await unread()).toBe(1)
     await markRoomRead(api.db, readerId, room!.id, new Date(api.now.getTime() + 90_000))
     expect(await unread()).toBe(0)
+    // The reader's own answer, sent at +120 s, does not move the mark: a partner message recorded at +100 s that
+    // commits after the reading still counts.
+    await sendMessage(api.db, readerId, room!.id, 'お返事です', new Date(api.now.getTime() + 120_000))
+    await markRoomRead(api.db, readerId, room!.id, new Date(api.now.getTime() + 125_000))
+    await sendMessage(api.db, senderId, room!.id, '行き違いでした', new Date(api.now.getTime() + 100_000))
+    expect(await unread()).toBe(1)
+    await markRoomRead(api.db, readerId, room!.id, new Date(api.now.getTime() + 130_000))
+    expect(await unread()).toBe(0)
     // Sending moves no read mark once the room is in the sender's list, whatever their clock says.
     await sendMessage(api.db, senderId, room!.id, 'もうひとつ', new Date(api.now.getTime() - 60_000))
     const [mark] = await api.db

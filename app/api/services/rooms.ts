@@ -533,15 +533,17 @@ async function insertMessage(
 }
 
 /**
- * Marks every message in the room read for the caller (POST /v1/rooms/{id}/read): read up to the newest message
- * they can see, not up to `now`. A message being sent at that moment carries its sender's time, which can be
+ * Marks every message in the room read for the caller (POST /v1/rooms/{id}/read): read up to the partner's newest
+ * visible message, not up to `now`. A message being sent at that moment carries its sender's time, which can be
  * earlier (a transaction not yet committed, an instance whose clock is behind): marked read up to `now`, it would
  * never have counted as unread. Never earlier than before; `now` only for a room with nothing in it yet.
  */
 export async function markRoomRead(db: Db, userId: number, roomId: number, now: Date) {
   return transaction(db, async (tx) => {
     await requireVisibleRoom(tx, userId, roomId)
-    const latest = sql`(select max(${messages.createdAt}) from ${messages} where ${messages.roomId} = ${roomId} and (${messages.status} = 'visible' or ${messages.senderId} = ${userId}))`
+    // The partner's newest visible message (0042): the reader's own never count as unread, and one sent just
+    // before would mark read a partner message recorded with an earlier time that commits after this.
+    const latest = sql`(select max(${messages.createdAt}) from ${messages} where ${messages.roomId} = ${roomId} and ${messages.status} = 'visible' and ${messages.senderId} <> ${userId})`
     await tx
       .update(roomMembers)
       .set({
