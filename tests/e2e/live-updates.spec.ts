@@ -96,6 +96,25 @@ test('live updates: the teacher’s message updates the parent’s header badge 
     await expect(page.getByTestId('unread-badge')).toHaveText(String(before + 1), { timeout: LIVE_WITHIN_MS })
     expect(await stillSamePage(page)).toBe(true)
 
+    // 1b. The room opened while its messages cannot be loaded (a 503, offline) marks nothing read.
+    const posts: string[] = []
+    const onRequest = (r: { url(): string; method(): string }) => {
+      if (r.url().includes('/_serverFn/') && r.method() === 'POST') posts.push(r.url())
+    }
+    page.on('request', onRequest)
+    let refused = 0
+    await page.route('**/_serverFn/**', (route) => {
+      if (route.request().method() !== 'GET') return route.continue()
+      refused++
+      return route.fulfill({ status: 503, contentType: 'application/json', body: '{}' })
+    })
+    await gotoReady(page, `/message?room=${roomId}`)
+    await expect(page.getByTestId('room-view')).toBeVisible()
+    await expect.poll(() => refused).toBeGreaterThan(0)
+    expect(posts).toEqual([])
+    await page.unroute('**/_serverFn/**')
+    page.off('request', onRequest)
+
     // 2. The parent has the room open; the teacher writes again: it appears there, without a reload.
     await gotoReady(page, `/message?room=${roomId}`)
     await expectLive(page)

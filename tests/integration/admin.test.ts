@@ -471,8 +471,10 @@ describe('held messages', () => {
 
   it('nor one sent to them, released or deleted (409 own_account)', async () => {
     const teacherId = await api.userId(SUBS.teacher)
-    const roomId = (await api.as(SUBS.operator, 'POST', '/v1/rooms', { partner_id: teacherId })).body
-      .id as number
+    // The operator asks first (a room nobody has written in yet is not the teacher's to write into).
+    const roomId = (
+      await api.as(SUBS.operator, 'POST', '/v1/rooms', { partner_id: teacherId, body: 'ご質問です' })
+    ).body.id as number
     const sent = await api.as(SUBS.teacher, 'POST', `/v1/rooms/${roomId}/messages`, {
       body: 'でんわは ぜろきゅうぜろ いちにさんよん ごろくななはち です',
     })

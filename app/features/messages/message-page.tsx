@@ -239,14 +239,15 @@ function RoomView({
       ])
     },
   })
-  // Opening the room, and every new message from the partner while it is open, marks it read.
+  // Opening the room, and every new message from the partner while it is open, marks it read: once the messages
+  // are on screen (they are loaded after the page), never while they could not be loaded.
   const lastPartnerMessage = messages?.filter((m) => !m.is_mine).at(-1)?.id
   const { mutate: markRead } = read
   const unread = room?.unread_count ?? 0
-  const hasRoom = room !== undefined
+  const shown = room !== undefined && messages !== undefined
   useEffect(() => {
-    if (hasRoom && (unread > 0 || lastPartnerMessage !== undefined)) markRead()
-  }, [hasRoom, lastPartnerMessage, unread, markRead])
+    if (shown && (unread > 0 || lastPartnerMessage !== undefined)) markRead()
+  }, [shown, lastPartnerMessage, unread, markRead])
 
   // A new last message is brought into view when the reader is at the bottom already, or sent it: one reading
   // further up the history stays where they are.
