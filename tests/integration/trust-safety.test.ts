@@ -59,7 +59,7 @@ import {
 import { type CallResult, setupApi, TEST_CARD, type TestApi } from './support/api'
 import { TEST_ISSUER } from './support/constants'
 import { appJobHandlers, runQueuedJobs } from './support/jobs'
-import { whileSuspending } from './support/locks'
+import { whileHeld, whileSuspending } from './support/locks'
 import { testMailSettings } from './support/mail'
 import { migrationStatement } from './support/migrations'
 import { SUBS, testAuth, tokenFor } from './support/tokens'
@@ -2868,5 +2868,41 @@ describe('an operator never decides on their own account (four eyes)', () => {
       .where(inArray(reports.id, [theirs!.id, others]))
     expect(open.map((x) => x.status)).toEqual(['open', 'open'])
     expect((await call(null, 'GET', `/v1/class_works/${cls.id}`)).status).toBe(200)
+  })
+
+  it("nor closes one of theirs filed while the decision waited for the class: it stays open for another operator's eyes", async () => {
+    const stranger = await newPerson({ teacher: true, verified: true })
+    const cls = await createClass(stranger.sub, { is_published: true })
+    const { id: others } = ReportReceipt.parse(
+      expectOk(await report((await newPerson()).sub, 'class', cls.id), 201),
+    )
+    let theirs: number | undefined
+    // The class held (an edit, a booking) while the operator files their own report on it; the decision on the
+    // other report arrives meanwhile, checks what is open then, and waits for the class. On PGlite (one
+    // connection) it runs after: it then sees the operator's report and refuses (409), which keeps it open too.
+    const decided = await whileHeld(
+      api,
+      async (tx) => {
+        await tx.select({ id: classWorks.id }).from(classWorks).where(eq(classWorks.id, cls.id)).for('update')
+        const [row] = await tx
+          .insert(reports)
+          .values({
+            reporterId: operatorId,
+            targetType: 'class',
+            targetId: cls.id,
+            targetUserId: stranger.id,
+            reason: 'inappropriate',
+          })
+          .returning({ id: reports.id })
+        theirs = row!.id
+      },
+      () => call(SUBS.operator, 'POST', `/v1/admin/reports/${others}/resolve`, { action: 'hide' }),
+    )
+    expect([200, 409]).toContain(decided.status)
+    const [own] = await api.db
+      .select({ status: reports.status, resolvedBy: reports.resolvedBy })
+      .from(reports)
+      .where(eq(reports.id, theirs!))
+    expect(own).toEqual({ status: 'open', resolvedBy: null })
   })
 })

@@ -551,16 +551,19 @@ export async function adminResolveReport(
         after: { suspended: true, report_id: id, ...after },
       })
     }
-    // Every open report about the same content (or, on a suspension, about anything of that account) closes too.
+    // Every open report about the same content (or, on a suspension, about anything of that account) closes too:
+    // those locked and checked above. One filed while this decision waited for the class or the account is left
+    // open for a decision of its own: it was never checked for four eyes (the operator may have filed it).
     const closed = await tx
       .update(reports)
       .set({ status, resolvedAt: now, resolvedBy: operator.id, note })
       .where(
         and(
           eq(reports.status, 'open'),
-          status === 'suspended'
-            ? eq(reports.targetUserId, report.targetUserId)
-            : and(eq(reports.targetType, report.targetType), eq(reports.targetId, report.targetId)),
+          inArray(
+            reports.id,
+            locked.filter((l) => l.status === 'open').map((l) => l.id),
+          ),
         ),
       )
       .returning({ id: reports.id, targetType: reports.targetType, targetId: reports.targetId })
