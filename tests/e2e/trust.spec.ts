@@ -157,8 +157,11 @@ test('a reported message leads to a suspension: the sender is signed out at once
   await expect(teacher.getByTestId('snackbar')).toContainText('通報を受け付けました')
   await teacher.context().close()
 
-  // The operator suspends the sender.
-  const operator = await otherPerson(browser, page, OPERATOR, '/admin/reports?kind=message')
+  // The operator suspends the sender, with 利用停止中のアカウント seen a moment before (a list kept for 30 s).
+  const operator = await otherPerson(browser, page, OPERATOR, '/admin/suspensions')
+  await expect(operator.getByRole('heading', { level: 1 })).toBeVisible()
+  await operator.getByRole('link', { name: '運営管理' }).click()
+  await operator.getByRole('link', { name: /^通報/ }).click()
   const report = operator.getByTestId('report').filter({ hasText: text })
   await expect(report).toContainText('子どもの安全が心配')
   await expect(report).toContainText('授業の外で会おうと誘われました。')
@@ -166,6 +169,10 @@ test('a reported message leads to a suspension: the sender is signed out at once
   await report.getByTestId('report-suspend').click()
   await report.getByTestId('report-suspend-confirm').click()
   await expect(operator.getByTestId('snackbar')).toContainText('アカウントを利用停止しました')
+  // Back to that list without a reload: the account is in it.
+  await operator.getByRole('link', { name: '運営管理' }).click()
+  await operator.getByRole('link', { name: /^利用停止中のアカウント/ }).click()
+  await expect(operator.getByTestId('suspension').filter({ hasText: nickname })).toBeVisible()
   await gotoReady(operator, '/admin/audit?action=account_suspend')
   await expect(operator.getByTestId('audit-entry').first()).toContainText('アカウントの利用停止')
   await operator.context().close()

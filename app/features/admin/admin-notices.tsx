@@ -42,7 +42,11 @@ export function AdminNotices() {
   const withdraw = useMutation({
     mutationFn: (id: number) => withdrawAdminNotice({ data: id }),
     onSuccess: async (result) => {
-      if (!result.ok) return showErrorSnackbar(result.message)
+      if (!result.ok) {
+        // Withdrawn by another operator meanwhile: the list shows it as it is now.
+        if (result.status === 409) await refresh()
+        return showErrorSnackbar(result.message)
+      }
       await refresh()
       showSnackbar({ message: 'お知らせを取り下げました' })
     },

@@ -144,7 +144,8 @@ function ReportItem({ r }: { r: AdminReport }) {
         if (result.status === 409) await queryClient.invalidateQueries({ queryKey: ['admin', 'reports'] })
         return showErrorSnackbar(result.message)
       }
-      await queryClient.invalidateQueries({ queryKey: ['admin', 'reports'] })
+      // Every operator list: a suspension adds to 利用停止中 and deletes held messages; hiding cancels lessons.
+      await queryClient.invalidateQueries({ queryKey: ['admin'] })
       const d = result.data
       const cancellations =
         d.canceled_reservations > 0
