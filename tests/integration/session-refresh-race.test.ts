@@ -144,6 +144,23 @@ describe('session renewal racing across instances (rotating refresh tokens)', ()
     expect(loggedOut.some((i) => i.sessionId === data.sid && i.reason === 'logout')).toBe(true)
   })
 
+  it('stores the renewed tokens when the refreshed ID token cannot be checked: the spent refresh token is not kept', async () => {
+    const { client } = rotatingProvider()
+    const refresh = client.refresh.bind(client)
+    const withIdToken = {
+      ...client,
+      refresh: async (token: string) => ({ ...(await refresh(token)), idToken: 'id.token.here' }),
+      verifyIdToken: async () => {
+        throw new Error('JWKS fetch timed out')
+      },
+    } as unknown as OidcClient
+    const [x] = instances(withIdToken)
+    const { data, request } = await expiringSession()
+    const renewed = await x!.getSessionAccessToken(request())
+    expect(renewed).toMatchObject({ accessToken: 'AT2', claims: data.claims })
+    expect(await store.loadSession(data.sid)).toMatchObject({ accessToken: 'AT2', refreshToken: 'RT2' })
+  })
+
   it('the conditional delete keeps a row renewed meanwhile', async () => {
     const { data } = await expiringSession()
     // Another instance stores RT2 before the refused one gives up.

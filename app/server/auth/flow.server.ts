@@ -587,9 +587,15 @@ export function createAuthFlow(options: AuthFlowOptions) {
       const tokens = await renew(client, session.refreshToken)
       let claims = session.claims
       if (tokens.idToken) {
-        // A refreshed ID token carries current claims (e.g. email_verified after the confirmation link).
-        const refreshed = await client.verifyIdToken(tokens.idToken, { now })
-        if (refreshed.sub === session.claims.sub) claims = pickSessionClaims(refreshed)
+        // A refreshed ID token carries current claims (e.g. email_verified after the confirmation link). One that
+        // cannot be checked now (its keys out of reach) keeps the claims as they were: the refresh token is spent
+        // (they rotate), so the new tokens must be stored whatever happens to the ID token.
+        try {
+          const refreshed = await client.verifyIdToken(tokens.idToken, { now })
+          if (refreshed.sub === session.claims.sub) claims = pickSessionClaims(refreshed)
+        } catch (error) {
+          if (!options.quiet) console.warn(`[auth] refreshed ID token not checked: ${describeError(error)}`)
+        }
       }
       const renewed: SessionData = {
         ...session,
