@@ -47,26 +47,6 @@ function session(sub: string): SessionData {
 const cookieValue = (header: string) => decodeURIComponent(header.split(';')[0]!.split('=')[1]!)
 
 describe('session store', () => {
-  it('keeps a login transaction as long as the sign-in page at the provider lasts (an hour)', async () => {
-    const s = store()
-    const tx = {
-      state: 'state-1',
-      nonce: 'nonce-1',
-      codeVerifier: 'verifier-1',
-      returnTo: '/mypage',
-      errorPath: '/',
-      createdAt: now,
-    }
-    const header = await s.transactionCookie(tx)
-    expect(header).toContain('Max-Age=3600')
-    const request = new Request('http://localhost/auth/callback', {
-      headers: { cookie: header.split(';')[0]! },
-    })
-    // Signed up, then read the confirmation mail for a quarter of an hour before continuing.
-    expect(await s.readTransaction(request, now + 15 * 60_000)).toMatchObject({ state: 'state-1' })
-    expect(await s.readTransaction(request, now + 61 * 60_000)).toBeUndefined()
-  })
-
   it('sets an opaque cookie and keeps the tokens encrypted', async () => {
     const s = store()
     const data = session('alice')
