@@ -1628,6 +1628,13 @@ describe('通報: suspending an account', () => {
       'gone',
     )
     expect(await api.db.select().from(messages).where(eq(messages.roomId, room.id))).toHaveLength(2)
+    // The room says so, so that the page offers no composer whose every send is refused; lifted, it is back.
+    const canSend = async () =>
+      (expectOk(await call(parent.sub, 'GET', `/v1/rooms?room_id=${room.id}`)) as { can_send: boolean }[])[0]
+        ?.can_send
+    expect(await canSend()).toBe(false)
+    await api.db.update(users).set({ suspendedAt: null }).where(eq(users.id, teacher.id))
+    expect(await canSend()).toBe(true)
   })
 
   it("a suspended teacher leaves their followers' lists, and nobody can start following them (404)", async () => {

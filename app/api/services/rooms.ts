@@ -55,6 +55,7 @@ export async function listRooms(db: Db, userId: number, filter: RoomFilter = {})
         : null,
     unread_count: Number(r.unread),
     updated_at: iso(r.lastMessageAt ?? r.createdAt),
+    can_send: !r.partnerSuspended,
   }))
 }
 
@@ -78,6 +79,7 @@ export function roomListQuery(db: Db, userId: number, { roomId, partnerId }: Roo
       partnerNickname: sql<string>`${partner.nickname}`.as('partner_nickname'),
       partnerAvatarUrl: sql<string | null>`${partner.avatarUrl}`.as('partner_avatar_url'),
       partnerIsTeacher: sql<boolean>`${partner.isTeacher}`.as('partner_is_teacher'),
+      partnerSuspended: sql<boolean>`${partner.suspendedAt} is not null`.as('partner_suspended'),
     })
     .from(roomMembers)
     .innerJoin(rooms, eq(rooms.id, roomMembers.roomId))
@@ -122,6 +124,7 @@ export function roomListQuery(db: Db, userId: number, { roomId, partnerId }: Roo
       partnerNickname: list.partnerNickname,
       partnerAvatarUrl: list.partnerAvatarUrl,
       partnerIsTeacher: list.partnerIsTeacher,
+      partnerSuspended: list.partnerSuspended,
       unread,
       lastId: last.id,
       lastSenderId: last.senderId,

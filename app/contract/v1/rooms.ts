@@ -11,6 +11,8 @@ export const Room = z.object({
   /** Messages from the partner after the caller last read the room. */
   unread_count: z.number().int().nonnegative(),
   updated_at: DateTime,
+  /** False while the partner's account is suspended: a message to them is refused (410), so none is offered. */
+  can_send: z.boolean(),
 })
 export type Room = z.infer<typeof Room>
 export const RoomList = z.array(Room)

@@ -390,70 +390,86 @@ function RoomView({
         </ol>
         <div ref={bottom} />
       </section>
-      <form
-        className="border-t border-slate-200 p-3"
-        onSubmit={(e) => {
-          e.preventDefault()
-          submit(false)
-        }}
-      >
-        <label htmlFor={`${uid}-body`} className="sr-only">
-          メッセージ
-        </label>
-        <textarea
-          id={`${uid}-body`}
-          ref={textarea}
-          rows={3}
-          maxLength={2000}
-          className="w-full rounded-lg border border-slate-300 px-3 py-2"
-          placeholder="メッセージを入力"
-          value={text}
-          onChange={(e) => {
-            setText(e.target.value)
-            if (warning) setWarning(null)
+      {room && !room.can_send ? (
+        // The partner's account is suspended: a message would be refused (410).
+        <p
+          className="border-t border-slate-200 p-4 text-sm text-slate-700"
+          role="status"
+          data-testid="cannot-send"
+        >
+          この相手は現在ご利用いただけないため、メッセージを送れません
+        </p>
+      ) : (
+        <form
+          className="border-t border-slate-200 p-3"
+          onSubmit={(e) => {
+            e.preventDefault()
+            submit(false)
           }}
-          data-testid="message-input"
-        />
-        {warning ? (
-          <div
-            role="alert"
-            className="mt-2 rounded-lg border-2 border-red-dark bg-red/10 p-3 text-sm"
-            data-testid="contact-warning"
-          >
-            <p className="font-bold text-red-dark">{warning}が含まれているようです。</p>
-            <p className="mt-1">
-              安全のため、まなびのたねの外で連絡を取り合うことは禁止されています。内容を確認してください。このまま送信すると、運営が確認するまで相手には届きません。
-            </p>
-            <div className="mt-2 flex flex-wrap gap-2">
-              <button
-                type="button"
-                className="btn-outline px-3 py-1.5"
-                onClick={() => {
-                  setWarning(null)
-                  textarea.current?.focus()
-                }}
-                data-testid="contact-edit"
-              >
-                修正する
-              </button>
-              <button
-                type="button"
-                className="btn bg-red-dark px-3 py-1.5 text-white hover:bg-red"
-                disabled={send.isPending}
-                onClick={() => submit(true)}
-                data-testid="contact-send-anyway"
-              >
-                このまま送信する
-              </button>
+        >
+          <label htmlFor={`${uid}-body`} className="sr-only">
+            メッセージ
+          </label>
+          <textarea
+            id={`${uid}-body`}
+            ref={textarea}
+            rows={3}
+            maxLength={2000}
+            className="w-full rounded-lg border border-slate-300 px-3 py-2"
+            placeholder="メッセージを入力"
+            value={text}
+            onChange={(e) => {
+              setText(e.target.value)
+              if (warning) setWarning(null)
+            }}
+            data-testid="message-input"
+          />
+          {warning ? (
+            <div
+              role="alert"
+              className="mt-2 rounded-lg border-2 border-red-dark bg-red/10 p-3 text-sm"
+              data-testid="contact-warning"
+            >
+              <p className="font-bold text-red-dark">{warning}が含まれているようです。</p>
+              <p className="mt-1">
+                安全のため、まなびのたねの外で連絡を取り合うことは禁止されています。内容を確認してください。このまま送信すると、運営が確認するまで相手には届きません。
+              </p>
+              <div className="mt-2 flex flex-wrap gap-2">
+                <button
+                  type="button"
+                  className="btn-outline px-3 py-1.5"
+                  onClick={() => {
+                    setWarning(null)
+                    textarea.current?.focus()
+                  }}
+                  data-testid="contact-edit"
+                >
+                  修正する
+                </button>
+                <button
+                  type="button"
+                  className="btn bg-red-dark px-3 py-1.5 text-white hover:bg-red"
+                  disabled={send.isPending}
+                  onClick={() => submit(true)}
+                  data-testid="contact-send-anyway"
+                >
+                  このまま送信する
+                </button>
+              </div>
             </div>
+          ) : null}
+          <div className="mt-2 flex justify-end">
+            <button
+              type="submit"
+              className="btn-primary"
+              disabled={send.isPending}
+              data-testid="message-send"
+            >
+              送信
+            </button>
           </div>
-        ) : null}
-        <div className="mt-2 flex justify-end">
-          <button type="submit" className="btn-primary" disabled={send.isPending} data-testid="message-send">
-            送信
-          </button>
-        </div>
-      </form>
+        </form>
+      )}
     </section>
   )
 }

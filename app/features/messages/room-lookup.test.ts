@@ -7,6 +7,7 @@ const room = (id: number, partnerId: number): Room => ({
   partner: { id: partnerId, nickname: 'はなこ', avatar_url: null, is_teacher: false },
   last_message: null,
   unread_count: 0,
+  can_send: true,
   updated_at: '2026-12-01T00:00:00.000Z',
 })
 
