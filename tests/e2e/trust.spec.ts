@@ -177,6 +177,15 @@ test('a reported message leads to a suspension: the sender is signed out at once
   await expect(operator.getByTestId('audit-entry').first()).toContainText('アカウントの利用停止')
   await operator.context().close()
 
+  // The teacher's room with them says why no message can go, instead of a composer every send of which fails.
+  const reporter = await otherPerson(browser, page, TEACHER, '/message')
+  await reporter.getByTestId('room-item').filter({ hasText: nickname }).click()
+  await expect(reporter.getByTestId('cannot-send')).toHaveText(
+    'この相手は現在ご利用いただけないため、メッセージを送れません',
+  )
+  await expect(reporter.getByTestId('message-input')).toHaveCount(0)
+  await reporter.context().close()
+
   // The sender's next request is signed out; signing in again is refused with a Japanese reason.
   await gotoReady(page, '/mypage')
   await expect(page).not.toHaveURL(/\/mypage$/)
