@@ -18,6 +18,20 @@ describe('withoutQueryParams', () => {
     expect(line).toContain('statement timeout')
   })
 
+  it("leaves a calendar feed's token out of the paths an error names (a failed HTTP call names its URL)", () => {
+    const fetchFailed = new Error(
+      `[GET] "http://api.internal/v1/calendar_feeds/${TOKEN}": <no response> fetch failed`,
+    )
+    const err = new Error('サーバーに接続できませんでした', { cause: fetchFailed })
+    const line = errorLine(err)
+    expect(line).not.toContain(TOKEN)
+    expect(line).toContain('/v1/calendar_feeds/{token}": <no response> fetch failed')
+    expect(errorLine(new Error(`GET /calendar/${TOKEN}.ics failed`))).toBe('GET /calendar/{token}.ics failed')
+    expect(errorLine(new Error('POST /v1/users/calendar/regenerate failed'))).toBe(
+      'POST /v1/users/calendar/regenerate failed',
+    )
+  })
+
   it('leaves other errors as they are', () => {
     const plain = new Error('connect ECONNREFUSED 127.0.0.1:5432')
     expect(withoutQueryParams(plain)).toBe(plain)

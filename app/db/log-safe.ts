@@ -14,10 +14,24 @@ export function withoutQueryParams(err: unknown): unknown {
   return copy
 }
 
-/** One line for a log: the message without the parameters, and the cause's message (the driver's reason). */
+/**
+ * A calendar feed's address is its secret (anyone holding it reads the owner's lessons): the API's
+ * /v1/calendar_feeds/{token} and the site's /calendar/{token}.ics. A failed HTTP call names its URL in its message.
+ */
+const SECRET_PATHS = /(\/calendar_feeds\/)[^/\s"'?#]+|(\/calendar\/)[^/\s"'?#]+(\.ics)/g
+
+/** Text as it may be logged: a calendar feed's token left out of any path in it. */
+export function withoutSecretPaths(text: string): string {
+  return text.replace(SECRET_PATHS, (_, api, site, ics) => (api ? `${api}{token}` : `${site}{token}${ics}`))
+}
+
+/**
+ * One line for a log: the message without the parameters, and the cause's message (the driver's reason), neither
+ * with a calendar feed's token.
+ */
 export function errorLine(err: unknown): string {
   const safe = withoutQueryParams(err)
-  if (!(safe instanceof Error)) return String(safe)
+  if (!(safe instanceof Error)) return withoutSecretPaths(String(safe))
   const cause = safe.cause instanceof Error ? ` (${safe.cause.message})` : ''
-  return `${safe.message}${cause}`
+  return withoutSecretPaths(`${safe.message}${cause}`)
 }

@@ -43,9 +43,8 @@ export function lessonsCalendar(input: {
     name: escapeText(input.name),
     prodId: { company: 'manabi', product: 'lessons', language: 'JA' },
     // No calendar-wide zone name: with one, ical-generator writes DTSTAMP as a floating local time (RFC 5545 wants
-    // UTC). The events name their zone, which still brings in the VTIMEZONE; X-WR-TIMEZONE is written here.
+    // UTC). Every event names its zone (TZID), which brings in the VTIMEZONE; no time here is floating.
     timezone: { name: null, generator: (tz) => (tz === 'Asia/Tokyo' ? TOKYO_VTIMEZONE : null) },
-    x: [{ key: 'X-WR-TIMEZONE', value: 'Asia/Tokyo' }],
     ttl: 60 * 30,
   })
   const attendanceUrl = `${input.siteOrigin}/class_attendance`

@@ -131,7 +131,11 @@ describe('session renewal racing across instances (rotating refresh tokens)', ()
   it('a request renewing while the session is logged out does not go on with the fresh token', async () => {
     // The provider answers after 50 ms; the member logs out (here or from another device) meanwhile.
     const { client } = rotatingProvider()
-    const [x] = instances(client)
+    const revoked: string[] = []
+    const [x] = instances({
+      ...client,
+      revoke: async (token: string) => void revoked.push(token),
+    } as unknown as OidcClient)
     const { data, request } = await expiringSession()
     const headers: string[] = []
     const renewing = x!.getSessionAccessToken(request(), { onSetCookie: (h) => void headers.push(h) })
@@ -142,6 +146,8 @@ describe('session renewal racing across instances (rotating refresh tokens)', ()
     // The row stays gone: the renewal did not bring it back.
     expect(await store.loadSession(data.sid)).toBeUndefined()
     expect(loggedOut.some((i) => i.sessionId === data.sid && i.reason === 'logout')).toBe(true)
+    // The refresh token issued to nobody is revoked at the provider.
+    expect(revoked).toEqual(['RT2'])
   })
 
   it('stores the renewed tokens when the refreshed ID token cannot be checked: the spent refresh token is not kept', async () => {

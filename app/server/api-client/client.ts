@@ -126,6 +126,7 @@ import {
 } from '../../contract/v1/users'
 import { type JoinWaitlistBody, WaitlistEntryList, WaitlistReceipt } from '../../contract/v1/waitlist'
 import { type EventBus, getEventBus } from '../../db/events'
+import { withoutSecretPaths } from '../../db/log-safe'
 import { readCached, readLive, untracked } from '../../db/page-reads'
 import { ApiError } from './errors'
 import type { ApiRequest, ApiResponse, ApiTransport } from './transport'
@@ -207,7 +208,7 @@ export const MASTER_TTL_MS = 5 * 60_000
  * owner's lessons), so the token is left out, as the API logs the route's pattern (app/api/app.ts).
  */
 export function loggedPath(path: string): string {
-  return path.replace(/^\/v1\/calendar_feeds\/[^/?]+/, '/v1/calendar_feeds/{token}')
+  return withoutSecretPaths(path)
 }
 
 export function createApiClient(getTransport: () => ApiTransport, options: ApiClientOptions = {}) {

@@ -528,16 +528,22 @@ export function createAuthFlow(options: AuthFlowOptions) {
   async function endSessions(request: Request, target: 'others' | { id: string }) {
     const session = await store.readSession(request, clock())
     if (!session) return undefined
+    // Their provider sessions stay (its single sign-on, on those devices too): a sign-in there from now on must
+    // authenticate afresh (needsFreshSignIn). Recorded before the sessions go and the tokens are revoked (which
+    // may wait on the provider for long): a sign-in on a lost device in between would pass by single sign-on and
+    // keep its session. (One device: recorded once it is known to be theirs and gone.)
+    if (target === 'others') await store.recordSignInRevocation(session.claims.sub, clock())
     const result = await store.deleteSessionsOf(
       session.claims.sub,
       target === 'others' ? { allExcept: session.sid } : target,
     )
-    // Their provider sessions stay (its single sign-on, on those devices too): a sign-in there from now on must
-    // authenticate afresh (needsFreshSignIn). Recorded before the revocations, which may wait on the provider for
-    // long: a sign-in on a lost device meanwhile would otherwise pass by single sign-on and keep its session.
-    if (target === 'others' || result.deleted > 0)
-      await store.recordSignInRevocation(session.claims.sub, clock())
-    await revokeAll(result.refreshTokens)
+    try {
+      if (target !== 'others' && result.deleted > 0)
+        await store.recordSignInRevocation(session.claims.sub, clock())
+    } finally {
+      // The deleted rows were the only record of these tokens: revoked whatever happened above.
+      await revokeAll(result.refreshTokens)
+    }
     await securityEvent(request, {
       action: 'logout_others',
       sub: session.claims.sub,
@@ -608,7 +614,9 @@ export function createAuthFlow(options: AuthFlowOptions) {
       const cookie = await store.renewedSessionCookie(renewed)
       if (cookie === undefined) {
         // Logged out while the provider answered (here, or 「この端末以外からログアウト」 elsewhere): the request that
-        // was renewing must not act with the fresh token after the logout.
+        // was renewing must not act with the fresh token after the logout, and the refresh token the provider just
+        // issued, held by nobody now, is revoked.
+        if (tokens.refreshToken) await revokeAll([tokens.refreshToken])
         emit(store.clearSessionCookie())
         await runLogoutListeners({ sessionId: session.sid, sub: session.claims.sub, reason: 'logout' })
         return undefined
