@@ -12,7 +12,7 @@ import { enqueue } from '../../app/jobs/queue.server'
 import { type Job, type JobHandler, startJobRunner } from '../../app/jobs/runner.server'
 import { setNotificationPreference } from '../../app/notifications/preferences.server'
 import { setupApi, type TestApi } from './support/api'
-import { appJobHandlers } from './support/jobs'
+import { appJobHandlers, drainAppJobs } from './support/jobs'
 import { testMailSettings } from './support/mail'
 import { insertMembers } from './support/people'
 import { SUBS } from './support/tokens'
@@ -312,12 +312,7 @@ describe('notices', () => {
     // The database found the job due, but the notice appears 2 minutes later by this process's clock.
     const later = new Date(Date.now() + 2 * 60_000)
     await api.db.update(notices).set({ publishedAt: later }).where(eq(notices.id, notice.id))
-    const run = () =>
-      startJobRunner({
-        db: api.db,
-        autoStart: false,
-        handlers: appJobHandlers({ mail: testMailSettings() }),
-      }).drain()
+    const run = () => drainAppJobs(api)
     await run()
     expect(await api.db.select().from(mails)).toEqual([])
     const [job] = await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.notice'))

@@ -58,7 +58,7 @@ import {
 } from '../../app/server/verification-documents.server'
 import { type CallResult, setupApi, TEST_CARD, type TestApi } from './support/api'
 import { TEST_ISSUER } from './support/constants'
-import { appJobHandlers, runQueuedJobs } from './support/jobs'
+import { appJobHandlers, drainAppJobs, runQueuedJobs } from './support/jobs'
 import { whileHeld, whileSuspending } from './support/locks'
 import { testMailSettings } from './support/mail'
 import { migrationStatement } from './support/migrations'
@@ -711,12 +711,7 @@ describe('本人確認: the operator decides', () => {
     const queued = await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.verification'))
     expect(queued.map((j) => j.payload)).toEqual([{ verificationId }])
     await api.db.delete(mails)
-    const runner = startJobRunner({
-      db: api.db,
-      autoStart: false,
-      handlers: appJobHandlers({ mail: testMailSettings() }),
-    })
-    await runner.drain()
+    await drainAppJobs(api)
     const box = await api.db.select({ to: mails.toAddress, subject: mails.subject }).from(mails)
     expect(box).toEqual([{ to: applicant.email, subject: '本人確認が完了しました' }])
 
@@ -794,11 +789,7 @@ describe('本人確認: the operator decides', () => {
       after: { status: 'rejected', reason: '書類の文字が読み取れませんでした。' },
     })
     await api.db.delete(mails)
-    await startJobRunner({
-      db: api.db,
-      autoStart: false,
-      handlers: appJobHandlers({ mail: testMailSettings() }),
-    }).drain()
+    await drainAppJobs(api)
     const [mail] = await api.db.select().from(mails).where(eq(mails.toAddress, member.email))
     expect(mail!.subject).toBe('本人確認を完了できませんでした')
     expect(mail!.text).toContain('書類の文字が読み取れませんでした。')
@@ -1559,11 +1550,7 @@ describe('通報: suspending an account', () => {
       await call(SUBS.operator, 'POST', '/v1/admin/notices', { title: 'お知らせ', body: '本文です' }),
       201,
     )
-    await startJobRunner({
-      db: api.db,
-      autoStart: false,
-      handlers: appJobHandlers({ mail: testMailSettings() }),
-    }).drain()
+    await drainAppJobs(api)
     const toMember = (await api.db.select().from(mails)).filter((m) => m.toAddress === member.email)
     expect(toMember.map((m) => m.kind)).toEqual([])
 
@@ -2385,12 +2372,7 @@ describe('利用停止の解除', () => {
       (await api.db.select().from(mails)).filter(
         (m) => m.toAddress === teacher.email && m.subject === 'アカウントの利用を停止しました',
       )
-    const drain = () =>
-      startJobRunner({
-        db: api.db,
-        autoStart: false,
-        handlers: appJobHandlers({ mail: testMailSettings() }),
-      }).drain()
+    const drain = () => drainAppJobs(api)
     await api.db.delete(jobs)
     await suspend(teacher)
     expect(
@@ -2770,6 +2752,25 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
 )
 
 describe('an operator never decides on their own account (four eyes)', () => {
+  /** The operator's own report on a class (filed as any member may), written as the API would. */
+  const operatorReportsClass = async (
+    db: Pick<TestApi['db'], 'insert'>,
+    classId: number,
+    teacherId: number,
+  ) => {
+    const [row] = await db
+      .insert(reports)
+      .values({
+        reporterId: operatorId,
+        targetType: 'class',
+        targetId: classId,
+        targetUserId: teacherId,
+        reason: 'inappropriate',
+      })
+      .returning({ id: reports.id })
+    return row!.id
+  }
+
   it('their own 本人確認 and a report about them answer 409 own_account and change nothing', async () => {
     const verificationId = await submitVerification(SUBS.operator)
     const decided = await call(SUBS.operator, 'POST', `/v1/admin/verifications/${verificationId}/decision`, {
@@ -2851,16 +2852,7 @@ describe('an operator never decides on their own account (four eyes)', () => {
   it('nor on a report of others about content they reported too: it would close theirs with it (409, both stay open)', async () => {
     const stranger = await newPerson({ teacher: true, verified: true })
     const cls = await createClass(stranger.sub, { is_published: true })
-    const [theirs] = await api.db
-      .insert(reports)
-      .values({
-        reporterId: operatorId,
-        targetType: 'class',
-        targetId: cls.id,
-        targetUserId: stranger.id,
-        reason: 'inappropriate',
-      })
-      .returning({ id: reports.id })
+    const theirs = await operatorReportsClass(api.db, cls.id, stranger.id)
     const { id: others } = ReportReceipt.parse(
       expectOk(await report((await newPerson()).sub, 'class', cls.id), 201),
     )
@@ -2873,7 +2865,7 @@ describe('an operator never decides on their own account (four eyes)', () => {
     const open = await api.db
       .select({ status: reports.status })
       .from(reports)
-      .where(inArray(reports.id, [theirs!.id, others]))
+      .where(inArray(reports.id, [theirs, others]))
     expect(open.map((x) => x.status)).toEqual(['open', 'open'])
     expect((await call(null, 'GET', `/v1/class_works/${cls.id}`)).status).toBe(200)
   })
@@ -2892,17 +2884,7 @@ describe('an operator never decides on their own account (four eyes)', () => {
       api,
       async (tx) => {
         await tx.select({ id: classWorks.id }).from(classWorks).where(eq(classWorks.id, cls.id)).for('update')
-        const [row] = await tx
-          .insert(reports)
-          .values({
-            reporterId: operatorId,
-            targetType: 'class',
-            targetId: cls.id,
-            targetUserId: stranger.id,
-            reason: 'inappropriate',
-          })
-          .returning({ id: reports.id })
-        theirs = row!.id
+        theirs = await operatorReportsClass(tx, cls.id, stranger.id)
       },
       () => call(SUBS.operator, 'POST', `/v1/admin/reports/${others}/resolve`, { action: 'hide' }),
     )

@@ -1,11 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { jobs } from '../../../app/db/schema'
 import { RUBY_FILL_KIND, rubyFillHandler } from '../../../app/jobs/ruby-fill.server'
-import type { JobHandler } from '../../../app/jobs/runner.server'
+import { type JobHandler, startJobRunner } from '../../../app/jobs/runner.server'
 import { type NotificationDeps, notificationHandlers } from '../../../app/notifications/handlers.server'
 import { embeddedPaymentProvider } from '../../../app/payments/embedded.server'
 import { paymentHandlers } from '../../../app/payments/jobs.server'
 import type { TestApi } from './api'
+import { testMailSettings } from './mail'
 
 /**
  * Every job handler the app's runner has (notifications, payments, furigana), with the embedded payment provider on the
@@ -17,6 +18,15 @@ export function appJobHandlers(deps: NotificationDeps) {
     ...paymentHandlers({ provider: (db) => embeddedPaymentProvider(async () => db) }),
     [RUBY_FILL_KIND]: rubyFillHandler(async () => {}),
   }
+}
+
+/** Runs every due job with the app's handlers (mail to the database mailbox) until none is left, as the runner would. */
+export function drainAppJobs(api: Pick<TestApi, 'db'>) {
+  return startJobRunner({
+    db: api.db,
+    autoStart: false,
+    handlers: appJobHandlers({ mail: testMailSettings() }),
+  }).drain()
 }
 
 /**
