@@ -526,8 +526,8 @@ describe('access token renewal', () => {
     const browser = h.newBrowser()
     await loginWithHint(browser, 'parent@manabi.example', '/')
     const session = await h.store.readSession(browser.sessionRequest())
-    const cookie = await h.store.sessionCookie({ ...session!, refreshToken: undefined })
-    browser.applySetCookie([cookie], new URL(h.origin))
+    const cookie = await h.store.renewedSessionCookie({ ...session!, refreshToken: undefined })
+    browser.applySetCookie([cookie!], new URL(h.origin))
     const result = await h.flow.getSessionAccessToken(browser.sessionRequest(), {
       now: session!.accessTokenExpiresAt - 30_000,
     })

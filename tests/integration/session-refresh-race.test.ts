@@ -170,7 +170,7 @@ describe('session renewal racing across instances (rotating refresh tokens)', ()
   it('the conditional delete keeps a row renewed meanwhile', async () => {
     const { data } = await expiringSession()
     // Another instance stores RT2 before the refused one gives up.
-    await store.sessionCookie({ ...data, accessToken: 'AT2', refreshToken: 'RT2' })
+    await store.renewedSessionCookie({ ...data, accessToken: 'AT2', refreshToken: 'RT2' })
     expect(await store.deleteSessionIfRefreshToken(data.sid, 'RT1')).toBe(false)
     expect(await store.loadSession(data.sid)).toMatchObject({ refreshToken: 'RT2' })
     expect(await store.deleteSessionIfRefreshToken(data.sid, 'RT2')).toBe(true)

@@ -96,15 +96,17 @@ export function TeacherSection({
           {/* A teacher not yet approved has no public page and takes no questions (0020): a class published
               before approvals existed keeps its page, without ways to them that would lead nowhere. */}
           {c.teacher.is_verified ? (
-            <Link
-              to="/teacher/detail/$id"
-              params={{ id: String(c.teacher.id) }}
-              className="mt-1 inline-block text-sm font-bold text-purple-dark underline"
-            >
-              {c.teacher.nickname}のプロフィールを見る
-            </Link>
+            <>
+              <Link
+                to="/teacher/detail/$id"
+                params={{ id: String(c.teacher.id) }}
+                className="mt-1 inline-block text-sm font-bold text-purple-dark underline"
+              >
+                {c.teacher.nickname}のプロフィールを見る
+              </Link>
+              {ask ? <div className="mt-3">{ask(c.teacher)}</div> : null}
+            </>
           ) : null}
-          {ask && c.teacher.is_verified ? <div className="mt-3">{ask(c.teacher)}</div> : null}
         </div>
       </div>
     </section>

@@ -203,14 +203,6 @@ const SEARCH_BUS_RETRY_MS = 5_000
 /** How long a master list is reused (see getMaster). */
 export const MASTER_TTL_MS = 5 * 60_000
 
-/**
- * A path as it may be written to a log: a calendar feed's path is its secret token (anyone holding it reads the
- * owner's lessons), so the token is left out, as the API logs the route's pattern (app/api/app.ts).
- */
-export function loggedPath(path: string): string {
-  return withoutSecretPaths(path)
-}
-
 export function createApiClient(getTransport: () => ApiTransport, options: ApiClientOptions = {}) {
   const log = options.logger ?? console
   const send = (request: ApiRequest) => {
@@ -224,7 +216,7 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     const parsed = schema.safeParse(res.data)
     if (parsed.success) return parsed.data
     log.error(
-      `[api-client] ${request.method} ${loggedPath(request.path)}: response does not match the contract`,
+      `[api-client] ${request.method} ${withoutSecretPaths(request.path)}: response does not match the contract`,
       parsed.error.issues,
     )
     throw new ApiError(502, 'invalid_response', 'サーバーからの応答が正しくありません', {
@@ -397,7 +389,7 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     }
     if (res.status >= 400) {
       const e = errorOf(res)
-      log.warn(`[api-client] ${request.method} ${loggedPath(request.path)} → ${res.status} ${e.code}`)
+      log.warn(`[api-client] ${request.method} ${withoutSecretPaths(request.path)} → ${res.status} ${e.code}`)
       throw new ApiError(res.status, e.code, e.message, { issues: e.issues, retryAfterS: res.retryAfterS })
     }
     return parse(schema, res, request)
@@ -428,7 +420,9 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       const res = await send(request)
       if (res.status >= 500) {
         const e = errorOf(res)
-        log.error(`[api-client] ${request.method} ${loggedPath(request.path)} → ${res.status} ${e.code}`)
+        log.error(
+          `[api-client] ${request.method} ${withoutSecretPaths(request.path)} → ${res.status} ${e.code}`,
+        )
         throw new ApiError(res.status === 503 ? 503 : 502, e.code, e.message)
       }
       // Taken down by an operator (a hidden class, a suspended teacher): the page says so with 410.
@@ -439,7 +433,7 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       if (res.status >= 400) {
         if (res.status !== 404)
           log.error(
-            `[api-client] ${request.method} ${loggedPath(request.path)} → ${res.status} ${errorOf(res).code}`,
+            `[api-client] ${request.method} ${withoutSecretPaths(request.path)} → ${res.status} ${errorOf(res).code}`,
           )
         return undefined
       }
@@ -454,7 +448,7 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       // A bad id never reaches the API (nothing to find); a contract mismatch was logged by parse().
       if (request && !(err instanceof ApiError && err.code === 'invalid_response')) {
         log.error(
-          `[api-client] ${request.method} ${loggedPath(request.path)} failed:`,
+          `[api-client] ${request.method} ${withoutSecretPaths(request.path)} failed:`,
           err instanceof Error ? err.message : err,
         )
       }

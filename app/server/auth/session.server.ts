@@ -273,20 +273,16 @@ export function createSessionStore(options: SessionStoreOptions) {
     },
 
     /**
-     * Stores the session — a new login when `userAgent` is given, else renewed tokens of an existing session —
-     * and returns its Set-Cookie header (a clearing one when the session was deleted meanwhile). A new login also
+     * Stores a new login's session and returns its Set-Cookie header (renewed tokens: renewedSessionCookie). It also
      * removes expired sessions, so the table does not grow forever.
      */
-    async sessionCookie(data: SessionData, userAgent?: string): Promise<string> {
-      if (!(await saveSession(data, userAgent)))
-        return serializeCookie(names.session, '', { ...base, maxAge: 0 })
-      if (userAgent !== undefined) {
-        const db = await getDb()
-        await db
-          .delete(sessions)
-          .where(lt(sessions.expiresAt, new Date(clock())))
-          .catch(() => {})
-      }
+    async sessionCookie(data: SessionData, userAgent: string): Promise<string> {
+      await saveSession(data, userAgent)
+      const db = await getDb()
+      await db
+        .delete(sessions)
+        .where(lt(sessions.expiresAt, new Date(clock())))
+        .catch(() => {})
       return liveCookie(data)
     },
 
