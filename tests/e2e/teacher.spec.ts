@@ -286,87 +286,107 @@ test('a teacher finds a student by nickname on /message and opens the conversati
   await expect(page.getByTestId('room-view').getByRole('heading', { level: 2 })).toContainText('はなこ')
 })
 
-// Demo data is shared: the membership journey runs once, in the pc project (playwright.config.ts leaves
-// `@pc-only` tests out of the phone project), not on both devices at the same time.
-test('the owner regenerates the invitation code and a teacher joins with it', { tag: '@pc-only' }, async ({
-  page,
-  browser,
-}) => {
-  test.setTimeout(90_000)
-  await login(page, OWNER, '/organization_management')
-  await expect(page.getByTestId('org-name')).toBeVisible()
-  await expectAccessible(page)
+// Demo data is shared: the demo teacher's membership runs once, in the pc project (playwright.config.ts leaves
+// `@pc-only` tests out of the phone project), and the create form (the approved demo teacher outside any
+// organisation) runs in order with the journey that has them join and leave, never while they are a member.
+test.describe('the approved teacher and organisations', { tag: '@pc-only' }, () => {
+  test.describe.configure({ mode: 'default' })
 
-  const removeTeacher = async () => {
-    const row = page.getByTestId('org-member').filter({ hasText: TEACHER_NICKNAME })
-    if ((await row.count()) === 0) return
-    await row.getByRole('button', { name: /外す/ }).click()
-    await page.getByTestId('remove-member-dialog').getByRole('button', { name: '外す' }).click()
-    await expect(row).toHaveCount(0)
-  }
-  // A run that stopped half-way may have left the demo teacher in the organisation.
-  await removeTeacher()
+  test('the owner regenerates the invitation code and a teacher joins with it', async ({ page, browser }) => {
+    test.setTimeout(90_000)
+    await login(page, OWNER, '/organization_management')
+    await expect(page.getByTestId('org-name')).toBeVisible()
+    await expectAccessible(page)
 
-  const oldCode = (await page.getByTestId('invitation-code').textContent())!.trim()
-  await page.getByTestId('regenerate-code').click()
-  await page.getByTestId('regenerate-dialog').getByRole('button', { name: '作り直す' }).click()
-  await expect(page.getByTestId('invitation-code')).not.toHaveText(oldCode)
-  const newCode = (await page.getByTestId('invitation-code').textContent())!.trim()
+    const removeTeacher = async () => {
+      const row = page.getByTestId('org-member').filter({ hasText: TEACHER_NICKNAME })
+      if ((await row.count()) === 0) return
+      await row.getByRole('button', { name: /外す/ }).click()
+      await page.getByTestId('remove-member-dialog').getByRole('button', { name: '外す' }).click()
+      await expect(row).toHaveCount(0)
+    }
+    // A run that stopped half-way may have left the demo teacher in the organisation.
+    await removeTeacher()
 
-  const teacher = await otherPerson(browser, page, TEACHER, '/organization_management')
-  const join = teacher.getByTestId('join-form')
-  await expectAccessible(teacher)
-  await join.getByLabel('招待コード').fill(oldCode)
-  await join.getByRole('button', { name: '参加する' }).click()
-  await expect(teacher.getByText('招待コードが正しくありません')).toBeVisible()
-  await join.getByLabel('招待コード').fill(newCode)
-  await join.getByRole('button', { name: '参加する' }).click()
-  await expect(teacher.getByTestId('org-name')).toBeVisible()
-  await expect(teacher.getByTestId('org-members')).toContainText(TEACHER_NICKNAME)
-  await teacher.context().close()
+    const oldCode = (await page.getByTestId('invitation-code').textContent())!.trim()
+    await page.getByTestId('regenerate-code').click()
+    await page.getByTestId('regenerate-dialog').getByRole('button', { name: '作り直す' }).click()
+    await expect(page.getByTestId('invitation-code')).not.toHaveText(oldCode)
+    const newCode = (await page.getByTestId('invitation-code').textContent())!.trim()
 
-  // The owner sees the new member, then removes them (leaving the demo data as it was).
-  await gotoReady(page, '/organization_management')
-  await expect(page.getByTestId('org-members')).toContainText(TEACHER_NICKNAME)
-  await removeTeacher()
+    const teacher = await otherPerson(browser, page, TEACHER, '/organization_management')
+    const join = teacher.getByTestId('join-form')
+    await expectAccessible(teacher)
+    await join.getByLabel('招待コード').fill(oldCode)
+    await join.getByRole('button', { name: '参加する' }).click()
+    await expect(teacher.getByText('招待コードが正しくありません')).toBeVisible()
+    await join.getByLabel('招待コード').fill(newCode)
+    await join.getByRole('button', { name: '参加する' }).click()
+    await expect(teacher.getByTestId('org-name')).toBeVisible()
+    await expect(teacher.getByTestId('org-members')).toContainText(TEACHER_NICKNAME)
+    await teacher.context().close()
+
+    // The owner sees the new member, then removes them (leaving the demo data as it was).
+    await gotoReady(page, '/organization_management')
+    await expect(page.getByTestId('org-members')).toContainText(TEACHER_NICKNAME)
+    await removeTeacher()
+  })
+
+  test('the organisation form shows Japanese errors and keeps what was typed', async ({ page }) => {
+    await login(page, TEACHER, '/profile/edit_organization')
+    await expect(page.getByRole('heading', { level: 1, name: '団体の作成' })).toBeVisible()
+    const form = page.getByTestId('organization-form')
+    await form.getByLabel('団体名').fill('テストの会')
+    await form.getByLabel('ウェブサイト（任意、https://）').fill('http://example.com')
+    await page.getByTestId('save-organization').click()
+    await expect(form.getByText('種別を選択してください')).toBeVisible()
+    await expect(form.getByText('https:// で始まるURLを入力してください')).toBeVisible()
+    await expect(form.getByLabel('団体名')).toHaveValue('テストの会')
+    await expect(page).toHaveURL(/\/profile\/edit_organization$/)
+    await expectAccessible(page)
+  })
+
+  test('a save after the session ended is refused with ログインしてください, and nothing is created', async ({
+    page,
+    context,
+  }) => {
+    await login(page, TEACHER, '/profile/edit_organization')
+    await expect(page.getByRole('heading', { level: 1, name: '団体の作成' })).toBeVisible()
+    const form = page.getByTestId('organization-form')
+    await form.getByLabel('グループ').check()
+    await form.getByLabel('団体名').fill('切れたセッションの会')
+    await form.getByLabel('代表者名').fill('山田 花子')
+    // Signed out elsewhere (or the cookie expired): the next write finds no session.
+    await context.clearCookies()
+    const answer = page.waitForResponse(
+      (r) => r.url().includes('/_serverFn/') && r.request().method() === 'POST',
+    )
+    await page.getByTestId('save-organization').click()
+    const response = await answer
+    // A refusal the form reads (401 and its code), not a thrown error: the snackbar says only why.
+    expect(response.status()).toBe(401)
+    expect(response.headers()['x-error-code']).toBe('unauthorized')
+    await expect(page.getByTestId('snackbar').locator('p')).toHaveText('ログインしてください')
+    await expect(form.getByLabel('団体名')).toHaveValue('切れたセッションの会')
+    await login(page, TEACHER, '/profile/edit_organization')
+    await expect(page.getByRole('heading', { level: 1, name: '団体の作成' })).toBeVisible()
+    await expect(form).toBeVisible()
+  })
 })
 
-test('the organisation form shows Japanese errors and keeps what was typed', async ({ page }) => {
-  await login(page, PARENT, '/profile/edit_organization')
-  await expect(page.getByRole('heading', { level: 1, name: '団体の作成' })).toBeVisible()
-  const form = page.getByTestId('organization-form')
-  await form.getByLabel('団体名').fill('テストの会')
-  await form.getByLabel('ウェブサイト（任意、https://）').fill('http://example.com')
-  await page.getByTestId('save-organization').click()
-  await expect(form.getByText('種別を選択してください')).toBeVisible()
-  await expect(form.getByText('https:// で始まるURLを入力してください')).toBeVisible()
-  await expect(form.getByLabel('団体名')).toHaveValue('テストの会')
-  await expect(page).toHaveURL(/\/profile\/edit_organization$/)
-  await expectAccessible(page)
-})
-
-test('a save after the session ended is refused with ログインしてください, and nothing is created', async ({
+test('a parent is shown how to become an approved teacher instead of an organisation form the server refuses', async ({
   page,
-  context,
 }) => {
-  await login(page, PARENT, '/profile/edit_organization')
-  await expect(page.getByRole('heading', { level: 1, name: '団体の作成' })).toBeVisible()
-  const form = page.getByTestId('organization-form')
-  await form.getByLabel('グループ').check()
-  await form.getByLabel('団体名').fill('切れたセッションの会')
-  await form.getByLabel('代表者名').fill('山田 花子')
-  // Signed out elsewhere (or the cookie expired): the next write finds no session.
-  await context.clearCookies()
-  const answer = page.waitForResponse(
-    (r) => r.url().includes('/_serverFn/') && r.request().method() === 'POST',
+  await login(page, PARENT, '/organization_management')
+  const create = page.getByRole('region', { name: '団体を作成する' })
+  await expect(create.getByTestId('org-create-needs-verification')).toContainText(
+    '団体を作成できるのは、本人確認が完了した先生です。',
   )
-  await page.getByTestId('save-organization').click()
-  const response = await answer
-  // A refusal the form reads (401 and its code), not a thrown error: the snackbar says only why.
-  expect(response.status()).toBe(401)
-  expect(response.headers()['x-error-code']).toBe('unauthorized')
-  await expect(page.getByTestId('snackbar').locator('p')).toHaveText('ログインしてください')
-  await expect(form.getByLabel('団体名')).toHaveValue('切れたセッションの会')
-  await login(page, PARENT, '/profile/edit_organization')
+  await expect(create.getByRole('link', { name: '団体を作成' })).toHaveCount(0)
+  await expect(page.getByLabel('招待コード')).toHaveCount(0)
+  await gotoReady(page, '/profile/edit_organization')
   await expect(page.getByRole('heading', { level: 1, name: '団体の作成' })).toBeVisible()
+  await expect(page.getByTestId('organization-form')).toHaveCount(0)
+  await page.getByRole('link', { name: '先生として活動する' }).click()
+  await expect(page).toHaveURL(/\/profile\/teacher$/)
 })

@@ -6,6 +6,7 @@ import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { inputClass } from '~/components/ui/form-parts'
 import { OrganizationInput } from '~/contract/v1/org-management'
 import { fieldErrorsOf } from '~/lib/action-result'
+import { CreateNeedsVerification } from './create-needs-verification'
 import { createOrganization, updateOrganization } from './organization.functions'
 import { organizationEditQuery } from './queries'
 
@@ -13,7 +14,7 @@ type Kind = 'corporation' | 'group'
 
 /** /profile/edit_organization: create the caller's organisation, or edit the one they own. */
 export function OrganizationForm() {
-  const org = useSuspenseQuery(organizationEditQuery()).data
+  const { org, canCreate, isTeacher } = useSuspenseQuery(organizationEditQuery()).data
   const uid = useId()
   const f = (k: string) => `${uid}-${k}`
   const queryClient = useQueryClient()
@@ -38,6 +39,15 @@ export function OrganizationForm() {
         <Link to="/organization_management" className="btn-outline mt-6 inline-flex px-4 py-2">
           団体管理へ
         </Link>
+      </div>
+    )
+  }
+
+  if (!org && !canCreate) {
+    return (
+      <div className="mx-auto max-w-2xl px-4 py-10">
+        <h1 className="text-2xl font-black">団体の作成</h1>
+        <CreateNeedsVerification isTeacher={isTeacher} />
       </div>
     )
   }

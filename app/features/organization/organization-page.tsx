@@ -10,6 +10,7 @@ import type { OrganizationDeepMe, OrgUser } from '~/contract/v1/organizations'
 import type { OrganizationSales } from '~/contract/v1/sales'
 import { formatDateJa, groupDigits } from '~/lib/format'
 import { formatMonthJa, shiftMonth } from '~/lib/month'
+import { CreateNeedsVerification } from './create-needs-verification'
 import { joinedMessage } from './joined-message'
 import { joinOrganization, regenerateCode, removeMember } from './organization.functions'
 import { organizationPageQuery } from './queries'
@@ -19,7 +20,7 @@ const yen = (n: number) => `¥${groupDigits(n)}`
 
 /** /organization_management: the owner manages; a member sees; a teacher outside any organisation joins. */
 export function OrganizationPage({ month }: { month?: string }) {
-  const { isTeacher, org, sales } = useSuspenseQuery(organizationPageQuery(month)).data
+  const { isTeacher, canCreate, org, sales } = useSuspenseQuery(organizationPageQuery(month)).data
   return (
     <div className="mx-auto max-w-4xl px-4 py-8">
       <h1 className="text-2xl font-black">団体管理</h1>
@@ -31,7 +32,7 @@ export function OrganizationPage({ month }: { month?: string }) {
           {sales ? <SalesRollUp sales={sales} /> : null}
         </>
       ) : (
-        <NoOrganization isTeacher={isTeacher} />
+        <NoOrganization isTeacher={isTeacher} canCreate={canCreate} />
       )}
     </div>
   )
@@ -286,7 +287,7 @@ function SalesRollUp({ sales }: { sales: OrganizationSales }) {
   )
 }
 
-function NoOrganization({ isTeacher }: { isTeacher: boolean }) {
+function NoOrganization({ isTeacher, canCreate }: { isTeacher: boolean; canCreate: boolean }) {
   return (
     <div className="mt-6 grid gap-6">
       <p className="text-slate-700">
@@ -297,10 +298,18 @@ function NoOrganization({ isTeacher }: { isTeacher: boolean }) {
         <h2 id="create-heading" className="text-lg font-bold">
           団体を作成する
         </h2>
-        <p className="mt-1 text-sm text-slate-700">あなたが代表となって団体を作り、先生を招待できます。</p>
-        <Link to="/profile/edit_organization" className="btn-outline mt-4 inline-flex px-4 py-2">
-          団体を作成
-        </Link>
+        {canCreate ? (
+          <>
+            <p className="mt-1 text-sm text-slate-700">
+              あなたが代表となって団体を作り、先生を招待できます。
+            </p>
+            <Link to="/profile/edit_organization" className="btn-outline mt-4 inline-flex px-4 py-2">
+              団体を作成
+            </Link>
+          </>
+        ) : (
+          <CreateNeedsVerification isTeacher={isTeacher} />
+        )}
       </section>
     </div>
   )

@@ -23,6 +23,8 @@ export const getOrganizationPage = createServerFn({ method: 'GET' })
     ])
     return {
       isTeacher: me?.is_teacher ?? false,
+      // Only an approved teacher may create one (the API answers 403 not_verified otherwise): no button for others.
+      canCreate: me?.is_verified_teacher ?? false,
       org:
         org && members
           ? { ...org, members, invitation_code: code?.invitation_code ?? org.invitation_code }
@@ -31,10 +33,14 @@ export const getOrganizationPage = createServerFn({ method: 'GET' })
     }
   })
 
-/** /profile/edit_organization: the organisation the caller owns (null: create one; member: read only). */
+/**
+ * /profile/edit_organization: the organisation the caller owns (null: create one; member: read only), and whether
+ * they may create one (an approved teacher).
+ */
 export const getOrganizationForEdit = createServerFn({ method: 'GET' }).handler(async () => {
   const session = await requireSession()
-  return currentOrganization(session)
+  const [me, org] = await Promise.all([api.getMe(session.token).then(meOf), currentOrganization(session)])
+  return { org, canCreate: me?.is_verified_teacher ?? false, isTeacher: me?.is_teacher ?? false }
 })
 
 export const createOrganization = createServerFn({ method: 'POST' })
