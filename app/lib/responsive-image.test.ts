@@ -36,6 +36,8 @@ describe('parseVariant', () => {
   it.each([
     `classes/${hex}-w641.webp`, // not a served width: no one can make the server store any size they like
     `avatars/${hex}-w640.webp`,
+    `classes/${hex}-w0640.webp`, // a second name for a width, which the release (variantPathsOf) would not delete
+    `avatars/${hex}-w096.webp`,
     `classes/${hex}.webp`,
     `classes/${hex}-w640.png`,
     `../classes/${hex}-w640.webp`,

@@ -39,7 +39,9 @@ export function parseVariant(path: string): { original: string; width: number } 
   if (!m) return undefined
   const dir = m[1] as UploadDir
   const width = Number(m[3])
-  if (!VARIANT_WIDTHS[dir].includes(width)) return undefined
+  // The exact spelling only (`-w0640` is 640 too): a stored copy under another name would outlive the picture's
+  // release, which deletes the names variantPathsOf gives.
+  if (!VARIANT_WIDTHS[dir].includes(width) || String(width) !== m[3]) return undefined
   return { original: `${dir}/${m[2]}.webp`, width }
 }
 
