@@ -15,6 +15,13 @@ export interface EnqueueOptions {
   maxAttempts?: number
 }
 
+/**
+ * Attempts of a takedown's file deletion (an image released by an operator's hide, a suspension, a replacement).
+ * Its ownership row goes with the first attempt, so a job that gave up would leave the file served with nothing to
+ * find it again; the runner's backoff tops out at an hour, so this keeps trying for about a day of storage outage.
+ */
+export const RELEASE_MAX_ATTEMPTS = 36
+
 /** Channel the runner listens on so that a committed job starts at once instead of at the next poll. */
 export const JOBS_CHANNEL = 'jobs_ready'
 

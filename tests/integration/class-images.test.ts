@@ -5,12 +5,12 @@
  * with TEST_DATABASE_URL: the races between a release and a teacher taking the image up again mean something only
  * there (PGlite has one connection, so the release simply runs after the other transaction).
  */
-import { eq, like, or, sql } from 'drizzle-orm'
+import { and, eq, like, or, sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLASS_IMAGE_RELEASE_KIND, requireOwnClassImage } from '../../app/api/services/class-images'
 import { classImages, classWorks, jobs, uploads, users } from '../../app/db/schema'
-import { PermanentJobError } from '../../app/jobs/runner.server'
+import { PermanentJobError, startJobRunner } from '../../app/jobs/runner.server'
 import {
   CLASS_IMAGE_SWEEP_KIND,
   classImageHandlers,
@@ -263,6 +263,37 @@ describe('the job and the sweep', () => {
       await expect(handler({ id: 0, kind: '', payload, attempts: 1 }, { db: api.db })).rejects.toBeInstanceOf(
         PermanentJobError,
       )
+  })
+
+  it('a takedown outlasts a storage outage longer than the default attempts (the file has no row after the first)', async () => {
+    const mine = await upload(SUBS.teacher)
+    const created = await createClass(SUBS.teacher, { image_url: mine.url })
+    const removed = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${created.body.id}`, {
+      image_url: null,
+    })
+    expect(removed.status).toBe(200)
+    let failures = 20 // more than the 8 attempts a job gets by default
+    const away: UploadStore = {
+      ...store,
+      async delete(path) {
+        if (failures-- > 0) throw new Error('store away')
+        await store.delete(path)
+      },
+    }
+    const runner = startJobRunner({
+      db: api.db,
+      autoStart: false,
+      backoffMs: () => 0,
+      handlers: { [CLASS_IMAGE_RELEASE_KIND]: classImageHandlers(() => away)[CLASS_IMAGE_RELEASE_KIND]! },
+    })
+    await runner.drain()
+    const [job] = await api.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.kind, CLASS_IMAGE_RELEASE_KIND), sql`${jobs.payload}->>'path' = ${mine.path}`))
+    expect(job).toMatchObject({ failed: false })
+    expect(job?.finishedAt).not.toBeNull()
+    expect(await served(mine.path)).toBe(404)
   })
 
   it('uploads never put on a class are swept after a day; younger ones and shown ones stay', async () => {

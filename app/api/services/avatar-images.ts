@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import type { Tx } from '../../db/client'
 import { avatarImages } from '../../db/schema'
-import { enqueue } from '../../jobs/queue.server'
+import { enqueue, RELEASE_MAX_ATTEMPTS } from '../../jobs/queue.server'
 import { invalidRequest } from '../errors'
 
 /**
@@ -41,5 +41,5 @@ export async function requireOwnAvatar(tx: Tx, userId: number, url: string | nul
 /** A member stopped showing `url`: queue its deletion with the change (outbox: a refused write queues nothing). */
 export async function releaseAvatar(tx: Tx, url: string | null | undefined) {
   const path = uploadedAvatarPath(url)
-  if (path) await enqueue(tx, AVATAR_RELEASE_KIND, { path })
+  if (path) await enqueue(tx, AVATAR_RELEASE_KIND, { path }, { maxAttempts: RELEASE_MAX_ATTEMPTS })
 }

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import type { Tx } from '../../db/client'
 import { classImages } from '../../db/schema'
-import { enqueue } from '../../jobs/queue.server'
+import { enqueue, RELEASE_MAX_ATTEMPTS } from '../../jobs/queue.server'
 import { invalidRequest } from '../errors'
 
 /**
@@ -50,5 +50,11 @@ export async function requireOwnClassImage(
  */
 export async function releaseClassImage(tx: Tx, url: string | null | undefined, classWorkId: number) {
   const path = uploadedClassImagePath(url)
-  if (path) await enqueue(tx, CLASS_IMAGE_RELEASE_KIND, { path, class_work_id: classWorkId })
+  if (path)
+    await enqueue(
+      tx,
+      CLASS_IMAGE_RELEASE_KIND,
+      { path, class_work_id: classWorkId },
+      { maxAttempts: RELEASE_MAX_ATTEMPTS },
+    )
 }
