@@ -454,10 +454,15 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
       // Moved away and back before any mail went: the time members last heard of stands (a course's lessons
       // inside the same span may have moved, so a course is still told).
       if (schedule.lessonCount === 1 && previousStartedAt === startedAt && previousEndedAt === endedAt) return
-      // Paid reservations: a hold being paid for shows its time on the checkout page.
+      // Paid reservations: a hold being paid for shows its time on the checkout page. One booked after the move
+      // (while this job waited) chose the new time, as the line below.
       const booked = await purchaseDetailsWhere(
         db,
-        and(eq(purchases.scheduleId, scheduleId), eq(purchases.status, 'reserved')),
+        and(
+          eq(purchases.scheduleId, scheduleId),
+          eq(purchases.status, 'reserved'),
+          lte(purchases.createdAt, new Date(movedAt)),
+        ),
       )
       const notified = new Set<number>()
       for (const p of booked) {

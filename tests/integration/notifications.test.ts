@@ -292,6 +292,29 @@ describe('a booked lesson moved by its teacher', () => {
     await setNotificationPreference(api.db, parentId, 'reservation', true)
   })
 
+  it('a family who booked after the move (before its job ran) chose the new time: only the families before are told', async () => {
+    const s = await newSchedule(6 * DAY + 5 * HOUR)
+    await api.book(SUBS.parent, { schedule_id: s.id })
+    await runJobs()
+    await api.db.delete(mails)
+    const start = new Date(s.startedAt.getTime() + 2 * HOUR)
+    const moved = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_work_schedules/${s.id}`, {
+      started_at: start.toISOString(),
+      ended_at: new Date(start.getTime() + HOUR).toISOString(),
+    })
+    expect(moved.status).toBe(200)
+    // Booked at the new time while the move's job waited (slow mail, a retry): the test clock stands still.
+    const later = await api.book(SUBS.emily, { schedule_id: s.id })
+    expect(later.status).toBe(201)
+    await api.db
+      .update(purchases)
+      .set({ createdAt: new Date(api.now.getTime() + 1000) })
+      .where(eq(purchases.id, later.body.id))
+    await runJobs()
+    const told = (await mailbox()).filter((m) => m.subject.startsWith('【日時変更】')).map((m) => m.to)
+    expect(told).toEqual(['parent@manabi.example'])
+  })
+
   it('cannot be moved to start within 48 hours (its members get a day to cancel): 409, nothing changed or mailed', async () => {
     const s = await newSchedule(7 * DAY + 3 * HOUR)
     await api.book(SUBS.parent, { schedule_id: s.id })
