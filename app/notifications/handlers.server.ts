@@ -455,13 +455,14 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
       // inside the same span may have moved, so a course is still told).
       if (schedule.lessonCount === 1 && previousStartedAt === startedAt && previousEndedAt === endedAt) return
       // Paid reservations: a hold being paid for shows its time on the checkout page. One booked after the move
-      // (while this job waited) chose the new time, as the line below.
+      // (while this job waited) chose the new time, as the line below (jobs queued before bookedUpTo: everyone).
+      const { bookedUpTo } = job.payload
       const booked = await purchaseDetailsWhere(
         db,
         and(
           eq(purchases.scheduleId, scheduleId),
           eq(purchases.status, 'reserved'),
-          lte(purchases.createdAt, new Date(movedAt)),
+          typeof bookedUpTo === 'number' ? lte(purchases.id, bookedUpTo) : undefined,
         ),
       )
       const notified = new Set<number>()

@@ -663,6 +663,9 @@ export async function updateSchedule(
         {
           scheduleId,
           movedAt: now.toISOString(),
+          // The families to tell: those booked before this move (a later one chose the new time). Bookings take
+          // the class lock this holds, so ids, not two app clocks, draw that line.
+          bookedUpTo: await lastPurchaseId(tx, scheduleId),
           startedAt: period.startedAt.toISOString(),
           endedAt: period.endedAt.toISOString(),
           ...(await lastToldTime(tx, scheduleId, schedule)),
@@ -743,6 +746,15 @@ async function lastToldTime(
   return typeof p?.previousStartedAt === 'string' && typeof p.previousEndedAt === 'string'
     ? { previousStartedAt: p.previousStartedAt, previousEndedAt: p.previousEndedAt }
     : { previousStartedAt: schedule.startedAt.toISOString(), previousEndedAt: schedule.endedAt.toISOString() }
+}
+
+/** The newest purchase of a schedule, reserved or not (0 when none). */
+async function lastPurchaseId(tx: Tx, scheduleId: number): Promise<number> {
+  const [row] = await tx
+    .select({ id: sql<number | null>`max(${purchases.id})` })
+    .from(purchases)
+    .where(eq(purchases.scheduleId, scheduleId))
+  return Number(row?.id ?? 0)
 }
 
 /** Places in a schedule's line that a change of its time concerns: waiting, or holding an offered seat. */
