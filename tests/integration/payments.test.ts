@@ -1278,6 +1278,20 @@ describe('the Stripe adapter (a local stub of its API, webhooks signed by the SD
     expect(done).toMatchObject({ status: 'succeeded', providerRef: made[0]!.id })
   })
 
+  it('paid in the browser while our confirm failed and before the webhook: reloading the checkout shows it paid', async () => {
+    const { schedule } = await paidSchedule()
+    const [sub] = await insertMembers(api.db, 'stripe-reload', 1)
+    const held = await call(sub!, 'POST', '/v1/purchases', { schedule_id: schedule.id })
+    expect(held.status, JSON.stringify(held.body)).toBe(201)
+    const [pay] = await api.db.select().from(payments).where(eq(payments.id, held.body.payment.id))
+    stub.pay(pay!.providerRef!) // Stripe.js took the card; no confirm call and no webhook reached us
+    const checkout = Checkout.parse((await call(sub!, 'GET', `/v1/payments/${pay!.id}`)).body)
+    expect(checkout.payment.status).toBe('succeeded')
+    expect(checkout.purchase.status).toBe('reserved')
+    // No hold any more, so the page offers neither a card form nor 支払いをやめる.
+    expect([checkout.hold_expires_at, checkout.client_secret]).toEqual([null, null])
+  })
+
   it('cards refused in the browser count toward the card-testing limit (by their webhooks): past it, no client secret', async () => {
     await api.db.delete(rateLimits) // what earlier tests counted
     const { schedule } = await paidSchedule()

@@ -828,22 +828,27 @@ export async function checkoutOf(
   /** The member is past the card-testing limit: no client secret, so no card is tried at Stripe. */
   cardsPaused = false,
 ): Promise<Checkout> {
-  const p = await ownPayment(db, userId, paymentId)
-  const [summary, purchase] = await Promise.all([
-    paymentSummaries(db, [p.id]).then((m) => m.get(p.id)!),
-    purchaseOf(p.purchaseId),
-  ])
-  if (!purchase) throw notFound('お支払い')
+  let p = await ownPayment(db, userId, paymentId)
   let clientSecret: string | null = null
   if (
-    !cardsPaused &&
     p.status === 'requires_payment' &&
     p.purchaseStatus === 'pending' &&
     p.providerRef &&
     p.provider === 'stripe'
   ) {
-    clientSecret = (await deps.provider.retrieve(p.providerRef).catch(() => undefined))?.clientSecret ?? null
+    const state = await deps.provider.retrieve(p.providerRef).catch(() => undefined)
+    if (state?.status === 'succeeded') {
+      // Paid in the browser (Stripe.js) while our confirm call failed, and the webhook is not here yet: the page
+      // reloaded as its message asks must show the booking, not a card form and 支払いをやめる.
+      await settlePayment(db, p.id, deps.now)
+      p = await ownPayment(db, userId, paymentId)
+    } else if (!cardsPaused) clientSecret = state?.clientSecret ?? null
   }
+  const [summary, purchase] = await Promise.all([
+    paymentSummaries(db, [p.id]).then((m) => m.get(p.id)!),
+    purchaseOf(p.purchaseId),
+  ])
+  if (!purchase) throw notFound('お支払い')
   return {
     payment: summary,
     purchase,
