@@ -509,6 +509,29 @@ test('a teacher unfollowed on /follow no longer shows as followed on their page 
   await expect(follow).toHaveAttribute('aria-pressed', 'false')
 })
 
+test('a teacher unfollowed on their page is gone from /follow when going back @pc-only', async ({ page }) => {
+  const { teachers } = await publicIds(page)
+  const id = teachers[5]!
+  await login(page, 'parent@manabi.example', `/teacher/detail/${id}`)
+  const follow = page.getByTestId('follow-button')
+  if ((await follow.getAttribute('aria-pressed')) !== 'true') {
+    await follow.click()
+    await expect(follow).toHaveAttribute('aria-pressed', 'true')
+  }
+  await gotoReady(page, '/follow')
+  const item = page
+    .getByTestId('following-item')
+    .filter({ has: page.locator(`a[href="/teacher/detail/${id}"]`) })
+  // Within the app (no reload): /follow's list stays in the browser's cache.
+  await item.getByTestId('following-name').click()
+  await expect(page).toHaveURL(new RegExp(`/teacher/detail/${id}$`))
+  await follow.click()
+  await expect(page.getByTestId('snackbar')).toContainText('フォローを解除しました')
+  await page.goBack()
+  await expect(page).toHaveURL(/\/follow$/)
+  await expect(item).toHaveCount(0)
+})
+
 test('sitemap.xml and robots.txt describe the public site', async ({ request, baseURL }) => {
   const robots = await request.get('/robots.txt')
   expect(robots.status()).toBe(200)

@@ -17,7 +17,7 @@ class ToggleError extends Error {
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /**
- * Follow/favorite style toggles: the cached state flips at once (optimistic), the server's answer replaces it,
+ * Follow/favorite toggles: the cached state flips at once (optimistic), the server's answer replaces it,
  * a failure puts the previous state back and says why. An expired session opens the login modal. One change at a
  * time: `mutate` does nothing while one is in flight.
  *
@@ -41,6 +41,8 @@ export function useOptimisticToggle<S>(options: {
       const result = await send(on)
       if (!result.ok) throw new ToggleError(result.message, result.status)
       queryClient.setQueryData(queryKey, result.state)
+      // /follow and /mypage list and count what these toggles change: shown fresh when going back there.
+      for (const list of ['follow', 'mypage']) void queryClient.invalidateQueries({ queryKey: [list] })
       showSnackbar({ message: on ? messages.on : messages.off })
     } catch (error) {
       if (previous !== undefined) queryClient.setQueryData(queryKey, previous)

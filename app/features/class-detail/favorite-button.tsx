@@ -5,9 +5,8 @@ import { openLoginModal, showErrorSnackbar } from '~/components/shell/ui-store'
 import { useViewer } from '~/components/shell/use-viewer'
 import { Icon } from '~/components/ui/icon'
 import type { FavoriteState } from '~/contract/v1/follows'
-import { favoriteStateQuery } from './queries'
+import { favoriteStateQuery, functions } from './queries'
 
-const functions = () => import('./class-detail.functions')
 const prefetch = () => void functions().catch(() => undefined)
 
 /** お気に入り toggle. A visitor gets the login modal, which comes back to this page after signing in. */

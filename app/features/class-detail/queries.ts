@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query'
 
 // The server functions are imported when first called: a first load's data comes with the HTML, so first-load
 // scripts carry no server-function code (vite.config.ts, docs/decisions/0008).
-const functions = () => import('./class-detail.functions')
+export const functions = () => import('./class-detail.functions')
 
 export const classDetailQuery = (id: number) =>
   queryOptions({

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { useLocation } from '@tanstack/react-router'
+import { useLocation, useRouteContext } from '@tanstack/react-router'
 import { useOptimisticToggle } from '~/components/shell/optimistic-toggle'
 import { openLoginModal, showErrorSnackbar } from '~/components/shell/ui-store'
 import { useViewer } from '~/components/shell/use-viewer'
@@ -13,6 +13,10 @@ const prefetch = () => void functions().catch(() => undefined)
 /** フォロー toggle with the follower count. A visitor gets the login modal, which comes back here. */
 export function FollowButton({ teacherId, initialCount }: { teacherId: number; initialCount: number }) {
   const viewer = useViewer()
+  const myId = useRouteContext({
+    from: '__root__',
+    select: (c) => (c.auth.status === 'authenticated' ? c.auth.user?.id : undefined),
+  })
   const location = useLocation()
   const query = followStateQuery(teacherId)
   const { data: state } = useQuery({ ...query, enabled: viewer === 'member' })
@@ -41,19 +45,24 @@ export function FollowButton({ teacherId, initialCount }: { teacherId: number; i
 
   return (
     <div className="flex flex-wrap items-center gap-3">
-      <button
-        type="button"
-        className={on ? 'btn border-2 border-purple-dark bg-purple-dark/10 text-purple-dark' : 'btn-primary'}
-        aria-pressed={viewer === 'member' ? on : undefined}
-        aria-busy={toggle.isPending || undefined}
-        data-testid="follow-button"
-        onPointerEnter={prefetch}
-        onFocus={prefetch}
-        onClick={onClick}
-      >
-        <Icon name={on ? 'person-check' : 'person-add'} className="h-5 w-5" />
-        {on ? 'フォロー中' : 'フォローする'}
-      </button>
+      {/* A teacher does not follow themselves (the API refuses with 422): their own page shows the count only. */}
+      {myId === teacherId ? null : (
+        <button
+          type="button"
+          className={
+            on ? 'btn border-2 border-purple-dark bg-purple-dark/10 text-purple-dark' : 'btn-primary'
+          }
+          aria-pressed={viewer === 'member' ? on : undefined}
+          aria-busy={toggle.isPending || undefined}
+          data-testid="follow-button"
+          onPointerEnter={prefetch}
+          onFocus={prefetch}
+          onClick={onClick}
+        >
+          <Icon name={on ? 'person-check' : 'person-add'} className="h-5 w-5" />
+          {on ? 'フォロー中' : 'フォローする'}
+        </button>
+      )}
       <p className="text-sm text-slate-700">
         フォロワー{' '}
         <span className="font-bold" data-testid="follower-count">
