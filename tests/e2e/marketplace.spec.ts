@@ -1,5 +1,14 @@
 import { expect, test } from '@playwright/test'
-import { createClassWithLesson, expectAccessible, gotoReady, login, otherPerson } from './helpers'
+import {
+  acknowledgeGrade,
+  createClassWithLesson,
+  expectAccessible,
+  gotoReady,
+  login,
+  otherPerson,
+  registerNewParent,
+  reservationPanel,
+} from './helpers'
 
 /** Issue 16: リクエスト開催, 先生に質問する and sharing on a class page. */
 
@@ -24,6 +33,17 @@ test('a parent requests a date for a class with none coming, asks the teacher a 
   await page.getByTestId('save-class').click()
   await expect(page).toHaveURL(/\/class_management\/edit\/\d+$/)
   const classId = Number(page.url().split('/').pop())
+
+  // The teacher on their own page: no request to themselves, and no follow button for themselves (both 422).
+  await gotoReady(page, `/class_search/detail/${classId}`)
+  const card = page.getByTestId('teacher-card')
+  await card.scrollIntoViewIfNeeded()
+  await expect(card).toBeVisible()
+  await expect(page.getByTestId('request-open')).toHaveCount(0)
+  await card.getByRole('link').first().click()
+  await expect(page).toHaveURL(/\/teacher\/detail\/\d+$/)
+  await expect(page.getByTestId('follower-count')).toBeVisible()
+  await expect(page.getByTestId('follow-button')).toHaveCount(0)
 
   const parent = await otherPerson(browser, page, 'parent@manabi.example', `/class_search/detail/${classId}`)
   await expect(parent.getByRole('heading', { level: 1, name: title })).toBeVisible()
@@ -95,6 +115,9 @@ test('a class whose only coming date was cancelled can be requested again @pc-on
   // The cancelled date is still listed, and the request opens: the server takes one (nothing can be booked).
   await expect(parent.getByTestId('schedules').getByTestId('schedule-status')).toHaveText('中止')
   await expect(parent.getByText('予約できる日程はありません。')).toBeVisible()
+  // Not 満席: nothing takes place, so there is nothing to book or to wait for.
+  await expect(parent.getByTestId('reserve-button')).toHaveText('予約できる日程はありません')
+  await expect(parent.getByTestId('reserve-button')).toBeDisabled()
   await parent.getByTestId('request-open').click()
   const request = parent.getByTestId('request-form')
   await request.getByLabel('土').check()
@@ -102,6 +125,42 @@ test('a class whose only coming date was cancelled can be requested again @pc-on
   await request.getByTestId('request-submit').click()
   await expect(parent.getByTestId('request-done')).toBeVisible()
   await parent.context().close()
+})
+
+test('a class unpublished while a parent had it open says so when booking fails, not an empty page @pc-only', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000)
+  await login(page, 'teacher@manabi.example', '/class_management')
+  const classId = await createClassWithLesson(page, {
+    title: `E2E途中で非公開 ${Date.now().toString(36)}`,
+    description: '予約の途中で非公開になります。',
+    price: 500,
+    capacity: 3,
+    days: 5,
+    hour: 10,
+  })
+  // A parent of their own: the demo parent's bookings elsewhere send live events that refresh the page early.
+  const parentContext = await browser.newContext({ baseURL, locale: 'ja-JP', timezoneId: 'Asia/Tokyo' })
+  const parent = await parentContext.newPage()
+  await registerNewParent(parent, parentContext, 'とちゅう')
+  await gotoReady(parent, `/class_search/detail/${classId}`)
+  const panel = await reservationPanel(parent)
+  await expect(panel.getByTestId('reserve-button')).toHaveText('予約する')
+
+  await page.getByTestId('publish-toggle').uncheck()
+  await page.getByTestId('save-class').click()
+  await expect(page.getByTestId('snackbar')).toBeVisible()
+
+  await panel.getByTestId('reserve-button').click()
+  await expect(parent.getByTestId('reservation-confirm')).toBeVisible()
+  await acknowledgeGrade(parent)
+  await parent.getByTestId('reservation-confirm').getByRole('button', { name: 'お支払いへ進む' }).click()
+  // The refused booking refreshes the class: it is gone, and the page says so.
+  await expect(parent.getByTestId('not-found-message')).toBeVisible()
+  await parentContext.close()
 })
 
 test('search by weekday and time of day: the checkboxes, the URL and the chips agree', async ({

@@ -53,7 +53,7 @@ export function SchedulesSection({
                 : '現在予定されている日程はありません。開催をリクエストすると、日程が決まったときにメールでお知らせします。'}
             </Ruby>
           </p>
-          <RequestPanel classWorkId={c.id} />
+          <RequestPanel classWorkId={c.id} teacherId={c.teacher.id} />
         </div>
       )}
     </section>

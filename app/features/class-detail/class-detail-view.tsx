@@ -2,7 +2,9 @@ import { useQuery, useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { HydrateOnView } from '~/components/shell/hydrate-on-view'
+import { LazyNotFoundView } from '~/components/shell/lazy-error-page'
 import { lazyPart } from '~/components/shell/lazy-part'
+import { LazyGonePage } from '~/components/ui/lazy-gone-page'
 import { Ruby } from '~/components/ui/ruby'
 import { ShareButtons } from '~/components/ui/share-buttons'
 import { VerifiedBadge } from '~/components/ui/verified-badge'
@@ -55,8 +57,10 @@ export function ClassDetailView({
   // this observer keeps it there meanwhile (the cache drops a query nobody observes after five minutes, and the
   // part would fetch it again while hydrating). It never fetches.
   useQuery({ ...classReviewsQuery(id), enabled: false })
-  // The route answers 404 (no class) or renders the 410 page (taken down) instead.
-  if (!page || 'gone' in page) return null
+  // The route answers 404 (no class) or renders the 410 page (taken down) instead. The same answer after a refresh
+  // of an open page (unpublished or taken down meanwhile; a failed booking, a live event, focus) says so too.
+  if (!page) return <LazyNotFoundView />
+  if ('gone' in page) return <LazyGonePage message={page.gone ?? ''} />
   const { detail: c, now } = page
   const upcoming = c.schedules.filter((s) => new Date(s.ended_at).getTime() > new Date(now).getTime())
 

@@ -1,4 +1,4 @@
-import { useLocation } from '@tanstack/react-router'
+import { useLocation, useRouteContext } from '@tanstack/react-router'
 import { Suspense, useState } from 'react'
 import { lazyPart } from '~/components/shell/lazy-part'
 import { openLoginModal, showErrorSnackbar } from '~/components/shell/ui-store'
@@ -12,12 +12,18 @@ const RequestForm = lazyPart(() => import('./request-form').then((m) => ({ defau
  * 「リクエスト開催」 (issue 16) under a class with no date coming: the member says which weekdays and times suit
  * them; the teacher sees it, and the member gets a mail when a date is added.
  */
-export function RequestPanel({ classWorkId }: { classWorkId: number }) {
+export function RequestPanel({ classWorkId, teacherId }: { classWorkId: number; teacherId: number }) {
   const viewer = useViewer()
+  const myId = useRouteContext({
+    from: '__root__',
+    select: (c) => (c.auth.status === 'authenticated' ? c.auth.user?.id : undefined),
+  })
   const location = useLocation()
   const [open, setOpen] = useState(false)
   const opened = useOnceOpened(open)
   const [done, setDone] = useState(false)
+  // A teacher does not ask for dates of their own class (the API refuses with 422): they add one.
+  if (myId === teacherId) return null
   if (done)
     return (
       <p className="mt-3 rounded-xl bg-base-light p-3 text-sm" role="status" data-testid="request-done">

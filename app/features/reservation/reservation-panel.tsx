@@ -39,6 +39,8 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
   const entryOf = (s: PublicSchedule) => waitlist.find((w) => w.schedule_id === s.id)
   const offeredFor = (s: PublicSchedule) => entryOf(s)?.status === 'offered'
   const open = upcoming.filter((s) => reservable(s, nowMs, offeredFor(s)))
+  // Coming dates that still take place: none (only 中止 ones) is not 満席, and there is nothing to book or wait for.
+  const live = upcoming.some((s) => !s.is_canceled)
   const [scheduleId, setScheduleId] = useState<number | undefined>(undefined)
   const [attendee, setAttendee] = useState<string>(SELF)
   const [confirming, setConfirming] = useState(false)
@@ -224,14 +226,16 @@ export function ReservationPanel({ classWork, now }: { classWork: ClassWorkDetai
             onClick={onReserve}
             // A member's held seats and learners decide what is booked: not before they have loaded (a tap made
             // before the panel hydrated is played as soon as it has, 0030).
-            disabled={viewer === 'member' && (!chosen || options.isPending)}
+            disabled={!live || (viewer === 'member' && (!chosen || options.isPending))}
             data-testid="reserve-button"
           >
-            {open.length === 0
-              ? '満席です'
-              : chosen || viewer !== 'member'
-                ? '予約する'
-                : '日程を選んでください'}
+            {!live
+              ? '予約できる日程はありません'
+              : open.length === 0
+                ? '満席です'
+                : chosen || viewer !== 'member'
+                  ? '予約する'
+                  : '日程を選んでください'}
           </button>
         </div>
       )}

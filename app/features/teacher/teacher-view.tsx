@@ -1,7 +1,9 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { type ReactNode, Suspense } from 'react'
 import { ClassCard } from '~/components/cards/class-card'
+import { LazyNotFoundView } from '~/components/shell/lazy-error-page'
 import { lazyPart } from '~/components/shell/lazy-part'
+import { LazyGonePage } from '~/components/ui/lazy-gone-page'
 import type { PageLinkProps } from '~/components/ui/pagination'
 import { Ruby } from '~/components/ui/ruby'
 import { ShareButtons } from '~/components/ui/share-buttons'
@@ -32,7 +34,9 @@ export function TeacherView({
   pageLink: (page: number, props: PageLinkProps) => ReactNode
 }) {
   const page = useSuspenseQuery(teacherPageQuery(id, pageNumber)).data
-  if (!page || 'gone' in page) return null
+  // The route answers 404 or renders the 410 page; a refresh of an open page (suspended meanwhile) says so too.
+  if (!page) return <LazyNotFoundView />
+  if ('gone' in page) return <LazyGonePage message={page.gone ?? ''} />
   const { profile: t, classes } = page
   const totalPages = Math.ceil(t.class_work_count / TEACHER_CLASSES_PER_PAGE)
   return (

@@ -4,7 +4,6 @@ import { useEffect } from 'react'
 import { HydrateOnView } from '~/components/shell/hydrate-on-view'
 import { lazyPart } from '~/components/shell/lazy-part'
 import { useViewer } from '~/components/shell/use-viewer'
-import { LazyGonePage } from '~/components/ui/lazy-gone-page'
 import { isMember } from '~/features/auth/auth-state'
 import { ClassDetailView, preloadClassDetailParts } from '~/features/class-detail/class-detail-view'
 import { classDetailQuery, classReviewsQuery, favoriteStateQuery } from '~/features/class-detail/queries'
@@ -64,6 +63,7 @@ export const Route = createFileRoute('/_default/class_search/detail/$id')({
   component: ClassDetailPage,
 })
 
+/** The view renders the 410 page itself when the class is gone (on this load, or on a refresh of the open page). */
 function ClassDetailPage() {
   const { id, gone } = Route.useLoaderData()
   const viewer = useViewer()
@@ -72,7 +72,6 @@ function ClassDetailPage() {
   useEffect(() => {
     if (viewer === 'member' && !gone) void reportPart().catch(() => {})
   }, [viewer, gone])
-  if (gone) return <LazyGonePage message={gone} />
   return (
     <PageFurigana ids={{ class_ids: [id] }}>
       <ClassDetailView
