@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test'
 import {
+  acknowledgeGrade,
   CARDS,
   createClassWithLesson,
   expectAccessible,
@@ -134,6 +135,43 @@ test('a parent pays for a class on a phone, gets the receipt, and sees the refun
   await expectAccessible(page)
   const refundMail = await readMail(page.context(), email, '返金が完了しました')
   expect(refundMail.text).toContain('返金額：¥3,300')
+})
+
+test('a parent who gives up paying can book the date again at once (no 「お支払い待ち」 left on the class page) @pc-only', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000)
+  const teacherContext = await browser.newContext({ baseURL, locale: 'ja-JP', timezoneId: 'Asia/Tokyo' })
+  const teacher = await teacherContext.newPage()
+  await login(teacher, TEACHER, '/class_management')
+  const classId = await createClassWithLesson(teacher, {
+    title: `E2E 支払いをやめる ${Date.now().toString(36)}`,
+    description: '支払いをやめて、もう一度予約します。',
+    price: 1100,
+    capacity: 3,
+    days: 4,
+    hour: 13,
+  })
+  await teacherContext.close()
+
+  await registerNewParent(page, page.context(), 'やめる')
+  await gotoReady(page, `/class_search/detail/${classId}`)
+  await (await reservationPanel(page)).getByTestId('reservation-schedule').first().check()
+  await page.getByTestId('reserve-button').click()
+  await expect(page.getByTestId('reservation-confirm')).toBeVisible()
+  await acknowledgeGrade(page)
+  await page.getByTestId('reservation-confirm').getByRole('button', { name: 'お支払いへ進む' }).click()
+  await expect(page).toHaveURL(/\/checkout\/\d+$/)
+  await page.getByTestId('give-up').click()
+  await expect(page.getByTestId('snackbar')).toContainText('予約をとりやめました')
+  await expect(page).toHaveURL(new RegExp(`/class_search/detail/${classId}$`))
+  const panel = await reservationPanel(page)
+  await expect(panel.getByTestId('schedule-seats')).toHaveText('残り3席')
+  await expect(panel.getByTestId('continue-payment')).toHaveCount(0)
+  await expect(panel.getByTestId('reservation-schedule')).toBeEnabled()
+  await expect(panel.getByTestId('reserve-button')).toHaveText('予約する')
 })
 
 test('after five refused cards the checkout pauses card payments, saying so, until the limit passes @pc-only', async ({

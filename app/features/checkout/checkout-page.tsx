@@ -130,7 +130,13 @@ function Paying({ checkout, stripeKey }: { checkout: Checkout; stripeKey: string
         return await refresh()
       }
       showSnackbar({ message: '予約をとりやめました' })
-      await queryClient.invalidateQueries({ queryKey: ['class-detail', checkout.purchase.class_work.id] })
+      // The seat went back: the class page's panel (its held seats: no 「お支払い待ち」 left) and the lists.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['class-detail', checkout.purchase.class_work.id] }),
+        queryClient.invalidateQueries({ queryKey: ['reservation-options'] }),
+        queryClient.invalidateQueries({ queryKey: ['attendance'] }),
+        queryClient.invalidateQueries({ queryKey: ['mypage'] }),
+      ])
       await navigate({
         to: '/class_search/detail/$id',
         params: { id: String(checkout.purchase.class_work.id) },
