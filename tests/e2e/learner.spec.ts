@@ -314,6 +314,10 @@ test('a newly registered parent adds, edits and removes a learner profile', asyn
 
   await gotoReady(page, '/profile/edit_user')
   await page.getByRole('button', { name: 'そうちゃんを削除' }).click()
+  // Only what is still to come blocks it (0041): past and cancelled lessons stay on record.
+  await expect(page.getByRole('dialog')).toContainText(
+    'これからの授業の予約やキャンセル待ちがある場合は削除できません',
+  )
   await page.getByRole('button', { name: '削除する' }).click()
   await expect(page.getByTestId('snackbar')).toContainText('削除しました')
   await expect(page.getByTestId('learner-edit-item')).toHaveCount(0)

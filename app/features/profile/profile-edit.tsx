@@ -383,7 +383,7 @@ function Learners(props: { learners: Learner[]; schoolTypes: MasterItem[]; grade
         title="お子さまのプロフィールを削除しますか？"
         message={
           removing
-            ? `${removing.nickname}さんのプロフィールを削除します。予約がある場合は削除できません。`
+            ? `${removing.nickname}さんのプロフィールを削除します。これからの授業の予約やキャンセル待ちがある場合は削除できません（受講済みの授業の記録は残ります）。`
             : undefined
         }
         buttons={[
