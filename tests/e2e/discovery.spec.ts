@@ -516,7 +516,8 @@ test('a teacher unfollowed on their page is gone from /follow when going back @p
   const follow = page.getByTestId('follow-button')
   if ((await follow.getAttribute('aria-pressed')) !== 'true') {
     await follow.click()
-    await expect(follow).toHaveAttribute('aria-pressed', 'true')
+    // Saved (the server's answer), not only pressed: the page load below would cancel a request in flight.
+    await expect(page.getByTestId('snackbar')).toContainText('フォローしました')
   }
   await gotoReady(page, '/follow')
   const item = page

@@ -152,7 +152,7 @@ test('a class unpublished while a parent had it open says so when booking fails,
 
   await page.getByTestId('publish-toggle').uncheck()
   await page.getByTestId('save-class').click()
-  await expect(page.getByTestId('snackbar')).toBeVisible()
+  await expect(page.getByTestId('snackbar')).toContainText('クラスを保存しました')
 
   await panel.getByTestId('reserve-button').click()
   await expect(parent.getByTestId('reservation-confirm')).toBeVisible()
