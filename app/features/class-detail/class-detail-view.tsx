@@ -57,8 +57,8 @@ export function ClassDetailView({
   // this observer keeps it there meanwhile (the cache drops a query nobody observes after five minutes, and the
   // part would fetch it again while hydrating). It never fetches.
   useQuery({ ...classReviewsQuery(id), enabled: false })
-  // The route answers 404 (no class) or renders the 410 page (taken down) instead. The same answer after a refresh
-  // of an open page (unpublished or taken down meanwhile; a failed booking, a live event, focus) says so too.
+  // No class: the route answers 404 on a load; taken down: the 410 page. A refresh of an open page that finds it
+  // unpublished or taken down meanwhile (a refused booking, a live event, focus) shows the same, not an empty page.
   if (!page) return <LazyNotFoundView />
   if ('gone' in page) return <LazyGonePage message={page.gone ?? ''} />
   const { detail: c, now } = page
