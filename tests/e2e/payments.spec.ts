@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { type Browser, expect, type Page, test } from '@playwright/test'
 import {
   acknowledgeGrade,
   CARDS,
@@ -14,6 +14,36 @@ import {
 } from './helpers'
 
 const TEACHER = 'teacher@manabi.example'
+
+/** The demo teacher, in a browser of their own, publishes a paid class with one lesson; its id. */
+async function paidClass(
+  browser: Browser,
+  baseURL: string | undefined,
+  c: { title: string; description: string; price: number; capacity: number; hour: number },
+) {
+  const teacherContext = await browser.newContext({ baseURL, locale: 'ja-JP', timezoneId: 'Asia/Tokyo' })
+  const teacher = await teacherContext.newPage()
+  await login(teacher, TEACHER, '/class_management')
+  const classId = await createClassWithLesson(teacher, {
+    ...c,
+    title: `${c.title} ${Date.now().toString(36)}`,
+    days: 4,
+  })
+  await teacherContext.close()
+  return classId
+}
+
+/** A new parent holds a seat of the class's first date and lands on its checkout page. */
+async function holdSeat(page: Page, classId: number, nickname: string) {
+  await registerNewParent(page, page.context(), nickname)
+  await gotoReady(page, `/class_search/detail/${classId}`)
+  await (await reservationPanel(page)).getByTestId('reservation-schedule').first().check()
+  await page.getByTestId('reserve-button').click()
+  await expect(page.getByTestId('reservation-confirm')).toBeVisible()
+  await acknowledgeGrade(page)
+  await page.getByTestId('reservation-confirm').getByRole('button', { name: 'お支払いへ進む' }).click()
+  await expect(page).toHaveURL(/\/checkout\/\d+$/)
+}
 
 /**
  * Checkout on a phone (issue 17): a parent books a paid class, a refused card keeps the seat for another try, the
@@ -143,27 +173,14 @@ test('a parent who gives up paying can book the date again at once (no 「お支
   baseURL,
 }) => {
   test.setTimeout(120_000)
-  const teacherContext = await browser.newContext({ baseURL, locale: 'ja-JP', timezoneId: 'Asia/Tokyo' })
-  const teacher = await teacherContext.newPage()
-  await login(teacher, TEACHER, '/class_management')
-  const classId = await createClassWithLesson(teacher, {
-    title: `E2E 支払いをやめる ${Date.now().toString(36)}`,
+  const classId = await paidClass(browser, baseURL, {
+    title: 'E2E 支払いをやめる',
     description: '支払いをやめて、もう一度予約します。',
     price: 1100,
     capacity: 3,
-    days: 4,
     hour: 13,
   })
-  await teacherContext.close()
-
-  await registerNewParent(page, page.context(), 'やめる')
-  await gotoReady(page, `/class_search/detail/${classId}`)
-  await (await reservationPanel(page)).getByTestId('reservation-schedule').first().check()
-  await page.getByTestId('reserve-button').click()
-  await expect(page.getByTestId('reservation-confirm')).toBeVisible()
-  await acknowledgeGrade(page)
-  await page.getByTestId('reservation-confirm').getByRole('button', { name: 'お支払いへ進む' }).click()
-  await expect(page).toHaveURL(/\/checkout\/\d+$/)
+  await holdSeat(page, classId, 'やめる')
   await page.getByTestId('give-up').click()
   await expect(page.getByTestId('snackbar')).toContainText('予約をとりやめました')
   await expect(page).toHaveURL(new RegExp(`/class_search/detail/${classId}$`))
@@ -180,25 +197,14 @@ test('after five refused cards the checkout pauses card payments, saying so, unt
   baseURL,
 }) => {
   test.setTimeout(120_000)
-  const teacherContext = await browser.newContext({ baseURL, locale: 'ja-JP', timezoneId: 'Asia/Tokyo' })
-  const teacher = await teacherContext.newPage()
-  await login(teacher, TEACHER, '/class_management')
-  const classId = await createClassWithLesson(teacher, {
-    title: `E2E カード試行のクラス ${Date.now().toString(36)}`,
+  const classId = await paidClass(browser, baseURL, {
+    title: 'E2E カード試行のクラス',
     description: 'カードの試行回数の上限を確かめるクラスです。',
     price: 2200,
     capacity: 2,
-    days: 4,
     hour: 10,
   })
-  await teacherContext.close()
-
-  await registerNewParent(page, page.context(), 'しこう')
-  await gotoReady(page, `/class_search/detail/${classId}`)
-  await (await reservationPanel(page)).getByTestId('reservation-schedule').first().check()
-  await page.getByTestId('reserve-button').click()
-  await page.getByTestId('reservation-confirm').getByRole('button', { name: 'お支払いへ進む' }).click()
-  await expect(page).toHaveURL(/\/checkout\/\d+$/)
+  await holdSeat(page, classId, 'しこう')
   const checkoutUrl = page.url()
   for (let i = 0; i < 5; i++) await payOnCheckout(page, CARDS.declined)
   await gotoReady(page, checkoutUrl)
