@@ -46,8 +46,8 @@ export interface MailRequest<N extends TemplateName = TemplateName> {
   /** The operator notice it announces: not sent once the notice is withdrawn (0019). */
   noticeId?: number
   /**
-   * The reservation and lesson start it reminds of: not sent once the reservation is cancelled, the lesson
-   * moved or cancelled, or its start passed (SMTP was away for hours).
+   * The reservation and lesson start it reminds of, confirms or moves to: not sent once the reservation is
+   * cancelled, the lesson moved or cancelled, or its start passed (SMTP was away for hours).
    */
   reminds?: { purchaseId: number; startedAt: string }
   /** The waitlist offer it announces: not sent once that offer has ended (taken back, expired, booked). */

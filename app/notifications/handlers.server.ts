@@ -270,6 +270,8 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           cancelDeadline: deadlineAhead(new Date(p.lesson.startedAt)),
           attendanceUrl: attendanceUrl(deps),
         },
+        // Held up (SMTP away) past a cancellation or a move, it would arrive after the mail that says so.
+        { reminds: { purchaseId: p.id, startedAt: p.lesson.startedAt } },
       )
       await mailMember(
         db,
@@ -481,6 +483,8 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
             cancelDeadline: deadlineAhead(new Date(startedAt)),
             attendanceUrl: attendanceUrl(deps),
           },
+          // Held up (SMTP away) past a later move or a cancellation: that one's mail tells what stands.
+          { reminds: { purchaseId: p.id, startedAt } },
         )
         notified.add(p.memberId)
       }

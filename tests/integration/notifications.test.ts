@@ -314,6 +314,58 @@ describe('a booked lesson moved by its teacher', () => {
     await runJobs()
   })
 
+  it('a confirmation or a move held up (SMTP away) is not sent once a cancellation or a later move says otherwise', async () => {
+    /** Runs due jobs with a relay that refuses every mail (each retried an hour later). */
+    const relayAway = async () => {
+      const runner = startJobRunner({
+        db: api.db,
+        autoStart: false,
+        backoffMs: () => HOUR,
+        handlers: {
+          ...appJobHandlers({ mail: settings }),
+          'mail.send': async () => {
+            throw new Error('421 try again later')
+          },
+        },
+      })
+      await runner.drain()
+    }
+    const canceled = await newSchedule(10 * DAY + 3 * HOUR)
+    const booking = (await api.book(SUBS.parent, { schedule_id: canceled.id })).body
+    await relayAway()
+    expect((await api.as(SUBS.parent, 'POST', `/v1/purchases/${booking.id}/cancel`)).status).toBe(200)
+    const moving = await newSchedule(10 * DAY + 5 * HOUR)
+    await api.book(SUBS.parent, { schedule_id: moving.id })
+    await runJobs()
+    await api.db.delete(mails)
+    const moveTo = async (hours: number) => {
+      const start = new Date(moving.startedAt.getTime() + hours * HOUR)
+      const res = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_work_schedules/${moving.id}`, {
+        started_at: start.toISOString(),
+        ended_at: new Date(start.getTime() + HOUR).toISOString(),
+      })
+      expect(res.status).toBe(200)
+      return start
+    }
+    await moveTo(2)
+    await relayAway()
+    const standing = await moveTo(4)
+    await relayAway()
+    // The relay is back.
+    await api.db
+      .update(jobs)
+      .set({ runAt: sql`now()` })
+      .where(and(eq(jobs.kind, 'mail.send'), isNull(jobs.finishedAt)))
+    await runJobs()
+    // Neither the confirmation of the cancelled booking nor the move to a time that did not stand. (Its receipt
+    // still holds: the money was paid, then refunded.)
+    const moves = (await mailbox()).filter(
+      (m) => m.to === 'parent@manabi.example' && !m.subject.startsWith('お支払いが完了しました'),
+    )
+    expect(moves.map((m) => m.subject)).toEqual([`【日時変更】${booking.class_work.title}`])
+    expect(moves[0]!.text).toContain(formatTimeJa(standing.toISOString()))
+  })
+
   it('cannot be moved to start within 48 hours (its members get a day to cancel): 409, nothing changed or mailed', async () => {
     const s = await newSchedule(7 * DAY + 3 * HOUR)
     await api.book(SUBS.parent, { schedule_id: s.id })
