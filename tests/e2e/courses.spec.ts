@@ -119,3 +119,40 @@ test('a teacher creates a 全3回 course with weekly lessons; a parent books all
   expect(after.match(/DTEND;TZID=Asia\/Tokyo:\d{8}T164500/g)).toHaveLength(3)
   await context.close()
 })
+
+test('a class made a course on its edit page: the add form asks for each lesson and the new seats; the list says 全N回 @pc-only', async ({
+  page,
+}) => {
+  const title = `E2E あとからコース ${Date.now().toString(36)}`
+  await login(page, TEACHER, '/class_management/create')
+  const form = page.getByTestId('class-form')
+  await form.getByLabel('タイトル').fill(title)
+  await form.getByLabel('説明').fill('1回のつもりが3回に。')
+  await form.getByLabel('カテゴリー').selectOption({ index: 1 })
+  await form.getByLabel('クラスの形式').selectOption({ index: 1 })
+  await form.getByRole('checkbox').first().check()
+  await form.getByLabel('料金（円）').fill('0')
+  await form.getByLabel('定員（人）').fill('4')
+  await form.getByLabel('時間（分）').fill('45')
+  await page.getByTestId('save-class').click()
+  await expect(page).toHaveURL(/\/class_management\/edit\/\d+$/)
+  const scheduleForm = page.getByTestId('schedule-form').last()
+  await expect(scheduleForm.getByTestId('lesson-start')).toHaveCount(0)
+
+  // Still without dates, it becomes a 全3回 course with 8 seats.
+  await form.getByTestId('lesson-count-input').fill('3')
+  await form.getByLabel('定員（人）').fill('8')
+  await page.getByTestId('save-class').click()
+  await expect(page.getByTestId('snackbar')).toContainText('クラスを保存しました')
+  await expect(scheduleForm.getByTestId('lesson-start')).toHaveCount(3)
+  await expect(scheduleForm.getByLabel('定員（人）')).toHaveValue('8')
+  await scheduleForm.getByLabel('第1回').fill(tokyoLocal(6, 10))
+  await scheduleForm.getByRole('button', { name: '第2回以降を毎週同じ時間で入力' }).click()
+  await scheduleForm.getByTestId('save-schedule').click()
+  await expect(page.getByTestId('snackbar')).toContainText('スケジュールを追加しました')
+  await expect(page.getByTestId('schedule-row')).toContainText('予約 0/8席')
+
+  await gotoReady(page, '/class_management?tab=unpublished')
+  const item = page.getByTestId('class-row').filter({ hasText: title })
+  await expect(item.getByTestId('next-schedule')).toContainText('全3回')
+})

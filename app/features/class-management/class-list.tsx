@@ -1,7 +1,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import type { MyClassWork } from '~/contract/v1/class-works'
-import { formatPrice, formatScheduleJa } from '~/lib/format'
+import { formatPrice, formatRunJa } from '~/lib/format'
 import { fixedSizeSrcSet } from '~/lib/responsive-image'
 import { myClassesQuery } from './queries'
 
@@ -106,7 +106,7 @@ function ClassRow({ item }: { item: MyClassWork }) {
         <p className="mt-2 text-sm" data-testid="next-schedule">
           次回：
           {next
-            ? `${formatScheduleJa(next.started_at, next.ended_at)}（予約 ${next.purchased_count}/${next.capacity}席）`
+            ? `${formatRunJa(next.started_at, next.ended_at, item.lesson_count)}（予約 ${next.purchased_count}/${next.capacity}席）`
             : '予定はありません'}
         </p>
       </div>

@@ -43,7 +43,8 @@ export function SchedulesPanel({ cls, now }: { cls: TeacherClassWork; now: numbe
       )}
       <div className="mt-6 rounded-2xl border border-slate-200 bg-white p-4">
         <h3 className="font-bold">スケジュールを追加</h3>
-        <ScheduleForm cls={cls} />
+        {/* Anew when the class's lessons or seats change (saved above): its fields are sized and filled from them. */}
+        <ScheduleForm key={`${cls.lesson_count}-${cls.capacity}`} cls={cls} />
       </div>
     </section>
   )
