@@ -424,7 +424,8 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
         )
         notified.add(p.memberId)
       }
-      await live([...notified], 'reservation')
+      // The teacher's open pages too (sales, students), whoever cancelled it.
+      await live([...notified, ...canceled.slice(0, 1).map((p) => p.teacherId)], 'reservation')
       await live([...notified], 'announcement')
     },
 

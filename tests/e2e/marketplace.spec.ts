@@ -110,6 +110,8 @@ test('a class whose only coming date was cancelled can be requested again @pc-on
   await page.getByTestId('cancel-schedule').click()
   await page.getByTestId('cancel-schedule-dialog').getByRole('button', { name: '休講にする' }).click()
   await expect(page.getByTestId('schedule-status').filter({ hasText: '休講' })).toHaveCount(1)
+  // Nothing was refunded: no 「返金 無料」.
+  await expect(page.getByTestId('snackbar')).toContainText('休講にしました（キャンセル0件）')
 
   const parent = await otherPerson(browser, page, 'parent@manabi.example', `/class_search/detail/${classId}`)
   // The cancelled date is still listed, and the request opens: the server takes one (nothing can be booked).

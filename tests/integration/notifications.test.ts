@@ -240,6 +240,8 @@ describe('reservations', () => {
     )
     for (const m of box) expect(m.text).toContain(`返金額：¥${p.price.toLocaleString('ja-JP')}`)
     expect([...new Set(published.map((e) => e.type))].sort()).toEqual(['announcement', 'reservation'])
+    // The teacher's other tabs (sales, students) hear of it too.
+    expect(published).toContainEqual({ userIds: [parentId, teacherId], type: 'reservation' })
     await setNotificationPreference(api.db, parentId, 'reservation', true)
   })
 })

@@ -75,7 +75,7 @@ describe('live updates in the browser', () => {
     expect(keysFor(['message'])).toEqual([['rooms'], ['auth'], ['mypage']])
     expect(keysFor(['notice', 'announcement'])).toEqual([['information'], ['auth'], ['mypage']])
     expect(keysFor(['reservation'])).toEqual(
-      expect.arrayContaining([['mypage'], ['attendance'], ['class-management']]),
+      expect.arrayContaining([['mypage'], ['attendance'], ['purchase-history'], ['class-management']]),
     )
     const all = keysFor(['sync']).map((k) => JSON.stringify(k))
     expect(new Set(all).size).toBe(all.length)

@@ -17,10 +17,12 @@ export const LIVE_INVALIDATIONS: Record<Exclude<LiveEventName, 'sync'>, readonly
   // /information (list and items), the header counts and My Page's unread notices.
   notice: [['information'], ['auth'], ['mypage']],
   announcement: [['information'], ['auth'], ['mypage']],
-  // My Page's next lessons, 受講クラス, a teacher's class management (students) and sales, seats left.
+  // My Page's next lessons, 受講クラス and 購入履歴 (refunds), a teacher's class management (students) and sales,
+  // seats left.
   reservation: [
     ['mypage'],
     ['attendance'],
+    ['purchase-history'],
     ['class-management'],
     ['sales'],
     ['class-detail'],

@@ -28,6 +28,7 @@ export function AttendancePage() {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: ['attendance'] }),
         queryClient.invalidateQueries({ queryKey: ['mypage'] }),
+        queryClient.invalidateQueries({ queryKey: ['purchase-history'] }),
         queryClient.invalidateQueries({ queryKey: ['class-detail'] }),
         queryClient.invalidateQueries({ queryKey: ['reservation-options'] }),
       ])

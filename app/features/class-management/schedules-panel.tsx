@@ -84,9 +84,15 @@ function ScheduleRow({
         return
       }
       setConfirm(false)
-      await queryClient.invalidateQueries({ queryKey: ['class-management'] })
+      // Its seats left the teacher's sales too, and the class page's dates.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['class-management'] }),
+        queryClient.invalidateQueries({ queryKey: ['sales'] }),
+        queryClient.invalidateQueries({ queryKey: ['class-detail'] }),
+      ])
+      const { canceled, refunded } = result.data
       showSnackbar({
-        message: `休講にしました（キャンセル${result.data.canceled}件、返金 ${formatPrice(result.data.refunded)}）`,
+        message: `休講にしました（キャンセル${canceled}件${refunded > 0 ? `、返金 ${formatPrice(refunded)}` : ''}）`,
       })
     } catch {
       showErrorSnackbar('休講にできませんでした')
@@ -158,7 +164,7 @@ function ScheduleRow({
         open={confirm}
         onOpenChange={setConfirm}
         title="この回を休講にしますか？"
-        message={`予約している${schedule.purchased_count}件はすべてキャンセルされ、全額返金されます。受講者にはお知らせが届きます。`}
+        message={`予約している${schedule.purchased_count}件はすべてキャンセルされ${cls.price > 0 ? '、全額返金されます' : 'ます'}。受講者にはお知らせが届きます。`}
         testId="cancel-schedule-dialog"
         buttons={[
           { text: 'やめる', color: 'outline', onClick: () => setConfirm(false) },

@@ -200,6 +200,11 @@ function BasicForm(props: {
       setErrors(fieldErrorsOf(parsed.error.issues))
       return
     }
+    // Required as at registration (left out, the API would keep the old one while the page said 保存しました).
+    if (props.showProfession && !v.profession_id) {
+      setErrors({ profession_id: '職業を選択してください' })
+      return
+    }
     setErrors({})
     save.mutate(parsed.data)
   }
