@@ -17,6 +17,12 @@ describe('detectContactInfo', () => {
     '電話は〇九〇一二三四五六七八です',
     '+81 90 1234 5678',
     '連絡先：090.1234.5678 までお願いします',
+    // Some digits typed one at a time, the rest grouped.
+    '090 1 2 3 4 5 6 7 8',
+    '0 9 0 1234 5678',
+    '090-1234-5 6 7 8',
+    // The last digits sent one message at a time (parts are checked joined by line breaks).
+    '090-1234-\n5\n6\n7\n8',
   ])('flags the phone number in %s', (text) => {
     expect(kinds(text)).toContain('phone')
   })
@@ -226,6 +232,8 @@ describe('detectContactInfo', () => {
     'ごはんを食べてから、にこにこ参加しました',
     '九九の七の段と八の段を練習しました',
     '角度は 0 45 90 135 180 度です',
+    '0 5 10 15 20 と数えます',
+    'スコアは 0 1 0 2 と 3 4 でした',
     '2026年11月21日(土) 10:30〜11:30 第3回',
     '料金は3,000円〜5,000円です',
     '〒150-0001 東京都渋谷区',
@@ -293,6 +301,39 @@ describe('detectContactInfo', () => {
     'ガ\u3099ンバって！ café でお話ししましょう',
   ])('still does not flag lesson talk with those separators: %s', (text) => {
     expect(detectContactInfo(text)).toEqual({ flagged: false, kinds: [] })
+  })
+
+  it('answers at once for a message of 2,000 spaces or other repeated fillers (no backtracking blow-up)', () => {
+    // Before, 'a' + 200 spaces + 'b' took 4.5 s and 2,000 spaces hours: the server (or the composer's tab) froze.
+    const started = performance.now()
+    for (const filler of [
+      ' ',
+      '\n',
+      '\t',
+      '　',
+      '-',
+      '.',
+      '_',
+      'の',
+      '@',
+      ' at ',
+      ' dot ',
+      '0 ',
+      '(',
+      '「',
+      'は',
+      ':',
+    ])
+      for (const [a, b] of [
+        ['a', 'b'],
+        ['abc', 'ライン'],
+        ['line', 'id'],
+        ['0', '1'],
+      ])
+        detectContactInfo(a + filler.repeat(Math.floor(1998 / filler.length)) + b)
+    // Generous for a slow CI machine: the old pattern needed hours for one of these.
+    expect(performance.now() - started).toBeLessThan(5_000)
+    expect(detectContactInfo(`hanako_123${' '.repeat(1500)}というインスタアカウント`).kinds).toEqual(['sns'])
   })
 
   it('names what was found', () => {

@@ -176,11 +176,36 @@ function mixedSeparators(seps: string[]): boolean {
   return seps.some((s) => s.trim() === '') && seps.some((s) => /^[./,、]$/.test(s))
 }
 
+/**
+ * Digits typed one at a time read as one group ('090 1 2 3 4 5 6 7 8', '0 9 0 1234 5678'), unless their separators
+ * mix dots and spaces like a list of decimals ('0.1 0.2 0.3').
+ */
+function joinSingleDigits(groups: string[], seps: string[]): { groups: string[]; seps: string[] } {
+  const single = (i: number) => groups[i]?.length === 1
+  const joined: string[] = []
+  const between: string[] = []
+  for (let i = 0; i < groups.length; ) {
+    let end = i
+    while (single(end) && single(end + 1)) end++
+    if (i > 0) between.push(seps[i - 1]!)
+    if (end > i && !mixedSeparators(seps.slice(i, end))) joined.push(groups.slice(i, end + 1).join(''))
+    else {
+      // Kept apart, as typed (the one-digit path below checks them with their separators).
+      joined.push(...groups.slice(i, end + 1))
+      between.push(...seps.slice(i, end))
+    }
+    i = end + 1
+  }
+  return { groups: joined, seps: between }
+}
+
 /** Plain ASCII digits must be grouped like a phone number: 09012345678, 090-1234-5678, 0 9 0 1 2 3 … */
 function asciiRunHasPhone(run: string): boolean {
   const parts = run.split(SEP_SPLIT)
-  const groups = parts.filter((_, i) => i % 2 === 0)
-  const seps = parts.filter((_, i) => i % 2 === 1)
+  const { groups, seps } = joinSingleDigits(
+    parts.filter((_, i) => i % 2 === 0),
+    parts.filter((_, i) => i % 2 === 1),
+  )
   for (let i = 0; i < groups.length; i++) {
     const first = groups[i]!
     if (first[0] !== '0') continue
@@ -277,9 +302,11 @@ const X_THEN_ID = new RegExp(
   `(?:^|[^a-z0-9_ァ-ヶ-])(?:x|エックス)\\s*の?\\s*(?:${ID_WORD})(${FILLER}{0,6})(${ACCOUNT_ID})(?![a-z0-9_])`,
   'g',
 )
-// 'hanako_123 というインスタアカウント', 'hanako.mama (インスタ)', 'abc123がLINEのIDです'.
+// 'hanako_123 というインスタアカウント', 'hanako.mama (インスタ)', 'abc123がLINEのIDです'. Each optional part takes the
+// spaces after it: optional parts with spaces on both sides split a run of spaces in ~n⁵ ways (a message of
+// 2,000 spaces held the server for hours).
 const ID_THEN_SERVICE = new RegExp(
-  `(?:^|[^a-z0-9_.@/-])(${ACCOUNT_ID})\\s*[)」』"']?\\s*(?:が|で|は|って|っていう|という|の)?\\s*(?:名前で|なまえで)?\\s*([(【])?\\s*(${SERVICE})\\s*(?:の?\\s*(${ID_WORD})|([)】])|で(?:検索|探|追加|フォロ-|やって|活動)|を?(?:フォロ-|やって)|です|だよ)`,
+  `(?:^|[^a-z0-9_.@/-])(${ACCOUNT_ID})\\s*(?:[)」』"']\\s*)?(?:(?:が|で|は|って|っていう|という|の)\\s*)?(?:(?:名前で|なまえで)\\s*)?(?:([(【])\\s*)?(${SERVICE})\\s*(?:の?\\s*(${ID_WORD})|([)】])|で(?:検索|探|追加|フォロ-|やって|活動)|を?(?:フォロ-|やって)|です|だよ)`,
   'g',
 )
 // An @handle: '@hanako_123', '＠hanako'. Not '@の使い方', '@500円' (a unit price) or code ('@media', '@property').
