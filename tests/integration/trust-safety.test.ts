@@ -1508,6 +1508,35 @@ describe('通報: suspending an account', () => {
     )
   })
 
+  it("takes down what the teacher wrote to their classes' families: only the 【休講】 notices stay", async () => {
+    const bad = await newPerson({ teacher: true, verified: true })
+    const family = await newPerson()
+    const reporter = await newPerson()
+    const cls = await createClass(bad.sub, { is_published: true, price: 0 })
+    await reserve(family.sub, await addSchedule(bad.sub, cls.id, 3 * DAY))
+    expectOk(
+      await call(bad.sub, 'POST', `/v1/teachers/class_works/${cls.id}/announcements`, {
+        title: '個別にご連絡ください',
+        body: '詳しくは先生に直接お問い合わせください。',
+      }),
+      201,
+    )
+    const titles = async () =>
+      (expectOk(await call(family.sub, 'GET', '/v1/class_announcements')) as { title: string }[]).map(
+        (a) => a.title,
+      )
+    expect(await titles()).toEqual(['個別にご連絡ください'])
+    const { id: reportId } = ReportReceipt.parse(
+      expectOk(await report(reporter.sub, 'teacher', bad.id, 'child_safety'), 201),
+    )
+    expectOk(
+      await call(SUBS.operator, 'POST', `/v1/admin/reports/${reportId}/resolve`, { action: 'suspend' }),
+    )
+    const left = await titles()
+    expect(left).toHaveLength(1)
+    expect(left[0]).toMatch(/^【休講】/)
+  })
+
   it("a suspended account is mailed nothing others' acts cause (announcements, dates asked for, notices); a taken-down class cannot be reviewed", async () => {
     const teacher = await newPerson({ teacher: true, verified: true })
     const member = await newPerson()

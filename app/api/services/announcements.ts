@@ -16,10 +16,12 @@ const LIMIT = 100
  * Whether the member sees a class announcement: one posted while they held a reservation on a lesson of its class
  * still to come (not every announcement after their last lesson, nor the class's whole history before they
  * booked), or — for a reservation the teacher canceled — those posted up to the cancellation. One about a single
- * date (【休講】) only for that date's members. Shared by the list, the detail, the read mark and the header's count.
+ * date (【休講】) only for that date's members. A class an operator took down (on a report, or its teacher suspended)
+ * keeps only those 【休講】 notices: what its teacher wrote goes down with it. Shared by the list, the detail, the read
+ * mark and the header's count.
  */
 export const announcementVisibleTo = (userId: number) =>
-  sql`exists (select 1 from ${purchases} inner join ${classWorkSchedules} on ${classWorkSchedules.id} = ${purchases.scheduleId} where ${classWorkSchedules.classWorkId} = ${classAnnouncements.classWorkId} and ${purchases.userId} = ${userId} and (${classAnnouncements.scheduleId} is null or ${classAnnouncements.scheduleId} = ${classWorkSchedules.id}) and ${purchases.createdAt} <= ${classAnnouncements.createdAt} and ((${purchases.status} = 'reserved' and ${classWorkSchedules.endedAt} > ${classAnnouncements.createdAt}) or (${purchases.status} = 'canceled_by_teacher' and ${purchases.canceledAt} >= ${classAnnouncements.createdAt})))`
+  sql`exists (select 1 from ${purchases} inner join ${classWorkSchedules} on ${classWorkSchedules.id} = ${purchases.scheduleId} inner join ${classWorks} on ${classWorks.id} = ${classWorkSchedules.classWorkId} where ${classWorkSchedules.classWorkId} = ${classAnnouncements.classWorkId} and ${purchases.userId} = ${userId} and (${classAnnouncements.scheduleId} is null or ${classAnnouncements.scheduleId} = ${classWorkSchedules.id}) and (${classWorks.hiddenAt} is null or ${classAnnouncements.scheduleId} is not null) and ${purchases.createdAt} <= ${classAnnouncements.createdAt} and ((${purchases.status} = 'reserved' and ${classWorkSchedules.endedAt} > ${classAnnouncements.createdAt}) or (${purchases.status} = 'canceled_by_teacher' and ${purchases.canceledAt} >= ${classAnnouncements.createdAt})))`
 
 /**
  * Announcements of the classes the caller holds a reservation for — and, for a reservation the teacher canceled,
