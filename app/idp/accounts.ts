@@ -250,7 +250,9 @@ export class AccountStore {
 
   /**
    * A new confirmation link for an account whose address is not verified yet (the previous link stops working);
-   * undefined for an unknown or already verified address.
+   * undefined for an unknown or already verified address, or once the day after its sign-up is over. The link ends
+   * with that day however often it is sent again: 再送 needs no sign-in, and anyone's daily resend would otherwise
+   * hold a stranger's address for good (0045).
    */
   renewVerifyToken(
     email: string,
@@ -258,9 +260,11 @@ export class AccountStore {
   ): { account: IdpAccount; verifyToken: string } | undefined {
     const stored = this.#load().find((a) => a.email === normalizeEmail(email))
     if (!stored || stored.email_verified || !stored.passwordHash) return undefined
+    const ends = (stored.createdAt ?? now) + VERIFY_TOKEN_TTL_MS
+    if (ends <= now) return undefined
     const verifyToken = randomBytes(24).toString('base64url')
     stored.verifyTokenHash = hashToken(verifyToken)
-    stored.verifyTokenExpiresAt = now + VERIFY_TOKEN_TTL_MS
+    stored.verifyTokenExpiresAt = ends
     this.#save()
     return { account: publicView(stored), verifyToken }
   }

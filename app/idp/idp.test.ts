@@ -105,6 +105,23 @@ describe('AccountStore', () => {
     ).rejects.toThrow('すでに登録されています')
   })
 
+  it('a resend (再送, no sign-in needed) does not hold the address past the day after its sign-up', async () => {
+    const store = new AccountStore()
+    const now = Date.now()
+    const HOUR = 60 * 60 * 1000
+    await store.signUp({ email: 'squatted@manabi.example', password: 'password1' }, now)
+    // A stranger's resend an hour before the day is over: its link works until then, not a day more.
+    const resent = store.renewVerifyToken('squatted@manabi.example', now + 23 * HOUR)!
+    expect(store.verifyEmail(resent.verifyToken, now + 25 * HOUR)).toBeUndefined()
+    expect(store.renewVerifyToken('squatted@manabi.example', now + 25 * HOUR)).toBeUndefined()
+    // The owner signs up with their address.
+    const owner = await store.signUp(
+      { email: 'squatted@manabi.example', password: 'password2' },
+      now + 25 * HOUR,
+    )
+    expect(store.verifyEmail(owner.verifyToken, now + 26 * HOUR)?.sub).toBe(owner.account.sub)
+  })
+
   it('expires confirmation links after a day', async () => {
     const store = new AccountStore()
     const now = Date.now()
