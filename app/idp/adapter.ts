@@ -29,10 +29,14 @@ const GRANTABLE = new Set([
   'BackchannelAuthenticationRequest',
 ])
 
+/** How often a write also drops the expired entries. */
+const SWEEP_EVERY_MS = 60_000
+
 export class ProviderStore {
   readonly #entries = new Map<string, Entry>()
   readonly #file: string | undefined
   #timer: NodeJS.Timeout | undefined
+  #sweptAt = Date.now()
 
   constructor(file?: string) {
     this.#file = file
@@ -93,11 +97,21 @@ export class ProviderStore {
   }
 
   set(key: string, payload: AdapterPayload, expiresInSeconds?: number) {
+    const now = Date.now()
     this.#entries.set(key, {
       payload,
-      expiresAt: typeof expiresInSeconds === 'number' ? Date.now() + expiresInSeconds * 1000 : undefined,
+      expiresAt: typeof expiresInSeconds === 'number' ? now + expiresInSeconds * 1000 : undefined,
     })
+    // Expired entries nobody reads again (abandoned sign-in screens, used codes) would otherwise stay for good.
+    if (now - this.#sweptAt >= SWEEP_EVERY_MS) this.sweep(now)
     this.#schedulePersist()
+  }
+
+  /** Drops every expired entry. */
+  sweep(now = Date.now()) {
+    this.#sweptAt = now
+    for (const [key, entry] of this.#entries)
+      if (entry.expiresAt !== undefined && entry.expiresAt <= now) this.#entries.delete(key)
   }
 
   delete(key: string) {

@@ -3,8 +3,9 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { AccountStore, DEMO_ACCOUNTS } from './accounts'
+import { ProviderStore } from './adapter'
 import { loadOrCreateSigningKeys, toPublicJwks } from './keys'
 import { escapeHtml } from './pages'
 import { createIdentityProvider } from './provider'
@@ -127,6 +128,22 @@ describe('AccountStore', () => {
     const now = Date.now()
     const { verifyToken } = await store.signUp({ email: 'late@manabi.example', password: 'password1' }, now)
     expect(store.verifyEmail(verifyToken, now + 25 * 60 * 60 * 1000)).toBeUndefined()
+  })
+})
+
+describe('ProviderStore', () => {
+  it('drops expired entries nobody reads again (abandoned sign-in screens), so memory does not grow for good', () => {
+    vi.useFakeTimers({ now: new Date('2026-12-03T00:00:00Z') })
+    try {
+      const store = new ProviderStore()
+      for (let i = 0; i < 100; i++) store.set(`Interaction:${i}`, { uid: String(i) }, 60)
+      store.set('Session:kept', { uid: 'kept' })
+      vi.advanceTimersByTime(61_000)
+      store.set('Interaction:new', { uid: 'new' }, 60)
+      expect(store.findKeys(() => true).sort()).toEqual(['Interaction:new', 'Session:kept'])
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
 
