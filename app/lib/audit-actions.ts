@@ -23,6 +23,7 @@ export const AUDIT_ACTIONS = [
   'report_hide',
   'account_suspend',
   'account_reinstate',
+  'bank_account_change',
 ] as const
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
@@ -48,4 +49,5 @@ export const AUDIT_ACTION_LABELS = {
   report_hide: '通報による非表示',
   account_suspend: 'アカウントの利用停止',
   account_reinstate: 'アカウントの利用停止の解除',
+  bank_account_change: '振込先口座の登録・変更',
 } as const satisfies Record<AuditAction, string>

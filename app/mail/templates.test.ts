@@ -192,6 +192,16 @@ const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
     '【非公開】はじめての将棋',
     '今後の予約2件はキャンセルしました。受講者にはお支払いの全額を返金します。',
   ],
+  bank_account_changed: [
+    {
+      nickname: 'ゆい',
+      bankName: 'まなび銀行',
+      numberMasked: '＊＊＊5678',
+      salesUrl: 'https://manabi.example/sales_management?tab=payouts',
+    },
+    '振込先口座が登録・変更されました',
+    '口座番号：＊＊＊5678',
+  ],
   lesson_reminder: [
     { ...lesson, hoursBefore: 1, attendanceUrl: 'https://manabi.example/class_attendance' },
     'まもなく授業が始まります：はじめての将棋',
@@ -226,6 +236,7 @@ describe('mail templates', () => {
         'account_suspended',
         'account_reinstated',
         'class_hidden',
+        'bank_account_changed',
       ].includes(name)
       expect(mail.text.includes('/unsubscribe?token=7.')).toBe(optional)
       expect('List-Unsubscribe' in mail.headers).toBe(optional)

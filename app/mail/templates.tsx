@@ -571,6 +571,36 @@ export const templates = {
     ),
   }),
 
+  /** To a teacher whose payout account was set or changed: a stolen session cannot redirect payouts unnoticed. */
+  bank_account_changed: define<{
+    nickname: string
+    bankName: string
+    numberMasked: string
+    salesUrl: string
+  }>({
+    kind: 'verification',
+    subject: () => '振込先口座が登録・変更されました',
+    body: (p) => (
+      <MailLayout
+        preview="振込先口座が登録・変更されました"
+        heading="振込先口座が登録・変更されました"
+        footer={p.footer}
+      >
+        <P>{p.nickname}さんの売上の振込先口座が登録・変更されました。</P>
+        <Details
+          rows={[
+            ['金融機関', p.bankName],
+            ['口座番号', p.numberMasked],
+          ]}
+        />
+        <P>
+          お心当たりのない場合は、すぐにお問い合わせフォームからご連絡ください（このメールへの返信は届きません）。
+        </P>
+        <Action href={p.salesUrl}>振込先を確認する</Action>
+      </MailLayout>
+    ),
+  }),
+
   /** To the teacher of a class an operator took down (a report): what happened, and where to ask. */
   class_hidden: define<{ className: string; canceled: number; refunded: number }>({
     kind: 'verification',

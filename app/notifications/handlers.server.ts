@@ -22,6 +22,7 @@ import {
   reviews,
   roomMembers,
   rooms,
+  teacherBankAccounts,
   teacherVerifications,
   users,
   waitlistEntries,
@@ -839,6 +840,29 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
     },
 
     /** An operator suspended an account: its owner is told (the cancellations mail their members themselves). */
+    /** A teacher's payout account was set or changed: they hear of it, with where the money now goes. */
+    'notify.bank_account_changed': async (job, { db }) => {
+      const userId = positiveId(job.payload.userId, 'userId')
+      const [u] = await db
+        .select({
+          id: users.id,
+          email: users.email,
+          nickname: users.nickname,
+          bankName: teacherBankAccounts.bankName,
+          numberLast4: teacherBankAccounts.numberLast4,
+        })
+        .from(users)
+        .innerJoin(teacherBankAccounts, eq(teacherBankAccounts.userId, users.id))
+        .where(eq(users.id, userId))
+      if (!u) return
+      await mailMember(db, deps, `bank-account-${job.id}`, u, 'bank_account_changed', {
+        nickname: u.nickname,
+        bankName: u.bankName,
+        numberMasked: `＊＊＊${u.numberLast4}`,
+        salesUrl: `${deps.mail.siteOrigin}/sales_management?tab=payouts`,
+      })
+    },
+
     'notify.account_suspended': async (job, { db }) => {
       const userId = positiveId(job.payload.userId, 'userId')
       const [u] = await db

@@ -3,7 +3,7 @@
  * test card, a hold that ends unpaid, a double submit, crashes between the provider and our records, the Stripe
  * adapter against a local stub of its API with webhooks signed by the SDK's own helper.
  */
-import { and, eq, inArray, like, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, like, sql } from 'drizzle-orm'
 import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiApp } from '../../app/api/app'
@@ -19,10 +19,12 @@ import { TeacherClassWork, TeacherSchedule } from '../../app/contract/v1/class-m
 import { Checkout, PaymentHistory, PaymentReceipt, PayoutStatement } from '../../app/contract/v1/payments'
 import { Purchase } from '../../app/contract/v1/purchases'
 import {
+  auditLog,
   classWorkSchedules,
   embeddedPayments,
   embeddedRefunds,
   jobs,
+  mails,
   payments,
   purchases,
   rateLimits,
@@ -1154,6 +1156,57 @@ describe('payouts for teachers', () => {
     // Entered again, it reads as before.
     const again = ok(await api.as(SUBS.owner, 'PUT', '/v1/teachers/bank_account', account))
     expect(again).toMatchObject({ holder_masked: 'ス＊＊ ミ＊＊', needs_reentry: false })
+  })
+
+  it('a change of bank account is audited and mailed to the teacher (a stolen session cannot redirect payouts unnoticed)', async () => {
+    const ownerId = await api.userId(SUBS.owner)
+    await drainJobs()
+    const account = {
+      bank_name: 'あおば銀行',
+      branch_name: '駅前',
+      account_type: 'futsu',
+      account_number: '7654321',
+      holder_kana: 'スズキ ミサキ',
+    }
+    ok(
+      await api.call('PUT', '/v1/teachers/bank_account', {
+        token: await tokenFor(SUBS.owner),
+        body: account,
+        headers: { 'x-real-ip': '203.0.113.9' },
+      }),
+    )
+    const entries = await api.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'bank_account_change'), eq(auditLog.targetId, String(ownerId))))
+      .orderBy(desc(auditLog.id))
+    expect(entries[0]).toMatchObject({
+      actorId: ownerId,
+      address: '203.0.113.9',
+      before: { bank_name: 'みらい銀行', number_last4: '4567' },
+      after: { bank_name: 'あおば銀行', number_last4: '4321' },
+    })
+    expect(JSON.stringify(entries)).not.toContain('7654321')
+    await drainJobs()
+    const [mail] = await api.db
+      .select()
+      .from(mails)
+      .where(eq(mails.subject, '振込先口座が登録・変更されました'))
+      .orderBy(desc(mails.id))
+      .limit(1)
+    expect(mail!.text).toContain('口座番号：＊＊＊4321')
+    // Refused input changes nothing and tells nobody.
+    const count = entries.length
+    expect(
+      (await api.as(SUBS.owner, 'PUT', '/v1/teachers/bank_account', { ...account, account_number: '1' }))
+        .status,
+    ).toBe(400)
+    expect(
+      await api.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, 'bank_account_change'), eq(auditLog.targetId, String(ownerId)))),
+    ).toHaveLength(count)
   })
 })
 

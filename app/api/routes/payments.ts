@@ -260,6 +260,8 @@ export function registerPaymentRoutes(app: ApiApp, deps: RouteDeps, options: Pay
           c.req.valid('json'),
           options.dataSecret(),
           deps.now(),
+          // Set by the server for every request; for the audit log.
+          c.req.raw.headers.get('x-real-ip') ?? undefined,
         ),
         200,
       ),

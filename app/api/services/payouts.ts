@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto'
 import { and, asc, eq, gte, lt, type SQL, sql } from 'drizzle-orm'
 import type { BankAccount, BankAccountInput, PayoutLine, PayoutStatement } from '../../contract/v1/payments'
+import { audit } from '../../db/audit'
 import type { Db } from '../../db/client'
 import { rowsOf } from '../../db/rows'
 import {
@@ -11,9 +12,11 @@ import {
   refunds,
   teacherBankAccounts,
 } from '../../db/schema'
+import { transaction } from '../../db/transaction'
+import { enqueue } from '../../jobs/queue.server'
 import { transferDateOf } from '../../lib/money'
 import { tokyoMonth, tokyoMonthRange } from '../../lib/month'
-import type { UserRow } from '../auth'
+import { actorLabel, type UserRow } from '../auth'
 import { iso } from './class-cards'
 import { requireTeacher } from './class-management'
 
@@ -196,12 +199,18 @@ export async function bankAccountOf(db: Db, user: UserRow, secret: string): Prom
   }
 }
 
+/**
+ * Sets or replaces the teacher's payout account. Where the money goes is a security event: audited, and mailed to
+ * the teacher (a kind no one can switch off), in the same transaction, so that a stolen session cannot redirect
+ * payouts unnoticed.
+ */
 export async function saveBankAccount(
   db: Db,
   user: UserRow,
   input: BankAccountInput,
   secret: string,
   now: Date,
+  address?: string,
 ): Promise<BankAccount> {
   requireTeacher(user)
   const values = {
@@ -212,9 +221,27 @@ export async function saveBankAccount(
     encrypted: sealAccount(secret, { number: input.account_number, holder: input.holder_kana }),
     updatedAt: now,
   }
-  await db
-    .insert(teacherBankAccounts)
-    .values({ userId: user.id, ...values })
-    .onConflictDoUpdate({ target: teacherBankAccounts.userId, set: values })
+  await transaction(db, async (tx) => {
+    const [before] = await tx
+      .select({ bankName: teacherBankAccounts.bankName, numberLast4: teacherBankAccounts.numberLast4 })
+      .from(teacherBankAccounts)
+      .where(eq(teacherBankAccounts.userId, user.id))
+      .for('update')
+    await tx
+      .insert(teacherBankAccounts)
+      .values({ userId: user.id, ...values })
+      .onConflictDoUpdate({ target: teacherBankAccounts.userId, set: values })
+    await audit(tx, {
+      actorId: user.id,
+      actorLabel: actorLabel(user),
+      action: 'bank_account_change',
+      targetType: 'user',
+      targetId: user.id,
+      address,
+      before: before ? { bank_name: before.bankName, number_last4: before.numberLast4 } : null,
+      after: { bank_name: values.bankName, number_last4: values.numberLast4 },
+    })
+    await enqueue(tx, 'notify.bank_account_changed', { userId: user.id, changedAt: now.toISOString() })
+  })
   return bankAccountOf(db, user, secret)
 }
