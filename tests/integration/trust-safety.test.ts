@@ -693,6 +693,25 @@ describe('本人確認: the operator decides', () => {
     })
     const [u] = await api.db.select().from(users).where(eq(users.id, applicant.id))
     expect(u!.teacherVerifiedAt?.toISOString()).toBe(api.now.toISOString())
+    // The public page's name is the one checked against the document; it cannot be changed after (0046).
+    expect([u!.name, u!.nameKana]).toEqual(['審査 太郎', 'シンサ タロウ'])
+    expectError(
+      await call(applicant.sub, 'PATCH', '/v1/users/me', { name: '東大教授 佐藤一郎' }),
+      409,
+      'verified_name_locked',
+    )
+    expectError(
+      await call(applicant.sub, 'PATCH', '/v1/users/me', { name_kana: 'サトウ イチロウ' }),
+      409,
+      'verified_name_locked',
+    )
+    expectOk(
+      await call(applicant.sub, 'PATCH', '/v1/users/me', {
+        name: '審査 太郎',
+        name_kana: 'シンサ タロウ',
+        introduction: '算数を教えています。',
+      }),
+    )
     expect(
       MyVerification.parse(expectOk(await call(applicant.sub, 'GET', '/v1/users/teacher_verification'))),
     ).toEqual({

@@ -346,6 +346,18 @@ export async function updateMe(db: Db, user: UserRow, body: UpdateUserBody): Pro
         text: body.introduction !== user.introduction ? body.introduction : undefined,
       },
     })
+    // A verified teacher's name is the one an operator checked against their document: it heads their public page
+    // under 本人確認済み (0046). The form sends it unchanged with every save.
+    if (
+      user.teacherVerifiedAt &&
+      ((body.name !== undefined && body.name !== user.name) ||
+        (body.name_kana !== undefined && body.name_kana !== user.nameKana))
+    )
+      throw new ApiError(
+        409,
+        'verified_name_locked',
+        '本人確認済みのお名前は変更できません。変更が必要な場合はお問い合わせください',
+      )
     const [updated] = await tx
       .update(users)
       .set({

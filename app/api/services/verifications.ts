@@ -225,10 +225,17 @@ export async function adminDecideVerification(
       .update(teacherVerifications)
       .set({ status: approve ? 'approved' : 'rejected', decidedAt: now, decidedBy: operator.id, reason })
       .where(eq(teacherVerifications.id, id))
+    // The name the public page shows under 本人確認済み is the one checked against the document (0046).
     if (approve)
       await tx
         .update(users)
-        .set({ teacherVerifiedAt: now, isTeacher: true, updatedAt: now })
+        .set({
+          teacherVerifiedAt: now,
+          isTeacher: true,
+          name: row.legalName,
+          nameKana: row.legalNameKana,
+          updatedAt: now,
+        })
         .where(eq(users.id, row.userId))
     await audit(tx, {
       actorId: operator.id,

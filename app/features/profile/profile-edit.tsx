@@ -52,6 +52,7 @@ export function ProfileEdit() {
         }}
         professions={masters.professions}
         showProfession={me.role !== 'learner'}
+        nameLocked={me.is_verified_teacher}
       />
       {me.role === 'parent' ? (
         <Learners learners={me.learners} schoolTypes={masters.schoolTypes} grades={masters.targetGrades} />
@@ -156,6 +157,8 @@ function AvatarField({ url, nickname }: { url: string | null; nickname: string }
   )
 }
 
+const LOCKED_NAME_HINT = '本人確認済みのお名前です。変更が必要な場合はお問い合わせください'
+
 function BasicForm(props: {
   initial: {
     nickname: string
@@ -166,6 +169,8 @@ function BasicForm(props: {
   }
   professions: MasterItem[]
   showProfession: boolean
+  /** A verified teacher's name is the one checked against their document (the API refuses a change). */
+  nameLocked: boolean
 }) {
   const uid = useId()
   const refresh = useRefreshProfile()
@@ -210,7 +215,7 @@ function BasicForm(props: {
   }
 
   const f = (k: string) => `${uid}-${k}`
-  const text = (k: 'nickname' | 'name' | 'name_kana', label: string, hint?: string) => (
+  const text = (k: 'nickname' | 'name' | 'name_kana', label: string, hint?: string, readOnly = false) => (
     <div>
       <label htmlFor={f(k)} className="text-sm font-bold">
         {label}
@@ -223,6 +228,7 @@ function BasicForm(props: {
         aria-invalid={Boolean(errors[k])}
         aria-describedby={errors[k] ? `${f(k)}-error` : undefined}
         onChange={(e) => setV((s) => ({ ...s, [k]: e.target.value }))}
+        readOnly={readOnly}
         data-testid={`edit-${k}`}
       />
       <FieldError id={`${f(k)}-error`} message={errors[k]} />
@@ -241,8 +247,8 @@ function BasicForm(props: {
         基本情報
       </h2>
       {text('nickname', 'ニックネーム', 'サイト上で表示される名前です（20文字以内）')}
-      {text('name', 'お名前')}
-      {text('name_kana', 'ふりがな（カタカナ）')}
+      {text('name', 'お名前', props.nameLocked ? LOCKED_NAME_HINT : undefined, props.nameLocked)}
+      {text('name_kana', 'ふりがな（カタカナ）', undefined, props.nameLocked)}
       {props.showProfession ? (
         <div>
           <label htmlFor={f('profession_id')} className="text-sm font-bold">
