@@ -10,6 +10,7 @@ import type { Db } from '../../db/client'
 import { teacherVerifications, users } from '../../db/schema'
 import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
+import { ageOn } from '../../lib/age'
 import { ADMIN_LIST_PAGE_SIZE } from '../../lib/page-sizes'
 import { actorLabel, type UserRow } from '../auth'
 import { ApiError, notFound, ownAccount } from '../errors'
@@ -23,14 +24,6 @@ import { iso } from './class-cards'
 export const MIN_TEACHER_AGE = 18
 /** The images are deleted this long after the decision (job verifications.purge). */
 export const DOCUMENT_RETENTION_MS = 30 * 24 * 3600_000
-
-/** Age in whole years on `now` (Tokyo dates: a birthday counts from its Tokyo morning). */
-export function ageOn(birthDate: string, now: Date): number {
-  const today = new Date(now.getTime() + 9 * 3600_000).toISOString().slice(0, 10)
-  const [by, bm, bd] = birthDate.split('-').map(Number) as [number, number, number]
-  const [ty, tm, td] = today.split('-').map(Number) as [number, number, number]
-  return ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0)
-}
 
 export async function getMyVerification(db: Db, user: UserRow): Promise<MyVerification> {
   const [row] = await db

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import { ageOn } from '../../api/services/verifications'
 import { CreateReportBody, DecideVerificationBody, SubmitVerificationBody } from './trust'
 
 const valid = {
@@ -60,14 +59,5 @@ describe('CreateReportBody', () => {
     expect(CreateReportBody.safeParse({ target_type: 'user', target_id: 1, reason: 'spam' }).success).toBe(
       false,
     )
-  })
-})
-
-describe('ageOn (Tokyo days)', () => {
-  it('counts a birthday from its Tokyo morning', () => {
-    // 2008-11-25 15:00Z is already the 26th in Tokyo.
-    expect(ageOn('2008-11-26', new Date('2026-11-25T14:59:59Z'))).toBe(17)
-    expect(ageOn('2008-11-26', new Date('2026-11-25T15:00:00Z'))).toBe(18)
-    expect(ageOn('2000-02-29', new Date('2026-02-28T00:00:00Z'))).toBe(25)
   })
 })

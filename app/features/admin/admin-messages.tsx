@@ -22,7 +22,8 @@ export function AdminMessages() {
           await queryClient.invalidateQueries({ queryKey: heldMessagesQuery().queryKey })
         return showErrorSnackbar(result.message)
       }
-      await queryClient.invalidateQueries({ queryKey: heldMessagesQuery().queryKey })
+      // Every operator view: the held list, the home page's counts, the audit log.
+      await queryClient.invalidateQueries({ queryKey: ['admin'] })
       showSnackbar({ message: result.data.status === 'visible' ? '相手に届けました' : '削除しました' })
     },
     onError: () => showErrorSnackbar('処理できませんでした。時間をおいてもう一度お試しください'),

@@ -22,7 +22,8 @@ export function AdminNotices() {
   const notices = useSuspenseQuery(adminNoticesQuery()).data
   const queryClient = useQueryClient()
   const [errors, setErrors] = useState<Record<string, string>>({})
-  const refresh = () => queryClient.invalidateQueries({ queryKey: adminNoticesQuery().queryKey })
+  // Every operator view: the notices, and the audit log that records each change.
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin'] })
   const create = useMutation({
     mutationFn: (input: { title: string; body: string; published_at?: string }) =>
       createAdminNotice({ data: input }),

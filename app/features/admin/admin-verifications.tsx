@@ -4,6 +4,7 @@ import { useId, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { FieldError, inputClass } from '~/components/ui/form-parts'
 import { type AdminVerification, DecideVerificationBody } from '~/contract/v1/trust'
+import { ageOn } from '~/lib/age'
 import { formatDateJa, formatTimeJa } from '~/lib/format'
 import { ADMIN_LIST_PAGE_SIZE } from '~/lib/page-sizes'
 import { decideVerification } from './admin.functions'
@@ -88,15 +89,8 @@ export function AdminVerifications(props: { status: VerificationStatus; page: nu
   )
 }
 
-function ageOf(birthDate: string) {
-  const [y, m, d] = birthDate.split('-').map(Number) as [number, number, number]
-  const now = new Date()
-  return (
-    now.getFullYear() -
-    y -
-    (now.getMonth() + 1 < m || (now.getMonth() + 1 === m && now.getDate() < d) ? 1 : 0)
-  )
-}
+/** As the API counted it at submission: by Tokyo dates, whatever the operator's device is set to. */
+const ageOf = (birthDate: string) => ageOn(birthDate, new Date())
 
 function VerificationItem({ v }: { v: AdminVerification }) {
   const uid = useId()
@@ -116,7 +110,8 @@ function VerificationItem({ v }: { v: AdminVerification }) {
           await queryClient.invalidateQueries({ queryKey: ['admin', 'verifications'] })
         return showErrorSnackbar(result.message)
       }
-      await queryClient.invalidateQueries({ queryKey: ['admin', 'verifications'] })
+      // Every operator view: the lists, the home page's counts, the audit log.
+      await queryClient.invalidateQueries({ queryKey: ['admin'] })
       showSnackbar({ message: result.data.status === 'approved' ? '承認しました' : '却下しました' })
     },
     onError: () => showErrorSnackbar('処理できませんでした。時間をおいてもう一度お試しください'),

@@ -35,8 +35,20 @@ export const withdrawAdminNotice = createServerFn({ method: 'POST' })
     return memberActionResult((token) => api.adminWithdrawNotice(token, data, clientAddress()))
   })
 
+/** A day typed into the address that no calendar has (2026-02-30) is left out, like an unknown action. */
+const dayOrNothing = z
+  .string()
+  .optional()
+  .transform((v) => (z.iso.date().safeParse(v).success ? v : undefined))
+
 export const getAdminAudit = createServerFn({ method: 'GET' })
-  .validator(AuditQuery.extend({ actor_id: z.coerce.number().int().positive().optional() }))
+  .validator(
+    AuditQuery.extend({
+      actor_id: z.coerce.number().int().positive().optional(),
+      from: dayOrNothing,
+      to: dayOrNothing,
+    }),
+  )
   .handler(async ({ data }) => {
     const page = await api.adminAudit(await requireAccessToken(), data)
     // before/after are any JSON: shown as text.
