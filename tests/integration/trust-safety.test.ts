@@ -2895,6 +2895,20 @@ describe('an operator never decides on their own account (four eyes)', () => {
       .from(reports)
       .where(inArray(reports.id, [theirOwn!.id, aboutMessage!.id]))
     expect(open.map((x) => x.status)).toEqual(['open', 'open'])
+
+    // Their list leaves out the report about them (whose reporter the one reported never sees, 0020) and what is
+    // held in a room of their own (theirs to read only once another operator released it).
+    const listed = (
+      expectOk(await call(SUBS.operator, 'GET', '/v1/admin/reports?status=open')) as { id: number }[]
+    ).map((x) => x.id)
+    expect(listed).toContain(theirOwn!.id)
+    expect(listed).not.toContain(filed!.id)
+    const [held] = await api.db
+      .insert(messages)
+      .values({ roomId: room.id, senderId: stranger.id, body: 'LINE: stranger_99', status: 'held' })
+      .returning({ id: messages.id })
+    const heldList = expectOk(await call(SUBS.operator, 'GET', '/v1/admin/messages')) as { id: number }[]
+    expect(heldList.map((x) => x.id)).not.toContain(held!.id)
   })
 
   it('nor on a report of others about content they reported too: it would close theirs with it (409, both stay open)', async () => {

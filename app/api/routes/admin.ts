@@ -113,7 +113,7 @@ export function registerAdminRoutes(app: ApiApp, deps: RouteDeps) {
       middleware: [operator] as const,
       responses: { 200: json(HeldMessageList, '確認待ちのメッセージ'), ...errors(401, 404, 503) },
     }),
-    async (c) => c.json(await adminHeldMessages(await deps.getDb()), 200),
+    async (c) => c.json(await adminHeldMessages(await deps.getDb(), c.var.user.id), 200),
   )
 
   for (const decision of ['release', 'delete'] as const) {

@@ -164,7 +164,7 @@ export function registerTrustRoutes(app: ApiApp, deps: RouteDeps) {
       request: { query: AdminReportQuery },
       responses: { 200: json(AdminReportList, '通報の一覧'), ...errors(400, 401, 404, 503) },
     }),
-    async (c) => c.json(await adminListReports(await deps.getDb(), c.req.valid('query')), 200),
+    async (c) => c.json(await adminListReports(await deps.getDb(), c.req.valid('query'), c.var.user.id), 200),
   )
 
   app.openapi(

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, isNull, ne, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { z } from 'zod'
 import type {
@@ -177,8 +177,11 @@ export async function adminAuditPage(db: Db, query: z.output<typeof AuditQuery>)
 const senders = alias(users, 'senders')
 const recipients = alias(users, 'recipients')
 
-/** Messages held for review, oldest first (the longest-waiting first). */
-export async function adminHeldMessages(db: Db): Promise<HeldMessage[]> {
+/**
+ * Messages held for review, oldest first (the longest-waiting first). Not those of the operator's own rooms: one
+ * held for them is not theirs to read before another operator releases it (0019), nor theirs to decide.
+ */
+export async function adminHeldMessages(db: Db, operatorId: number): Promise<HeldMessage[]> {
   const rows = await db
     .select({
       id: messages.id,
@@ -200,7 +203,7 @@ export async function adminHeldMessages(db: Db): Promise<HeldMessage[]> {
         sql`case when ${rooms.teacherId} = ${messages.senderId} then ${rooms.memberId} else ${rooms.teacherId} end`,
       ),
     )
-    .where(eq(messages.status, 'held'))
+    .where(and(eq(messages.status, 'held'), ne(rooms.teacherId, operatorId), ne(rooms.memberId, operatorId)))
     .orderBy(asc(messages.createdAt), asc(messages.id))
     .limit(200)
   return rows.map((r) => ({

@@ -118,13 +118,17 @@ const reporters = alias(users, 'reporters')
 const owners = alias(users, 'owners')
 const teacherTargets = alias(users, 'teacher_targets')
 
-/** Open reports oldest first (the longest wait first); closed ones newest first. */
+/**
+ * Open reports oldest first (the longest wait first); closed ones newest first. Not those about the operator's own
+ * account or content: its reporter is never shown to the one reported (0020), and four eyes decide them.
+ */
 export async function adminListReports(
   db: Db,
   query: Required<Pick<AdminReportQuery, 'status'>> & AdminReportQuery,
+  operatorId: number,
 ) {
   const page = typeof query.page === 'number' ? query.page : 1
-  const where: SQL[] = [eq(reports.status, query.status ?? 'open')]
+  const where: SQL[] = [eq(reports.status, query.status ?? 'open'), ne(reports.targetUserId, operatorId)]
   if (query.kind) where.push(eq(reports.targetType, query.kind))
   const rows = await db
     .select({
