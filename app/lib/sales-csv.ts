@@ -29,7 +29,10 @@ export const SALES_CSV_HEADER = [
   'キャンセル日時',
 ] as const
 
-/** The CSV rows of a month's purchases (Tokyo times). */
+/**
+ * The CSV rows of a month's purchases (Tokyo times). A cancelled seat keeps its price for reference, but neither a
+ * commission nor a net: its refund gave everything back (0025), so the columns add up to the page's totals.
+ */
 export function salesCsvRows(lines: SalesLine[]) {
   return lines.map((l) => [
     l.purchase_id,
@@ -40,7 +43,7 @@ export function salesCsvRows(lines: SalesLine[]) {
     l.buyer_nickname,
     l.learner_nickname ?? '',
     l.price,
-    l.commission,
+    l.status === 'reserved' ? l.commission : 0,
     l.status === 'reserved' ? l.net : 0,
     salesStatusLabel(l),
     tokyoText(l.canceled_at),

@@ -215,6 +215,34 @@ describe('a course and its runs', () => {
   })
 })
 
+describe('a run under way, for its teacher', () => {
+  it("the customer list's next lesson is the run's next lesson, not its first (already past)", async () => {
+    const course = await createCourse()
+    const run = TeacherSchedule.parse((await addRun(course.id, weekly(4, 3 * DAY))).body)
+    const [member] = await newMembers('course-customer', 1)
+    expect((await api.book(member!, { schedule_id: run.id })).status).toBe(201)
+    // Lesson 1 was an hour ago.
+    const first = new Date(api.now.getTime() - HOUR)
+    await api.db
+      .update(classWorkScheduleLessons)
+      .set({ startedAt: first, endedAt: new Date(first.getTime() + 30 * 60_000) })
+      .where(and(eq(classWorkScheduleLessons.scheduleId, run.id), eq(classWorkScheduleLessons.position, 1)))
+    await api.db.update(classWorkSchedules).set({ startedAt: first }).where(eq(classWorkSchedules.id, run.id))
+    const list = (await api.as(SUBS.teacher, 'GET', '/v1/teachers/customers')).body as {
+      user: { id: number }
+      reservation_count: number
+      last_lesson_at: string | null
+      next_lesson_at: string | null
+    }[]
+    const memberId = await api.userId(member!)
+    expect(list.find((c) => c.user.id === memberId)).toMatchObject({
+      reservation_count: 1,
+      last_lesson_at: first.toISOString(),
+      next_lesson_at: run.lessons[1]!.started_at,
+    })
+  })
+})
+
 describe('booking a course', () => {
   it('one reservation holds a seat for all N lessons at the course price; the capacity is the run’s', async () => {
     const course = await createCourse({ capacity: 2 })

@@ -9,6 +9,7 @@ import type {
 } from '../../contract/v1/sales'
 import type { Db } from '../../db/client'
 import {
+  classWorkScheduleLessons,
   classWorkSchedules,
   classWorks,
   learners,
@@ -159,14 +160,7 @@ export async function salesReport(
 ): Promise<SalesReport> {
   requireTeacher(user)
   const m = month ?? tokyoMonth(now)
-  const base = () =>
-    db
-      .select(figureColumns)
-      .from(purchases)
-      .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
-      .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
-  const [totals, byClass, lines] = await Promise.all([
-    base().where(and(ownClass(user.id), inMonth(m))),
+  const [byClass, lines] = await Promise.all([
     db
       .select({ ...figureColumns, classWorkId: classWorks.id, title: classWorks.title })
       .from(purchases)
@@ -179,7 +173,9 @@ export async function salesReport(
   ])
   return {
     month: m,
-    totals: figures(totals[0]),
+    // The sum of the rows below, not a query of its own: two reads in parallel see different moments (a booking
+    // between them), and the totals would not add up.
+    totals: figures(sumFigures(byClass)),
     by_class: byClass
       .map((r) => ({ class_work_id: r.classWorkId, title: r.title, ...figures(r) }))
       .sort((a, b) => b.gross - a.gross || a.class_work_id - b.class_work_id),
@@ -233,22 +229,26 @@ export async function salesCsv(db: Db, user: UserRow, month: string | undefined,
 export async function customers(db: Db, user: UserRow, now: Date): Promise<Customer[]> {
   requireTeacher(user)
   const at = now.toISOString()
+  // Each lesson of a 全N回 run counts by its own start (0024): after lesson 1, lessons 2–N are still to come.
+  const lessonStart = sql`coalesce(${classWorkScheduleLessons.startedAt}, ${classWorkSchedules.startedAt})`
+  const count = sql<number>`count(distinct ${purchases.id})::int`
   const rows = await db
     .select({
       userId: users.id,
       nickname: users.nickname,
       avatarUrl: users.avatarUrl,
-      count: sql<number>`count(*)::int`,
-      last: sql<Date | null>`max(${classWorkSchedules.startedAt}) filter (where ${classWorkSchedules.startedAt} <= ${at}::timestamptz)`,
-      next: sql<Date | null>`min(${classWorkSchedules.startedAt}) filter (where ${classWorkSchedules.startedAt} > ${at}::timestamptz)`,
+      count,
+      last: sql<Date | null>`max(${lessonStart}) filter (where ${lessonStart} <= ${at}::timestamptz)`,
+      next: sql<Date | null>`min(${lessonStart}) filter (where ${lessonStart} > ${at}::timestamptz)`,
     })
     .from(purchases)
     .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
+    .leftJoin(classWorkScheduleLessons, eq(classWorkScheduleLessons.scheduleId, classWorkSchedules.id))
     .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
     .innerJoin(users, eq(users.id, purchases.userId))
     .where(and(ownClass(user.id), live))
     .groupBy(users.id, users.nickname, users.avatarUrl)
-    .orderBy(sql`count(*) desc`, users.id)
+    .orderBy(sql`${count} desc`, users.id)
     .limit(500)
   const isoOf = (v: Date | string | null) => (v ? new Date(v).toISOString() : null)
   return rows.map((r) => ({

@@ -17,7 +17,8 @@ export function ReceiptPage({ id }: { id: number }) {
     ['開催日時', `${formatDateJa(r.schedule_started_at)} ${formatTimeJa(r.schedule_started_at)}`],
     ['購入者', `${r.buyer_nickname}さん${r.learner_nickname ? `（受講：${r.learner_nickname}さん）` : ''}`],
     ['金額（税込）', yen(r.price)],
-    ['手数料', yen(r.commission)],
+    // A cancelled seat's refund gave the commission back too (0025).
+    ['手数料', yen(r.status === 'reserved' ? r.commission : 0)],
     ['お受け取り額', yen(r.status === 'reserved' ? r.net : 0)],
     ['状態', salesStatusLabel(r, 'お支払い済み')],
   ]
