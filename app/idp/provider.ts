@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import Provider, { errors, type Interaction, interactionPolicy, type KoaContext } from 'oidc-provider'
+import { addressKey } from '../lib/address-key'
 import { deriveSecret } from '../server/auth/secret.server'
 import {
   AccountStore,
@@ -556,7 +557,7 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
       const email = form.get('email') ?? ''
       const accountKey = email.trim().toLowerCase()
       // Counted before the password is checked: past the limit even the right password is refused.
-      const address = clientAddress(ctx.req)
+      const address = addressKey(clientAddress(ctx.req))
       const limited = await limitsOf([
         ['passwordPerAccount', accountKey],
         ['passwordPerAddress', address],
@@ -580,7 +581,7 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
     if (action === 'signup') {
       const email = form.get('email') ?? ''
       const nickname = form.get('nickname') ?? ''
-      const limited = await overLimit([['signupPerAddress', clientAddress(ctx.req)]])
+      const limited = await overLimit([['signupPerAddress', addressKey(clientAddress(ctx.req))]])
       if (limited) {
         ctx.set('Retry-After', String(limited))
         return showSignup({ error: TOO_MANY_ATTEMPTS, email, nickname }, 429)
@@ -720,7 +721,7 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
     const continueUrl = `${siteOrigin}/`
     const limited = await overLimit([
       ['verificationMailPerAccount', email.trim().toLowerCase()],
-      ['verificationMailPerAddress', clientAddress(ctx.req)],
+      ['verificationMailPerAddress', addressKey(clientAddress(ctx.req))],
     ])
     if (limited) {
       ctx.set('Retry-After', String(limited))
