@@ -10,6 +10,7 @@ import {
   waitForKey,
 } from '../api/services/idempotency'
 import { getDb } from '../db/client'
+import { withWriteKeys } from './api-client/write-keys.server'
 import { getSessionClaims } from './auth/flow.server'
 import { getConfig } from './config'
 
@@ -56,7 +57,8 @@ export async function runIdempotent<R extends { result?: unknown }>(
   }
   let result: R
   try {
-    result = await next()
+    // Its /v1 writes carry keys derived from this one: one that outlived its timeout is not made again by a retry.
+    result = await withWriteKeys(key, next)
   } catch (error) {
     // Refusals (4xx) are thrown as errors too: the member fixes the input and sends again, under the same key.
     await releaseKey(db, scope, key).catch(() => {})

@@ -3,6 +3,7 @@ import { FetchError, ofetch } from 'ofetch'
 import { markInProcess } from '../../api/in-process'
 import { RETRY_STATUSES } from '../../lib/retry'
 import { ApiError } from './errors'
+import { nextWriteKey } from './write-keys.server'
 
 /** One /v1 call as the client sees it; the path starts with `/v1/`. */
 export interface ApiRequest {
@@ -41,6 +42,8 @@ function headersFor(request: ApiRequest): Headers {
   if (!request.form && (request.body !== undefined || (request.token && request.method === 'GET')))
     headers.set('content-type', 'application/json')
   if (request.clientAddress) headers.set('x-real-ip', request.clientAddress)
+  const writeKey = nextWriteKey(request.method)
+  if (writeKey) headers.set('idempotency-key', writeKey)
   return headers
 }
 

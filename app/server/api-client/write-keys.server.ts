@@ -1,0 +1,24 @@
+import '@tanstack/react-start/server-only'
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { createHash } from 'node:crypto'
+
+/**
+ * The Idempotency-Key of each /v1 write a server function makes while it runs under the browser's key
+ * (app/server/idempotency.server.ts). Derived from that key and the write's place in the function (1st, 2nd…),
+ * so a retry of the function sends the same keys in the same order. /v1 then keeps its claim when its answer was
+ * its request timeout (0043): a write that went on and committed after that 503 is not made again by the retry
+ * the browser sends under the same key (a message sent twice).
+ */
+const scope = new AsyncLocalStorage<{ key: string; writes: number }>()
+
+export function withWriteKeys<T>(key: string, run: () => Promise<T>): Promise<T> {
+  return scope.run({ key, writes: 0 }, run)
+}
+
+/** The key for the next /v1 write of this server function, or undefined outside one run under a key. */
+export function nextWriteKey(method: string): string | undefined {
+  const current = scope.getStore()
+  if (!current || method === 'GET') return undefined
+  current.writes += 1
+  return `bff-${createHash('sha256').update(`${current.key}\n${current.writes}`).digest('base64url')}`
+}
