@@ -125,6 +125,28 @@ test('live updates: the teacher’s message updates the parent’s header badge 
       timeout: LIVE_WITHIN_MS,
     })
     expect(await stillSamePage(page)).toBe(true)
+
+    // 3. The parent's tab is hidden (a phone locked with the room open): the message still arrives, but is not
+    // marked read (its badge and mail stay) until the page is seen again.
+    const reads: string[] = []
+    page.on('request', (r) => {
+      if (r.url().includes('/_serverFn/') && r.method() === 'POST') reads.push(r.url())
+    })
+    const setVisibility = (state: 'hidden' | 'visible') =>
+      page.evaluate((s) => {
+        Object.defineProperty(document, 'visibilityState', { value: s, configurable: true })
+        Object.defineProperty(document, 'hidden', { value: s === 'hidden', configurable: true })
+        document.dispatchEvent(new Event('visibilitychange'))
+      }, state)
+    await setVisibility('hidden')
+    const unseen = `見ていない間の一通（${Date.now()}）`
+    await send(teacher, unseen)
+    await expect(page.getByTestId('room-view').getByTestId('message').last()).toContainText(unseen, {
+      timeout: LIVE_WITHIN_MS,
+    })
+    expect(reads).toEqual([])
+    await setVisibility('visible')
+    await expect.poll(() => reads.length).toBeGreaterThan(0)
   } finally {
     await teacherContext.close()
   }

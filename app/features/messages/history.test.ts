@@ -46,6 +46,21 @@ describe('earlierThan', () => {
     expect(ids(earlierThan(history, latest))).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
   })
 
+  it('shows a message once when it slid out of the page twice (an operator hid one in the page, pulling it back)', () => {
+    // m200 slid out and joined the history; a message in the page was hidden, so the page reached back to m200;
+    // a new message then pushed m200 out again.
+    let history = [...range(1, 199)]
+    let page = range(200, 399)
+    const step = (next: Message[]) => {
+      history = [...history, ...(slidOut(page, next) ?? [])]
+      page = next
+    }
+    step(range(201, 400))
+    step([msg(200), ...range(201, 299), ...range(301, 400)])
+    step([...range(201, 299), ...range(301, 401)])
+    expect(ids(earlierThan(history, page))).toEqual(ids(range(1, 200)))
+  })
+
   it('shows a released message once, where the page has it now (its date moved)', () => {
     const released = { ...msg(5), created_at: msg(30).created_at }
     expect(ids(earlierThan(range(1, 10), [msg(20), released, msg(31)]))).toEqual([1, 2, 3, 4, 6, 7, 8, 9, 10])

@@ -27,5 +27,9 @@ export function earlierThan(older: readonly Message[], latest: readonly Message[
     const at = Date.parse(m.created_at)
     return !fresh.has(m.id) && (at < from || (at === from && m.id < first.id))
   }
-  return older.filter(before)
+  // Once each, the later copy winning: one can slide out of the page twice (an operator hid a message in it, which
+  // pulled an older one back in), or come back from paging after a release.
+  const byId = new Map<number, Message>()
+  for (const m of older) if (before(m)) byId.set(m.id, m)
+  return [...byId.values()].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at) || a.id - b.id)
 }

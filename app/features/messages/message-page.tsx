@@ -1,6 +1,14 @@
 import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { Link, useNavigate } from '@tanstack/react-router'
-import { type ReactNode, useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
+import {
+  type ReactNode,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import type { Message, Room, RoomPartner } from '~/contract/v1/rooms'
 import { contactKindsLabel, detectContactInfo } from '~/lib/contact-detector'
@@ -245,9 +253,12 @@ function RoomView({
   const { mutate: markRead } = read
   const unread = room?.unread_count ?? 0
   const shown = room !== undefined && messages !== undefined
+  // Not while the tab is hidden (a phone locked with the room open still hears new messages for a while): those
+  // stay unread, with their badge and mail, until the page is seen again.
+  const visible = usePageVisible()
   useEffect(() => {
-    if (shown && (unread > 0 || lastPartnerMessage !== undefined)) markRead()
-  }, [shown, lastPartnerMessage, unread, markRead])
+    if (visible && shown && (unread > 0 || lastPartnerMessage !== undefined)) markRead()
+  }, [visible, shown, lastPartnerMessage, unread, markRead])
 
   // A new last message is brought into view when the reader is at the bottom already, or sent it: one reading
   // further up the history stays where they are.
@@ -550,4 +561,18 @@ function useOlderMessages(roomId: number | undefined, latest: Message[] | undefi
     }
   }
   return { earlier, more, loading, load, scroller }
+}
+
+const onVisibilityChange = (notify: () => void) => {
+  document.addEventListener('visibilitychange', notify)
+  return () => document.removeEventListener('visibilitychange', notify)
+}
+
+/** Whether the page is in view (the server renders it as in view). */
+function usePageVisible() {
+  return useSyncExternalStore(
+    onVisibilityChange,
+    () => document.visibilityState === 'visible',
+    () => true,
+  )
 }
