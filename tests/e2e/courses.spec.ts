@@ -136,6 +136,8 @@ test('a class made a course on its edit page: the add form asks for each lesson 
   await form.getByLabel('時間（分）').fill('45')
   await page.getByTestId('save-class').click()
   await expect(page).toHaveURL(/\/class_management\/edit\/\d+$/)
+  // The edit page as loaded (right after the create, the class form can still be filled anew from its data).
+  await gotoReady(page, page.url())
   const scheduleForm = page.getByTestId('schedule-form').last()
   await expect(scheduleForm.getByTestId('lesson-start')).toHaveCount(0)
 

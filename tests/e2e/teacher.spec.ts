@@ -3,6 +3,7 @@ import { expect, type Page, test } from '@playwright/test'
 import sharp from 'sharp'
 import {
   confirmReservation,
+  createClassWithLesson,
   expectAccessible,
   gotoReady,
   login,
@@ -389,4 +390,33 @@ test('a parent is shown how to become an approved teacher instead of an organisa
   await expect(page.getByTestId('organization-form')).toHaveCount(0)
   await page.getByRole('link', { name: '先生として活動する' }).click()
   await expect(page).toHaveURL(/\/profile\/teacher$/)
+})
+
+test('a lesson that starts while its edit page is open offers only ミーティングURLを変更, which saves @pc-only', async ({
+  page,
+}) => {
+  await login(page, TEACHER, '/class_management')
+  const lesson = { days: 3, hour: 11 }
+  const classId = await createClassWithLesson(page, {
+    title: `E2E 開いたまま開始 ${Date.now().toString(36)}`,
+    description: '編集ページを開いたまま授業の開始時刻を迎えます。',
+    price: 0,
+    capacity: 3,
+    ...lesson,
+  })
+  await page.clock.install()
+  await gotoReady(page, `/class_management/edit/${classId}`)
+  const row = page.getByTestId('schedule-row')
+  await expect(row.getByRole('button', { name: '編集', exact: true })).toBeVisible()
+  // The browser's clock moves ten minutes past the start (the server's, not: it takes a new link either way).
+  const startsAt = Date.parse(`${tokyoLocal(lesson.days, lesson.hour)}:00+09:00`)
+  await page.clock.fastForward(startsAt + 10 * 60_000 - (await page.evaluate(() => Date.now())))
+  await expect(row.getByTestId('schedule-status')).toHaveText('開催中')
+  await row.getByRole('button', { name: 'ミーティングURLを変更' }).click()
+  await row
+    .getByTestId('meeting-url-form')
+    .getByLabel('ミーティングURL')
+    .fill('https://meet.manabi.example/moved-room')
+  await row.getByTestId('meeting-url-form').getByRole('button', { name: '変更を保存' }).click()
+  await expect(page.getByTestId('snackbar')).toContainText('ミーティングURLを変更しました')
 })

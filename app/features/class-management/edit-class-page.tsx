@@ -1,7 +1,7 @@
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useServerFn } from '@tanstack/react-start'
-import { useId, useState } from 'react'
+import { useEffect, useId, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { Field, inputClass } from '~/components/ui/form-parts'
 import { Modal } from '~/components/ui/modal'
@@ -13,11 +13,18 @@ import { ClassRequestsPanel } from './class-requests-panel'
 import { ownClassQuery } from './queries'
 import { SchedulesPanel } from './schedules-panel'
 
+const NOW_TICK_MS = 15_000
+
 /** /class_management/edit/$id */
 export function EditClassPage({ id }: { id: number }) {
   const cls = useSuspenseQuery(ownClassQuery(id)).data
-  // The moment the data was read decides which schedules may still be edited (the API checks again).
-  const [now] = useState(() => Date.now())
+  // Which schedules may still be edited (the API checks again): kept current, so that a lesson that starts while
+  // the page is open offers ミーティングURLを変更 (all a started lesson takes) rather than a form it would refuse.
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), NOW_TICK_MS)
+    return () => clearInterval(timer)
+  }, [])
   if (!cls) return null
   return (
     <div className="mx-auto max-w-3xl px-4 py-8">
