@@ -262,6 +262,22 @@ test('the profile is edited from /profile', async ({ page, context }) => {
   await expect(page.getByTestId('snackbar')).toContainText('ユーザー情報を保存しました')
   await gotoReady(page, '/profile')
   await expect(page.getByText(intro)).toBeVisible()
+
+  // Two tabs: each saves only what it changed, so neither puts back what the other saved meanwhile.
+  await gotoReady(page, '/profile/edit_user')
+  const other = await context.newPage()
+  await gotoReady(other, '/profile/edit_user')
+  const otherIntro = `別のタブで書きました（${Date.now()}）`
+  await other.getByLabel('自己紹介').fill(otherIntro)
+  await other.getByTestId('profile-save').click()
+  await expect(other.getByTestId('snackbar')).toContainText('ユーザー情報を保存しました')
+  await other.close()
+  await page.getByTestId('edit-nickname').fill('あおぞら')
+  await page.getByTestId('profile-save').click()
+  await expect(page.getByTestId('snackbar')).toContainText('ユーザー情報を保存しました')
+  await gotoReady(page, '/profile')
+  await expect(page.getByText(otherIntro)).toBeVisible()
+  await expect(page.getByText('あおぞら').first()).toBeVisible()
 })
 
 test('a newly registered parent adds, edits and removes a learner profile', async ({ page, context }) => {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { useId, useState } from 'react'
+import { useId, useRef, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { FieldError, inputClass } from '~/components/ui/form-parts'
 import { Modal } from '~/components/ui/modal'
@@ -179,13 +179,17 @@ function BasicForm(props: {
     profession_id: props.initial.profession_id ? String(props.initial.profession_id) : '',
   })
   const [errors, setErrors] = useState<Record<string, string>>({})
+  // The profile as this page last read or saved it: only what the member changed since is sent, so that a save here
+  // does not put back what another tab or device saved meanwhile.
+  const saved = useRef<Record<string, unknown>>(props.initial)
   const save = useMutation({
     mutationFn: (data: Parameters<typeof updateProfile>[0]['data']) => updateProfile({ data }),
-    onSuccess: async (result) => {
+    onSuccess: async (result, sent) => {
       if (!result.ok) {
         setErrors(result.fieldErrors)
         return showErrorSnackbar(result.message || '保存できませんでした')
       }
+      saved.current = { ...saved.current, ...sent }
       await refresh()
       showSnackbar({ message: 'ユーザー情報を保存しました' })
     },
@@ -211,7 +215,11 @@ function BasicForm(props: {
       return
     }
     setErrors({})
-    save.mutate(parsed.data)
+    const changed = Object.fromEntries(
+      Object.entries(parsed.data).filter(([k, value]) => value !== saved.current[k]),
+    ) as typeof parsed.data
+    if (Object.keys(changed).length === 0) return showSnackbar({ message: '変更はありません' })
+    save.mutate(changed)
   }
 
   const f = (k: string) => `${uid}-${k}`
