@@ -42,7 +42,13 @@ function headersFor(request: ApiRequest): Headers {
   if (!request.form && (request.body !== undefined || (request.token && request.method === 'GET')))
     headers.set('content-type', 'application/json')
   if (request.clientAddress) headers.set('x-real-ip', request.clientAddress)
-  const writeKey = nextWriteKey(request.method)
+  // Not for an upload: its body is a stream of parts, and an upload stores a new file either way.
+  const writeKey = request.form
+    ? undefined
+    : nextWriteKey(
+        request.method,
+        `${request.path}?${JSON.stringify(request.query ?? {})}\n${JSON.stringify(request.body ?? null)}`,
+      )
   if (writeKey) headers.set('idempotency-key', writeKey)
   return headers
 }

@@ -28,6 +28,13 @@ describe('the keys of a server function’s /v1 writes', () => {
     seen.length = 0
     await withWriteKeys('browser-key-1', run)
     expect(seen).toEqual(first)
+    // Another request at the same place (the function wrote what it read first, and that changed): another key.
+    seen.length = 0
+    await withWriteKeys('browser-key-1', async () => {
+      await transport({ method: 'POST', path: '/v1/rooms/1/messages', body: { body: 'こんにちは！' } })
+    })
+    expect(seen[0]).toMatch(/^bff-/)
+    expect(seen[0]).not.toBe(first[1])
     // Another action (another key) gets other keys; without a key, none are sent.
     seen.length = 0
     await withWriteKeys('browser-key-2', run)
