@@ -178,31 +178,37 @@ function mixedSeparators(seps: string[]): boolean {
 
 /**
  * Digits typed one at a time read as one group ('090 1 2 3 4 5 6 7 8', '0 9 0 1234 5678'), unless their separators
- * mix dots and spaces like a list of decimals ('0.1 0.2 0.3').
+ * mix dots and spaces like a list of decimals ('0.1 0.2 0.3'). `joined` holds the indexes of such groups.
  */
-function joinSingleDigits(groups: string[], seps: string[]): { groups: string[]; seps: string[] } {
+function joinSingleDigits(
+  groups: string[],
+  seps: string[],
+): { groups: string[]; seps: string[]; joined: Set<number> } {
   const single = (i: number) => groups[i]?.length === 1
-  const joined: string[] = []
+  const out: string[] = []
   const between: string[] = []
+  const joined = new Set<number>()
   for (let i = 0; i < groups.length; ) {
     let end = i
     while (single(end) && single(end + 1)) end++
     if (i > 0) between.push(seps[i - 1]!)
-    if (end > i && !mixedSeparators(seps.slice(i, end))) joined.push(groups.slice(i, end + 1).join(''))
-    else {
+    if (end > i && !mixedSeparators(seps.slice(i, end))) {
+      joined.add(out.length)
+      out.push(groups.slice(i, end + 1).join(''))
+    } else {
       // Kept apart, as typed (the one-digit path below checks them with their separators).
-      joined.push(...groups.slice(i, end + 1))
+      out.push(...groups.slice(i, end + 1))
       between.push(...seps.slice(i, end))
     }
     i = end + 1
   }
-  return { groups: joined, seps: between }
+  return { groups: out, seps: between, joined }
 }
 
 /** Plain ASCII digits must be grouped like a phone number: 09012345678, 090-1234-5678, 0 9 0 1 2 3 … */
 function asciiRunHasPhone(run: string): boolean {
   const parts = run.split(SEP_SPLIT)
-  const { groups, seps } = joinSingleDigits(
+  const { groups, seps, joined } = joinSingleDigits(
     parts.filter((_, i) => i % 2 === 0),
     parts.filter((_, i) => i % 2 === 1),
   )
@@ -212,11 +218,15 @@ function asciiRunHasPhone(run: string): boolean {
     if (isPhoneDigits(first)) return true
     let acc = first
     if (first.length >= 2) {
-      // 090 1234 5678, (03) 1234-5678, 0120-123-456, 0901234 5678: up to four groups of 2+ digits.
+      // 090 1234 5678, (03) 1234-5678, 0120-123-456, 0901234 5678: up to four groups of 2+ digits. With digits
+      // typed one at a time among them, a number ends in 4 or more ('0 9 0 1234 5678'): a list that counts up
+      // ('0 2 4 6 8 10 12 14', 'フィボナッチ 0, 1, 1, 2, 3, 5, 8, 13, 21') does not.
+      let single = joined.has(i)
       for (let j = i + 1; j < groups.length && j <= i + 3; j++) {
         if (groups[j]!.length < 2 || mixedSeparators(seps.slice(i, j))) break
         acc += groups[j]
-        if (isPhoneDigits(acc)) return true
+        single ||= joined.has(j)
+        if (isPhoneDigits(acc) && (!single || groups[j]!.length >= 4)) return true
         if (acc.length >= 11) break
       }
     } else if (first.length === 1) {
