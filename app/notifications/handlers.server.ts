@@ -22,7 +22,6 @@ import {
   reviews,
   roomMembers,
   rooms,
-  teacherBankAccounts,
   teacherVerifications,
   users,
   waitlistEntries,
@@ -609,12 +608,14 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           classWorkId: classAnnouncements.classWorkId,
           className: classWorks.title,
           createdAt: classAnnouncements.createdAt,
+          classHiddenAt: classWorks.hiddenAt,
         })
         .from(classAnnouncements)
         .innerJoin(classWorks, eq(classWorks.id, classAnnouncements.classWorkId))
         .where(eq(classAnnouncements.id, announcementId))
         .limit(1)
-      if (!a) return
+      // Its class taken down before the job ran: the announcement went down with it.
+      if (!a || a.classHiddenAt) return
       // Members booked on a lesson still to come when it was posted: not everyone who ever attended.
       const members = await db
         .selectDistinct({ id: users.id, email: users.email })
@@ -844,21 +845,15 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
     'notify.bank_account_changed': async (job, { db }) => {
       const userId = positiveId(job.payload.userId, 'userId')
       const [u] = await db
-        .select({
-          id: users.id,
-          email: users.email,
-          nickname: users.nickname,
-          bankName: teacherBankAccounts.bankName,
-          numberLast4: teacherBankAccounts.numberLast4,
-        })
+        .select({ id: users.id, email: users.email, nickname: users.nickname })
         .from(users)
-        .innerJoin(teacherBankAccounts, eq(teacherBankAccounts.userId, users.id))
         .where(eq(users.id, userId))
-      if (!u) return
+      const { bankName, numberLast4 } = job.payload
+      if (!u || typeof bankName !== 'string' || typeof numberLast4 !== 'string') return
       await mailMember(db, deps, `bank-account-${job.id}`, u, 'bank_account_changed', {
         nickname: u.nickname,
-        bankName: u.bankName,
-        numberMasked: `＊＊＊${u.numberLast4}`,
+        bankName,
+        numberMasked: `＊＊＊${numberLast4}`,
         salesUrl: `${deps.mail.siteOrigin}/sales_management?tab=payouts`,
       })
     },

@@ -1556,6 +1556,28 @@ describe('通報: suspending an account', () => {
     expect(left[0]).toMatch(/^【休講】/)
   })
 
+  it('a class taken down on a report takes no new announcement (409 class_hidden), and nothing is mailed', async () => {
+    const teacher = await newPerson({ teacher: true, verified: true })
+    const cls = await createClass(teacher.sub, { is_published: true, price: 0 })
+    await reserve((await newPerson()).sub, await addSchedule(teacher.sub, cls.id, 3 * DAY))
+    const { id: reportId } = ReportReceipt.parse(
+      expectOk(await report((await newPerson()).sub, 'class', cls.id, 'inappropriate'), 201),
+    )
+    expectOk(await call(SUBS.operator, 'POST', `/v1/admin/reports/${reportId}/resolve`, { action: 'hide' }))
+    const before = await api.count('class_announcements')
+    await api.db.delete(jobs)
+    expectError(
+      await call(teacher.sub, 'POST', `/v1/teachers/class_works/${cls.id}/announcements`, {
+        title: 'まだ続けます',
+        body: '個別にご連絡します。',
+      }),
+      409,
+      'class_hidden',
+    )
+    expect(await api.count('class_announcements')).toBe(before)
+    expect(await api.db.select().from(jobs).where(eq(jobs.kind, 'notify.announcement'))).toEqual([])
+  })
+
   it("a suspended account is mailed nothing others' acts cause (announcements, dates asked for, notices); a taken-down class cannot be reviewed", async () => {
     const teacher = await newPerson({ teacher: true, verified: true })
     const member = await newPerson()

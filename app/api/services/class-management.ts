@@ -888,7 +888,10 @@ export async function postAnnouncement(
   return transaction(db, async (tx) => {
     // The teacher's account first (0015): a suspension committed since the sign-in check posts and mails nothing.
     await refuseIfSuspended(tx, user.id, 'key share')
-    await lockOwnClass(tx, user.id, classWorkId)
+    const cls = await lockOwnClass(tx, user.id, classWorkId)
+    // Taken down by an operator: what its teacher writes goes down with it (families no longer see it).
+    if (cls.hiddenAt)
+      throw new ApiError(409, 'class_hidden', '運営が非公開にしたクラスにはお知らせを送れません')
     // Those the mail job will reach: a suspended member is not written to.
     const [recipients] = await tx
       .select({ n: sql<number>`count(distinct ${purchases.userId})::int` })

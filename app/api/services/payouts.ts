@@ -241,7 +241,14 @@ export async function saveBankAccount(
       before: before ? { bank_name: before.bankName, number_last4: before.numberLast4 } : null,
       after: { bank_name: values.bankName, number_last4: values.numberLast4 },
     })
-    await enqueue(tx, 'notify.bank_account_changed', { userId: user.id, changedAt: now.toISOString() })
+    // What was saved, not what the account is when the job runs: changed and changed back within seconds, each
+    // mail still tells its own account.
+    await enqueue(tx, 'notify.bank_account_changed', {
+      userId: user.id,
+      changedAt: now.toISOString(),
+      bankName: values.bankName,
+      numberLast4: values.numberLast4,
+    })
   })
   return bankAccountOf(db, user, secret)
 }

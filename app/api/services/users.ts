@@ -317,13 +317,19 @@ export async function updateMe(db: Db, user: UserRow, body: UpdateUserBody): Pro
     // The avatar shown now, read under the member's row lock (the one the UPDATE below takes anyway, which rows
     // referencing the member do not wait for): of two changes at once, the second replaces (and releases) what the
     // first put, not what both saw before (docs/decisions/0038).
+    // The verified name is read under the same lock: an approval committed since the sign-in check is seen.
+    const [row] = await tx
+      .select({
+        avatarUrl: users.avatarUrl,
+        teacherVerifiedAt: users.teacherVerifiedAt,
+        name: users.name,
+        nameKana: users.nameKana,
+      })
+      .from(users)
+      .where(eq(users.id, user.id))
+      .for('no key update')
     let shownAvatar = user.avatarUrl
     if (body.avatar_url !== undefined) {
-      const [row] = await tx
-        .select({ avatarUrl: users.avatarUrl })
-        .from(users)
-        .where(eq(users.id, user.id))
-        .for('no key update')
       shownAvatar = row?.avatarUrl ?? null
       // Only one's own upload: another member's photo would show their face under this name.
       if (body.avatar_url !== shownAvatar) await requireOwnAvatar(tx, user.id, body.avatar_url)
@@ -349,9 +355,9 @@ export async function updateMe(db: Db, user: UserRow, body: UpdateUserBody): Pro
     // A verified teacher's name is the one an operator checked against their document: it heads their public page
     // under 本人確認済み (0046). The form sends it unchanged with every save.
     if (
-      user.teacherVerifiedAt &&
-      ((body.name !== undefined && body.name !== user.name) ||
-        (body.name_kana !== undefined && body.name_kana !== user.nameKana))
+      row?.teacherVerifiedAt &&
+      ((body.name !== undefined && body.name !== row.name) ||
+        (body.name_kana !== undefined && body.name_kana !== row.nameKana))
     )
       throw new ApiError(
         409,

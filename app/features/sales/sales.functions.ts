@@ -1,4 +1,5 @@
 import { createServerFn } from '@tanstack/react-start'
+import { getRequest } from '@tanstack/react-start/server'
 import { z } from 'zod'
 import { Id } from '~/contract/v1/common'
 import { BankAccountInput } from '~/contract/v1/payments'
@@ -59,5 +60,7 @@ export const getBankAccount = createServerFn({ method: 'GET' }).handler(async ()
 export const saveBankAccount = createServerFn({ method: 'POST' })
   .validator(BankAccountInput)
   .handler(async ({ data }) => {
-    return memberActionResult((token) => api.saveBankAccount(token, data))
+    // The browser's address, for the audit entry a change of payout account writes.
+    const address = getRequest().headers.get('x-real-ip') ?? undefined
+    return memberActionResult((token) => api.saveBankAccount(token, data, address))
   })

@@ -743,10 +743,11 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     })),
     getPayouts: authedCall(PayoutStatement, (month?: string) => get('/v1/teachers/payouts', { month })),
     getBankAccount: authedCall(BankAccount, () => get('/v1/teachers/bank_account')),
-    saveBankAccount: authedCall(BankAccount, (body: BankAccountInput) => ({
+    saveBankAccount: authedCall(BankAccount, (body: BankAccountInput, clientAddress?: string) => ({
       method: 'PUT',
       path: '/v1/teachers/bank_account',
       body,
+      clientAddress,
     })),
     listNotices: authedCall(NoticeList, () => get('/v1/notices')),
     getNotice: authedCall(Notice, (noticeId: number) => get(`/v1/notices/${id(noticeId)}`)),
