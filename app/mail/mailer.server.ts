@@ -49,7 +49,12 @@ export interface MailRequest<N extends TemplateName = TemplateName> {
    * The reservation and lesson start it reminds of, confirms or moves to: not sent once the reservation is
    * cancelled, the lesson moved or cancelled, or its start passed (SMTP was away for hours).
    */
-  reminds?: { purchaseId: number; startedAt: string }
+  reminds?: {
+    purchaseId: number
+    startedAt: string
+    /** Still sent while the lesson is under way (a confirmation of a booking made a minute before the start). */
+    untilEnd?: boolean
+  }
   /** The waitlist offer it announces: not sent once that offer has ended (taken back, expired, booked). */
   offer?: { entryId: number; offeredAt: string }
 }

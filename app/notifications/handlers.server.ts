@@ -143,7 +143,7 @@ function dateIn(value: unknown, name: string): Date {
 /** A reminder still holds when it goes: the reservation live, the lesson still at that time and yet to start. */
 async function stillReserved(db: DbOrTx, about: NonNullable<MailRequest['reminds']>): Promise<boolean> {
   const startedAt = dateIn(about.startedAt, 'reminds.startedAt')
-  if (!(startedAt.getTime() > Date.now())) return false
+  if (!about.untilEnd && !(startedAt.getTime() > Date.now())) return false
   const [row] = await db
     .select({ id: purchases.id })
     .from(purchases)
@@ -153,6 +153,7 @@ async function stillReserved(db: DbOrTx, about: NonNullable<MailRequest['reminds
         eq(purchases.id, positiveId(about.purchaseId, 'purchaseId')),
         eq(purchases.status, 'reserved'),
         eq(classWorkSchedules.isCanceled, false),
+        about.untilEnd ? gt(classWorkSchedules.endedAt, new Date()) : undefined,
         // To the millisecond, as the reminder took it (a time the database wrote carries microseconds).
         sql`(date_trunc('milliseconds', ${classWorkSchedules.startedAt}) = ${startedAt.toISOString()}::timestamptz
           or exists (select 1 from ${classWorkScheduleLessons} where ${classWorkScheduleLessons.scheduleId} = ${classWorkSchedules.id}
@@ -271,7 +272,7 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           attendanceUrl: attendanceUrl(deps),
         },
         // Held up (SMTP away) past a cancellation or a move, it would arrive after the mail that says so.
-        { reminds: { purchaseId: p.id, startedAt: p.lesson.startedAt } },
+        { reminds: { purchaseId: p.id, startedAt: p.lesson.startedAt, untilEnd: true } },
       )
       await mailMember(
         db,

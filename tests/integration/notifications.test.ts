@@ -220,6 +220,21 @@ describe('reservations', () => {
     expect(text).not.toMatch(/\d+:\d+まで/)
   })
 
+  it('a booking made just before the start is confirmed even when its mail goes after the start (the link is in it)', async () => {
+    const s = await newSchedule()
+    const p = (await api.book(SUBS.parent, { schedule_id: s.id })).body
+    // The lesson began a minute ago when the job runs (a queue, a slow relay).
+    const now = Date.now()
+    await api.db
+      .update(classWorkSchedules)
+      .set({ startedAt: new Date(now - 60_000), endedAt: new Date(now + HOUR) })
+      .where(eq(classWorkSchedules.id, s.id))
+    await runJobs()
+    expect((await mailbox()).map((m) => m.subject)).toContain(`予約が確定しました：${p.class_work.title}`)
+    // Other tests here count who is booked in this class.
+    await api.db.update(purchases).set({ status: 'canceled_by_user' }).where(eq(purchases.id, p.id))
+  })
+
   it('a schedule cancelled by the teacher sends each member the refund mail, even with reservation mails off', async () => {
     const s = await newSchedule()
     const p = (await api.book(SUBS.parent, { schedule_id: s.id })).body
