@@ -128,10 +128,6 @@ test('live updates: the teacher’s message updates the parent’s header badge 
 
     // 3. The parent's tab is hidden (a phone locked with the room open): the message still arrives, but is not
     // marked read (its badge and mail stay) until the page is seen again.
-    const reads: string[] = []
-    page.on('request', (r) => {
-      if (r.url().includes('/_serverFn/') && r.method() === 'POST') reads.push(r.url())
-    })
     const setVisibility = (state: 'hidden' | 'visible') =>
       page.evaluate((s) => {
         Object.defineProperty(document, 'visibilityState', { value: s, configurable: true })
@@ -139,11 +135,19 @@ test('live updates: the teacher’s message updates the parent’s header badge 
         document.dispatchEvent(new Event('visibilitychange'))
       }, state)
     await setVisibility('hidden')
+    // The read marks of step 2 have settled before counting (the page writes nothing else while hidden).
+    await page.waitForTimeout(1_000)
+    const reads: string[] = []
+    page.on('request', (r) => {
+      if (r.url().includes('/_serverFn/') && r.method() === 'POST') reads.push(r.url())
+    })
     const unseen = `見ていない間の一通（${Date.now()}）`
     await send(teacher, unseen)
     await expect(page.getByTestId('room-view').getByTestId('message').last()).toContainText(unseen, {
       timeout: LIVE_WITHIN_MS,
     })
+    // Long enough for the read mark the message would have caused to go out.
+    await page.waitForTimeout(1_000)
     expect(reads).toEqual([])
     await setVisibility('visible')
     await expect.poll(() => reads.length).toBeGreaterThan(0)

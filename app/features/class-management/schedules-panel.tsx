@@ -43,8 +43,8 @@ export function SchedulesPanel({ cls, now }: { cls: TeacherClassWork; now: numbe
       )}
       <div className="mt-6 rounded-2xl border border-slate-200 bg-white p-4">
         <h3 className="font-bold">スケジュールを追加</h3>
-        {/* Anew when the class's lessons or seats change (saved above): its fields are sized and filled from them. */}
-        <ScheduleForm key={`${cls.lesson_count}-${cls.capacity}`} cls={cls} />
+        {/* Anew when the class's number of lessons changes (saved above): it has one start field per lesson. */}
+        <ScheduleForm key={cls.lesson_count} cls={cls} />
       </div>
     </section>
   )
@@ -337,7 +337,9 @@ function ScheduleForm(props: { cls: TeacherClassWork; schedule?: TeacherSchedule
       schedule?.lessons[i] ? isoToTokyoLocal(schedule.lessons[i].started_at) : '',
     ),
   )
-  const [capacity, setCapacity] = useState(String(schedule?.capacity ?? cls.capacity))
+  // Until the teacher types one, a new date takes the class's seats as they are now (saved above meanwhile).
+  const [typedCapacity, setCapacity] = useState<string | undefined>(schedule && String(schedule.capacity))
+  const capacity = typedCapacity ?? String(cls.capacity)
   const [meetingUrl, setMeetingUrl] = useState(schedule?.meeting_url ?? '')
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [pending, setPending] = useState(false)

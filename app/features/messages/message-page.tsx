@@ -256,8 +256,14 @@ function RoomView({
   // Not while the tab is hidden (a phone locked with the room open still hears new messages for a while): those
   // stay unread, with their badge and mail, until the page is seen again.
   const visible = usePageVisible()
+  // The partner's last message this page marked read: coming back to the tab marks again only what is new.
+  const markedUpTo = useRef<number | undefined>(undefined)
   useEffect(() => {
-    if (visible && shown && (unread > 0 || lastPartnerMessage !== undefined)) markRead()
+    if (!visible || !shown) return
+    if (unread > 0 || (lastPartnerMessage !== undefined && lastPartnerMessage !== markedUpTo.current)) {
+      markedUpTo.current = lastPartnerMessage
+      markRead()
+    }
   }, [visible, shown, lastPartnerMessage, unread, markRead])
 
   // A new last message is brought into view when the reader is at the bottom already, or sent it: one reading

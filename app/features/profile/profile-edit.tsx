@@ -193,7 +193,13 @@ function BasicForm(props: {
       await refresh()
       showSnackbar({ message: 'ユーザー情報を保存しました' })
     },
-    onError: (e) => showErrorSnackbar(`保存できませんでした ${(e as Error).message ?? ''}`),
+    onError: (e, sent) => {
+      // No answer: the server may have saved them all the same, so they are sent again next time, whatever they say.
+      const unknown = { ...saved.current }
+      for (const k of Object.keys(sent)) delete unknown[k]
+      saved.current = unknown
+      showErrorSnackbar(`保存できませんでした ${(e as Error).message ?? ''}`)
+    },
   })
 
   const onSubmit = (e: React.FormEvent) => {
