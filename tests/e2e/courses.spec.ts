@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test'
 import {
   expectAccessible,
+  fillClassForm,
   gotoReady,
   login,
   payOnCheckout,
@@ -20,15 +21,14 @@ test('a teacher creates a 全3回 course with weekly lessons; a parent books all
   const title = `E2E 3回でまなぶ俳句 ${Date.now().toString(36)}`
 
   await login(page, TEACHER, '/class_management/create')
+  await fillClassForm(page, {
+    title,
+    description: '3週で季語、五七五、句会まで。',
+    price: 4500,
+    capacity: 4,
+    minutes: 45,
+  })
   const form = page.getByTestId('class-form')
-  await form.getByLabel('タイトル').fill(title)
-  await form.getByLabel('説明').fill('3週で季語、五七五、句会まで。')
-  await form.getByLabel('カテゴリー').selectOption({ index: 1 })
-  await form.getByLabel('クラスの形式').selectOption({ index: 1 })
-  await form.getByRole('checkbox').first().check()
-  await form.getByLabel('料金（円）').fill('4500')
-  await form.getByLabel('定員（人）').fill('4')
-  await form.getByLabel('時間（分）').fill('45')
   await form.getByTestId('lesson-count-input').fill('3')
   await expect(form.getByText('0円で無料。コース全体の料金')).toBeVisible()
   await page.getByTestId('publish-toggle').check()
@@ -125,15 +125,14 @@ test('a class made a course on its edit page: the add form asks for each lesson 
 }) => {
   const title = `E2E あとからコース ${Date.now().toString(36)}`
   await login(page, TEACHER, '/class_management/create')
+  await fillClassForm(page, {
+    title,
+    description: '1回のつもりが3回に。',
+    price: 0,
+    capacity: 4,
+    minutes: 45,
+  })
   const form = page.getByTestId('class-form')
-  await form.getByLabel('タイトル').fill(title)
-  await form.getByLabel('説明').fill('1回のつもりが3回に。')
-  await form.getByLabel('カテゴリー').selectOption({ index: 1 })
-  await form.getByLabel('クラスの形式').selectOption({ index: 1 })
-  await form.getByRole('checkbox').first().check()
-  await form.getByLabel('料金（円）').fill('0')
-  await form.getByLabel('定員（人）').fill('4')
-  await form.getByLabel('時間（分）').fill('45')
   await page.getByTestId('save-class').click()
   await expect(page).toHaveURL(/\/class_management\/edit\/\d+$/)
   // The edit page as loaded (right after the create, the class form can still be filled anew from its data).

@@ -122,11 +122,11 @@ export function tokyoLocal(days: number, hour: number): string {
  * As the teacher signed in on `teacher`, publishes a one-lesson class (first category and format, first grade) with
  * its single lesson `days` ahead at `hour` (Tokyo); its id.
  */
-export async function createClassWithLesson(
+/** Fills the class form of /class_management/create with a class of the first category and style. */
+export async function fillClassForm(
   teacher: Page,
-  c: { title: string; description: string; price: number; capacity: number; days: number; hour: number },
-): Promise<number> {
-  await gotoReady(teacher, '/class_management/create')
+  c: { title: string; description: string; price: number; capacity: number; minutes?: number },
+) {
   const form = teacher.getByTestId('class-form')
   await form.getByLabel('タイトル').fill(c.title)
   await form.getByLabel('説明').fill(c.description)
@@ -135,6 +135,15 @@ export async function createClassWithLesson(
   await form.getByRole('checkbox').first().check()
   await form.getByLabel('料金（円）').fill(String(c.price))
   await form.getByLabel('定員（人）').fill(String(c.capacity))
+  if (c.minutes !== undefined) await form.getByLabel('時間（分）').fill(String(c.minutes))
+}
+
+export async function createClassWithLesson(
+  teacher: Page,
+  c: { title: string; description: string; price: number; capacity: number; days: number; hour: number },
+): Promise<number> {
+  await gotoReady(teacher, '/class_management/create')
+  await fillClassForm(teacher, c)
   await teacher.getByTestId('publish-toggle').check()
   await teacher.getByTestId('save-class').click()
   await expect(teacher).toHaveURL(/\/class_management\/edit\/\d+$/)

@@ -1,5 +1,13 @@
 import { expect, test } from '@playwright/test'
-import { expectAccessible, gotoReady, login, otherPerson, readMail, registerNewParent } from './helpers'
+import {
+  expectAccessible,
+  fillClassForm,
+  gotoReady,
+  login,
+  otherPerson,
+  readMail,
+  registerNewParent,
+} from './helpers'
 
 /** Trust and safety journeys (issue 15): 本人確認 before publishing, and a report that ends in a suspension. */
 
@@ -44,15 +52,13 @@ test('a parent turns on teaching and submits 本人確認; once an operator appr
   // Before approval a class can be a draft, not published.
   const title = `E2E本人確認クラス ${Date.now().toString(36)}`
   await gotoReady(page, '/class_management/create')
-  const form = page.getByTestId('class-form')
-  await form.getByLabel('タイトル').fill(title)
-  await form.getByLabel('カテゴリー').selectOption({ index: 1 })
-  await form.getByLabel('説明').fill('本人確認のあとに公開するクラスです。')
-  await form.getByLabel('クラスの形式').selectOption({ index: 1 })
-  await form.getByRole('checkbox').first().check()
-  await form.getByLabel('料金（円）').fill('0')
-  await form.getByLabel('定員（人）').fill('5')
-  await form.getByLabel('時間（分）').fill('45')
+  await fillClassForm(page, {
+    title,
+    description: '本人確認のあとに公開するクラスです。',
+    price: 0,
+    capacity: 5,
+    minutes: 45,
+  })
   await page.getByTestId('publish-toggle').check()
   await page.getByTestId('save-class').click()
   await expect(page.getByText('本人確認が完了するまでクラスを公開できません').first()).toBeVisible()
@@ -224,15 +230,13 @@ test('a reported class hidden by an operator leaves search and its page answers 
   // The demo teacher (verified) publishes a class of their own for this test.
   const title = `E2E通報クラス ${Date.now().toString(36)}`
   await login(page, TEACHER, '/class_management/create')
-  const form = page.getByTestId('class-form')
-  await form.getByLabel('タイトル').fill(title)
-  await form.getByLabel('カテゴリー').selectOption({ index: 1 })
-  await form.getByLabel('説明').fill('通報のテストに使うクラスです。')
-  await form.getByLabel('クラスの形式').selectOption({ index: 1 })
-  await form.getByRole('checkbox').first().check()
-  await form.getByLabel('料金（円）').fill('0')
-  await form.getByLabel('定員（人）').fill('5')
-  await form.getByLabel('時間（分）').fill('30')
+  await fillClassForm(page, {
+    title,
+    description: '通報のテストに使うクラスです。',
+    price: 0,
+    capacity: 5,
+    minutes: 30,
+  })
   await page.getByTestId('publish-toggle').check()
   await page.getByTestId('save-class').click()
   await expect(page).toHaveURL(/\/class_management\/edit\/\d+$/)

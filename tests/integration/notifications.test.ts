@@ -14,7 +14,7 @@ import {
   purchases,
   users,
 } from '../../app/db/schema'
-import { type JobHandler, startJobRunner } from '../../app/jobs/runner.server'
+import { type JobHandler, type RecurringJob, startJobRunner } from '../../app/jobs/runner.server'
 import { addressName, formatTimeJa } from '../../app/lib/format'
 import {
   isNotificationEnabled,
@@ -52,6 +52,32 @@ async function runJobs() {
   await runner.drain()
   const failed = await api.db.select().from(jobs).where(eq(jobs.failed, true))
   expect(failed.map((j) => [j.kind, j.lastError])).toEqual([])
+}
+
+/** Runs due jobs (and `recurring` ones) with a relay that refuses every mail, each retried an hour later. */
+async function relayAway(recurring: RecurringJob[] = []) {
+  const runner = startJobRunner({
+    db: api.db,
+    autoStart: false,
+    backoffMs: () => HOUR,
+    handlers: {
+      ...appJobHandlers({ mail: settings }),
+      'mail.send': async () => {
+        throw new Error('421 try again later')
+      },
+    },
+    recurring,
+  })
+  await runner.drain()
+}
+
+/** The relay is back: the refused mails are due now, and every due job runs. */
+async function relayBack() {
+  await api.db
+    .update(jobs)
+    .set({ runAt: sql`now()` })
+    .where(and(eq(jobs.kind, 'mail.send'), isNull(jobs.finishedAt)))
+  await runJobs()
 }
 
 const mailbox = () =>
@@ -332,21 +358,6 @@ describe('a booked lesson moved by its teacher', () => {
   })
 
   it('a confirmation or a move held up (SMTP away) is not sent once a cancellation or a later move says otherwise', async () => {
-    /** Runs due jobs with a relay that refuses every mail (each retried an hour later). */
-    const relayAway = async () => {
-      const runner = startJobRunner({
-        db: api.db,
-        autoStart: false,
-        backoffMs: () => HOUR,
-        handlers: {
-          ...appJobHandlers({ mail: settings }),
-          'mail.send': async () => {
-            throw new Error('421 try again later')
-          },
-        },
-      })
-      await runner.drain()
-    }
     const canceled = await newSchedule(10 * DAY + 3 * HOUR)
     const booking = (await api.book(SUBS.parent, { schedule_id: canceled.id })).body
     await relayAway()
@@ -368,12 +379,7 @@ describe('a booked lesson moved by its teacher', () => {
     await relayAway()
     const standing = await moveTo(4)
     await relayAway()
-    // The relay is back.
-    await api.db
-      .update(jobs)
-      .set({ runAt: sql`now()` })
-      .where(and(eq(jobs.kind, 'mail.send'), isNull(jobs.finishedAt)))
-    await runJobs()
+    await relayBack()
     // Neither the confirmation of the cancelled booking nor the move to a time that did not stand. (Its receipt
     // still holds: the money was paid, then refunded.)
     const moves = (await mailbox()).filter(
@@ -822,19 +828,7 @@ describe('reminders', () => {
     await runJobs()
     await api.db.delete(mails)
     // The sweep queues the three reminders; the relay refuses them for now.
-    const refusing = startJobRunner({
-      db: api.db,
-      autoStart: false,
-      backoffMs: () => HOUR,
-      handlers: {
-        ...appJobHandlers({ mail: settings }),
-        'mail.send': async () => {
-          throw new Error('421 try again later')
-        },
-      },
-      recurring: [{ kind: 'reminders.sweep', everyMs: 1000 }],
-    })
-    await refusing.drain()
+    await relayAway([{ kind: 'reminders.sweep', everyMs: 1000 }])
     expect(
       await api.db
         .select()
@@ -850,11 +844,7 @@ describe('reminders', () => {
       .update(classWorkSchedules)
       .set({ startedAt: new Date(realNow + 3 * HOUR), endedAt: new Date(realNow + 4 * HOUR) })
       .where(eq(classWorkSchedules.id, moved.scheduleId))
-    await api.db
-      .update(jobs)
-      .set({ runAt: sql`now()` })
-      .where(and(eq(jobs.kind, 'mail.send'), isNull(jobs.finishedAt)))
-    await runJobs()
+    await relayBack()
     const box = await mailbox()
     expect(box).toHaveLength(1)
     expect(box[0]!.subject).toContain('まもなく授業が始まります')

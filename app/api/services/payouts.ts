@@ -245,7 +245,6 @@ export async function saveBankAccount(
     // mail still tells its own account.
     await enqueue(tx, 'notify.bank_account_changed', {
       userId: user.id,
-      changedAt: now.toISOString(),
       bankName: values.bankName,
       numberLast4: values.numberLast4,
     })

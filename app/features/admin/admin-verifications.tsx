@@ -89,9 +89,6 @@ export function AdminVerifications(props: { status: VerificationStatus; page: nu
   )
 }
 
-/** As the API counted it at submission: by Tokyo dates, whatever the operator's device is set to. */
-const ageOf = (birthDate: string) => ageOn(birthDate, new Date())
-
 function VerificationItem({ v }: { v: AdminVerification }) {
   const uid = useId()
   const queryClient = useQueryClient()
@@ -118,7 +115,8 @@ function VerificationItem({ v }: { v: AdminVerification }) {
   })
   const facts: [string, string][] = [
     ['本名', `${v.legal_name}（${v.legal_name_kana}）`],
-    ['生年月日', `${v.birth_date}（${ageOf(v.birth_date)}歳）`],
+    // By Tokyo dates, as the API counted it, whatever the operator's device is set to.
+    ['生年月日', `${v.birth_date}（${ageOn(v.birth_date, new Date())}歳）`],
     ['会員', `${v.user.nickname}（ID ${v.user.id}・${v.user.email ?? 'メールなし'}）`],
     ['申請日時', when(v.submitted_at)],
     ...(v.decided_at ? ([['審査日時', when(v.decided_at)]] as [string, string][]) : []),
