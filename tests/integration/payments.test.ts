@@ -446,6 +446,46 @@ describe('a hold that ends unpaid', () => {
     ])
   })
 
+  it('a suspension gives up its hold on a lesson that has begun: money that arrives after is refunded, no seat taken', async () => {
+    // Booked two minutes before the start; the operator suspends the buyer a minute after it, while the checkout
+    // page is still open and can still pay.
+    const { schedule } = await paidSchedule(3, 3300, 2 * MINUTE)
+    const [a, reporter] = await insertMembers(api.db, 'pay-susp-begun', 2)
+    const p = await hold(a!, schedule.id)
+    // Reported as a teacher (a member who also teaches), the way an account is reported.
+    const aId = await api.userId(a!)
+    await api.db.update(users).set({ isTeacher: true, teacherVerifiedAt: api.now }).where(eq(users.id, aId))
+    const before = api.database.now
+    api.database.now = new Date(before.getTime() + 3 * MINUTE)
+    try {
+      const { id: reportId } = ok(
+        await api.as(reporter!, 'POST', '/v1/reports', {
+          target_type: 'teacher',
+          target_id: aId,
+          reason: 'inappropriate',
+        }),
+        201,
+      ) as { id: number }
+      ok(await api.as(SUBS.operator, 'POST', `/v1/admin/reports/${reportId}/resolve`, { action: 'suspend' }))
+      const [given] = await api.db.select().from(purchases).where(eq(purchases.id, p.id))
+      expect(given!.status).toBe('expired')
+      expect(await seatsOf(schedule.id)).toBe(0)
+      const [pay] = await api.db.select().from(payments).where(eq(payments.id, p.payment!.id))
+      expect(pay!.status).toBe('canceled')
+      await api.db
+        .update(embeddedPayments)
+        .set({ status: 'succeeded' })
+        .where(eq(embeddedPayments.ref, pay!.providerRef!))
+      expect(await settlePayment(api.db, p.payment!.id, api.database.now)).toBe('refunded')
+      const [after] = await api.db.select().from(purchases).where(eq(purchases.id, p.id))
+      expect(after!.status).toBe('expired')
+      const [refund] = await api.db.select().from(refunds).where(eq(refunds.purchaseId, p.id))
+      expect(refund).toMatchObject({ amount: 3300, reason: 'no_seat' })
+    } finally {
+      api.database.now = before
+    }
+  })
+
   it('late money takes no seat for a buyer suspended meanwhile, nor on a class unpublished meanwhile: refunded in full', async () => {
     const { schedule, cls } = await paidSchedule(3)
     const [a, b] = await insertMembers(api.db, 'pay-late-gone', 2)

@@ -230,8 +230,12 @@ async function cancelFutureLessons(
         .where(
           and(
             eq(purchases.userId, input.memberId),
-            inArray(purchases.status, ['reserved', 'pending']),
-            gt(classWorkSchedules.startedAt, now),
+            or(
+              and(eq(purchases.status, 'reserved'), gt(classWorkSchedules.startedAt, now)),
+              // Every hold, even on a lesson under way (booked minutes before the start): its checkout page can
+              // still pay, and money that arrives must find the seat given up, not book a suspended account.
+              eq(purchases.status, 'pending'),
+            ),
           ),
         )
     : []
