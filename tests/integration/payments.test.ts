@@ -1385,6 +1385,36 @@ describe('the Stripe adapter (a local stub of its API, webhooks signed by the SD
     expect([checkout.hold_expires_at, checkout.client_secret]).toEqual([null, null])
   })
 
+  it('支払いをやめる after Stripe.js took the money (our confirm lost): refused as paid, the seat kept; while Stripe confirms: refused, kept', async () => {
+    const { schedule } = await paidSchedule(2)
+    const [a, b] = await insertMembers(api.db, 'stripe-giveup-paid', 2)
+    const held = await call(a!, 'POST', '/v1/purchases', { schedule_id: schedule.id })
+    expect(held.status, JSON.stringify(held.body)).toBe(201)
+    const [pay] = await api.db.select().from(payments).where(eq(payments.id, held.body.payment.id))
+    stub.pay(pay!.providerRef!) // no confirm call and no webhook reached us
+    const gaveUp = await call(a!, 'POST', `/v1/purchases/${held.body.id}/cancel`)
+    expect([gaveUp.status, gaveUp.body.code]).toEqual([409, 'already_paid'])
+    const [booked] = await api.db.select().from(purchases).where(eq(purchases.id, held.body.id))
+    expect(booked!.status).toBe('reserved')
+    expect(await seatsOf(schedule.id)).toBe(1)
+    expect(await api.db.select().from(refunds).where(eq(refunds.purchaseId, held.body.id))).toEqual([])
+
+    // Stripe is still confirming (a 3-D Secure step, a slower method): the seat stays held.
+    const other = await call(b!, 'POST', '/v1/purchases', { schedule_id: schedule.id })
+    expect(other.status, JSON.stringify(other.body)).toBe(201)
+    const [pay2] = await api.db.select().from(payments).where(eq(payments.id, other.body.payment.id))
+    stub.intents.get(pay2!.providerRef!)!.status = 'processing'
+    const waiting = await call(b!, 'POST', `/v1/purchases/${other.body.id}/cancel`)
+    expect([waiting.status, waiting.body.code]).toEqual([409, 'payment_processing'])
+    const [still] = await api.db.select().from(purchases).where(eq(purchases.id, other.body.id))
+    expect(still!.status).toBe('pending')
+    expect(await seatsOf(schedule.id)).toBe(2)
+    // Refused at Stripe after all: giving up works again.
+    stub.intents.get(pay2!.providerRef!)!.status = 'requires_payment_method'
+    expect((await call(b!, 'POST', `/v1/purchases/${other.body.id}/cancel`)).status).toBe(200)
+    expect(await seatsOf(schedule.id)).toBe(1)
+  })
+
   it('cards refused in the browser count toward the card-testing limit (by their webhooks): past it, no client secret', async () => {
     await api.db.delete(rateLimits) // what earlier tests counted
     const { schedule } = await paidSchedule()

@@ -71,7 +71,10 @@ export function registerPurchaseRoutes(app: ApiApp, deps: RouteDeps, options: Pu
     }),
     async (c) =>
       c.json(
-        await cancelPurchase(await deps.getDb(), c.var.user.id, c.req.valid('param').id, { now: deps.now() }),
+        await cancelPurchase(await deps.getDb(), c.var.user.id, c.req.valid('param').id, {
+          now: deps.now(),
+          provider: options.payment(),
+        }),
         200,
       ),
   )

@@ -297,6 +297,44 @@ export async function expireHold(
   return (await endHold(db, purchaseId, deps.now)) ? 'changed' : 'unchanged'
 }
 
+/**
+ * Before a member gives up a held seat (支払いをやめる): what the provider says of its payment. Money Stripe.js
+ * took while our confirm answer was lost is settled now ('settled': the give-up is refused, the seat booked), and a
+ * payment the provider is still confirming keeps the seat ('processing'). Giving the seat up first would free a
+ * seat the member paid for, and the money would come back as a refund or a booking they were told they had let
+ * go. A provider that cannot be asked answers 'open': the seat is given up, and late money is settled by the
+ * sweep (a seat if one is free, else a refund).
+ */
+export async function paymentBeforeGivingUp(
+  db: Db,
+  userId: number,
+  purchaseId: number,
+  deps: PaymentDeps,
+): Promise<'settled' | 'processing' | 'open'> {
+  const [p] = await db
+    .select({ id: payments.id, provider: payments.provider, providerRef: payments.providerRef })
+    .from(payments)
+    .innerJoin(purchases, eq(purchases.id, payments.purchaseId))
+    .where(
+      and(
+        eq(payments.purchaseId, purchaseId),
+        eq(payments.userId, userId),
+        eq(payments.status, 'requires_payment'),
+        eq(purchases.status, 'pending'),
+      ),
+    )
+  if (!p?.providerRef) return 'open'
+  const { provider, providerRef } = p
+  const state = await Promise.resolve()
+    .then(() => providerFor(db, deps.provider, provider).retrieve(providerRef))
+    .catch(() => undefined)
+  if (state?.status === 'succeeded') {
+    await settlePayment(db, p.id, deps.now)
+    return 'settled'
+  }
+  return state?.status === 'processing' ? 'processing' : 'open'
+}
+
 /** Job `payments.cancel`: the provider forgets a payment that will not be paid (a paid one it keeps). */
 export async function cancelAtProvider(db: Db, paymentId: number, deps: PaymentDeps): Promise<void> {
   const [p] = await db

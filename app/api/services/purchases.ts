@@ -21,7 +21,14 @@ import { refuseIfSuspended } from './account-state'
 import { iso } from './class-cards'
 import { ownLearner } from './learners'
 import { courseLessonsOf, lessonJson, lessonsOr } from './lessons'
-import { createAtProvider, openPayment, paymentsOfPurchases, releaseHold, requestRefund } from './payments'
+import {
+  createAtProvider,
+  openPayment,
+  paymentBeforeGivingUp,
+  paymentsOfPurchases,
+  releaseHold,
+  requestRefund,
+} from './payments'
 import { activeOffer, offerFreedSeats } from './waitlist'
 
 const LIST_LIMIT = 200
@@ -247,6 +254,12 @@ export async function createPurchase(
   return created!
 }
 
+const alreadyPaid = () =>
+  conflict(
+    'already_paid',
+    'お支払いが完了したため、予約は確定しています。キャンセルする場合は、受講予定の予約からキャンセルしてください',
+  )
+
 /**
  * Cancels the member's own reservation (POST /v1/purchases/{id}/cancel) until 24 hours before the start: status,
  * canceled_at and the seat counter change in one transaction, with the refund of its payment queued (paid out by a
@@ -256,8 +269,13 @@ export async function cancelPurchase(
   db: Db,
   userId: number,
   purchaseId: number,
-  deps: Pick<PurchaseDeps, 'now'>,
+  deps: Pick<PurchaseDeps, 'now' | 'provider'>,
 ): Promise<Purchase> {
+  // A held seat's payment may be paid, or being confirmed, at the provider already (asked outside the locks).
+  const atProvider = await paymentBeforeGivingUp(db, userId, purchaseId, deps)
+  if (atProvider === 'settled') throw alreadyPaid()
+  if (atProvider === 'processing')
+    throw conflict('payment_processing', 'お支払いを確認しています。しばらくしてから、もう一度お試しください')
   await transaction(db, async (tx) => {
     const [row] = await tx
       .select({
@@ -279,11 +297,7 @@ export async function cancelPurchase(
         .select({ status: purchases.status })
         .from(purchases)
         .where(eq(purchases.id, purchaseId))
-      if (now?.status === 'reserved')
-        throw conflict(
-          'already_paid',
-          'お支払いが完了したため、予約は確定しています。キャンセルする場合は、受講予定の予約からキャンセルしてください',
-        )
+      if (now?.status === 'reserved') throw alreadyPaid()
       return
     }
     if (row.status !== 'reserved') throw conflict('not_reserved', 'この予約はすでにキャンセルされています')
