@@ -72,7 +72,9 @@ export function stripePaymentProvider(settings: StripeSettings): PaymentProvider
             currency: 'jpy',
             description: input.description,
             metadata: input.metadata,
-            automatic_payment_methods: { enabled: true },
+            // Cards only: a method paid later (コンビニ, a bank transfer) cannot finish within the 10-minute hold,
+            // and its money would arrive after the seat went to someone else.
+            allowed_payment_method_types: ['card'],
           },
           { idempotencyKey: input.idempotencyKey },
         )

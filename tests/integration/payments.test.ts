@@ -1415,6 +1415,36 @@ describe('the Stripe adapter (a local stub of its API, webhooks signed by the SD
     expect(await seatsOf(schedule.id)).toBe(1)
   })
 
+  it('cards only; a payment Stripe still confirms when the hold ends keeps its seat until it settles (at most 30 minutes more)', async () => {
+    const { schedule } = await paidSchedule(2)
+    const [a, b] = await insertMembers(api.db, 'stripe-processing', 2)
+    const held = await call(a!, 'POST', '/v1/purchases', { schedule_id: schedule.id })
+    expect(held.status, JSON.stringify(held.body)).toBe(201)
+    const [pay] = await api.db.select().from(payments).where(eq(payments.id, held.body.payment.id))
+    const intent = stub.intents.get(pay!.providerRef!)!
+    expect(intent.allowed_payment_method_types).toEqual(['card'])
+    intent.status = 'processing'
+    const at = (minutes: number) => ({ now: new Date(api.now.getTime() + minutes * MINUTE), provider })
+    // The hold's end: asked again a minute later, the seat kept.
+    expect(await expireHold(api.db, held.body.id, at(11))).toEqual(at(12).now)
+    expect(await seatsOf(schedule.id)).toBe(1)
+    stub.pay(intent.id)
+    expect(await expireHold(api.db, held.body.id, at(12))).toBe('changed')
+    const [booked] = await api.db.select().from(purchases).where(eq(purchases.id, held.body.id))
+    expect(booked!.status).toBe('reserved')
+    expect(await seatsOf(schedule.id)).toBe(1)
+
+    // Never settling: the seat goes 30 minutes after the hold's end.
+    const other = await call(b!, 'POST', '/v1/purchases', { schedule_id: schedule.id })
+    const [pay2] = await api.db.select().from(payments).where(eq(payments.id, other.body.payment.id))
+    stub.intents.get(pay2!.providerRef!)!.status = 'processing'
+    expect(await expireHold(api.db, other.body.id, at(39.5))).toEqual(at(40).now)
+    expect(await expireHold(api.db, other.body.id, at(40))).toBe('changed')
+    const [given] = await api.db.select().from(purchases).where(eq(purchases.id, other.body.id))
+    expect(given!.status).toBe('expired')
+    expect(await seatsOf(schedule.id)).toBe(1)
+  })
+
   it('cards refused in the browser count toward the card-testing limit (by their webhooks): past it, no client secret', async () => {
     await api.db.delete(rateLimits) // what earlier tests counted
     const { schedule } = await paidSchedule()

@@ -274,11 +274,13 @@ export async function expireHold(
     .select({
       status: purchases.status,
       holdExpiresAt: purchases.holdExpiresAt,
+      startedAt: classWorkSchedules.startedAt,
       paymentId: payments.id,
       provider: payments.provider,
       providerRef: payments.providerRef,
     })
     .from(purchases)
+    .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
     .leftJoin(payments, eq(payments.purchaseId, purchases.id))
     .where(eq(purchases.id, purchaseId))
   if (row?.status !== 'pending' || !row.holdExpiresAt) return 'unchanged'
@@ -293,9 +295,20 @@ export async function expireHold(
       await settlePayment(db, row.paymentId, deps.now)
       return 'changed'
     }
+    // Paid within the hold and still being confirmed (the card's bank has not answered): the seat waits for the
+    // answer, asked again each minute, rather than going to the next in line while the money is on its way.
+    // Not past PROCESSING_GRACE_MS nor the lesson's start: then the seat goes, and money that arrives is
+    // settled by the sweep (a seat if one is free, else a refund).
+    if (state?.status === 'processing') {
+      const until = Math.min(row.holdExpiresAt.getTime() + PROCESSING_GRACE_MS, row.startedAt.getTime())
+      if (deps.now.getTime() < until) return new Date(Math.min(deps.now.getTime() + 60_000, until))
+    }
   }
   return (await endHold(db, purchaseId, deps.now)) ? 'changed' : 'unchanged'
 }
+
+/** How long past its end a hold waits for a payment the provider is still confirming. */
+export const PROCESSING_GRACE_MS = 30 * 60 * 1000
 
 /**
  * Before a member gives up a held seat (支払いをやめる): what the provider says of its payment. Money Stripe.js

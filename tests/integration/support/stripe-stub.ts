@@ -27,6 +27,8 @@ interface Intent {
   status: string
   client_secret: string
   metadata: Record<string, string>
+  /** What the create call allowed (`allowed_payment_method_types[n]`); empty when it let Stripe choose. */
+  allowed_payment_method_types: string[]
   last_payment_error: { code: string; decline_code?: string; message: string } | null
 }
 
@@ -87,6 +89,9 @@ export async function startStripeStub(): Promise<StripeStub> {
           status: 'requires_payment_method',
           client_secret: `${id}_secret_${randomBytes(6).toString('hex')}`,
           metadata,
+          allowed_payment_method_types: Object.entries(params)
+            .filter(([k]) => /^allowed_payment_method_types\[\d+\]$/.test(k))
+            .map(([, v]) => v),
           last_payment_error: null,
         }
         intents.set(id, intent)
