@@ -133,8 +133,30 @@ describe('organisations', () => {
     const owner = OrgUserList.parse((await api.as(SUBS.owner, 'GET', '/v1/org_users')).body)
     expect(owner.map((m) => m.nickname)).toEqual(['みさき先生', 'エミリー先生', 'たかはし博士', 'あやこ先生'])
     const member = OrgUserList.parse((await api.as(SUBS.emily, 'GET', '/v1/org_users')).body)
-    expect(member).toEqual(owner)
+    expect(member).toEqual(owner) // all verified teachers: their checked names are on their public pages
     expect((await api.as(SUBS.parent, 'GET', '/v1/org_users')).body).toEqual([])
+  })
+
+  it('an unverified member’s real name is shown to the owner and to themself, not to the other members', async () => {
+    const [ayako] = await api.db
+      .select({ id: users.id, sub: users.sub, verifiedAt: users.teacherVerifiedAt })
+      .from(users)
+      .where(eq(users.nickname, 'あやこ先生'))
+    await api.db.update(users).set({ teacherVerifiedAt: null }).where(eq(users.id, ayako!.id))
+    try {
+      const nameOf = async (sub: string) => {
+        const list = OrgUserList.parse((await api.as(sub, 'GET', '/v1/org_users')).body)
+        const deep = OrganizationDeepMe.parse((await api.as(sub, 'GET', '/v1/organizations/deep_me')).body)
+        const fromDeep = deep.members.find((m) => m.user_id === ayako!.id)?.name
+        expect(fromDeep).toBe(list.find((m) => m.user_id === ayako!.id)?.name)
+        return fromDeep
+      }
+      expect(await nameOf(SUBS.owner)).toEqual(expect.any(String))
+      expect(await nameOf(ayako!.sub)).toEqual(expect.any(String))
+      expect(await nameOf(SUBS.emily)).toBeNull()
+    } finally {
+      await api.db.update(users).set({ teacherVerifiedAt: ayako!.verifiedAt }).where(eq(users.id, ayako!.id))
+    }
   })
 
   it('GET /v1/org_users/invitation_code is the owner’s alone', async () => {

@@ -22,13 +22,19 @@ async function membershipOf(db: Db, userId: number) {
   return row
 }
 
-async function members(db: Db, organizationId: number): Promise<OrgUser[]> {
+/** The organisation's members as `viewer` sees them (a real name only where OrgUser says). */
+async function members(
+  db: Db,
+  organizationId: number,
+  viewer: { userId: number; isOwner: boolean },
+): Promise<OrgUser[]> {
   const classCount = sql<number>`(select count(*)::int from ${classWorks} where ${classWorks.teacherId} = ${users.id} and ${classWorks.organizationId} = ${organizationId})`
   const rows = await db
     .select({
       userId: users.id,
       nickname: users.nickname,
       name: users.name,
+      verifiedAt: users.teacherVerifiedAt,
       avatarUrl: users.avatarUrl,
       role: orgUsers.role,
       joinedAt: orgUsers.joinedAt,
@@ -46,7 +52,7 @@ async function members(db: Db, organizationId: number): Promise<OrgUser[]> {
   return rows.map((r) => ({
     user_id: r.userId,
     nickname: r.nickname,
-    name: r.name,
+    name: viewer.isOwner || r.userId === viewer.userId || r.verifiedAt !== null ? r.name : null,
     avatar_url: r.avatarUrl,
     role: r.role as OrgUser['role'],
     joined_at: iso(r.joinedAt),
@@ -58,7 +64,7 @@ export async function organizationDeepMe(db: Db, userId: number): Promise<Organi
   const m = await membershipOf(db, userId)
   if (!m) throw notFound('所属している組織')
   const [memberList, counts] = await Promise.all([
-    members(db, m.org.id),
+    members(db, m.org.id, { userId, isOwner: m.role === 'owner' }),
     db
       .select({ isPublished: classWorks.isPublished, n: count() })
       .from(classWorks)
@@ -88,7 +94,7 @@ export async function organizationDeepMe(db: Db, userId: number): Promise<Organi
 /** Members of the caller's organisation; someone outside any organisation sees an empty list. */
 export async function orgUserList(db: Db, userId: number): Promise<OrgUser[]> {
   const m = await membershipOf(db, userId)
-  return m ? members(db, m.org.id) : []
+  return m ? members(db, m.org.id, { userId, isOwner: m.role === 'owner' }) : []
 }
 
 /** Only the owner may see the invitation code; to anyone else it does not exist. */

@@ -4,7 +4,11 @@ import { DateTime, Id } from './common'
 export const OrgUser = z.object({
   user_id: Id,
   nickname: z.string(),
-  name: z.string(),
+  /**
+   * The member's real name: for the owner (who manages the members), for the member themself, and for a verified
+   * teacher (whose checked name their public page shows). Null to other members: joining needs no verification.
+   */
+  name: z.string().nullable(),
   avatar_url: z.string().nullable(),
   role: z.enum(['owner', 'member']),
   joined_at: DateTime,

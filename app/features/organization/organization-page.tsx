@@ -171,7 +171,7 @@ function Members({ org }: { org: OrganizationDeepMe }) {
             <div>
               <p className="font-bold">
                 {m.nickname}
-                <span className="ml-2 text-sm font-normal text-slate-700">{m.name}</span>
+                {m.name ? <span className="ml-2 text-sm font-normal text-slate-700">{m.name}</span> : null}
               </p>
               <p className="text-sm text-slate-700">
                 {m.role === 'owner' ? 'オーナー' : 'メンバー'}・{formatDateJa(m.joined_at)} 参加・クラス{' '}
