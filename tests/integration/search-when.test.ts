@@ -171,6 +171,28 @@ describe('search by weekday and time', () => {
     expect(await ids({ weekday: [later.key], time: ['evening'] }, threeDaysOn)).toEqual([classId])
   })
 
+  it('with a date range too, one lesson must be in the range and on the weekday and time', async () => {
+    const teacher = await person(true)
+    const classId = await classWithoutDates(teacher)
+    const title = `いつ重ねる教室 ${classId}`
+    await call(teacher.sub, 'PATCH', `/v1/teachers/class_works/${classId}`, { title })
+    const soon = tokyoDay(3)
+    const later = tokyoDay(12) // another weekday than day 3
+    await scheduleAt(teacher, classId, `${soon.date}T15:00`)
+    await scheduleAt(teacher, classId, `${later.date}T09:00`)
+    const found = async (body: Record<string, unknown>) =>
+      (await search({ q: title, ...body })).items.map((c) => c.id).includes(classId)
+    // Morning on the later lesson's weekday, but in the week of the first lesson: none.
+    expect(
+      await found({ weekday: [later.key], time: ['morning'], from: soon.date, to: tokyoDay(4).date }),
+    ).toBe(false)
+    expect(await found({ time: ['morning'], from: soon.date, to: tokyoDay(4).date })).toBe(false)
+    expect(await found({ weekday: [later.key], time: ['morning'], from: later.date, to: later.date })).toBe(
+      true,
+    )
+    expect(await found({ weekday: [soon.key], from: soon.date, to: tokyoDay(4).date })).toBe(true)
+  })
+
   it('refuses unknown weekdays and times with 400', async () => {
     for (const body of [{ weekday: ['someday'] }, { time: ['night'] }, { weekday: [] }, { weekday: 'sat' }])
       expect((await call(null, 'POST', '/v1/class_works/search', body)).status).toBe(400)

@@ -191,6 +191,15 @@ function classWorkSearchClauses(p: SearchParams): {
     const range: SQL[] = [eq(classWorkSchedules.isCanceled, false)]
     if (lower) range.push(gte(classWorkSchedules.startedAt, lower))
     if (p.to) range.push(lt(classWorkSchedules.startedAt, new Date(tokyoDayStart(p.to).getTime() + DAY)))
+    // With a weekday or time asked too, the same lesson must meet both: a Saturday-morning lesson next month and a
+    // Tuesday one this week do not make "Saturday mornings this week".
+    if (slots)
+      range.push(
+        sql`${classWorkSchedules.slot} = any(array[${sql.join(
+          slots.map((n) => sql`${n}`),
+          sql`, `,
+        )}]::smallint[])`,
+      )
     where.push(
       sql`exists (select 1 from ${classWorkSchedules} where ${classWorkSchedules.classWorkId} = ${classWorks.id} and ${and(...range)})`,
     )
