@@ -243,6 +243,26 @@ describe('mail templates', () => {
     })
   }
 
+  it('a course run whose middle lesson moved (the same span) does not show its dates twice', async () => {
+    for (const template of ['schedule_moved', 'waitlist_moved'] as const) {
+      const same = {
+        ...cases[template][0],
+        lessonCount: 4,
+        previousStartedAt: cases[template][0].startedAt,
+        previousEndedAt: cases[template][0].endedAt,
+      }
+      const mail = await renderMail(settings, {
+        messageId: '<x@manabi.example>',
+        to: 'parent@manabi.example',
+        userId: 7,
+        template,
+        props: same as never,
+      })
+      expect(mail.text).not.toContain('変更前の日時')
+      expect(mail.text).toContain('変更内容：途中の回の日時')
+    }
+  })
+
   it('the reinstatement mail says how many reviews show again, and nothing of reviews when none', async () => {
     const render = (reviewsRestored: number) =>
       renderMail(settings, {

@@ -19,6 +19,21 @@ interface Lesson {
   lessonCount?: number
 }
 
+/**
+ * 変更前の日時 of a moved lesson or run. A course whose first and last lessons stayed (a lesson between them moved)
+ * spans the same as before: then it says so instead of the same dates twice.
+ */
+const previousRunRows = (p: {
+  startedAt: string
+  endedAt: string
+  previousStartedAt: string
+  previousEndedAt: string
+  lessonCount?: number
+}): [string, string][] =>
+  p.previousStartedAt === p.startedAt && p.previousEndedAt === p.endedAt
+    ? [['変更内容', '途中の回の日時（各回の日時はクラスのページでご確認ください）']]
+    : [['変更前の日時', formatRunJa(p.previousStartedAt, p.previousEndedAt, p.lessonCount ?? 1)]]
+
 /** The cancellation deadline, or (null: booked or moved less than 24 h ahead) that it has passed. */
 const cancelDeadlineRow = (deadline: string | null): [string, string] => [
   'キャンセル期限',
@@ -219,21 +234,7 @@ export const templates = {
         <P>
           先生の都合により、ご予約の授業の日時が変わりました。新しい日時で参加できない場合は、キャンセル期限までにキャンセルすると全額返金されます。
         </P>
-        <Details
-          rows={[
-            ...lessonRows(p),
-            // A course whose first and last lessons stayed (a lesson between moved) spans the same before.
-            ...(p.previousStartedAt === p.startedAt && p.previousEndedAt === p.endedAt
-              ? []
-              : [
-                  [
-                    '変更前の日時',
-                    formatRunJa(p.previousStartedAt, p.previousEndedAt, p.lessonCount ?? 1),
-                  ] as [string, string],
-                ]),
-            cancelDeadlineRow(p.cancelDeadline),
-          ]}
-        />
+        <Details rows={[...lessonRows(p), ...previousRunRows(p), cancelDeadlineRow(p.cancelDeadline)]} />
         <Action href={p.attendanceUrl}>受講するクラスを見る</Action>
       </MailLayout>
     ),
@@ -431,7 +432,7 @@ export const templates = {
           rows={[
             ['クラス', p.className],
             ['新しい日時', formatRunJa(p.startedAt, p.endedAt, p.lessonCount ?? 1)],
-            ['変更前の日時', formatRunJa(p.previousStartedAt, p.previousEndedAt, p.lessonCount ?? 1)],
+            ...previousRunRows(p),
             ...(p.offerExpiresAt
               ? [
                   [
