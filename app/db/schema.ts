@@ -334,6 +334,12 @@ export const classWorkSchedules = pgTable(
     /** Seats held for waitlist offers (issue 16): nobody else can take them while the offer runs. */
     heldCount: integer('held_count').notNull().default(0),
     isCanceled: boolean('is_canceled').notNull().default(false),
+    /**
+     * How often its time was changed, and when last: a calendar feed's event carries them as SEQUENCE and DTSTAMP
+     * (RFC 5545 §3.8.7.4), so that calendars take the new time instead of keeping the one they had.
+     */
+    revision: integer('revision').notNull().default(0),
+    movedAt: ts('moved_at'),
     meetingUrl: text('meeting_url'),
     /**
      * When the lesson falls in a Tokyo week (issue 16, search by when): weekday (Mon = 0 … Sun = 6) × 3 + part of

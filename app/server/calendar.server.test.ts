@@ -15,6 +15,7 @@ const lesson = (over: Partial<CalendarLesson> = {}): CalendarLesson => ({
   lesson_count: 1,
   status: 'confirmed',
   updated_at: '2026-11-20T00:00:00.000Z',
+  sequence: 0,
   ...over,
 })
 
@@ -77,16 +78,17 @@ describe('lessonsCalendar', () => {
     expect(event!.component.getFirstPropertyValue('status')).toBe('CONFIRMED')
   })
 
-  it('keeps a cancelled lesson as CANCELLED with a higher sequence, so subscribed calendars remove it', () => {
+  it('keeps a cancelled lesson as CANCELLED with the higher sequence the feed gives, so calendars remove it', () => {
     const [event] = parse(
       lessonsCalendar({
         name: 'x',
         siteOrigin: 'https://manabi.example',
-        lessons: [lesson({ status: 'cancelled', updated_at: '2026-11-22T00:00:00.000Z' })],
+        lessons: [lesson({ status: 'cancelled', updated_at: '2026-11-22T00:00:00.000Z', sequence: 2 })],
       }),
     )
     expect(event!.component.getFirstPropertyValue('status')).toBe('CANCELLED')
-    expect(event!.sequence).toBe(1)
+    expect(event!.sequence).toBe(2)
+    expect(event!.component.getFirstPropertyValue('dtstamp')?.toString()).toBe('2026-11-22T00:00:00Z')
     expect(event!.summary).toBe('【中止】はじめての将棋, 入門; 初級')
   })
 

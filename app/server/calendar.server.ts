@@ -70,7 +70,7 @@ export function lessonsCalendar(input: {
       location: cancelled ? undefined : { title: 'オンライン（まなびのたね）' },
       url: attendanceUrl,
       status: cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
-      sequence: cancelled ? 1 : 0,
+      sequence: l.sequence,
     })
   }
   return calendar.toString()

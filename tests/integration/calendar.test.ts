@@ -200,6 +200,47 @@ describe('the calendar feed', () => {
     )
   })
 
+  it('a lesson whose time the teacher moved comes with a higher SEQUENCE and a later DTSTAMP, so calendars take it', async () => {
+    const member = await person()
+    const { purchases, schedules, teacher } = await bookedLessons(member)
+    const { token } = CalendarSubscription.parse(ok(await call(member.sub, 'GET', '/v1/users/calendar')))
+    const events = async () => {
+      const body = CalendarFeed.parse(ok(await call(null, 'GET', `/v1/calendar_feeds/${token}`)))
+      const text = lessonsCalendar({ name: 'x', siteOrigin: 'https://manabi.example', lessons: body.lessons })
+      const component = new ICAL.Component(ICAL.parse(text))
+      ICAL.TimezoneService.register(new ICAL.Timezone(component.getFirstSubcomponent('vtimezone')!))
+      return component
+        .getAllSubcomponents('vevent')
+        .map((v) => new ICAL.Event(v))
+        .find((e) => e.uid.startsWith(`lesson-${purchases[1]}@`))!
+    }
+    const before = await events()
+    expect(before.sequence).toBe(0)
+    const start = new Date(api.now.getTime() + 4 * DAY)
+    const later = new Date(api.now.getTime() + 60_000)
+    const clock = api.now
+    api.now = later
+    try {
+      ok(
+        await call(teacher.sub, 'PATCH', `/v1/teachers/class_work_schedules/${schedules[1]}`, {
+          started_at: start.toISOString(),
+          ended_at: new Date(start.getTime() + HOUR).toISOString(),
+        }),
+      )
+    } finally {
+      api.now = clock
+    }
+    const after = await events()
+    expect(after.uid).toBe(before.uid)
+    expect(after.startDate.toJSDate().getTime()).toBe(Math.floor(start.getTime() / 1000) * 1000)
+    expect(after.sequence).toBe(1)
+    const stamp = (e: ICAL.Event) => e.component.getFirstPropertyValue('dtstamp') as ICAL.Time
+    expect(stamp(after).toJSDate().getTime()).toBeGreaterThan(stamp(before).toJSDate().getTime())
+    // Cancelled after the move: higher again.
+    ok(await call(member.sub, 'POST', `/v1/purchases/${purchases[1]}/cancel`))
+    expect((await events()).sequence).toBe(2)
+  })
+
   it('past its 500 lessons, the ones still to come are kept, not last month’s cancellations', async () => {
     const member = await person()
     const { purchases: booked, schedules } = await bookedLessons(member)

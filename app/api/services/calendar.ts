@@ -40,6 +40,8 @@ export async function regenerateCalendarToken(db: Db, user: UserRow): Promise<Ca
   return { token: row!.token! }
 }
 
+const latest = (...dates: (Date | null)[]) => new Date(Math.max(...dates.map((d) => d?.getTime() ?? 0)))
+
 export async function calendarFeed(db: Db, token: string, now: Date): Promise<CalendarFeed> {
   const [owner] = await db
     .select({ id: users.id, nickname: users.nickname, suspendedAt: users.suspendedAt })
@@ -57,6 +59,8 @@ export async function calendarFeed(db: Db, token: string, now: Date): Promise<Ca
       startedAt: classWorkSchedules.startedAt,
       endedAt: classWorkSchedules.endedAt,
       isCanceled: classWorkSchedules.isCanceled,
+      revision: classWorkSchedules.revision,
+      movedAt: classWorkSchedules.movedAt,
       scheduleId: classWorkSchedules.id,
       classWorkId: classWorks.id,
       title: classWorks.title,
@@ -116,7 +120,8 @@ export async function calendarFeed(db: Db, token: string, now: Date): Promise<Ca
         lesson_number: i + 1,
         lesson_count: lessons.length,
         status: tookPlace(l) ? ('confirmed' as const) : ('cancelled' as const),
-        updated_at: iso(r.canceledAt ?? r.createdAt),
+        updated_at: iso(latest(r.createdAt, r.movedAt, r.canceledAt)),
+        sequence: r.revision + (tookPlace(l) ? 0 : 1),
       }))
     }),
   }

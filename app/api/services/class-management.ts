@@ -651,6 +651,8 @@ export async function updateSchedule(
         ...period,
         capacity,
         meetingUrl: patch.meeting_url === undefined ? schedule.meetingUrl : patch.meeting_url,
+        // Calendars that hold the old time take the new one only from a higher SEQUENCE (RFC 5545).
+        ...(moved ? { revision: sql`${classWorkSchedules.revision} + 1`, movedAt: now } : {}),
       })
       .where(eq(classWorkSchedules.id, scheduleId))
       .returning(scheduleReturning)

@@ -366,6 +366,8 @@ async function listPurchaseRows(
       startedAt: classWorkSchedules.startedAt,
       endedAt: classWorkSchedules.endedAt,
       isCanceled: classWorkSchedules.isCanceled,
+      revision: classWorkSchedules.revision,
+      movedAt: classWorkSchedules.movedAt,
       meetingUrl: classWorkSchedules.meetingUrl,
       reviewId: reviews.id,
       reviewRating: reviews.rating,
@@ -422,6 +424,8 @@ async function listPurchaseRows(
         ended_at: iso(r.endedAt),
         is_canceled: r.isCanceled,
         lessons: lessons.map(lessonJson),
+        revision: r.revision,
+        moved_at: r.movedAt ? iso(r.movedAt) : null,
       },
       attendee:
         r.learnerId !== null

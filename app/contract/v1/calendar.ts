@@ -27,7 +27,10 @@ export const CalendarLesson = z.object({
   lesson_count: z.number().int().min(1),
   /** A cancelled reservation stays in the feed for a while as cancelled, so calendars drop it. */
   status: z.enum(['confirmed', 'cancelled']),
+  /** When it last changed (booked, its time moved, cancelled): the event's DTSTAMP. */
   updated_at: DateTime,
+  /** How often it changed (each move of its time, and its cancellation): the event's SEQUENCE, never lower. */
+  sequence: z.number().int().nonnegative(),
 })
 export type CalendarLesson = z.infer<typeof CalendarLesson>
 

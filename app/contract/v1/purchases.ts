@@ -46,6 +46,9 @@ export const Purchase = z.object({
     ended_at: DateTime,
     is_canceled: z.boolean(),
     lessons: z.array(Lesson).min(1),
+    /** How often the teacher changed its time, and when last (an .ics file's SEQUENCE and DTSTAMP). */
+    revision: z.number().int().nonnegative(),
+    moved_at: DateTime.nullable(),
   }),
   attendee: Attendee,
   /** Only while the reservation is live and now is within [start − 15 min, end] of one of its lessons; else null. */

@@ -31,7 +31,8 @@ export const Route = createFileRoute('/downloads/lesson/$id')({
               lesson_number: i + 1,
               lesson_count: p.schedule.lessons.length,
               status: 'confirmed' as const,
-              updated_at: p.created_at,
+              updated_at: p.schedule.moved_at ?? p.created_at,
+              sequence: p.schedule.revision,
             })),
           })
           headers.set('Content-Type', 'text/calendar; charset=utf-8')
