@@ -706,6 +706,9 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
       if (!s || s.isCanceled) return
       // A date nobody can book yet (class not published, or taken down) closes no request: publishing tells them.
       if (!s.isPublished || s.hiddenAt) return
+      // Run late (the runner or the mail was away) past the start: a date nobody can book any more closes no
+      // request either; the members are told of the teacher's next date instead.
+      if (s.startedAt.getTime() <= Date.now()) return
       const open = await db
         .select({ id: classRequests.id, userId: users.id, email: users.email })
         .from(classRequests)
@@ -809,7 +812,11 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
 
     /** Every minute: offers nobody answered pass to the next in line. */
     'waitlist.expire': async (_job: Job, { db }) => {
-      if ((await expireOffers(db, new Date())) > 0) await deps.publicContentChanged?.('job:waitlist.expire')
+      const ended: number[] = []
+      if ((await expireOffers(db, new Date(), ended)) === 0) return
+      await deps.publicContentChanged?.('job:waitlist.expire')
+      // Their open pages (the class page's 「席を確保中」, My Page) stop offering the seat.
+      await live([...new Set(ended)], 'reservation')
     },
 
     /** An operator decided a 本人確認: the member hears the result (a mail that cannot be switched off). */

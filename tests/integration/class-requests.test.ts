@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiApp } from '../../app/api/app'
 import type { ApiApp } from '../../app/api/openapi'
 import { ClassRequestList } from '../../app/contract/v1/requests'
-import { classRequests, classWorks, jobs, mails, users } from '../../app/db/schema'
+import { classRequests, classWorkSchedules, classWorks, jobs, mails, users } from '../../app/db/schema'
 import { startJobRunner } from '../../app/jobs/runner.server'
 import { type CallResult, setupApi, type TestApi } from './support/api'
 import { TEST_ISSUER } from './support/constants'
@@ -240,6 +240,32 @@ describe('リクエスト開催', () => {
     expect((await list()).count).toBe(0)
   })
 
+  it('a notice that runs after its date has begun mails nobody and leaves the requests open', async () => {
+    const teacher = await person(true)
+    const a = await person()
+    const classId = await classWithoutDates(teacher)
+    ok(
+      await call(a.sub, 'POST', `/v1/class_works/${classId}/requests`, {
+        weekdays: ['sat'],
+        times: ['morning'],
+      }),
+      201,
+    )
+    const scheduleId = await addSchedule(teacher, classId, 1)
+    // The runner was away until the lesson was under way.
+    const started = new Date(Date.now() - 10 * 60_000)
+    await api.db
+      .update(classWorkSchedules)
+      .set({ startedAt: started, endedAt: new Date(started.getTime() + HOUR) })
+      .where(eq(classWorkSchedules.id, scheduleId))
+    await runJobs()
+    expect(await api.db.select().from(mails).where(eq(mails.toAddress, a.email))).toEqual([])
+    const list = ClassRequestList.parse(
+      ok(await call(teacher.sub, 'GET', `/v1/teachers/class_works/${classId}/requests`)),
+    )
+    expect(list.count).toBe(1)
+  })
+
   it('the teacher’s count is of every open request, past the 500 the list shows', async () => {
     const teacher = await person(true)
     const classId = await classWithoutDates(teacher)
@@ -336,6 +362,16 @@ describe('リクエスト開催', () => {
       422,
       'contact_info',
     )
+    // Named by its field, for the form to show by the note.
+    expect(
+      (
+        await call(a.sub, 'POST', `/v1/class_works/${classId}/requests`, {
+          weekdays: ['mon'],
+          times: ['morning'],
+          note: 'LINEのIDは hanako_123 です',
+        })
+      ).body.issues,
+    ).toEqual([{ path: ['note'], message: expect.stringContaining('先生へのひとことに連絡先') }])
     expect(
       (
         await call(null, 'POST', `/v1/class_works/${classId}/requests`, {

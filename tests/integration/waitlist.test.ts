@@ -583,7 +583,9 @@ describe('offers', () => {
     expect((await entryOf(ea.id)).status).toBe('offered')
 
     const t2 = new Date(t1.getTime() + 12 * HOUR)
-    expect(await expireOffers(api.db, t2)).toBe(1)
+    const ended: number[] = []
+    expect(await expireOffers(api.db, t2, ended)).toBe(1)
+    expect(ended).toEqual([a!.id]) // told live: their open pages stop offering the seat
     expect(await entryOf(ea.id)).toMatchObject({ status: 'expired' })
     expect(await entryOf(eb.id)).toMatchObject({
       status: 'offered',

@@ -5,7 +5,7 @@ import { classRequests, classWorkSchedules, classWorks, users } from '../../db/s
 import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
 import type { UserRow } from '../auth'
-import { ApiError, notFound, refuseContactInfo } from '../errors'
+import { ApiError, notFound, refuseContactInfoIn } from '../errors'
 import { refuseIfSuspended } from './account-state'
 import { iso } from './class-cards'
 
@@ -36,7 +36,8 @@ export async function createClassRequest(
   now: Date,
 ): Promise<{ id: number; request_count: number }> {
   const note = (body.note ?? '').trim()
-  refuseContactInfo(note)
+  // With the field named, so that the form shows the refusal by the note.
+  refuseContactInfoIn({ note: { label: '先生へのひとこと', text: note } })
   // The member's row first (FOR KEY SHARE, which the request's foreign key takes anyway): a suspension holds it and
   // then locks the member's classes, so taking it after the class lock could deadlock (0015); and a suspended
   // member asks for nothing. Then the class row, shared-locked: adding a schedule locks it for update, so a date

@@ -297,7 +297,12 @@ export async function leaveWaitlist(db: Db, user: UserRow, entryId: number, now:
 }
 
 /** Offers whose time ran out: the held seat passes to the next in line. Run every minute by the job runner. */
-export async function expireOffers(db: Db, now: Date): Promise<number> {
+export async function expireOffers(
+  db: Db,
+  now: Date,
+  /** Collects the members whose offer ended, for their open pages to be told (a live update). */
+  ended: number[] = [],
+): Promise<number> {
   const due = await db
     .selectDistinct({ scheduleId: waitlistEntries.scheduleId })
     .from(waitlistEntries)
@@ -317,8 +322,9 @@ export async function expireOffers(db: Db, now: Date): Promise<number> {
             lte(waitlistEntries.offerExpiresAt, now),
           ),
         )
-        .returning({ id: waitlistEntries.id })
+        .returning({ id: waitlistEntries.id, userId: waitlistEntries.userId })
       if (gone.length === 0) return
+      ended.push(...gone.map((g) => g.userId))
       await tx
         .update(classWorkSchedules)
         .set({ heldCount: sql`greatest(${classWorkSchedules.heldCount} - ${gone.length}, 0)` })

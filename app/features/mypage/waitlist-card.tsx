@@ -17,7 +17,12 @@ export function WaitlistCard({ entries }: { entries: WaitlistEntry[] }) {
     onSettled: () => setGiveUp(null),
     onSuccess: async (result) => {
       if (!result.ok) return showErrorSnackbar(result.message)
-      await queryClient.invalidateQueries({ queryKey: ['mypage'] })
+      // The class page too (its 「席を確保中」 and seats left), opened next from the cache.
+      await Promise.all(
+        [['mypage'], ['reservation-options'], ['class-detail']].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      )
       showSnackbar({ message: 'キャンセル待ちをやめました' })
     },
     onError: () => showErrorSnackbar('処理できませんでした。時間をおいてもう一度お試しください'),
