@@ -1445,6 +1445,21 @@ describe('the Stripe adapter (a local stub of its API, webhooks signed by the SD
     expect(await seatsOf(schedule.id)).toBe(1)
   })
 
+  it('paid in the hold’s last seconds, its answer lost: the checkout read after the hold ended shows the booking, not 請求はありません', async () => {
+    const { schedule } = await paidSchedule(1)
+    const [sub] = await insertMembers(api.db, 'stripe-last-second', 1)
+    const held = await call(sub!, 'POST', '/v1/purchases', { schedule_id: schedule.id })
+    expect(held.status, JSON.stringify(held.body)).toBe(201)
+    const [pay] = await api.db.select().from(payments).where(eq(payments.id, held.body.payment.id))
+    await expireHold(api.db, held.body.id, { now: new Date(api.now.getTime() + 11 * MINUTE), provider })
+    stub.pay(pay!.providerRef!) // Stripe took it before the cancel job reached it
+    const checkout = Checkout.parse((await call(sub!, 'GET', `/v1/payments/${pay!.id}`)).body)
+    expect(checkout.payment.status).toBe('succeeded')
+    expect(checkout.purchase.status).toBe('reserved')
+    expect(checkout.client_secret).toBeNull()
+    expect(await seatsOf(schedule.id)).toBe(1)
+  })
+
   it('cards refused in the browser count toward the card-testing limit (by their webhooks): past it, no client secret', async () => {
     await api.db.delete(rateLimits) // what earlier tests counted
     const { schedule } = await paidSchedule()

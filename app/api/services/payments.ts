@@ -367,6 +367,7 @@ async function ownPayment(db: DbOrTx, userId: number, paymentId: number) {
       status: payments.status,
       provider: payments.provider,
       providerRef: payments.providerRef,
+      lastAttemptAt: payments.lastAttemptAt,
       purchaseId: payments.purchaseId,
       purchaseStatus: purchases.status,
       holdExpiresAt: purchases.holdExpiresAt,
@@ -881,19 +882,19 @@ export async function checkoutOf(
 ): Promise<Checkout> {
   let p = await ownPayment(db, userId, paymentId)
   let clientSecret: string | null = null
-  if (
-    p.status === 'requires_payment' &&
-    p.purchaseStatus === 'pending' &&
-    p.providerRef &&
-    p.provider === 'stripe'
-  ) {
+  const payable = p.status === 'requires_payment' && p.purchaseStatus === 'pending'
+  // Given up here (the hold ended) while Stripe may not know yet: the sweep still looks at it (last_attempt_at
+  // set). Paid in its last seconds, the page must not say 「請求はありません」 until the sweep comes.
+  const givenUpHere = p.status === 'canceled' && p.lastAttemptAt !== null
+  if ((payable || givenUpHere) && p.providerRef && p.provider === 'stripe') {
     const state = await deps.provider.retrieve(p.providerRef).catch(() => undefined)
     if (state?.status === 'succeeded') {
       // Paid in the browser (Stripe.js) while our confirm call failed, and the webhook is not here yet: the page
-      // reloaded as its message asks must show the booking, not a card form and 支払いをやめる.
+      // reloaded as its message asks must show the booking (or, with no seat left, the refund), not a card form
+      // and 支払いをやめる.
       await settlePayment(db, p.id, deps.now)
       p = await ownPayment(db, userId, paymentId)
-    } else if (!cardsPaused) clientSecret = state?.clientSecret ?? null
+    } else if (payable && !cardsPaused) clientSecret = state?.clientSecret ?? null
   }
   const [summary, purchase] = await Promise.all([
     paymentSummaries(db, [p.id]).then((m) => m.get(p.id)!),
