@@ -383,6 +383,8 @@ export const templates = {
     startedAt: string
     endedAt: string
     lessonCount?: number
+    /** Whom the seat is held for (a child, or the member themself): only they can book it. */
+    attendee?: string
     expiresAt: string
     classUrl: string
   }>({
@@ -399,6 +401,7 @@ export const templates = {
           rows={[
             ['クラス', p.className],
             ['日時', formatRunJa(p.startedAt, p.endedAt, p.lessonCount ?? 1)],
+            ...(p.attendee ? [['受講する人', p.attendee] as [string, string]] : []),
             ['予約の期限', `${formatDateJa(p.expiresAt)} ${formatTimeJa(p.expiresAt)}まで`],
           ]}
         />

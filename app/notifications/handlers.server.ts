@@ -750,6 +750,7 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           startedAt: o.startedAt.toISOString(),
           endedAt: o.endedAt.toISOString(),
           lessonCount: o.lessonCount,
+          attendee: o.learner ?? `${o.nickname}（ご本人）`,
           expiresAt: o.expiresAt.toISOString(),
           classUrl: `${deps.mail.siteOrigin}/class_search/detail/${o.classWorkId}`,
         },

@@ -367,12 +367,12 @@ describe('joining the waitlist', () => {
     for (const body of [
       { schedule_id: full.scheduleId },
       { schedule_id: full.scheduleId, learner_id: other },
-    ])
-      expectError(
-        await call(parent, 'POST', '/v1/purchases', body, at(2 * HOUR)),
-        409,
-        'offer_for_another_attendee',
-      )
+    ]) {
+      const refused = await call(parent, 'POST', '/v1/purchases', body, at(2 * HOUR))
+      expectError(refused, 409, 'offer_for_another_attendee')
+      // Names whom the seat is held for, so that the parent can pick them.
+      expect(refused.body.message).toContain('（さぶろう）')
+    }
     expect((await entryOf(entry.id)).status).toBe('offered')
     expect(await seats(full.scheduleId)).toMatchObject({ purchased: 0, held: 1, live: 0, offered: 1 })
     expectOk(
@@ -732,6 +732,7 @@ describe('offers', () => {
     expect(got[0]!.userId).toBe(a!.id)
     expect(got[0]!.text).toContain(full.title)
     expect(got[0]!.text).toContain('予約の期限')
+    expect(got[0]!.text).toContain(`受講する人：${a!.nickname}（ご本人）`)
     expect(got[0]!.text).toContain(`/class_search/detail/${full.classId}`)
     // Only the one offered is told; running the jobs again sends nothing more.
     expect(await mailsTo(b!)).toEqual([])

@@ -179,11 +179,13 @@ export async function createPurchase(
           .from(classWorkSchedules)
           .where(eq(classWorkSchedules.id, schedule.id))
         const refusal = s ? whyNoSeat(s, deps.now) : FULL()
-        // Full, but a seat is held for this member's wait for someone else: say so, so they pick that attendee.
-        if (refusal.code === 'full' && (await activeOffer(tx, user.id, schedule.id, 'any', deps.now)))
+        // Full, but a seat is held for this member's wait for someone else: say for whom, so they pick them.
+        const offer =
+          refusal.code === 'full' && (await activeOffer(tx, user.id, schedule.id, 'any', deps.now))
+        if (offer)
           throw conflict(
             'offer_for_another_attendee',
-            'この席は、キャンセル待ちで申し込んだ受講者のために確保しています。受講する人を選び直してください',
+            `この席は、キャンセル待ちで申し込んだ受講者（${offer.learner ?? 'ご本人'}）のために確保しています。受講する人を選び直してください`,
           )
         throw refusal
       }

@@ -178,8 +178,10 @@ export async function activeOffer(
   now: Date,
 ) {
   const [offer] = await tx
-    .select({ id: waitlistEntries.id })
+    // Whom the seat is held for: a child's nickname, or null for the member themself.
+    .select({ id: waitlistEntries.id, learner: learners.nickname })
     .from(waitlistEntries)
+    .leftJoin(learners, eq(learners.id, waitlistEntries.learnerId))
     .where(
       and(
         eq(waitlistEntries.scheduleId, scheduleId),
@@ -387,6 +389,8 @@ export async function offerDetails(db: DbOrTx, entryId: number) {
       expiresAt: waitlistEntries.offerExpiresAt,
       userId: users.id,
       email: users.email,
+      nickname: users.nickname,
+      learner: learners.nickname,
       suspendedAt: users.suspendedAt,
       classWorkId: classWorks.id,
       title: classWorks.title,
@@ -396,6 +400,7 @@ export async function offerDetails(db: DbOrTx, entryId: number) {
     })
     .from(waitlistEntries)
     .innerJoin(users, eq(users.id, waitlistEntries.userId))
+    .leftJoin(learners, eq(learners.id, waitlistEntries.learnerId))
     .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, waitlistEntries.scheduleId))
     .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
     .where(eq(waitlistEntries.id, entryId))
