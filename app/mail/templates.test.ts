@@ -259,7 +259,7 @@ describe('mail templates', () => {
         props: same as never,
       })
       expect(mail.text).not.toContain('変更前の日時')
-      expect(mail.text).toContain('変更内容：途中の回の日時')
+      expect(mail.text).toContain('変更内容：一部の回の日時')
     }
   })
 

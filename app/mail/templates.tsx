@@ -20,8 +20,8 @@ interface Lesson {
 }
 
 /**
- * 変更前の日時 of a moved lesson or run. A course whose first and last lessons stayed (a lesson between them moved)
- * spans the same as before: then it says so instead of the same dates twice.
+ * 変更前の日時 of a moved lesson or run. A course run whose span stayed (a lesson between moved, or the first one's end)
+ * says which changed instead of the same dates twice.
  */
 const previousRunRows = (p: {
   startedAt: string
@@ -31,7 +31,7 @@ const previousRunRows = (p: {
   lessonCount?: number
 }): [string, string][] =>
   p.previousStartedAt === p.startedAt && p.previousEndedAt === p.endedAt
-    ? [['変更内容', '途中の回の日時（各回の日時はクラスのページでご確認ください）']]
+    ? [['変更内容', '一部の回の日時（各回の日時はクラスのページでご確認ください）']]
     : [['変更前の日時', formatRunJa(p.previousStartedAt, p.previousEndedAt, p.lessonCount ?? 1)]]
 
 /** The cancellation deadline, or (null: booked or moved less than 24 h ahead) that it has passed. */

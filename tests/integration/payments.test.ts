@@ -1399,7 +1399,7 @@ describe('the Stripe adapter (a local stub of its API, webhooks signed by the SD
     expect(await seatsOf(schedule.id)).toBe(1)
     expect(await api.db.select().from(refunds).where(eq(refunds.purchaseId, held.body.id))).toEqual([])
 
-    // Stripe is still confirming (a 3-D Secure step, a slower method): the seat stays held.
+    // Stripe is still confirming the card (its bank has not answered): the seat stays held.
     const other = await call(b!, 'POST', '/v1/purchases', { schedule_id: schedule.id })
     expect(other.status, JSON.stringify(other.body)).toBe(201)
     const [pay2] = await api.db.select().from(payments).where(eq(payments.id, other.body.payment.id))
@@ -1425,9 +1425,11 @@ describe('the Stripe adapter (a local stub of its API, webhooks signed by the SD
     expect(intent.allowed_payment_method_types).toEqual(['card'])
     intent.status = 'processing'
     const at = (minutes: number) => ({ now: new Date(api.now.getTime() + minutes * MINUTE), provider })
-    // The hold's end: asked again a minute later, the seat kept.
+    // The hold's end: extended by a minute and asked again then, the seat kept; the checkout shows a live hold.
     expect(await expireHold(api.db, held.body.id, at(11))).toEqual(at(12).now)
     expect(await seatsOf(schedule.id)).toBe(1)
+    const [extended] = await api.db.select().from(purchases).where(eq(purchases.id, held.body.id))
+    expect(extended).toMatchObject({ status: 'pending', holdExpiresAt: at(12).now })
     stub.pay(intent.id)
     expect(await expireHold(api.db, held.body.id, at(12))).toBe('changed')
     const [booked] = await api.db.select().from(purchases).where(eq(purchases.id, held.body.id))

@@ -26,7 +26,7 @@ import {
   waitlistEntries,
 } from '../../app/db/schema'
 import { retriedConflicts } from '../../app/db/transaction'
-import { startJobRunner } from '../../app/jobs/runner.server'
+import { type JobHandler, startJobRunner } from '../../app/jobs/runner.server'
 import { formatRunJa } from '../../app/lib/format'
 import { setNotificationPreference } from '../../app/notifications/preferences.server'
 import { embeddedPaymentProvider } from '../../app/payments/embedded.server'
@@ -352,6 +352,29 @@ describe('joining the waitlist', () => {
     expect(booked.status).toBe('reserved')
     expect((await entryOf(entry.id)).status).toBe('booked')
     expect(await seats(full.scheduleId)).toMatchObject({ purchased: 2, held: 0, live: 2, offered: 0 })
+  })
+
+  it('the expiry job tells the member whose offer ended: a live update, so their open pages stop offering the seat', async () => {
+    await settleEarlierOffers()
+    const full = await fullSchedule(1)
+    const [a] = await newPeople(1)
+    const ea = await joined(a!, full.scheduleId)
+    expectOk(await cancelReservation(full.seats[0]!.member, full.seats[0]!.purchaseId, at(HOUR)))
+    expect((await entryOf(ea.id)).status).toBe('offered')
+    // Its time is up by the job's own clock.
+    await api.db
+      .update(waitlistEntries)
+      .set({ offerExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(waitlistEntries.id, ea.id))
+    const told: [number[], string][] = []
+    const handlers = appJobHandlers({
+      mail: testMailSettings(),
+      publish: async (ids, type) => void told.push([ids, type]),
+    })
+    const expire = (handlers as Record<string, JobHandler>)['waitlist.expire']!
+    await expire({ id: 1, kind: 'waitlist.expire', payload: {}, attempts: 1 }, { db: api.db })
+    expect((await entryOf(ea.id)).status).toBe('expired')
+    expect(told).toContainEqual([[a!.id], 'reservation'])
   })
 
   it("a seat offered for one child is not booked for another (nor for the parent): that child's offer stays", async () => {

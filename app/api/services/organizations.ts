@@ -35,6 +35,7 @@ async function members(
       nickname: users.nickname,
       name: users.name,
       verifiedAt: users.teacherVerifiedAt,
+      suspendedAt: users.suspendedAt,
       avatarUrl: users.avatarUrl,
       role: orgUsers.role,
       joinedAt: orgUsers.joinedAt,
@@ -52,7 +53,11 @@ async function members(
   return rows.map((r) => ({
     user_id: r.userId,
     nickname: r.nickname,
-    name: viewer.isOwner || r.userId === viewer.userId || r.verifiedAt !== null ? r.name : null,
+    // A verified teacher's name is on their public page, unless suspended (the page is gone).
+    name:
+      viewer.isOwner || r.userId === viewer.userId || (r.verifiedAt !== null && r.suspendedAt === null)
+        ? r.name
+        : null,
     avatar_url: r.avatarUrl,
     role: r.role as OrgUser['role'],
     joined_at: iso(r.joinedAt),

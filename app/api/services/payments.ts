@@ -23,7 +23,7 @@ import {
 } from '../../db/schema'
 import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
-import { includedTax, receiptNumber } from '../../lib/money'
+import { includedTax, PAYMENT_HOLD_MS, receiptNumber } from '../../lib/money'
 import { tokyoMonth, tokyoMonthRange } from '../../lib/month'
 import { embeddedPaymentProvider } from '../../payments/embedded.server'
 import {
@@ -259,11 +259,12 @@ async function endHold(db: Db, purchaseId: number, now: Date) {
 
 /**
  * Job `payments.expire_hold`, when the hold's time is up: a payment the provider took (its answer was lost) is
- * settled; anything else gives the seat back.
- */
-/**
- * 'changed' when it moved a seat (given back, or settled after all). The hold's end when it has not come yet by
- * `deps.now`: the job was claimed by the database's clock, and this instance's may be behind it (try again then).
+ * settled; one it is still confirming extends the hold a minute at a time (at most PROCESSING_GRACE_MS past its
+ * first end); anything else gives the seat back.
+ *
+ * 'changed' when it moved a seat (given back, or settled after all). The hold's (new) end when it has not come yet
+ * by `deps.now`: the job was claimed by the database's clock, and this instance's may be behind it, or the hold was
+ * extended (try again then).
  */
 export async function expireHold(
   db: Db,
@@ -274,6 +275,7 @@ export async function expireHold(
     .select({
       status: purchases.status,
       holdExpiresAt: purchases.holdExpiresAt,
+      createdAt: purchases.createdAt,
       startedAt: classWorkSchedules.startedAt,
       paymentId: payments.id,
       provider: payments.provider,
@@ -295,13 +297,24 @@ export async function expireHold(
       await settlePayment(db, row.paymentId, deps.now)
       return 'changed'
     }
-    // Paid within the hold and still being confirmed (the card's bank has not answered): the seat waits for the
-    // answer, asked again each minute, rather than going to the next in line while the money is on its way.
-    // Not past PROCESSING_GRACE_MS nor the lesson's start: then the seat goes, and money that arrives is
-    // settled by the sweep (a seat if one is free, else a refund).
+    // Paid within the hold and still being confirmed (the card's bank has not answered): the hold is extended a
+    // minute at a time, so that the seat waits for the answer instead of going to the next in line while the money
+    // is on its way, and the checkout page and a confirm see a live hold. Not past PROCESSING_GRACE_MS after its
+    // first end nor the lesson's start: then the seat goes, and money that arrives is settled by the sweep (a seat
+    // if one is free, else a refund).
     if (state?.status === 'processing') {
-      const until = Math.min(row.holdExpiresAt.getTime() + PROCESSING_GRACE_MS, row.startedAt.getTime())
-      if (deps.now.getTime() < until) return new Date(Math.min(deps.now.getTime() + 60_000, until))
+      const until = Math.min(
+        row.createdAt.getTime() + PAYMENT_HOLD_MS + PROCESSING_GRACE_MS,
+        row.startedAt.getTime(),
+      )
+      if (deps.now.getTime() < until) {
+        const extended = new Date(Math.min(deps.now.getTime() + 60_000, until))
+        await db
+          .update(purchases)
+          .set({ holdExpiresAt: extended })
+          .where(and(eq(purchases.id, purchaseId), eq(purchases.status, 'pending')))
+        return extended
+      }
     }
   }
   return (await endHold(db, purchaseId, deps.now)) ? 'changed' : 'unchanged'
@@ -313,7 +326,8 @@ export const PROCESSING_GRACE_MS = 30 * 60 * 1000
 /**
  * Before a member gives up a held seat (支払いをやめる): what the provider says of its payment. Money Stripe.js
  * took while our confirm answer was lost is settled now ('settled': the give-up is refused, the seat booked), and a
- * payment the provider is still confirming keeps the seat ('processing'). Giving the seat up first would free a
+ * payment the provider is still confirming keeps the seat ('processing'). Money settled with no seat left (the
+ * hold ended meanwhile) is 'refunded'. Giving the seat up first would free a
  * seat the member paid for, and the money would come back as a refund or a booking they were told they had let
  * go. A provider that cannot be asked answers 'open': the seat is given up, and late money is settled by the
  * sweep (a seat if one is free, else a refund).
@@ -323,7 +337,7 @@ export async function paymentBeforeGivingUp(
   userId: number,
   purchaseId: number,
   deps: PaymentDeps,
-): Promise<'settled' | 'processing' | 'open'> {
+): Promise<'reserved' | 'refunded' | 'processing' | 'open'> {
   const [p] = await db
     .select({ id: payments.id, provider: payments.provider, providerRef: payments.providerRef })
     .from(payments)
@@ -342,8 +356,14 @@ export async function paymentBeforeGivingUp(
     .then(() => providerFor(db, deps.provider, provider).retrieve(providerRef))
     .catch(() => undefined)
   if (state?.status === 'succeeded') {
-    await settlePayment(db, p.id, deps.now)
-    return 'settled'
+    // Settled meanwhile by the webhook or the hold's job ('already'): booked, unless that found no seat.
+    const settled = await settlePayment(db, p.id, deps.now)
+    if (settled !== 'already') return settled
+    const [now] = await db
+      .select({ status: purchases.status })
+      .from(purchases)
+      .where(eq(purchases.id, purchaseId))
+    return now?.status === 'reserved' ? 'reserved' : 'refunded'
   }
   return state?.status === 'processing' ? 'processing' : 'open'
 }
@@ -370,6 +390,7 @@ async function ownPayment(db: DbOrTx, userId: number, paymentId: number) {
       lastAttemptAt: payments.lastAttemptAt,
       purchaseId: payments.purchaseId,
       purchaseStatus: purchases.status,
+      purchaseCreatedAt: purchases.createdAt,
       holdExpiresAt: purchases.holdExpiresAt,
       scheduleCanceled: classWorkSchedules.isCanceled,
       title: classWorks.title,
@@ -462,7 +483,7 @@ export async function confirmPayment(
     throw refundedNoSeat()
 }
 
-const refundedNoSeat = () =>
+export const refundedNoSeat = () =>
   new ApiError(
     409,
     'refunded_no_seat',
@@ -885,7 +906,12 @@ export async function checkoutOf(
   const payable = p.status === 'requires_payment' && p.purchaseStatus === 'pending'
   // Given up here (the hold ended) while Stripe may not know yet: the sweep still looks at it (last_attempt_at
   // set). Paid in its last seconds, the page must not say 「請求はありません」 until the sweep comes.
-  const givenUpHere = p.status === 'canceled' && p.lastAttemptAt !== null
+  // Only within the grace of a hold (an hour after the booking): past it the sweep alone decides, and a page
+  // reloaded again and again makes no more provider calls.
+  const givenUpHere =
+    p.status === 'canceled' &&
+    p.lastAttemptAt !== null &&
+    deps.now.getTime() - p.purchaseCreatedAt.getTime() < 60 * 60_000
   if ((payable || givenUpHere) && p.providerRef && p.provider === 'stripe') {
     const state = await deps.provider.retrieve(p.providerRef).catch(() => undefined)
     if (state?.status === 'succeeded') {

@@ -26,6 +26,7 @@ import {
   openPayment,
   paymentBeforeGivingUp,
   paymentsOfPurchases,
+  refundedNoSeat,
   releaseHold,
   requestRefund,
 } from './payments'
@@ -265,7 +266,8 @@ const alreadyPaid = () =>
 /**
  * Cancels the member's own reservation (POST /v1/purchases/{id}/cancel) until 24 hours before the start: status,
  * canceled_at and the seat counter change in one transaction, with the refund of its payment queued (paid out by a
- * job, exactly once). A seat still waiting for its payment is simply given back.
+ * job, exactly once). A seat still waiting for its payment is given back, unless the provider has taken the money
+ * (409 already_paid) or is still confirming it (409 payment_processing).
  */
 export async function cancelPurchase(
   db: Db,
@@ -275,7 +277,8 @@ export async function cancelPurchase(
 ): Promise<Purchase> {
   // A held seat's payment may be paid, or being confirmed, at the provider already (asked outside the locks).
   const atProvider = await paymentBeforeGivingUp(db, userId, purchaseId, deps)
-  if (atProvider === 'settled') throw alreadyPaid()
+  if (atProvider === 'reserved') throw alreadyPaid()
+  if (atProvider === 'refunded') throw refundedNoSeat()
   if (atProvider === 'processing')
     throw conflict('payment_processing', 'お支払いを確認しています。しばらくしてから、もう一度お試しください')
   await transaction(db, async (tx) => {

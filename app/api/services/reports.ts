@@ -210,7 +210,7 @@ function courseIds(classes: { id: number; lessonCount: number }[], ids: number[]
 
 /**
  * Cancels, with full refunds, the future lessons of the given classes (each schedule not started and not canceled)
- * and the given member's own future reservations, locking class → schedule → purchase in id order
+ * and the given member's own future reservations and every hold of theirs (also on a lesson under way), locking class → schedule → purchase in id order
  * (docs/decisions/0015). Returns how many reservations ended and what was refunded.
  */
 async function cancelFutureLessons(

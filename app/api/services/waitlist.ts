@@ -312,7 +312,8 @@ export async function expireOffers(
     .limit(100)
   let expired = 0
   for (const { scheduleId } of due) {
-    await transaction(db, async (tx) => {
+    // Counted once committed: a retried transaction (a deadlock) counts its last run only.
+    const members = await transaction(db, async (tx): Promise<number[]> => {
       await lockClassAndSchedule(tx, scheduleId)
       const gone = await tx
         .update(waitlistEntries)
@@ -325,15 +326,16 @@ export async function expireOffers(
           ),
         )
         .returning({ id: waitlistEntries.id, userId: waitlistEntries.userId })
-      if (gone.length === 0) return
-      ended.push(...gone.map((g) => g.userId))
+      if (gone.length === 0) return []
       await tx
         .update(classWorkSchedules)
         .set({ heldCount: sql`greatest(${classWorkSchedules.heldCount} - ${gone.length}, 0)` })
         .where(eq(classWorkSchedules.id, scheduleId))
-      expired += gone.length
       await offerFreedSeats(tx, scheduleId, now)
+      return gone.map((g) => g.userId)
     })
+    expired += members.length
+    ended.push(...members)
   }
   return expired
 }

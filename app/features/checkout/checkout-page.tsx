@@ -148,7 +148,8 @@ function Paying({ checkout, stripeKey }: { checkout: Checkout; stripeKey: string
     }
   }
 
-  // Time is up on this open page: no card form any more (the server gives the seat back on its own).
+  // Time is up on this open page: no card form any more (the server gives the seat back on its own, or extends the
+  // hold while Stripe confirms a payment: a reload then shows it).
   if (expired) return <Ended checkout={checkout} />
   return (
     <section

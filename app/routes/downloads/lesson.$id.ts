@@ -31,7 +31,11 @@ export const Route = createFileRoute('/downloads/lesson/$id')({
               lesson_number: i + 1,
               lesson_count: p.schedule.lessons.length,
               status: 'confirmed' as const,
-              updated_at: p.schedule.moved_at ?? p.created_at,
+              // The later of booking and the last move (moved before it was booked: the booking).
+              updated_at:
+                p.schedule.moved_at && p.schedule.moved_at > p.created_at
+                  ? p.schedule.moved_at
+                  : p.created_at,
               sequence: p.schedule.revision,
             })),
           })
