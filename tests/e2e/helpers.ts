@@ -1,3 +1,4 @@
+import { createServer } from 'node:net'
 import AxeBuilder from '@axe-core/playwright'
 import { type Browser, type BrowserContext, expect, type Page, type TestInfo } from '@playwright/test'
 
@@ -210,4 +211,21 @@ export async function confirmReservation(page: Page) {
   if (paid) await payOnCheckout(page)
   else await expect(page.getByTestId('reservation-done')).toBeVisible()
   return paid ? ('paid' as const) : ('free' as const)
+}
+
+/**
+ * A TCP port the OS has just handed out. Spec files that start their own servers run side by side; ports drawn at
+ * random from fixed ranges collided (one file's readiness poll was answered by another file's server, which then
+ * went away under it), and the OS does not hand the same free port to two asking processes in a row.
+ */
+export async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', resolve)
+  })
+  const address = server.address()
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  if (!address || typeof address === 'string') throw new Error('no port was handed out')
+  return address.port
 }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
 import postgres from 'postgres'
+import { freePort } from './helpers'
 
 // The database goes away under a running server (a TCP relay in front of PostgreSQL is cut), then comes back:
 // pages answer 503 with the error page within 5 s (never 404, never a hang), /v1 answers 503 with Retry-After,
@@ -66,18 +67,22 @@ test.describe('the database goes away and comes back @pc-only', () => {
   test.describe.configure({ timeout: 180_000 })
   const name = `manabi_outage_${randomUUID().slice(0, 8)}`
   const dataDir = mkdtempSync(path.join(tmpdir(), 'manabi-outage-'))
-  const port = 3900 + Math.floor(Math.random() * 90)
-  const origin = `http://127.0.0.1:${port}`
+  let port = 0
+  let origin = ''
   let relay: Relay
   let app: ChildProcess | undefined
+  let serverErr = ''
+  let exited = ''
 
   test.beforeAll(async () => {
     if (!ADMIN_URL) throw new Error('TEST_DATABASE_URL must name a PostgreSQL server (.ci/run sets it)')
     const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} })
     await admin.unsafe(`create database "${name}"`)
     await admin.end()
+    port = await freePort()
+    origin = `http://127.0.0.1:${port}`
     const target = new URL(ADMIN_URL)
-    relay = new Relay(port + 100, { host: target.hostname, port: Number(target.port || 5432) })
+    relay = new Relay(await freePort(), { host: target.hostname, port: Number(target.port || 5432) })
     await relay.up()
     const url = new URL(ADMIN_URL)
     url.host = `127.0.0.1:${relay.port}`
@@ -92,10 +97,18 @@ test.describe('the database goes away and comes back @pc-only', () => {
         DATABASE_URL: url.toString(),
         LOG_LEVEL: 'silent',
       },
-      stdio: 'ignore',
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    // A server that dies must say why in the report (it has twice in CI: ECONNREFUSED right after the cut).
+    app.stderr?.on('data', (chunk: Buffer) => {
+      serverErr = (serverErr + chunk.toString()).slice(-20_000)
+    })
+    app.on('exit', (code, signal) => {
+      exited = `the server exited (code ${code}, signal ${signal})`
     })
     const until = Date.now() + 120_000
     while (Date.now() < until) {
+      if (exited) throw new Error(`${exited}\n${serverErr}`)
       const ok = await fetch(`${origin}/readyz`).then(
         (r) => r.ok,
         () => false,
@@ -106,7 +119,14 @@ test.describe('the database goes away and comes back @pc-only', () => {
     throw new Error('the server did not become ready')
   })
 
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a hook needs from this pattern
+  test.afterEach(async ({}, info) => {
+    if (info.status === info.expectedStatus) return
+    await info.attach('server stderr', { body: `${exited}\n${serverErr}`, contentType: 'text/plain' })
+  })
+
   test.afterAll(async () => {
+    app?.removeAllListeners('exit')
     app?.kill('SIGKILL')
     await relay?.down()
     if (ADMIN_URL) {

@@ -10,7 +10,6 @@ import {
   readMail,
   registerNewParent,
   reservationPanel,
-  tokyoLocal,
 } from './helpers'
 
 const TEACHER = 'teacher@manabi.example'

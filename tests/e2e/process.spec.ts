@@ -5,12 +5,10 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
+import { freePort } from './helpers'
 
 // The production server as an operator runs it: two starts on one DATA_DIR, kill -9, SIGTERM with a request in
 // flight, and every bad variable. Each start is a real `node scripts/serve.mjs` on its own port.
-
-const BASE_PORT = 3700 + Math.floor(Math.random() * 200)
-let nextPort = BASE_PORT
 
 interface Started {
   child: ChildProcess
@@ -19,7 +17,8 @@ interface Started {
   exited: Promise<number | null>
 }
 
-function start(env: Record<string, string>, port = nextPort++): Started {
+async function start(env: Record<string, string>, given?: number): Promise<Started> {
+  const port = given ?? (await freePort())
   let err = ''
   const child = spawn(process.execPath, ['scripts/serve.mjs'], {
     env: {
@@ -75,11 +74,11 @@ test.describe('the server process @pc-only', () => {
   })
 
   test('a second start on the same DATA_DIR refuses in seconds; the first keeps serving', async () => {
-    const first = start({ DATA_DIR: dataDir })
+    const first = await start({ DATA_DIR: dataDir })
     running.push(first)
     await waitReady(first.port)
 
-    const second = start({ DATA_DIR: dataDir })
+    const second = await start({ DATA_DIR: dataDir })
     const began = Date.now()
     expect(await exitWithin(second.exited, 15_000)).toBe(1)
     expect(Date.now() - began).toBeLessThan(15_000)
@@ -96,7 +95,7 @@ test.describe('the server process @pc-only', () => {
     first.child.kill('SIGKILL')
     await first.exited
     expect(existsSync(path.join(dataDir, 'app.lock'))).toBe(true)
-    const third = start({ DATA_DIR: dataDir })
+    const third = await start({ DATA_DIR: dataDir })
     running.push(third)
     await waitReady(third.port)
     const page = await fetch(`http://127.0.0.1:${third.port}/class_search/detail/1`)
@@ -165,7 +164,7 @@ test.describe('the server process @pc-only', () => {
         ],
       ]
       for (const [env, message, port] of cases) {
-        const s = start({ DATA_DIR: dataDir, ...env }, port)
+        const s = await start({ DATA_DIR: dataDir, ...env }, port)
         expect(await exitWithin(s.exited, 60_000), JSON.stringify(env)).toBe(1)
         const lines = ourLines(s.stderr())
         expect(lines, JSON.stringify(env)).toHaveLength(1)

@@ -3,12 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
+import { freePort } from './helpers'
 
 // Issue 18: no public page's work may grow with the catalogue. A production server on its own embedded database
 // answers every public page a visitor lands on with its statement count (QUERY_COUNT_HEADER=1 → X-DB-Queries);
 // then 300 more published classes are added (npm run db:seed:scale) and the counts must be the same.
 
-const PORT = 3950 + Math.floor(Math.random() * 40)
+let PORT = 0
 
 function start(dataDir: string): { child: ChildProcess; exited: Promise<number | null> } {
   const child = spawn(process.execPath, ['scripts/serve.mjs'], {
@@ -96,6 +97,7 @@ test.describe('database statements per public page @pc-only', () => {
   })
 
   test('do not grow when the catalogue grows by 300 classes', async ({ page }) => {
+    PORT = await freePort()
     server = start(dataDir)
     await waitReady()
     const demo = await countPages(1)
