@@ -214,9 +214,10 @@ export async function confirmReservation(page: Page) {
 }
 
 /**
- * A TCP port the OS has just handed out. Spec files that start their own servers run side by side; ports drawn at
- * random from fixed ranges collided (one file's readiness poll was answered by another file's server, which then
- * went away under it), and the OS does not hand the same free port to two asking processes in a row.
+ * A TCP port the OS has just handed out, to start a server on at once. Spec files that start their own servers run
+ * side by side, and ports drawn at random from overlapping ranges could collide (one file's readiness poll answered
+ * by another file's server). The OS hands ephemeral ports out in turn, so another process getting this one before
+ * the server binds it is unlikely, not impossible: the server then fails to start, and the test with it.
  */
 export async function freePort(): Promise<number> {
   const server = createServer()

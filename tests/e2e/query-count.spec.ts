@@ -111,6 +111,8 @@ test.describe('database statements per public page @pc-only', () => {
     expect(seeded.status, seeded.stderr).toBe(0)
     expect(seeded.stdout).toContain('Added 300 classes')
 
+    // A port of the moment again: the one freed at the stop may have been handed to another process meanwhile.
+    PORT = await freePort()
     server = start(dataDir)
     await waitReady()
     const larger = await countPages(2)

@@ -32,15 +32,32 @@ describe.skipIf(!ADMIN_URL)('postgres.js after the database socket closed (Postg
   /** Until the client has seen the close (the relay's reset reaches it on a later turn of the event loop). */
   const settle = () => new Promise((r) => setTimeout(r, 300))
 
-  it('a query on a reserved connection whose socket closed is refused, and the process goes on', async () => {
-    const db = await throughRelay({ max: 1 })
-    const reserved = await db.reserve()
-    expect(await reserved`select 1 as one`).toEqual([{ one: 1 }])
-    await relay!.down()
-    await settle()
-    // A short query: the driver buffers it for a setImmediate, which found no socket.
-    await expect(reserved`select 2 as two`).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' })
-    reserved.release()
+  it('a transaction that goes on after its socket closed is refused, the process goes on, and the pool recovers', async () => {
+    const db = await throughRelay({ max: 1, backoff: () => 0 })
+    let late: (string | undefined)[] | undefined
+    const longStatement = `select '${'x'.repeat(2_000)}'::text as long`
+    const transaction = db.begin(async (tx) => {
+      await tx`select 1 as one`
+      await relay!.down()
+      await settle()
+      // The connection's close already failed the transaction (below); its callback still holds the handle and
+      // writes a short statement, which the driver buffers for a setImmediate that finds no socket.
+      const short = await tx`select 2 as two`.then(
+        () => 'answered',
+        (error: { code?: string }) => error.code,
+      )
+      // One over 1 KB is written at once: refused too, and its connection is not parked where nothing reconnects it.
+      const long = await tx.unsafe(longStatement).then(
+        () => 'answered',
+        (error: { code?: string }) => error.code,
+      )
+      late = [short, long]
+    })
+    await expect(transaction).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' })
+    await expect.poll(() => late, { timeout: 5_000 }).toEqual(['CONNECTION_CLOSED', 'CONNECTION_CLOSED'])
+    await relay!.up()
+    // The pool's one connection connects again and answers.
+    expect((await db.unsafe(longStatement))[0]?.long).toHaveLength(2_000)
   })
 
   it('a connection whose socket closed with a write still buffered connects again and answers', async () => {

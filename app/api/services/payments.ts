@@ -325,10 +325,9 @@ export const PROCESSING_GRACE_MS = 30 * 60 * 1000
 
 /**
  * Before a member gives up a held seat (支払いをやめる): what the provider says of its payment. Money Stripe.js
- * took while our confirm answer was lost is settled now ('settled': the give-up is refused, the seat booked), and a
+ * took while our confirm answer was lost is settled now ('reserved': the give-up is refused, the seat booked), and a
  * payment the provider is still confirming keeps the seat ('processing'). Money settled with no seat left (the
- * hold ended meanwhile) is 'refunded'. Giving the seat up first would free a
- * seat the member paid for, and the money would come back as a refund or a booking they were told they had let
+ * hold ended meanwhile) is 'refunded'. Giving the seat up first would free a seat the member paid for, and the money would come back as a refund or a booking they were told they had let
  * go. A provider that cannot be asked answers 'open': the seat is given up, and late money is settled by the
  * sweep (a seat if one is free, else a refund).
  */
