@@ -1,9 +1,9 @@
 import { QueryClient } from '@tanstack/react-query'
 import { createRouter } from '@tanstack/react-router'
-import { setupRouterSsrQueryIntegration } from '@tanstack/react-router-ssr-query'
 import { createIsomorphicFn, getGlobalStartContext } from '@tanstack/react-start'
 import { setNonce } from 'get-nonce'
 import { ErrorPage } from './components/shell/lazy-error-page'
+import { setupQuerySsr } from './lib/query-ssr'
 import { retryTransientOnce } from './lib/retry'
 import { routeTree } from './routeTree.gen'
 
@@ -35,7 +35,7 @@ export function getRouter() {
     defaultErrorComponent: ErrorPage,
     ssr: { nonce: cspNonce() },
   })
-  setupRouterSsrQueryIntegration({ router, queryClient })
+  setupQuerySsr(router, queryClient)
   return router
 }
 

@@ -204,6 +204,29 @@ test.describe('security headers @pc-only', () => {
     await gotoReady(page, '/test/suspend')
     await expect(page.getByTestId('suspend-part')).toHaveText('ブラウザで表示しました')
   })
+
+  test('a page is written in one pass: its data carries no stream that holds the router back (0048)', async ({
+    page,
+  }) => {
+    const check = async (path: string) => {
+      const html = await (await page.request.get(path)).text()
+      // A stream in the payload kept the router off its fast path: the page went through bytes and back again.
+      expect(html, path).not.toContain('__SEROVAL_STREAM__')
+      expect(html, path).toMatch(/\/\*\$tsr-stream-boundary\*\/<\/script><\/body><\/html>$/)
+    }
+    for (const path of ['/', '/class_search?keyword=英語', '/class_search/detail/1', '/magazine'])
+      await check(path)
+    await login(page, PARENT, '/mypage')
+    await check('/mypage')
+    // The query cache still reaches the browser: the page shows its data after hydrating, with no second fetch.
+    const fetched: string[] = []
+    page.on('request', (r) => {
+      if (r.url().includes('/_serverFn/')) fetched.push(r.url())
+    })
+    await gotoReady(page, '/class_search/detail/1')
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+    expect(fetched).toEqual([])
+  })
 })
 
 test.describe('content security policy @pc-only', () => {
