@@ -27,7 +27,8 @@ export function setupQuerySsr(router: AnyRouter, queryClient: QueryClient): void
     const dehydrateRouter = router.options.dehydrate
     router.options.dehydrate = async () => {
       const base = await dehydrateRouter?.()
-      // Every query, also a failed one (its error page hydrates from it), as the integration did.
+      // Every query, a failed or pending one too, as the integration sent them (a pending one's promise is
+      // serialised as it settles, which only then leaves the fast path).
       const initial = queryClient
         .getQueryCache()
         .getAll()
