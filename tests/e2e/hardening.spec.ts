@@ -1,4 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import { get as httpGet, type IncomingHttpHeaders } from 'node:http'
+import path from 'node:path'
 import {
   brotliCompressSync,
   brotliDecompressSync,
@@ -227,6 +229,19 @@ test.describe('security headers @pc-only', () => {
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
     expect(fetched).toEqual([])
   })
+})
+
+test('the server build carries one copy of the router and query packages, object spread lowered (0049) @pc-only', () => {
+  // The build these tests run against: Start's packages are bundled into it, so a router package loaded from
+  // node_modules beside them would be a second copy, with its own router context.
+  const dir = path.join(process.env.BUILD_DIR ?? 'dist', 'server')
+  const files = readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.js'))
+  const code = files.map((f) => readFileSync(path.join(dir, String(f)), 'utf8')).join('\n')
+  // Import statements only: the libraries' doc comments show `import … from '@tanstack/query-core'` too.
+  expect(code).not.toMatch(/^(import|export)\b[^\n]*\bfrom\s*["']@tanstack\//m)
+  expect(code).not.toMatch(/\bimport\(\s*["']@tanstack\//)
+  // The query client's defaults, spread in the library's source, arrive lowered.
+  expect(code).toMatch(/defaultQueryOptions\(options\) \{[^}]*__spreadValues/)
 })
 
 test.describe('content security policy @pc-only', () => {
