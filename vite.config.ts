@@ -4,7 +4,7 @@ import { tanstackStart } from '@tanstack/react-start/plugin/vite'
 import viteReact from '@vitejs/plugin-react'
 import { defineConfig, type Plugin } from 'vite'
 import { preserveRepeatedSetCookie } from './app/server/auth/preserve-set-cookie.server'
-import { lowerServerObjectSpread, SERVER_LOWERED } from './scripts/lower-object-spread'
+import { lowerServerObjectSpread } from './scripts/lower-object-spread'
 
 /**
  * In development the embedded identity provider is mounted under /idp, as scripts/serve.mjs does in production, and
@@ -224,7 +224,6 @@ export default defineConfig({
       },
     ],
   },
-  ssr: { noExternal: SERVER_LOWERED },
   environments: {
     client: {
       build: {

@@ -62,5 +62,10 @@ describe('lowerServerObjectSpread', () => {
     expect(plugin.apply).toBe('build')
     expect(applies({ name: 'ssr' })).toBe(true)
     expect(applies({ name: 'client' })).toBe(false)
+    // And it bundles the router and query packages into that build, so that their spreads are lowered too.
+    const config = (plugin.config as () => { ssr: { noExternal: string[] } })()
+    expect(config.ssr.noExternal).toEqual(
+      expect.arrayContaining(['@tanstack/react-router', '@tanstack/router-core', '@tanstack/query-core']),
+    )
   })
 })

@@ -14,6 +14,9 @@ export function lowerServerObjectSpread(): Plugin {
     // After the TypeScript and JSX transforms: the code is JavaScript by then.
     enforce: 'post',
     applyToEnvironment: (environment) => environment.name === 'ssr',
+    // The build only: the dev server's module runner cannot run the CommonJS some of them import (React's
+    // use-sync-external-store), and Node loads them from node_modules there as before.
+    config: () => ({ ssr: { noExternal: SERVER_LOWERED } }),
     transform(code, id) {
       return lowerObjectSpread(code, id)
     },
