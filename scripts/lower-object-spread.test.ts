@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { lowerObjectSpread, lowerServerObjectSpread } from './lower-object-spread'
+import { fasterSpreadProps, lowerObjectSpread, lowerServerObjectSpread } from './lower-object-spread'
 
 /** Runs lowered code as a function body: what `result` holds at its end. */
 async function run(source: string) {
@@ -36,6 +36,35 @@ describe('lowerObjectSpread', () => {
     expect(result.ownProto).toBe(true)
     expect(result.descriptor).toMatchObject({ value: 'g', enumerable: true, writable: true })
     expect(Object.getPrototypeOf(result.copy)).toBe(Object.prototype)
+  })
+
+  it('copies the properties written after a spread as native spread does, through the faster helper', async () => {
+    // Each property's descriptor, in key order: what native spread gives is the reference.
+    const source = `
+      const tag = Symbol('tag')
+      const base = { x: 1, toString: 'own' }
+      let set
+      const made = { ...base, x: 2, get g() { return 'g' }, set s(v) { set = v }, ['__proto__']: 'own', [tag]: 't', 7: 'n' }
+      made.s = 'called'
+      const shape = (d) => ({ ...d, get: typeof d.get, set: typeof d.set })
+      const result = { keys: Reflect.ownKeys(made).map(String), set, proto: Object.getPrototypeOf(made) === Object.prototype,
+        descriptors: Reflect.ownKeys(made).map((k) => shape(Object.getOwnPropertyDescriptor(made, k))) }
+    `
+    const { code, result } = await run(source)
+    expect(code).toContain('__spreadProps')
+    expect(code).toContain('Object.getOwnPropertyNames(b)')
+    const native = new Function(`${source}; return result`)()
+    expect(result.keys).toEqual(native.keys)
+    expect(result.descriptors).toEqual(native.descriptors)
+    expect(result.set).toBe('called')
+    expect(result.proto).toBe(true)
+  })
+
+  it('stops the build when esbuild writes its __spreadProps helper differently', () => {
+    expect(() => fasterSpreadProps('var __spreadProps = (a, b) => other(a, b);', '/x.js')).toThrow(
+      /FASTER_SPREAD_PROPS/,
+    )
+    expect(fasterSpreadProps('const a = 1', '/x.js')).toBe('const a = 1')
   })
 
   it('lowers object rest in destructuring', async () => {

@@ -33,7 +33,34 @@ export async function lowerObjectSpread(code: string, id: string) {
     sourcemap: true,
     sourcefile: id,
   })
-  return { code: out.code, map: out.map }
+  return { code: fasterSpreadProps(out.code, id), map: out.map }
+}
+
+/**
+ * esbuild's helper for `{ ...a, b }`: copies `b`'s properties through one descriptor object for all of them. esbuild
+ * renames the parameters when the module has an `a` or `b` of its own.
+ */
+const ESBUILD_SPREAD_PROPS =
+  /^var __spreadProps = \((\w+), (\w+)\) => __defProps\(\1, __getOwnPropDescs\(\2\)\);$/m
+
+/**
+ * The same definitions, one property at a time: a data property that `a` does not have yet is assigned (what
+ * `__defNormalProp` does for `__spreadValues`), anything else defined with its own descriptor. On this Node, 0.12 µs
+ * instead of 0.82 for two properties, where `Object.getOwnPropertyDescriptors` and `Object.defineProperties` made
+ * `{ ...a, b }` lowered cost as much as native spread (docs/decisions/0049). One line, so the source map still fits.
+ */
+const FASTER_SPREAD_PROPS =
+  'var __spreadProps = (a, b) => { for (var p of Object.getOwnPropertyNames(b)) { var d = Object.getOwnPropertyDescriptor(b, p); if (d.writable && d.enumerable && d.configurable && !(p in a)) a[p] = d.value; else Object.defineProperty(a, p, d); } for (var s of Object.getOwnPropertySymbols(b)) Object.defineProperty(a, s, Object.getOwnPropertyDescriptor(b, s)); return a; };'
+
+/** esbuild's output with the faster `__spreadProps`; a build error when esbuild writes the helper differently. */
+export function fasterSpreadProps(code: string, id: string): string {
+  if (!code.includes('__spreadProps')) return code
+  if (!ESBUILD_SPREAD_PROPS.test(code)) {
+    throw new Error(
+      `lower-object-spread: esbuild's __spreadProps helper changed (in ${id}); update FASTER_SPREAD_PROPS`,
+    )
+  }
+  return code.replace(ESBUILD_SPREAD_PROPS, () => FASTER_SPREAD_PROPS)
 }
 
 /**

@@ -242,6 +242,11 @@ test('the server build carries one copy of the router and query packages, object
   expect(code).not.toMatch(/\bimport\(\s*["']@tanstack\//)
   // The query client's defaults, spread in the library's source, arrive lowered.
   expect(code).toMatch(/defaultQueryOptions\(options\) \{[^}]*__spreadValues/)
+  // `{ ...a, b }` through the helper that copies one property at a time, not esbuild's descriptor-object one.
+  expect(code).toMatch(
+    /var __spreadProps[$\d]* = \(a, b\) => \{\s*for \(var p of Object\.getOwnPropertyNames\(b\)\)/,
+  )
+  expect(code).not.toMatch(/__defProps\(\w+, __getOwnPropDescs\(/)
 })
 
 test.describe('content security policy @pc-only', () => {
