@@ -101,8 +101,7 @@ test('a failed read of the member’s deep info: the error page in the simple la
   page,
 }) => {
   // The page's data comes from a server function when the browser navigates: that read fails, from the start (a
-  // link in view is preloaded once the page is up). An error answer: a lost connection would count as a failed
-  // chunk load and reload the page.
+  // link in view is preloaded once the page is up). An error answer, whose message the snackbar shows.
   await page.route('**/_serverFn/**', (route) =>
     route.request().method() === 'GET'
       ? route.fulfill({ status: 500, contentType: 'text/plain; charset=utf-8', body: '一時的な障害です' })
@@ -124,4 +123,17 @@ test('a failed read of the member’s deep info: the error page in the simple la
   // The error snackbar stays until closed (spec §4), on the top page in its own layout again.
   await expect(page.getByTestId('snackbar')).toContainText('エラーが発生しました。')
   await expect(page.locator('[data-layout="simple"]')).toHaveCount(0)
+})
+
+test('a part of the page whose code fails to load (a deploy replaced it) reloads the page, once @pc-only', async ({
+  page,
+}) => {
+  await gotoReady(page, '/class_search/detail/7')
+  // The reviews' code loads when they come into view (0030); this one is gone.
+  await page.route(/\/assets\/reviews-section-[^/]+\.js$/, (route) => route.abort())
+  const reloaded = page.waitForEvent('framenavigated', (frame) => frame === page.mainFrame())
+  await page.getByTestId('reviews-area').scrollIntoViewIfNeeded()
+  await reloaded
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
+  expect(await page.evaluate(() => sessionStorage.getItem('manabi:chunk-reload-at'))).toMatch(/^\d+$/)
 })

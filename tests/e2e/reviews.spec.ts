@@ -88,3 +88,35 @@ test('a parent reviews an attended lesson, the teacher replies once, and the cla
   const shown = await page.getByTestId('class-card-rating').allTextContents()
   for (const text of shown) expect(Number(/([\d.]+)（/.exec(text)?.[1])).toBeGreaterThanOrEqual(4)
 })
+
+test('a later page of reviews that cannot be read says so, and reads on another try @pc-only', async ({
+  page,
+}) => {
+  // A demo class with more than ten reviews (the seed's reviews are drawn from a fixed generator).
+  await gotoReady(page, '/class_search/detail/7')
+  const reviews = page.getByTestId('reviews')
+  await reviews.scrollIntoViewIfNeeded()
+  await expect(page.getByTestId('reviews-area')).toHaveAttribute('data-hydrated', 'true')
+  await expect(reviews.getByTestId('review')).toHaveCount(10)
+  const reloads: string[] = []
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) reloads.push(frame.url())
+  })
+  // Every read of the next page fails, the one retry included. A failed server function is not a failed chunk
+  // load: the page stays (it was reloaded once, losing what the person had open, until this was told apart).
+  await page.route('**/_serverFn/**', (route) =>
+    route.request().method() === 'GET'
+      ? route.fulfill({ status: 503, contentType: 'text/plain; charset=utf-8', body: '一時的な障害です' })
+      : route.continue(),
+  )
+  await reviews.getByTestId('reviews-more').click()
+  const failed = reviews.getByTestId('reviews-error')
+  await expect(failed).toContainText('レビューを読み込めませんでした。')
+  await expect(reviews.getByTestId('review')).toHaveCount(10)
+  await page.unroute('**/_serverFn/**')
+  await failed.getByRole('button', { name: 'もう一度読み込む' }).click()
+  await expect(failed).toHaveCount(0)
+  await expect.poll(() => reviews.getByTestId('review').count()).toBeGreaterThan(10)
+  expect(reloads).toEqual([])
+  await expectAccessible(page)
+})

@@ -78,7 +78,11 @@ export function ShellEffects() {
       sessionStorage.setItem(CHUNK_RELOAD_KEY, String(Date.now()))
       window.location.reload()
     }
-    const onPreloadError = (e: Event) => reload(e)
+    // Start's server-function stub runs the fetch inside Vite's preload helper, so a server function that fails
+    // (a 503, a refused write) arrives here too, as its own error: only a module that failed to load reloads.
+    const onPreloadError = (e: Event) => {
+      if (isChunkLoadError((e as Event & { payload?: unknown }).payload)) reload(e)
+    }
     const onRejection = (e: PromiseRejectionEvent) => {
       if (isChunkLoadError(e.reason)) reload(e)
     }

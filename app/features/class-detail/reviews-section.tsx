@@ -98,7 +98,27 @@ function ReviewPageItems(props: {
   page: number
   reportReview?: (reviewId: number) => ReactNode
 }) {
-  const { data } = useQuery(classReviewsQuery(props.classWorkId, props.page))
+  const { data, isError, isFetching, refetch } = useQuery(classReviewsQuery(props.classWorkId, props.page))
+  // A later page that could not be read says so and offers another try, instead of loading for ever.
+  if (!data && isError) {
+    return (
+      <li
+        className="rounded-2xl bg-light-grey p-4 text-sm text-slate-700"
+        role="alert"
+        data-testid="reviews-error"
+      >
+        レビューを読み込めませんでした。
+        <button
+          type="button"
+          className="ml-2 font-bold underline disabled:opacity-60"
+          disabled={isFetching}
+          onClick={() => void refetch()}
+        >
+          もう一度読み込む
+        </button>
+      </li>
+    )
+  }
   if (!data) return <li className="text-sm text-slate-600">読み込み中…</li>
   return data.items.map((r) => (
     <ReviewItem key={r.id} r={r} classWorkId={props.classWorkId} report={props.reportReview} />
