@@ -125,7 +125,7 @@ test('a failed read of the member’s deep info: the error page in the simple la
   await expect(page.locator('[data-layout="simple"]')).toHaveCount(0)
 })
 
-test('a part of the page whose code fails to load (a deploy replaced it) reloads the page, once @pc-only', async ({
+test('a part of the page whose code fails to load (a deploy replaced it) reloads the page @pc-only', async ({
   page,
 }) => {
   await gotoReady(page, '/class_search/detail/7')

@@ -113,6 +113,7 @@ test('a later page of reviews that cannot be read says so, and reads on another 
   const failed = reviews.getByTestId('reviews-error')
   await expect(failed).toContainText('レビューを読み込めませんでした。')
   await expect(reviews.getByTestId('review')).toHaveCount(10)
+  await expectAccessible(page)
   await page.unroute('**/_serverFn/**')
   await failed.getByRole('button', { name: 'もう一度読み込む' }).click()
   await expect(failed).toHaveCount(0)

@@ -102,20 +102,19 @@ function ReviewPageItems(props: {
   // A later page that could not be read says so and offers another try, instead of loading for ever.
   if (!data && isError) {
     return (
-      <li
-        className="rounded-2xl bg-light-grey p-4 text-sm text-slate-700"
-        role="alert"
-        data-testid="reviews-error"
-      >
-        レビューを読み込めませんでした。
-        <button
-          type="button"
-          className="ml-2 font-bold underline disabled:opacity-60"
-          disabled={isFetching}
-          onClick={() => void refetch()}
-        >
-          もう一度読み込む
-        </button>
+      <li className="rounded-2xl bg-light-grey p-4 text-sm text-slate-700" data-testid="reviews-error">
+        {/* Inside the item: a list's children stay list items for assistive technology. */}
+        <p role="alert">
+          レビューを読み込めませんでした。
+          <button
+            type="button"
+            className="ml-2 font-bold underline disabled:opacity-60"
+            disabled={isFetching}
+            onClick={() => void refetch()}
+          >
+            もう一度読み込む
+          </button>
+        </p>
       </li>
     )
   }
