@@ -16,5 +16,10 @@ describe('chunk reload guard', () => {
     expect(isChunkLoadError(new TypeError('Importing a module script failed.'))).toBe(true)
     expect(isChunkLoadError(new Error('error loading dynamically imported module'))).toBe(true)
     expect(isChunkLoadError(new Error('Something else'))).toBe(false)
+    // A server function's own failures reach the same handlers (Start fetches inside Vite's preload helper): a lost
+    // connection and an answer that is not Start's own are not chunk loads, so they do not reload the page.
+    expect(isChunkLoadError(new TypeError('Failed to fetch'))).toBe(false)
+    expect(isChunkLoadError(new Error('一時的な障害です'))).toBe(false)
+    expect(isChunkLoadError(new Error('Unable to preload CSS for /assets/styles-x.css'))).toBe(true)
   })
 })
