@@ -44,6 +44,18 @@ describe('format', () => {
   })
   it('rejects a value that is not a date, as Intl does', () => {
     expect(() => formatDateJa('not a date')).toThrow(RangeError)
+    // Every time: a bad value is never kept as a clock.
+    expect(() => formatTimeJa('not a date')).toThrow(RangeError)
+  })
+  it('gives a timestamp read again the same text, also once the kept clocks have been emptied', () => {
+    const iso = '2026-11-21T01:30:00.000Z'
+    expect(formatScheduleJa(iso, iso)).toBe('2026/11/21(土) 10:30〜10:30')
+    const texts = Array.from({ length: 2500 }, (_, i) =>
+      new Date(Date.UTC(2026, 0, 1, 15) + i * 60_000).toISOString(),
+    )
+    expect(texts.map(formatTimeJa).slice(0, 2)).toEqual(['00:00', '00:01'])
+    expect(texts.map(formatDateJa).at(-1)).toBe('2026/1/3(土)')
+    expect(formatScheduleJa(iso, iso)).toBe('2026/11/21(土) 10:30〜10:30')
   })
   it('shows 無料 for free classes and yen otherwise', () => {
     expect(formatPrice(0)).toBe('無料')

@@ -1,6 +1,12 @@
 import { createHash, createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { cacheControlFor, contentSecurityPolicy, etagMatches, stabilizePage } from './http-policy'
+import {
+  cacheControlFor,
+  contentSecurityPolicy,
+  etagMatches,
+  type StablePage,
+  stabilizePage,
+} from './http-policy'
 
 describe('contentSecurityPolicy', () => {
   it('allows scripts only from the origin or with the nonce, never inline without it', () => {
@@ -79,8 +85,22 @@ describe('contentSecurityPolicy with Stripe', () => {
 
 describe('stabilizePage and etagMatches (visitor pages a CDN can share)', () => {
   const crypto = {
-    hmac: (data: string) => createHmac('sha256', 'k').update(data).digest('base64url'),
+    hmac: (parts: (Uint8Array | string)[]) => {
+      const hmac = createHmac('sha256', 'k')
+      for (const part of parts) hmac.update(part)
+      return hmac.digest('base64url')
+    },
     hash: (data: string) => createHash('sha256').update(data).digest('base64url'),
+  }
+  /** stabilizePage on a page's text, with the answer's bytes as text too. */
+  const stabilize = (
+    html: string,
+    nonce: string,
+    using: typeof crypto = crypto,
+    known?: (digest: string) => StablePage | undefined,
+  ) => {
+    const stable = stabilizePage(new TextEncoder().encode(html), nonce, using, known)
+    return { ...stable, body: new TextDecoder().decode(stable.bytes) }
   }
   /** `crypto` with every input of `hash` kept in `hashed`. */
   const countingHashes = () => {
@@ -98,8 +118,8 @@ describe('stabilizePage and etagMatches (visitor pages a CDN can share)', () => 
     `<script nonce="${nonce}">x</script><h1>${title}</h1><script nonce="${nonce}">$R={i:"#",u:${at},s:"success"},{dehydratedAt:${at},state:{data:{now:"${new Date(at).toISOString()}"},dataUpdatedAt:${at},errorUpdatedAt:0}}</script>`
 
   it('gives two renders of the same content one nonce and one digest, whatever their render times', () => {
-    const a = stabilizePage(render('RANDOMNONCE1', 1795627368675), 'RANDOMNONCE1', crypto)
-    const b = stabilizePage(render('OTHERNONCE22', 1795627399999), 'OTHERNONCE22', crypto)
+    const a = stabilize(render('RANDOMNONCE1', 1795627368675), 'RANDOMNONCE1', crypto)
+    const b = stabilize(render('OTHERNONCE22', 1795627399999), 'OTHERNONCE22', crypto)
     expect(a.nonce).toBe(b.nonce)
     expect(a.digest).toBe(b.digest)
     expect(a.body).not.toContain('RANDOMNONCE1')
@@ -108,19 +128,20 @@ describe('stabilizePage and etagMatches (visitor pages a CDN can share)', () => 
     // The ETag names the bytes (render times included): shareVisitorPage answers the first render again.
     expect(a.etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/)
     expect(a.etag).not.toBe(b.etag)
-    expect(stabilizePage(render('N3', 1795627368675), 'N3', crypto).etag).toBe(a.etag)
+    expect(stabilize(render('N3', 1795627368675), 'N3', crypto).etag).toBe(a.etag)
   })
 
   it('answers the page already served for the same content without hashing its bytes again', () => {
-    const first = stabilizePage(render('N1', 1795627368675), 'N1', crypto)
+    const first = stabilize(render('N1', 1795627368675), 'N1', crypto)
     const { hashed, counting } = countingHashes()
-    const again = stabilizePage(render('N2', 1795627399999), 'N2', counting, (digest) =>
+    const again = stabilize(render('N2', 1795627399999), 'N2', counting, (digest) =>
       digest === first.digest ? first : undefined,
     )
-    expect(again).toBe(first)
+    // The very page served before, not another build of it.
+    expect(again.bytes).toBe(first.bytes)
     expect(hashed).toHaveLength(0)
     // Other content is built and hashed as usual.
-    const other = stabilizePage(render('N3', 1795627399999, 'ピアノ'), 'N3', counting, () => undefined)
+    const other = stabilize(render('N3', 1795627399999, 'ピアノ'), 'N3', counting, () => undefined)
     expect(other.digest).not.toBe(first.digest)
     expect(hashed).toHaveLength(1)
   })
@@ -128,36 +149,54 @@ describe('stabilizePage and etagMatches (visitor pages a CDN can share)', () => 
   it('names the bytes in its ETag without hashing the page again: where the nonce stands and each render time count', () => {
     const { hashed, counting } = countingHashes()
     const page = `${render('N1', 1795627368675)}${'<p>本文</p>'.repeat(2000)}`
-    const a = stabilizePage(page, 'N1', counting)
+    const a = stabilize(page, 'N1', counting)
     expect(hashed).toHaveLength(1)
     expect(hashed[0]!.length).toBeLessThan(400)
     // Same content and digest, the nonce moved from one attribute to another: other bytes, another ETag.
-    const moved = stabilizePage(page.replace('<script nonce="N1">x', '<script nonce="">xN1'), 'N1', crypto)
+    const moved = stabilize(page.replace('<script nonce="N1">x', '<script nonce="">xN1'), 'N1', crypto)
     expect(moved.digest).toBe(a.digest)
     expect(moved.body).not.toBe(a.body)
     expect(moved.etag).not.toBe(a.etag)
     // The same render times in other places: other bytes, another ETag.
     const swapped = (at1: number, at2: number, nonce = 'N1') =>
       `<i>u:${at1}</i><i>u:${at2}</i><script nonce="${nonce}"></script>`
-    const first = stabilizePage(swapped(1795627368675, 1795627399999), 'N1', crypto)
-    const second = stabilizePage(swapped(1795627399999, 1795627368675), 'N1', crypto)
+    const first = stabilize(swapped(1795627368675, 1795627399999), 'N1', crypto)
+    const second = stabilize(swapped(1795627399999, 1795627368675), 'N1', crypto)
     expect(second.digest).toBe(first.digest)
     expect(second.etag).not.toBe(first.etag)
     // A page whose text holds a literal <time>: the same digest, and only the render time's place tells the bytes
     // apart.
-    const literal = stabilizePage('<b><time>u:1795627368675</b><script nonce="N1"></script>', 'N1', crypto)
-    const placed = stabilizePage('<b>u:1795627368675<time></b><script nonce="N1"></script>', 'N1', crypto)
+    const literal = stabilize('<b><time>u:1795627368675</b><script nonce="N1"></script>', 'N1', crypto)
+    const placed = stabilize('<b>u:1795627368675<time></b><script nonce="N1"></script>', 'N1', crypto)
     expect(placed.digest).toBe(literal.digest)
     expect(placed.etag).not.toBe(literal.etag)
     // The same bytes under another request's nonce: the same ETag.
-    expect(stabilizePage(swapped(1795627368675, 1795627399999, 'OTHER2'), 'OTHER2', crypto).etag).toBe(
-      first.etag,
-    )
+    expect(stabilize(swapped(1795627368675, 1795627399999, 'OTHER2'), 'OTHER2', crypto).etag).toBe(first.etag)
+  })
+
+  it('reads the page as bytes exactly as its text: Japanese next to render times and nonces, the digest of the text', () => {
+    const page = `<p>英語u:1795627368675あ</p><script nonce="N+1/">$R={u:1795627368675,t:"日本語now:\\"x"}</script>${'<p>本文</p>'.repeat(50)}<i nonce="N+1/">dataUpdatedAt:1795627368675</i>`
+    const stable = stabilize(page, 'N+1/')
+    // The nonce replaced everywhere, nothing else changed.
+    expect(stable.body).toBe(page.replaceAll('N+1/', stable.nonce))
+    // The digest is the HMAC of the content as text: the page without its nonce, each render time as <time>.
+    const content = page
+      .replaceAll('N+1/', '')
+      .replace(
+        /\b(u|dehydratedAt|dataUpdatedAt|errorUpdatedAt):\d{13}\b|\bnow:"\d{4}-\d\d-\d\dT[\d:.]+Z"/g,
+        '<time>',
+      )
+    expect(content.match(/<time>/g)).toHaveLength(3)
+    expect(stable.digest).toBe(crypto.hmac([content]))
+    // A page without a nonce or a render time is answered as it is.
+    const plain = stabilize('<p>お知らせ</p>', 'N+1/')
+    expect(plain.body).toBe('<p>お知らせ</p>')
+    expect(plain.digest).toBe(crypto.hmac(['<p>お知らせ</p>']))
   })
 
   it('gives different content another nonce, digest and ETag', () => {
-    const a = stabilizePage(render('N1', 1795627368675), 'N1', crypto)
-    const b = stabilizePage(render('N1', 1795627368675, 'ピアノ'), 'N1', crypto)
+    const a = stabilize(render('N1', 1795627368675), 'N1', crypto)
+    const b = stabilize(render('N1', 1795627368675, 'ピアノ'), 'N1', crypto)
     expect([b.nonce, b.digest, b.etag]).not.toContain(a.nonce)
     expect(b.digest).not.toBe(a.digest)
     expect(b.etag).not.toBe(a.etag)

@@ -8,8 +8,8 @@ import { logger } from './logger.server'
 /** React's mark on a Suspense boundary it rendered its fallback for, leaving the part to the browser. */
 export const LEFT_TO_BROWSER = '<!--$!-->'
 
-/** The HTML of a rendered page, by its response body: read again as text only if nothing kept it (renderedHtml). */
-const htmlByBody = new WeakMap<ReadableStream, string>()
+/** A rendered page's bytes, by its response body: read back from the body only if nothing kept them (renderedBytes). */
+const bytesByBody = new WeakMap<ReadableStream, Uint8Array>()
 
 /**
  * Renders a page to one string (docs/decisions/0032). Every loader has run and its data is in the query cache
@@ -31,11 +31,9 @@ export const renderPage = defineHandlerCallback(async ({ request, router, respon
         'a part of the page suspended on the server and is left to the browser',
       )
     // Bytes, not the string: a string body is checked for lone surrogates and encoded again on every read.
-    const response = new Response(Buffer.from(html), {
-      status: getSsrStatus(router),
-      headers: responseHeaders,
-    })
-    if (response.body) htmlByBody.set(response.body, html)
+    const bytes = Buffer.from(html)
+    const response = new Response(bytes, { status: getSsrStatus(router), headers: responseHeaders })
+    if (response.body) bytesByBody.set(response.body, bytes)
     return response
   } catch (error) {
     // What Start's own string handler answers; a loader's error never gets here (the route's error page renders).
@@ -54,9 +52,10 @@ export function leftToBrowser(html: string, responseHeaders: Headers): boolean {
 }
 
 /**
- * A rendered page's HTML without reading its body back from bytes: the same body object travels through the
- * middlewares that copy a response's headers (`new Response(body, response)`). Undefined for any other body.
+ * A rendered page's bytes without reading its body: the same body object travels through the middlewares that copy
+ * a response's headers (`new Response(body, response)`). Undefined for any other body. Not to be written to: the
+ * response's body may still be sent.
  */
-export function renderedHtml(response: Response): string | undefined {
-  return response.body ? htmlByBody.get(response.body) : undefined
+export function renderedBytes(response: Response): Uint8Array | undefined {
+  return response.body ? bytesByBody.get(response.body) : undefined
 }

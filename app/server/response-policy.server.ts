@@ -20,7 +20,7 @@ import {
   stabilizePage,
   VISITOR_PAGE_CACHE_CONTROL,
 } from './http-policy'
-import { renderedHtml } from './render-page.server'
+import { renderedBytes } from './render-page.server'
 import { normalizeServerFnFailure } from './server-fn-errors.server'
 
 export { precheckServerFnRequest, serverFnCallFailed } from './server-fn-errors.server'
@@ -112,9 +112,6 @@ export const keptPagesForTest = () => [...servedPages.values()]
  * that answers it again (compressing the home page costs ~3.5 ms at brotli's level 5, about half of rendering it).
  */
 interface ServedPage extends StablePage {
-  /** Empty: the page is kept as `bytes`. */
-  body: ''
-  bytes: Uint8Array<ArrayBuffer>
   compressed: { br?: Promise<Uint8Array<ArrayBuffer>>; gzip?: Promise<Uint8Array<ArrayBuffer>> }
   /** Counted in the cache's size once made, so that its bound holds for them too. */
   compressedBytes: number
@@ -170,18 +167,21 @@ export async function shareVisitorPage(
   const address = pageAddress(request)
   // The first render of this content is answered again, byte for byte, so that its ETag holds.
   const stable = stabilizePage(
-    renderedHtml(response) ?? (await response.text()),
+    renderedBytes(response) ?? new Uint8Array(await response.arrayBuffer()),
     nonce,
     {
-      hmac: (data) => createHmac('sha256', key).update(address).update('\n').update(data).digest('base64url'),
+      hmac: (parts) => {
+        const hmac = createHmac('sha256', key).update(address).update('\n')
+        for (const part of parts) hmac.update(part)
+        return hmac.digest('base64url')
+      },
       hash: (data) => createHash('sha256').update(data).digest('base64url'),
     },
     (digest) => servedPages.get(digest),
   )
   let page = servedPages.get(stable.digest)
   if (!page) {
-    // Kept as bytes only: the string (two bytes a character for Japanese) would double what the bound counts.
-    page = { ...stable, body: '', bytes: Buffer.from(stable.body), compressed: {}, compressedBytes: 0 }
+    page = { ...stable, compressed: {}, compressedBytes: 0 }
     servedPages.set(page.digest, page)
   }
   const headers = new Headers(response.headers)
