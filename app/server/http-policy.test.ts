@@ -4,6 +4,7 @@ import {
   cacheControlFor,
   contentSecurityPolicy,
   etagMatches,
+  renderTimesIn,
   type StablePage,
   stabilizePage,
 } from './http-policy'
@@ -192,6 +193,56 @@ describe('stabilizePage and etagMatches (visitor pages a CDN can share)', () => 
     const plain = stabilize('<p>お知らせ</p>', 'N+1/')
     expect(plain.body).toBe('<p>お知らせ</p>')
     expect(plain.digest).toBe(crypto.hmac(['<p>お知らせ</p>']))
+  })
+
+  it('finds the render times from the colons exactly where the pattern matches, over many made-up pages', () => {
+    const pattern =
+      /\b(u|dehydratedAt|dataUpdatedAt|errorUpdatedAt):\d{13}\b|\bnow:"\d{4}-\d\d-\d\dT[\d:.]+Z"/g
+    // Render times whole and in pieces, with what may stand around them.
+    const pieces = [
+      'u:1795627368675',
+      'now:"2026-12-05T10:00:00.000Z"',
+      'dataUpdatedAt:1795627368675',
+      'u',
+      'nu',
+      'now',
+      'know',
+      'dehydratedAt',
+      'xdataUpdatedAt',
+      'errorUpdatedAt',
+      ':',
+      '"',
+      ',',
+      '1795627368675',
+      '2026-12-05T10:00:00.000Z',
+      'T10:00',
+      '9',
+      'Z"',
+      'あ',
+      '_',
+    ]
+    // A small deterministic generator (Park–Miller): the same pages on every run.
+    let seed = 42
+    const random = (n: number) => {
+      seed = (seed * 48_271) % 2_147_483_647
+      return seed % n
+    }
+    let matches = 0
+    for (let page = 0; page < 3000; page++) {
+      const text = Array.from({ length: 1 + random(40) }, () => pieces[random(pieces.length)]).join('')
+      const expected = [...text.matchAll(pattern)].map((m) => ({ index: m.index, time: m[0] }))
+      expect(renderTimesIn(text), text).toEqual(expected)
+      matches += expected.length
+    }
+    // The pages did hold render times, of every kind.
+    expect(matches).toBeGreaterThan(300)
+    expect(
+      renderTimesIn('{u:1795627368675,now:"2026-12-05T10:00:00.000Z",dataUpdatedAt:1795627368675}'),
+    ).toEqual([
+      { index: 1, time: 'u:1795627368675' },
+      { index: 17, time: 'now:"2026-12-05T10:00:00.000Z"' },
+      { index: 48, time: 'dataUpdatedAt:1795627368675' },
+    ])
   })
 
   it('gives different content another nonce, digest and ETag', () => {
