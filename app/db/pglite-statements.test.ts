@@ -70,6 +70,29 @@ describe('cacheStatements', () => {
     expect((await cached.query(text, params, drizzleOptions)).rows).toEqual(want.rows)
   })
 
+  it('parses with the given parsers first and the client’s for every other type, in both row modes', async () => {
+    // drizzle's own set: timestamps, dates and intervals as text; ints, arrays, json and booleans as PGlite parses.
+    const parsers = Object.fromEntries(
+      [1114, 1184, 1186, 1082, 1231, 1115, 1185, 1187, 1182].map((t) => [t, String]),
+    )
+    const text = `select id, price, tags, at, meta, at::date as day, interval '1 day' as span, price > 0 as paid,
+      array[at] as ats, 1.5::numeric as n from items order by id`
+    for (const rowMode of ['array', 'object'] as const) {
+      const want = await plain.query(text, [], { rowMode, parsers })
+      const got = await cached.query(text, [], { rowMode, parsers })
+      expect(got.rows, rowMode).toEqual(want.rows)
+      expect(got.fields, rowMode).toEqual(want.fields)
+    }
+    const [first] = (await cached.query<Record<string, unknown>>(text, [], { parsers })).rows
+    expect(first).toMatchObject({ id: 1, price: 1000, tags: ['a', 'b'], meta: { k: 1 }, paid: true })
+    expect(typeof first!.at).toBe('string')
+    expect(typeof first!.span).toBe('string')
+    // The client's own parsers are left as they were.
+    expect(
+      typeof (await cached.query<{ at: unknown }>('select at from items where id = 1')).rows[0]!.at,
+    ).toBe('object')
+  })
+
   it('prepares again when a table changes under a cached `select *`', async () => {
     await cached.exec('create table notes (id int primary key); insert into notes values (1)')
     const text = 'select * from notes where id = $1'
