@@ -189,10 +189,11 @@ describe('stabilizePage and etagMatches (visitor pages a CDN can share)', () => 
       )
     expect(content.match(/<time>/g)).toHaveLength(3)
     expect(stable.digest).toBe(crypto.hmac([content]))
-    // A page without a nonce or a render time is answered as it is.
+    // A page without a nonce or a render time is answered as it is, and so is any page for an empty nonce.
     const plain = stabilize('<p>お知らせ</p>', 'N+1/')
     expect(plain.body).toBe('<p>お知らせ</p>')
     expect(plain.digest).toBe(crypto.hmac(['<p>お知らせ</p>']))
+    expect(stabilize('<p nonce="">お知らせ</p>', '').body).toBe('<p nonce="">お知らせ</p>')
   })
 
   it('finds the render times from the colons exactly where the pattern matches, over many made-up pages', () => {
