@@ -111,7 +111,7 @@ export interface StablePage {
  * ASCII only, and `\b`, `\d` are ASCII classes, so it matches the page's UTF-8 bytes read as Latin-1 exactly where
  * it matches the page's text.
  */
-const RENDER_TIMES =
+export const RENDER_TIMES =
   /\b(u|dehydratedAt|dataUpdatedAt|errorUpdatedAt):\d{13}\b|\bnow:"\d{4}-\d\d-\d\dT[\d:.]+Z"/g
 
 /** RENDER_TIMES where it starts at a given place (lastIndex). */
@@ -212,18 +212,14 @@ export function stabilizePage(
 /** A copy of `page` with the `length` bytes at each offset in `at` replaced by `nonce` (ASCII). */
 function withNonce(page: Buffer, at: number[], length: number, nonce: string): Uint8Array<ArrayBuffer> {
   const stable = Buffer.from(nonce, 'latin1')
-  const out = new Uint8Array(page.length + at.length * (stable.length - length))
+  const parts: Uint8Array[] = []
   let from = 0
-  let to = 0
   for (const start of at) {
-    out.set(page.subarray(from, start), to)
-    to += start - from
-    out.set(stable, to)
-    to += stable.length
+    parts.push(page.subarray(from, start), stable)
     from = start + length
   }
-  out.set(page.subarray(from), to)
-  return out
+  parts.push(page.subarray(from))
+  return Buffer.concat(parts) as Uint8Array<ArrayBuffer>
 }
 
 /** RFC 9110 §13.1.2: If-None-Match compares weakly; `*` matches any current representation. */
