@@ -1,4 +1,6 @@
-import { and, asc, desc, eq, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gte, inArray, type Placeholder, type SQL, sql } from 'drizzle-orm'
+import { PgDialect } from 'drizzle-orm/pg-core'
+import { LRUCache } from 'lru-cache'
 import type {
   ClassWorkDetail,
   ClassWorkSearchResult,
@@ -137,7 +139,60 @@ function sortOrder(sort: SearchSort | undefined, c: typeof classWorks): SQL[] {
 }
 
 /**
- * The WHERE, relevance and relevance tiers of a class search (classWorkSearchQueries builds the queries).
+ * A search's values by the name of the placeholder each one fills. Which names are present decides the text of the
+ * search's statements (with the sort): classWorkSearchClauses reads nothing else, so a statement built once for a
+ * set of names (searchStatementKey) serves every search with those names (countedPageRows, docs/decisions/0051).
+ * Terms are t0, t1, …; slots s0, s1, …; timestamps are ISO strings.
+ */
+export type SearchValues = Record<string, string | number>
+
+export function searchValues(p: SearchParams): SearchValues {
+  const v: SearchValues = {}
+  const terms = searchTerms(p.q)
+  terms.forEach((term, i) => {
+    v[`t${i}`] = term
+  })
+  const grams = gramsTsquery(terms)
+  if (grams) v.grams = grams
+  if (p.category !== undefined) v.category = p.category
+  if (p.style !== undefined) v.style = p.style
+  if (p.price_min !== undefined) v.price_min = p.price_min
+  if (p.price_max !== undefined) v.price_max = p.price_max
+  if (p.grade !== undefined) v.grade = p.grade
+  // The stars asked for in halves: see rating_halves in classWorkSearchClauses.
+  if (p.rating_min !== undefined) v.rating_halves = Math.round(p.rating_min * 2)
+  searchSlots(p)?.forEach((slot, i) => {
+    v[`s${i}`] = slot
+  })
+  if (p.from !== undefined || p.to !== undefined) {
+    // A flag, not a placeholder: the search has the lesson-date condition (with either bound, or only not canceled).
+    v.dates = 1
+    // A lesson (or a course's run) that can still be booked: not one that started earlier today or in the past
+    // (0024), like the weekday and time filter.
+    const fromDay = p.from ? tokyoDayStart(p.from) : undefined
+    const lower = p.now && (!fromDay || fromDay < p.now) ? p.now : fromDay
+    if (lower) v.starts_from = lower.toISOString()
+    if (p.to) v.starts_before = new Date(tokyoDayStart(p.to).getTime() + DAY).toISOString()
+  }
+  return v
+}
+
+/** The names of a search's values and its sort: equal keys, equal statement texts. */
+export function searchStatementKey(v: SearchValues, sort: SearchSort | undefined): string {
+  return `${sort ?? 'new'}|${Object.keys(v).join(',')}`
+}
+
+/** Each value as itself (a statement run once), or as its placeholder (a statement kept for its key). */
+type Bind = (name: string) => unknown
+const named = (prefix: string, v: SearchValues) => {
+  const names: string[] = []
+  while (`${prefix}${names.length}` in v) names.push(`${prefix}${names.length}`)
+  return names
+}
+
+/**
+ * The WHERE, relevance and relevance tiers of a class search (classWorkSearchQueries builds the queries), from the
+ * names in its values alone (searchValues); `bind` gives each value's SQL.
  *
  * Keyword: the query is normalized like search_text (app/lib/search-normalize.ts) and split on spaces; every term
  * must match. The GIN expression index on class_search_bigrams(search_text) (unigrams + bigrams, migrations
@@ -152,61 +207,61 @@ function sortOrder(sort: SearchSort | undefined, c: typeof classWorks): SQL[] {
  * the `@@` of the title's own GIN index, so the planner knows when title matches are rare and reads them from the
  * index instead of walking the whole sort index to find a few.
  */
-function classWorkSearchClauses(p: SearchParams): {
+function classWorkSearchClauses(
+  v: SearchValues,
+  bind: Bind,
+): {
   condition: SQL
   walkCondition: SQL
   relevance: SQL | undefined
   tiers: (SQL | undefined)[]
 } {
   const where: SQL[] = [eq(classWorks.isPublished, true)]
-  const terms = searchTerms(p.q)
+  const terms = named('t', v).map(bind)
   for (const term of terms) where.push(sql`strpos(${classWorks.searchText}, ${term}) > 0`)
-  if (p.category !== undefined) where.push(eq(classWorks.categoryId, p.category))
-  if (p.style !== undefined) where.push(eq(classWorks.classStyleId, p.style))
-  if (p.price_min !== undefined) where.push(gte(classWorks.price, p.price_min))
-  if (p.price_max !== undefined) where.push(lte(classWorks.price, p.price_max))
+  if ('category' in v) where.push(sql`${classWorks.categoryId} = ${bind('category')}`)
+  if ('style' in v) where.push(sql`${classWorks.classStyleId} = ${bind('style')}`)
+  if ('price_min' in v) where.push(sql`${classWorks.price} >= ${bind('price_min')}`)
+  if ('price_max' in v) where.push(sql`${classWorks.price} <= ${bind('price_max')}`)
   // target_grade_ids mirrors class_work_target_grades (trigger, migration 0004): no join per matching row.
-  if (p.grade !== undefined) where.push(sql`${classWorks.targetGradeIds} @> array[${p.grade}::int]`)
+  if ('grade' in v) where.push(sql`${classWorks.targetGradeIds} @> array[${bind('grade')}::int]`)
   // The average the cards show (not the Bayesian score) against the stars asked for: rating_halves is that one-decimal
   // figure in half stars rounded down (an indexed generated column, migration 0025), and rating_min comes in halves,
   // so a card showing ★4.0 is kept by ★4以上 and one showing ★4.4 is not by ★4.5以上. Unrated classes (null) drop out.
-  if (p.rating_min !== undefined) where.push(gte(classWorks.ratingHalves, Math.round(p.rating_min * 2)))
-  const slots = searchSlots(p)
+  if ('rating_halves' in v) where.push(sql`${classWorks.ratingHalves} >= ${bind('rating_halves')}`)
+  const slotNames = named('s', v)
+  const slots =
+    slotNames.length > 0
+      ? sql`array[${sql.join(
+          slotNames.map((name) => sql`${bind(name)}`),
+          sql`, `,
+        )}]::smallint[]`
+      : undefined
   if (slots) {
     // An upcoming, live lesson in one of the slots: the class's own slot list (kept with next_start_at, refreshed
     // before such a search). Without a keyword its GIN index finds the classes; with one, the keyword's index finds
     // fewer candidates and the list is checked per row — written so that the planner cannot AND the two indexes,
     // which reads tens of thousands of slot entries to drop most of them (measured: 10 ms → 6 ms at 100k classes).
-    const overlaps = sql`${classWorks.upcomingSlots} && array[${sql.join(
-      slots.map((n) => sql`${n}`),
-      sql`, `,
-    )}]::smallint[]`
+    const overlaps = sql`${classWorks.upcomingSlots} && ${slots}`
     where.push(terms.length > 0 ? sql`(${overlaps}) is true` : overlaps)
   }
-  if (p.from !== undefined || p.to !== undefined) {
-    // A lesson (or a course's run) that can still be booked: not one that started earlier today or in the past
-    // (0024), like the weekday and time filter.
-    const fromDay = p.from ? tokyoDayStart(p.from) : undefined
-    const lower = p.now && (!fromDay || fromDay < p.now) ? p.now : fromDay
+  if ('dates' in v) {
     const range: SQL[] = [eq(classWorkSchedules.isCanceled, false)]
-    if (lower) range.push(gte(classWorkSchedules.startedAt, lower))
-    if (p.to) range.push(lt(classWorkSchedules.startedAt, new Date(tokyoDayStart(p.to).getTime() + DAY)))
+    if ('starts_from' in v)
+      range.push(sql`${classWorkSchedules.startedAt} >= ${bind('starts_from')}::timestamptz`)
+    if ('starts_before' in v)
+      range.push(sql`${classWorkSchedules.startedAt} < ${bind('starts_before')}::timestamptz`)
     // With a weekday or time asked too, the same lesson must meet both: a Saturday-morning lesson next month and a
     // Tuesday one this week do not make "Saturday mornings this week".
-    if (slots)
-      range.push(
-        sql`${classWorkSchedules.slot} = any(array[${sql.join(
-          slots.map((n) => sql`${n}`),
-          sql`, `,
-        )}]::smallint[])`,
-      )
+    if (slots) range.push(sql`${classWorkSchedules.slot} = any(${slots})`)
     where.push(
       sql`exists (select 1 from ${classWorkSchedules} where ${classWorkSchedules.classWorkId} = ${classWorks.id} and ${and(...range)})`,
     )
   }
   const walkCondition = and(...where)!
-  const grams = gramsTsquery(terms)
-  if (!grams) return { condition: walkCondition, walkCondition, relevance: undefined, tiers: [undefined] }
+  if (!('grams' in v))
+    return { condition: walkCondition, walkCondition, relevance: undefined, tiers: [undefined] }
+  const grams = bind('grams')
 
   const inTitle = terms.map((term) => sql`strpos(${classWorks.searchTitle}, ${term}) > 0`)
   const found = sql.join(
@@ -234,36 +289,25 @@ function classWorkSearchClauses(p: SearchParams): {
   }
 }
 
+const capped = (db: Db, where: SQL | undefined, cap: number) =>
+  db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(db.select({ one: sql`1` }).from(classWorks).where(where).limit(cap).as('matches'))
+
 /**
- * The queries of a class search, unexecuted (the benchmark and a test EXPLAIN them):
- * - `count`: the matches counted up to SEARCH_COUNT_CAP + 1 (from the GIN index, or from the category index alone);
- * - `countedPage(offset)`: the count and, with at most SEARCH_COUNT_CAP matches, one page of them sorted by
- *   relevance and the chosen sort;
- * - `walk(tier, limit, offset)`: with more, one relevance tier in the chosen order, walking that sort's index and
- *   stopping once the page is full; `tierCount(tier, cap)` counts a tier up to `cap`, to skip whole tiers when
- *   paging past them.
+ * `count` and, while it is within the cap, one page of the matches sorted by relevance and the chosen sort, in one
+ * statement (each statement costs a round trip, and on PGlite its own parse and plan): rows of (n, id, ord). The cap
+ * is a one-time filter on the lateral page, so a larger set of matches is never sorted; with no id on the page, one
+ * row carries the count alone.
  */
-export function classWorkSearchQueries(db: Db, p: SearchParams) {
-  const { condition, walkCondition, relevance, tiers } = classWorkSearchClauses(p)
-  const capped = (where: SQL | undefined, cap: number) =>
-    db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(db.select({ one: sql`1` }).from(classWorks).where(where).limit(cap).as('matches'))
-  const inTier = (tier: number) => and(walkCondition, tiers[tier])
-  const ranking = [...(relevance ? [sql`${relevance} desc`] : []), ...sortOrder(p.sort, classWorks)]
-  return {
-    page: p.page ?? 1,
-    tiers: tiers.length,
-    // next_start_at and upcoming_slots go stale together when a lesson starts: refreshed before they are read.
-    refreshesNextStart: p.sort === 'start' || searchSlots(p) !== undefined,
-    count: capped(condition, SEARCH_COUNT_CAP + 1),
-    /**
-     * `count` and, while it is within the cap, one page of the matches sorted by relevance and the chosen sort, in
-     * one statement (each statement costs a round trip, and on PGlite its own parse and plan): rows of (n, id, ord).
-     * The cap is a one-time filter on the lateral page, so a larger set of matches is never sorted; with no id on
-     * the page, one row carries the count alone.
-     */
-    countedPage: (offset: number) => sql`with cnt(n) as (${capped(condition, SEARCH_COUNT_CAP + 1)})
+function countedPageStatement(
+  db: Db,
+  { condition, relevance }: ReturnType<typeof classWorkSearchClauses>,
+  sort: SearchSort | undefined,
+  offset: number | Placeholder,
+): SQL {
+  const ranking = [...(relevance ? [sql`${relevance} desc`] : []), ...sortOrder(sort, classWorks)]
+  return sql`with cnt(n) as (${capped(db, condition, SEARCH_COUNT_CAP + 1)})
       select cnt.n, r.id, r.ord from cnt left join lateral (${db
         .select({
           id: classWorks.id,
@@ -274,8 +318,29 @@ export function classWorkSearchQueries(db: Db, p: SearchParams) {
         .orderBy(...ranking)
         .limit(SEARCH_PER_PAGE)
         .offset(offset)}) r on true
-      order by r.ord`,
-    tierCount: (tier: number, cap: number) => capped(inTier(tier), cap),
+      order by r.ord`
+}
+
+/**
+ * The queries of a class search with its values written in, unexecuted (the benchmark and a test EXPLAIN them):
+ * - `count`: the matches counted up to SEARCH_COUNT_CAP + 1 (from the GIN index, or from the category index alone);
+ * - `countedPage(offset)`: the count and, with at most SEARCH_COUNT_CAP matches, one page of them sorted by
+ *   relevance and the chosen sort (countedPageStatement; a search runs it as countedPageRows does);
+ * - `walk(tier, limit, offset)`: with more, one relevance tier in the chosen order, walking that sort's index and
+ *   stopping once the page is full; `tierCount(tier, cap)` counts a tier up to `cap`, to skip whole tiers when
+ *   paging past them.
+ */
+export function classWorkSearchQueries(db: Db, p: SearchParams) {
+  const v = searchValues(p)
+  const clauses = classWorkSearchClauses(v, (name) => v[name])
+  const { condition, walkCondition, tiers } = clauses
+  const inTier = (tier: number) => and(walkCondition, tiers[tier])
+  return {
+    page: p.page ?? 1,
+    tiers: tiers.length,
+    count: capped(db, condition, SEARCH_COUNT_CAP + 1),
+    countedPage: (offset: number) => countedPageStatement(db, clauses, p.sort, offset),
+    tierCount: (tier: number, cap: number) => capped(db, inTier(tier), cap),
     // Planned for its values on every run: how many classes a tier holds decides between walking the sort's index
     // and sorting the tier, and a generic plan cannot know (PGlite kept one 3× slower at 100k classes, 0026).
     walk: (tier: number, limit: number, offset: number) =>
@@ -287,6 +352,46 @@ export function classWorkSearchQueries(db: Db, p: SearchParams) {
         .limit(limit)
         .offset(offset)}`,
   }
+}
+
+/** countedPage with a placeholder for each of the values and for the offset: the same text for every search of a key. */
+export function countedPageTemplate(db: Db, v: SearchValues, sort: SearchSort | undefined): SQL {
+  return countedPageStatement(
+    db,
+    classWorkSearchClauses(v, (name) => sql.placeholder(name)),
+    sort,
+    sql.placeholder('offset'),
+  )
+}
+
+const dialect = new PgDialect()
+
+/** The counted-page statements of a database by searchStatementKey; a key is at most 50 terms and 21 slots long. */
+const countedPagesOf = new WeakMap<Db, LRUCache<string, ReturnType<Db['_']['session']['prepareQuery']>>>()
+
+/**
+ * countedPage's rows for a search: its statement is built once per key (names and sort) with placeholders, and each
+ * search only fills them in. Building it with drizzle took ~0.3 ms of a distinct search's ~8 ms (docs/decisions/0051).
+ */
+export async function countedPageRows(db: Db, p: SearchParams, offset: number) {
+  const v = searchValues(p)
+  const key = searchStatementKey(v, p.sort)
+  let kept = countedPagesOf.get(db)
+  if (!kept) {
+    kept = new LRUCache({ max: 200 })
+    countedPagesOf.set(db, kept)
+  }
+  let prepared = kept.get(key)
+  if (!prepared) {
+    prepared = db._.session.prepareQuery(
+      dialect.sqlToQuery(countedPageTemplate(db, v, p.sort)),
+      undefined,
+      undefined,
+      false,
+    )
+    kept.set(key, prepared)
+  }
+  return rowsOf<{ n: number; id: number | null }>(await prepared.execute({ ...v, offset }))
 }
 
 /**
@@ -310,18 +415,19 @@ export async function searchClassWorkIds(
   p: SearchParams,
   now: Date,
 ): Promise<{ ids: number[]; total: number; capped: boolean; page: number }> {
-  const q = classWorkSearchQueries(db, { ...p, now })
-  if (q.refreshesNextStart) await refreshNextStarts(db, now)
-  const offset = (q.page - 1) * SEARCH_PER_PAGE
-  const result: unknown = await db.execute(q.countedPage(offset))
-  const rows = rowsOf<{ n: number; id: number | null }>(result)
+  const page = p.page ?? 1
+  // next_start_at and upcoming_slots go stale together when a lesson starts: refreshed before they are read.
+  if (p.sort === 'start' || searchSlots(p) !== undefined) await refreshNextStarts(db, now)
+  const offset = (page - 1) * SEARCH_PER_PAGE
+  const rows = await countedPageRows(db, { ...p, now }, offset)
   const n = Number(rows[0]?.n ?? 0)
   if (n <= SEARCH_COUNT_CAP) {
     const ids = rows.flatMap((r) => (r.id === null ? [] : [Number(r.id)]))
-    return { ids, total: n, capped: false, page: q.page }
+    return { ids, total: n, capped: false, page }
   }
 
   // More than the cap: walk the tiers best first, skipping whole tiers that end before the page.
+  const q = classWorkSearchQueries(db, { ...p, now })
   const ids: number[] = []
   let skip = offset
   for (let tier = 0; tier < q.tiers && ids.length < SEARCH_PER_PAGE; tier++) {
@@ -333,7 +439,7 @@ export async function searchClassWorkIds(
       skip -= Number(inTier?.n ?? 0)
     }
   }
-  return { ids, total: SEARCH_COUNT_CAP, capped: true, page: q.page }
+  return { ids, total: SEARCH_COUNT_CAP, capped: true, page }
 }
 
 export async function searchClassWorks(db: Db, p: SearchParams, now: Date): Promise<ClassWorkSearchResult> {
