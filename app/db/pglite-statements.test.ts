@@ -66,8 +66,13 @@ describe('cacheStatements', () => {
     const params = [new Uint8Array([0, 1, 255])]
     const want = await plain.query(text, params, drizzleOptions)
     expect(typeof (want.rows[0] as unknown[])[1]).toBe('string')
+    // The same options object every run, as a prepared drizzle statement passes it (its parsers are made once).
     expect((await cached.query(text, params, drizzleOptions)).rows).toEqual(want.rows)
     expect((await cached.query(text, params, drizzleOptions)).rows).toEqual(want.rows)
+    const other = 'select at, id from items order by id desc'
+    expect((await cached.query(other, [], drizzleOptions)).rows).toEqual(
+      (await plain.query(other, [], drizzleOptions)).rows,
+    )
   })
 
   it('parses with the given parsers first and the client’s for every other type, in both row modes', async () => {

@@ -111,14 +111,21 @@ export function cacheStatements(client: PGlite, options: { max?: number } = {}):
    * intervals, on every statement), parseResults spreads them over the client's 318 into a new object for every
    * statement: ~55 µs each, more than parsing the rows of a page of cards. An object that holds only the given
    * ones, with the client's parsers as its prototype, finds the same parser for every type and takes ~1 µs to make.
+   * It is kept for the options object it was made for: a prepared drizzle statement passes the same one every run.
    */
-  const parsing = (queryOptions?: QueryOptions): [PGlite['parsers'], QueryOptions | undefined] =>
-    queryOptions?.parsers
-      ? [
-          Object.assign(Object.create(client.parsers), queryOptions.parsers),
-          { ...queryOptions, parsers: undefined },
-        ]
-      : [client.parsers, queryOptions]
+  const madeFor = new WeakMap<QueryOptions, [PGlite['parsers'], QueryOptions]>()
+  const parsing = (queryOptions?: QueryOptions): [PGlite['parsers'], QueryOptions | undefined] => {
+    if (!queryOptions?.parsers) return [client.parsers, queryOptions]
+    let made = madeFor.get(queryOptions)
+    if (!made) {
+      made = [
+        Object.assign(Object.create(client.parsers), queryOptions.parsers),
+        { ...queryOptions, parsers: undefined },
+      ]
+      madeFor.set(queryOptions, made)
+    }
+    return made
+  }
 
   const query = async <T>(text: string, params: unknown[] = [], queryOptions?: QueryOptions) => {
     const plain =

@@ -47,7 +47,8 @@ function headersFor(request: ApiRequest): Headers {
     ? undefined
     : nextWriteKey(
         request.method,
-        `${request.path}?${JSON.stringify(request.query ?? {})}\n${JSON.stringify(request.body ?? null)}`,
+        () =>
+          `${request.path}?${JSON.stringify(request.query ?? {})}\n${JSON.stringify(request.body ?? null)}`,
       )
   if (writeKey) headers.set('idempotency-key', writeKey)
   return headers

@@ -17,13 +17,13 @@ export function withWriteKeys<T>(key: string, run: () => Promise<T>): Promise<T>
 }
 
 /**
- * The key for the next /v1 write of this server function (`request`: its method, path and JSON body), or undefined
- * outside one run under a key.
+ * The key for the next /v1 write of this server function (`request`: its path and JSON body, written only when a
+ * key is made; a page render's reads make none), or undefined outside one run under a key.
  */
-export function nextWriteKey(method: string, request: string): string | undefined {
+export function nextWriteKey(method: string, request: () => string): string | undefined {
   const current = scope.getStore()
   if (!current || method === 'GET') return undefined
   current.writes += 1
-  const hash = createHash('sha256').update(`${current.key}\n${current.writes}\n${method}\n${request}`)
+  const hash = createHash('sha256').update(`${current.key}\n${current.writes}\n${method}\n${request()}`)
   return `bff-${hash.digest('base64url')}`
 }
