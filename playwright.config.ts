@@ -1,5 +1,6 @@
 import { defineConfig, devices } from '@playwright/test'
 import { findChromium } from './scripts/find-chromium.mjs'
+import { SERVER_NODE_FLAGS } from './scripts/server-flags.mjs'
 
 const PORT = Number(process.env.E2E_PORT ?? 3100)
 const baseURL = `http://localhost:${PORT}`
@@ -46,7 +47,7 @@ export default defineConfig({
   ],
   webServer: {
     // The production build, as `npm start` serves it.
-    command: 'node scripts/start.mjs',
+    command: `node ${SERVER_NODE_FLAGS.join(' ')} scripts/start.mjs`,
     url: `${baseURL}/`,
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,

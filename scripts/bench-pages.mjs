@@ -22,6 +22,7 @@ import http from 'node:http'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import postgres from 'postgres'
 import { readingsDone } from './readings-done.mjs'
+import { SERVER_NODE_FLAGS } from './server-flags.mjs'
 
 const SECONDS = Number(process.env.BENCH_PAGE_SECONDS ?? 5)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
@@ -186,7 +187,7 @@ async function measureServer(origin) {
 }
 
 function startServer({ port, dataDir, databaseUrl }) {
-  return spawn(process.execPath, ['scripts/start.mjs'], {
+  return spawn(process.execPath, [...SERVER_NODE_FLAGS, 'scripts/start.mjs'], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -16,6 +16,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { chromium } from '@playwright/test'
 import { ensureChromium } from './find-chromium.mjs'
 import { FIRST_LOAD_BUDGET_KB, firstLoadJs } from './first-load-js.mjs'
+import { SERVER_NODE_FLAGS } from './server-flags.mjs'
 import { warmCompressedAssets } from './static-files.mjs'
 
 const PORT = Number(process.env.BENCH_PORT ?? 3200)
@@ -153,7 +154,7 @@ async function lighthouseScores(pages) {
   return rows
 }
 
-const server = spawn(process.execPath, ['scripts/start.mjs'], {
+const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'scripts/start.mjs'], {
   env: {
     ...process.env,
     PORT: String(PORT),

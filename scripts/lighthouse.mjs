@@ -13,6 +13,7 @@ import lighthouse from 'lighthouse'
 import { findChromium } from './find-chromium.mjs'
 import { afterFirstRuns, mainThreadCpuShare } from './lighthouse-host.mjs'
 import { readingsDone } from './readings-done.mjs'
+import { SERVER_NODE_FLAGS } from './server-flags.mjs'
 import { warmCompressedAssets } from './static-files.mjs'
 
 const PORT = Number(process.env.LIGHTHOUSE_PORT ?? 3290)
@@ -42,7 +43,7 @@ async function waitFor(url, ms = 180_000) {
 }
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'manabi-lighthouse-'))
-const server = spawn(process.execPath, ['scripts/start.mjs'], {
+const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'scripts/start.mjs'], {
   env: {
     ...process.env,
     PORT: String(PORT),
