@@ -336,7 +336,6 @@ export function classWorkSearchQueries(db: Db, p: SearchParams) {
   const { condition, walkCondition, tiers } = clauses
   const inTier = (tier: number) => and(walkCondition, tiers[tier])
   return {
-    page: p.page ?? 1,
     tiers: tiers.length,
     count: capped(db, condition, SEARCH_COUNT_CAP + 1),
     countedPage: (offset: number) => countedPageStatement(db, clauses, p.sort, offset),
