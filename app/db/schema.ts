@@ -75,6 +75,8 @@ export const users = pgTable(
     teacherVerifiedAt: ts('teacher_verified_at'),
     /** Set by an operator acting on a report: no sign-in, no sessions, no public classes (issue 15). */
     suspendedAt: ts('suspended_at'),
+    /** Followers who are not suspended (a teacher's 「フォロワー」), kept like class_works.favorite_count (migration 0040). */
+    followerCount: integer('follower_count').notNull().default(0),
     /**
      * The secret of the member's calendar feed (`/calendar/<secret>.ics`, issue 16): made on first use, replaced
      * when they regenerate it. Read-only access to their lesson times, so kept as is to show it again.
@@ -230,6 +232,11 @@ export const classWorks = pgTable(
     /** Visible reviews: how many and the sum of their stars, kept by the review services in the review's transaction. */
     ratingCount: integer('rating_count').notNull().default(0),
     ratingSum: integer('rating_sum').notNull().default(0),
+    /**
+     * Favorites of members who are not suspended: what the cards show. Kept by triggers on favorites and on a
+     * member's suspension (migration 0040, docs/decisions/0053), so a card reads a column, not a count per card.
+     */
+    favoriteCount: integer('favorite_count').notNull().default(0),
     /**
      * Bayesian average for sort=rating (docs/decisions/0021): (C·m + sum) / (C + count) with C = 5 reviews at
      * m = ★3.5, so one ★5 (3.75) does not beat a hundred ★4.8 (4.74).

@@ -8,7 +8,6 @@ import {
   classStyles,
   classWorkSchedules,
   classWorks,
-  favorites,
   users,
 } from '../../db/schema'
 import { ratingSummary } from '../../lib/rating'
@@ -153,7 +152,8 @@ function cardExtras(db: DbOrTx, now: Date | Placeholder) {
     .limit(1)
     .as('next')
   const columns = {
-    favoriteCount: sql<number>`(select count(*)::int from ${favorites} where ${favorites.classWorkId} = ${classWorks.id})`,
+    // Kept on the class row by triggers (migration 0040): favorites of members who are not suspended.
+    favoriteCount: classWorks.favoriteCount,
     next: {
       id: next.id,
       classWorkId: next.classWorkId,

@@ -42,12 +42,12 @@ async function followState(db: Db, userId: number, teacherId: number): Promise<F
       .select({ n: count() })
       .from(follows)
       .where(and(eq(follows.followerId, userId), eq(follows.teacherId, teacherId))),
-    db.select({ n: count() }).from(follows).where(eq(follows.teacherId, teacherId)),
+    db.select({ n: users.followerCount }).from(users).where(eq(users.id, teacherId)),
   ])
   return {
     teacher_id: teacherId,
     is_following: Number(mine?.n ?? 0) > 0,
-    follower_count: Number(total?.n ?? 0),
+    follower_count: total?.n ?? 0,
   }
 }
 
@@ -57,12 +57,12 @@ async function favoriteState(db: Db, userId: number, classWorkId: number): Promi
       .select({ n: count() })
       .from(favorites)
       .where(and(eq(favorites.userId, userId), eq(favorites.classWorkId, classWorkId))),
-    db.select({ n: count() }).from(favorites).where(eq(favorites.classWorkId, classWorkId)),
+    db.select({ n: classWorks.favoriteCount }).from(classWorks).where(eq(classWorks.id, classWorkId)),
   ])
   return {
     class_work_id: classWorkId,
     is_favorite: Number(mine?.n ?? 0) > 0,
-    favorite_count: Number(total?.n ?? 0),
+    favorite_count: total?.n ?? 0,
   }
 }
 

@@ -5,7 +5,6 @@ import type { Db } from '../../db/client'
 import {
   classWorkSchedules,
   classWorks,
-  follows,
   learners,
   organizations,
   orgUsers,
@@ -55,8 +54,7 @@ export async function teacherProfile(db: Db, teacherId: number, now: Date): Prom
   if (t.user.suspendedAt) throw gone('この先生のページは公開を終了しました')
   const published = and(eq(classWorks.teacherId, teacherId), eq(classWorks.isPublished, true))
   const at = now.toISOString()
-  const [followers, classCount, [summary]] = await Promise.all([
-    db.select({ n: count() }).from(follows).where(eq(follows.teacherId, teacherId)),
+  const [classCount, [summary]] = await Promise.all([
     db.select({ n: count() }).from(classWorks).where(published),
     // summarizeSchedules (spec §3) over every schedule of the teacher's classes, as one aggregate: a teacher with
     // thousands of classes sends one row, not each schedule.
@@ -89,7 +87,7 @@ export async function teacherProfile(db: Db, teacherId: number, now: Date): Prom
       t.orgId && t.orgName && t.orgKind
         ? { id: t.orgId, name: t.orgName, kind: t.orgKind as 'corporation' | 'group' }
         : null,
-    follower_count: Number(followers[0]?.n ?? 0),
+    follower_count: u.followerCount,
     class_work_count: Number(classCount[0]?.n ?? 0),
     summary: {
       times_held: Number(summary?.timesHeld ?? 0),

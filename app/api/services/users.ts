@@ -1,4 +1,4 @@
-import { and, asc, count, countDistinct, desc, eq, gt, gte, inArray, isNull } from 'drizzle-orm'
+import { and, asc, count, countDistinct, desc, eq, gt, inArray, isNull } from 'drizzle-orm'
 import type {
   DeepMe,
   Following,
@@ -132,7 +132,7 @@ async function teacherFigures(db: Db, teacherId: number, now: Date) {
       .from(classWorks)
       .where(eq(classWorks.teacherId, teacherId))
       .groupBy(classWorks.isPublished),
-    db.select({ n: count() }).from(follows).where(eq(follows.teacherId, teacherId)).then(num),
+    db.select({ n: users.followerCount }).from(users).where(eq(users.id, teacherId)).then(num),
     db
       .select({ n: countDistinct(purchases.userId) })
       .from(purchases)
