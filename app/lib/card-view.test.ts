@@ -90,7 +90,21 @@ describe('toLessonRowView', () => {
   it('keeps the lesson, its seats left and what the row says of the class', () => {
     expect(toLessonRowView({ schedule: schedule({ held_count: 2 }), class_work: card() })).toEqual({
       schedule: { id: 7, started_at: '2026-12-03T10:00:00.000Z', seats_left: 3 },
-      class_work: { id: 67, title: 'ねんど遊び', teacher: 'とうこ先生', category: '陶芸', price: 0 },
+      class_work: {
+        id: 67,
+        title: 'ねんど遊び',
+        teacher: 'とうこ先生',
+        teacher_verified: true,
+        category: '陶芸',
+        price: 0,
+      },
     })
+  })
+
+  it('says when the teacher is not verified', () => {
+    const teacher = { id: 11, nickname: 'とうこ先生', avatar_url: null, is_verified: false }
+    expect(
+      toLessonRowView({ schedule: schedule(), class_work: card({ teacher }) }).class_work.teacher_verified,
+    ).toBe(false)
   })
 })

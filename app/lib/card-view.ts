@@ -51,7 +51,15 @@ export function toClassCardView(card: ClassWorkCard): ClassCardView {
 /** A row of the home page's 「もうすぐ始まる授業」: the lesson, its seats left, and what the row says of its class. */
 export interface LessonRowView {
   schedule: { id: number; started_at: string; seats_left: number }
-  class_work: { id: number; title: string; teacher: string; category: string; price: number }
+  class_work: {
+    id: number
+    title: string
+    teacher: string
+    /** 「本人確認済み」, as on the class's card. */
+    teacher_verified: boolean
+    category: string
+    price: number
+  }
 }
 
 export function toLessonRowView({ schedule, class_work: c }: CloseToStart): LessonRowView {
@@ -61,6 +69,7 @@ export function toLessonRowView({ schedule, class_work: c }: CloseToStart): Less
       id: c.id,
       title: c.title,
       teacher: c.teacher.nickname,
+      teacher_verified: c.teacher.is_verified,
       category: c.category.name,
       price: c.price,
     },

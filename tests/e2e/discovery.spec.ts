@@ -60,6 +60,9 @@ test('search from the home page, filter, paginate, open a class and its teacher,
 }, testInfo) => {
   await gotoReady(page, '/')
   await expect(page.getByTestId('home-new-arrivals').getByTestId('class-card').first()).toBeVisible()
+  // The next lessons' rows say which teachers are verified, as the cards do (the demo's teachers all are).
+  const firstLesson = page.getByTestId('home-close-to-starts').locator('li').first()
+  await expect(firstLesson.getByTestId('verified-badge')).toHaveText('✓本人確認済み')
   await headerSearch(page, testInfo, 'プログラミング')
   await expect(page).toHaveURL(/\/class_search\?q=/)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('「プログラミング」のクラス')

@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { ClassCard } from '~/components/cards/class-card'
 import { Ruby } from '~/components/ui/ruby'
+import { VerifiedBadge } from '~/components/ui/verified-badge'
 import type { ClassCardView } from '~/lib/card-view'
 import { seatsLabel } from '~/lib/class-labels'
 import { formatPrice, formatShortDateJa, formatTimeJa } from '~/lib/format'
@@ -129,7 +130,9 @@ export function CloseToStartsSection() {
                   </Link>
                 </h3>
                 <p className="truncate text-sm text-slate-700">
-                  {c.teacher}・{c.category}・{formatPrice(c.price)}
+                  {c.teacher}
+                  {c.teacher_verified ? <VerifiedBadge size="mark" /> : null}・{c.category}・
+                  {formatPrice(c.price)}
                 </p>
               </div>
               <span
