@@ -126,6 +126,12 @@ test('a class whose only coming date was cancelled can be requested again @pc-on
   await request.getByLabel('午後').check()
   await request.getByTestId('request-submit').click()
   await expect(parent.getByTestId('request-done')).toBeVisible()
+  // Back on the page later, the member is told they have asked, not offered the form again.
+  await gotoReady(parent, `/class_search/detail/${classId}`)
+  await expect(parent.getByTestId('request-done')).toHaveText(
+    '開催をリクエスト済みです。日程が決まったらメールでお知らせします。',
+  )
+  await expect(parent.getByTestId('request-open')).toHaveCount(0)
   await parent.context().close()
 })
 

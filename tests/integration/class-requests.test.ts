@@ -179,6 +179,37 @@ describe('リクエスト開催', () => {
     expect((await api.db.select().from(mails).where(eq(mails.toAddress, a.email))).length).toBe(1)
   })
 
+  it('a member reads whether they have an open request: their own only, and none once a date answers it', async () => {
+    const teacher = await person(true)
+    const a = await person()
+    const b = await person()
+    const classId = await classWithoutDates(teacher)
+    const mine = (who: string | null, id: number | string = classId) =>
+      call(who, 'GET', `/v1/class_works/${id}/requests/mine`)
+    expect(ok(await mine(a.sub))).toEqual({ requested: false, requested_at: null })
+    ok(
+      await call(a.sub, 'POST', `/v1/class_works/${classId}/requests`, {
+        weekdays: ['mon'],
+        times: ['evening'],
+      }),
+      201,
+    )
+    expect(ok(await mine(a.sub))).toEqual({ requested: true, requested_at: api.now.toISOString() })
+    // Another member's request is not theirs to see.
+    expect(ok(await mine(b.sub))).toEqual({ requested: false, requested_at: null })
+    refused(await mine(null), 401, 'unauthorized')
+    refused(await mine(a.sub, 99_999_999), 404, 'not_found')
+    refused(await mine(a.sub, 'abc'), 400, 'invalid_request')
+    // A class the public cannot see is not found, as its page is.
+    await api.db.update(classWorks).set({ isPublished: false }).where(eq(classWorks.id, classId))
+    refused(await mine(a.sub), 404, 'not_found')
+    await api.db.update(classWorks).set({ isPublished: true }).where(eq(classWorks.id, classId))
+    // A new date answers the request: it is no longer open, and the member may ask again later.
+    await addSchedule(teacher, classId, 5)
+    await runJobs()
+    expect(ok(await mine(a.sub))).toEqual({ requested: false, requested_at: null })
+  })
+
   it('a request and a new date at the same moment: the request is refused (409) or its member is told of the date, never neither', async () => {
     const teacher = await person(true)
     const rounds = 12

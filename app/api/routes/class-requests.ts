@@ -1,9 +1,14 @@
 import { createRoute } from '@hono/zod-openapi'
 import { IdParams } from '../../contract/v1/common'
-import { ClassRequestList, ClassRequestReceipt, CreateClassRequestBody } from '../../contract/v1/requests'
+import {
+  ClassRequestList,
+  ClassRequestReceipt,
+  CreateClassRequestBody,
+  MyClassRequest,
+} from '../../contract/v1/requests'
 import { requireUser } from '../auth'
 import { type ApiApp, bearer, errors, json, type RouteDeps } from '../openapi'
-import { createClassRequest, teacherClassRequests } from '../services/class-requests'
+import { createClassRequest, myClassRequest, teacherClassRequests } from '../services/class-requests'
 
 /** リクエスト開催 (issue 16). */
 export function registerClassRequestRoutes(app: ApiApp, deps: RouteDeps) {
@@ -37,6 +42,20 @@ export function registerClassRequestRoutes(app: ApiApp, deps: RouteDeps) {
         ),
         201,
       ),
+  )
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/class_works/{id}/requests/mine',
+      tags: ['class_works'],
+      summary: '自分の開催リクエスト（このクラスに未対応のリクエストがあるか）',
+      security: bearer,
+      middleware: [member] as const,
+      request: { params: IdParams },
+      responses: { 200: json(MyClassRequest, '自分のリクエスト'), ...errors(400, 401, 404, 503) },
+    }),
+    async (c) => c.json(await myClassRequest(await deps.getDb(), c.var.user, c.req.valid('param').id), 200),
   )
 
   app.openapi(

@@ -88,6 +88,32 @@ export async function createClassRequest(
   })
 }
 
+/** The caller's open request for a published class, if any (404 for a class the public cannot see). */
+export async function myClassRequest(
+  db: Db,
+  user: UserRow,
+  classWorkId: number,
+): Promise<{ requested: boolean; requested_at: string | null }> {
+  const [[cls], [mine]] = await Promise.all([
+    db
+      .select({ id: classWorks.id })
+      .from(classWorks)
+      .where(and(eq(classWorks.id, classWorkId), eq(classWorks.isPublished, true))),
+    db
+      .select({ createdAt: classRequests.createdAt })
+      .from(classRequests)
+      .where(
+        and(
+          eq(classRequests.classWorkId, classWorkId),
+          eq(classRequests.userId, user.id),
+          isNull(classRequests.notifiedAt),
+        ),
+      ),
+  ])
+  if (!cls) throw notFound('クラス')
+  return { requested: Boolean(mine), requested_at: mine ? iso(mine.createdAt) : null }
+}
+
 /** The open requests of the teacher's own class (404 for anyone else's). */
 export async function teacherClassRequests(
   db: Db,

@@ -22,6 +22,13 @@ export type CreateClassRequestBody = z.input<typeof CreateClassRequestBody>
 
 export const ClassRequestReceipt = z.object({ id: Id, request_count: z.number().int().nonnegative() })
 
+/**
+ * GET /v1/class_works/{id}/requests/mine: whether the caller has an open request for the class (one the teacher has
+ * not answered with a date yet), so that the class page says so instead of offering the form again.
+ */
+export const MyClassRequest = z.object({ requested: z.boolean(), requested_at: DateTime.nullable() })
+export type MyClassRequest = z.infer<typeof MyClassRequest>
+
 /** GET /v1/teachers/class_works/{id}/requests: the open requests of the teacher's class. */
 export const ClassRequestList = z.object({
   count: z.number().int().nonnegative(),

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { ToggleResult } from '~/components/shell/optimistic-toggle'
 import { Id } from '~/contract/v1/common'
 import type { FavoriteState } from '~/contract/v1/follows'
-import { CreateClassRequestBody } from '~/contract/v1/requests'
+import { CreateClassRequestBody, type MyClassRequest } from '~/contract/v1/requests'
 import { ReplyReviewBody } from '~/contract/v1/reviews'
 import { idInput, toggleInput } from '~/lib/ids'
 import { toActionResult } from '~/server/action-result.server'
@@ -42,6 +42,24 @@ export const getFavoriteState = createServerFn({ method: 'GET' })
     if (!token) return null
     try {
       return await api.getFavoriteState(token, data)
+    } catch (error) {
+      if (error instanceof ApiError && error.status < 500) return null
+      throw error
+    }
+  })
+
+/**
+ * Whether the signed-in member has asked for a date of this class and not been answered yet (リクエスト開催), so
+ * the page says so instead of offering the form again. Null for visitors or when it cannot be read: the form is
+ * offered, and the API still refuses a second request (409).
+ */
+export const getMyClassRequest = createServerFn({ method: 'GET' })
+  .validator(idInput)
+  .handler(async ({ data }): Promise<MyClassRequest | null> => {
+    const token = await currentAccessToken()
+    if (!token) return null
+    try {
+      return await api.getMyClassRequest(token, data)
     } catch (error) {
       if (error instanceof ApiError && error.status < 500) return null
       throw error

@@ -19,6 +19,14 @@ export const favoriteStateQuery = (id: number) =>
     staleTime: 30_000,
   })
 
+/** The signed-in member's open リクエスト開催 of one class (members only; see getMyClassRequest). */
+export const myClassRequestQuery = (id: number) =>
+  queryOptions({
+    queryKey: ['my-class-request', id],
+    queryFn: () => functions().then((f) => f.getMyClassRequest({ data: id })),
+    staleTime: 30_000,
+  })
+
 /** One page of a class's reviews (depends on the viewer: can_reply, can_report). */
 export const classReviewsQuery = (id: number, page = 1) =>
   queryOptions({

@@ -1,16 +1,20 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useLocation, useRouteContext } from '@tanstack/react-router'
 import { Suspense, useState } from 'react'
 import { lazyPart } from '~/components/shell/lazy-part'
 import { openLoginModal, showErrorSnackbar } from '~/components/shell/ui-store'
 import { useViewer } from '~/components/shell/use-viewer'
 import { useOnceOpened } from '~/components/ui/use-once-opened'
+import type { MyClassRequest } from '~/contract/v1/requests'
+import { myClassRequestQuery } from './queries'
 
 // The form and its call are only reachable from the button: they load on the first press (0008).
 const RequestForm = lazyPart(() => import('./request-form').then((m) => ({ default: m.RequestForm })))
 
 /**
  * 「リクエスト開催」 (issue 16) under a class with no date coming: the member says which weekdays and times suit
- * them; the teacher sees it, and the member gets a mail when a date is added.
+ * them; the teacher sees it, and the member gets a mail when a date is added. A member who has asked already and
+ * not been answered is told so, on this visit and the next, instead of being offered the form again.
  */
 export function RequestPanel({ classWorkId, teacherId }: { classWorkId: number; teacherId: number }) {
   const viewer = useViewer()
@@ -22,12 +26,17 @@ export function RequestPanel({ classWorkId, teacherId }: { classWorkId: number; 
   const [open, setOpen] = useState(false)
   const opened = useOnceOpened(open)
   const [done, setDone] = useState(false)
+  const query = myClassRequestQuery(classWorkId)
+  const queryClient = useQueryClient()
   // A teacher does not ask for dates of their own class (the API refuses with 422): they add one.
-  if (myId === teacherId) return null
-  if (done)
+  const own = myId !== undefined && myId === teacherId
+  const { data: mine } = useQuery({ ...query, enabled: viewer === 'member' && !own })
+  if (own) return null
+  if (done || mine?.requested)
     return (
       <p className="mt-3 rounded-xl bg-base-light p-3 text-sm" role="status" data-testid="request-done">
-        開催をリクエストしました。日程が決まったらメールでお知らせします。
+        {done ? '開催をリクエストしました' : '開催をリクエスト済みです'}
+        。日程が決まったらメールでお知らせします。
       </p>
     )
   return (
@@ -53,7 +62,11 @@ export function RequestPanel({ classWorkId, teacherId }: { classWorkId: number; 
             classWorkId={classWorkId}
             open={open}
             onClose={() => setOpen(false)}
-            onDone={() => setDone(true)}
+            onDone={() => {
+              setDone(true)
+              const requested: MyClassRequest = { requested: true, requested_at: new Date().toISOString() }
+              queryClient.setQueryData(query.queryKey, requested)
+            }}
           />
         </Suspense>
       ) : null}

@@ -76,6 +76,7 @@ import {
   ClassRequestList,
   ClassRequestReceipt,
   type CreateClassRequestBody,
+  MyClassRequest,
 } from '../../contract/v1/requests'
 import {
   CreatedReview,
@@ -605,6 +606,9 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       path: `/v1/class_works/${id(classWorkId)}/requests`,
       body,
     })),
+    getMyClassRequest: authedCall(MyClassRequest, (classWorkId: number) =>
+      get(`/v1/class_works/${id(classWorkId)}/requests/mine`),
+    ),
     listClassRequests: authedCall(ClassRequestList, (classWorkId: number) =>
       get(`/v1/teachers/class_works/${id(classWorkId)}/requests`),
     ),
