@@ -11,8 +11,10 @@ import { FavoriteState, FollowState } from '../../app/contract/v1/follows'
 import { TeacherProfile } from '../../app/contract/v1/teachers'
 import { classWorks, favorites, follows, users } from '../../app/db/schema'
 import { setupApi, type TestApi } from './support/api'
+import { loadMasters, postClass } from './support/classes'
 import { whileSuspending } from './support/locks'
 import { insertMembers } from './support/people'
+import { SUBS } from './support/tokens'
 
 let api: TestApi
 let teacher: number
@@ -170,6 +172,35 @@ describe('favorite and follower counts', () => {
       favorites: before.favorites + (fav ? 1 : 0),
       followers: before.followers + (fol ? 1 : 0),
     })
+    expect(await countsOffFromRecount()).toEqual([])
+  })
+
+  it('a class deleted while a member who favorited it is being suspended: both go through, no deadlock', async () => {
+    const [m] = await newMembers('counts-class-deleted', 1)
+    const cls = (await postClass(api, await loadMasters(api), SUBS.teacher, { is_published: true })).body as {
+      id: number
+    }
+    expect((await api.as(m!.sub, 'POST', `/v1/users/favorites/${cls.id}`)).status).toBe(200)
+    let deleted: Promise<{ status: number }> | undefined
+    let deletedWhileHeld = false
+    // The suspension locks the member first, as suspendAccount does; the deletion, meanwhile, locks the class and
+    // cascades to its favorites; then the suspension's trigger reaches for the class. Had the cascade reached back
+    // for the member, each would wait for the other: PostgreSQL would abort one as a deadlock after a second (and
+    // the deletion's transaction would be run again).
+    await api.db.transaction(async (tx) => {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, m!.id)).for('update')
+      deleted = api.as(SUBS.teacher, 'DELETE', `/v1/teachers/class_works/${cls.id}`)
+      void deleted.then(() => {
+        deletedWhileHeld = true
+      })
+      await new Promise((r) => setTimeout(r, 300))
+      await tx.update(users).set({ suspendedAt: api.now }).where(eq(users.id, m!.id))
+    })
+    // On PostgreSQL the deletion did not wait for the member's row at all (PGlite, one connection, runs it after).
+    if (process.env.TEST_DATABASE_URL) expect(deletedWhileHeld).toBe(true)
+    expect((await deleted!).status).toBe(200)
+    expect(await api.db.select().from(classWorks).where(eq(classWorks.id, cls.id))).toEqual([])
+    await lift([m!.id])
     expect(await countsOffFromRecount()).toEqual([])
   })
 

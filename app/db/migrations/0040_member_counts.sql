@@ -14,6 +14,11 @@ DECLARE
   step integer;
 BEGIN
   IF TG_OP = 'INSERT' THEN r := NEW; step := 1; ELSE r := OLD; step := -1; END IF;
+  -- Removed with its class (the cascade of the class's deletion): nothing left to count, and no member's row to
+  -- lock, which would take members after their class, against the lock order (0015) a suspension follows.
+  IF TG_OP = 'DELETE' AND NOT EXISTS (SELECT 1 FROM class_works WHERE id = r.class_work_id) THEN
+    RETURN NULL;
+  END IF;
   -- A member deleted in this statement is gone already: their counts were taken back before (member_counts_member).
   PERFORM 1 FROM users WHERE id = r.user_id AND suspended_at IS NULL FOR KEY SHARE;
   IF FOUND THEN
@@ -31,6 +36,10 @@ DECLARE
   step integer;
 BEGIN
   IF TG_OP = 'INSERT' THEN r := NEW; step := 1; ELSE r := OLD; step := -1; END IF;
+  -- Removed with the teacher's account: as for a favorite removed with its class.
+  IF TG_OP = 'DELETE' AND NOT EXISTS (SELECT 1 FROM users WHERE id = r.teacher_id) THEN
+    RETURN NULL;
+  END IF;
   PERFORM 1 FROM users WHERE id = r.follower_id AND suspended_at IS NULL FOR KEY SHARE;
   IF FOUND THEN
     UPDATE users SET follower_count = follower_count + step WHERE id = r.teacher_id;
