@@ -10,6 +10,7 @@ import { ClassWorkDetail } from '../../app/contract/v1/class-works'
 import { FavoriteState, FollowState } from '../../app/contract/v1/follows'
 import { TeacherProfile } from '../../app/contract/v1/teachers'
 import { classWorks, favorites, follows, users } from '../../app/db/schema'
+import { retriedConflicts } from '../../app/db/transaction'
 import { setupApi, type TestApi } from './support/api'
 import { loadMasters, postClass } from './support/classes'
 import { whileSuspending } from './support/locks'
@@ -182,7 +183,7 @@ describe('favorite and follower counts', () => {
     }
     expect((await api.as(m!.sub, 'POST', `/v1/users/favorites/${cls.id}`)).status).toBe(200)
     let deleted: Promise<{ status: number }> | undefined
-    let deletedWhileHeld = false
+    const deadlocks = retriedConflicts['40P01']
     // The suspension locks the member first, as suspendAccount does; the deletion, meanwhile, locks the class and
     // cascades to its favorites; then the suspension's trigger reaches for the class. Had the cascade reached back
     // for the member, each would wait for the other: PostgreSQL would abort one as a deadlock after a second (and
@@ -190,15 +191,12 @@ describe('favorite and follower counts', () => {
     await api.db.transaction(async (tx) => {
       await tx.select({ id: users.id }).from(users).where(eq(users.id, m!.id)).for('update')
       deleted = api.as(SUBS.teacher, 'DELETE', `/v1/teachers/class_works/${cls.id}`)
-      void deleted.then(() => {
-        deletedWhileHeld = true
-      })
       await new Promise((r) => setTimeout(r, 300))
       await tx.update(users).set({ suspendedAt: api.now }).where(eq(users.id, m!.id))
     })
-    // On PostgreSQL the deletion did not wait for the member's row at all (PGlite, one connection, runs it after).
-    if (process.env.TEST_DATABASE_URL) expect(deletedWhileHeld).toBe(true)
     expect((await deleted!).status).toBe(200)
+    // The deletion's transaction was not aborted and run again.
+    expect(retriedConflicts['40P01']).toBe(deadlocks)
     expect(await api.db.select().from(classWorks).where(eq(classWorks.id, cls.id))).toEqual([])
     await lift([m!.id])
     expect(await countsOffFromRecount()).toEqual([])
@@ -216,6 +214,7 @@ describe('favorite and follower counts', () => {
         await tx.select({ id: users.id }).from(users).where(eq(users.id, id)).for('update')
         await tx.update(users).set({ suspendedAt: api.now }).where(eq(users.id, id))
       })
+    const deadlocks = retriedConflicts['40P01']
     for (let round = 0; round < 3; round++) {
       const writes = members.flatMap((m, i) => {
         const removing = i < 8 && (i + round) % 2 === 0
@@ -234,5 +233,6 @@ describe('favorite and follower counts', () => {
       await lift(members.map((m) => m.id))
       expect(await countsOffFromRecount()).toEqual([])
     }
+    expect(retriedConflicts['40P01']).toBe(deadlocks)
   })
 })

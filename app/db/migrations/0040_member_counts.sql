@@ -60,8 +60,13 @@ BEGIN
   IF TG_OP = 'DELETE' THEN member_id := OLD.id; step := -1;
   ELSE member_id := NEW.id; step := CASE WHEN NEW.suspended_at IS NULL THEN 1 ELSE -1 END;
   END IF;
+  -- Several class rows are locked in ascending id (0015), and so are several teachers' rows, before they change.
+  PERFORM 1 FROM class_works WHERE id IN (SELECT class_work_id FROM favorites WHERE user_id = member_id)
+    ORDER BY id FOR NO KEY UPDATE;
   UPDATE class_works cw SET favorite_count = cw.favorite_count + step
     FROM favorites f WHERE f.user_id = member_id AND cw.id = f.class_work_id;
+  PERFORM 1 FROM users WHERE id IN (SELECT teacher_id FROM follows WHERE follower_id = member_id)
+    ORDER BY id FOR NO KEY UPDATE;
   UPDATE users u SET follower_count = u.follower_count + step
     FROM follows f WHERE f.follower_id = member_id AND u.id = f.teacher_id;
   IF TG_OP = 'DELETE' THEN RETURN OLD; END IF;
