@@ -14,6 +14,7 @@ import { retriedConflicts } from '../../app/db/transaction'
 import { setupApi, type TestApi } from './support/api'
 import { loadMasters, postClass } from './support/classes'
 import { whileSuspending } from './support/locks'
+import { migrationStatement } from './support/migrations'
 import { insertMembers } from './support/people'
 import { SUBS } from './support/tokens'
 
@@ -64,6 +65,12 @@ const suspend = (ids: number[]) =>
   api.db.update(users).set({ suspendedAt: api.now }).where(inArray(users.id, ids))
 const lift = (ids: number[]) => api.db.update(users).set({ suspendedAt: null }).where(inArray(users.id, ids))
 
+/** The member favorites the class and follows the teacher (both 200). */
+async function favoriteAndFollow(sub: string) {
+  expect((await api.as(sub, 'POST', `/v1/users/favorites/${classId}`)).status).toBe(200)
+  expect((await api.as(sub, 'POST', `/v1/users/followings/${teacher}`)).status).toBe(200)
+}
+
 async function newMembers(prefix: string, n: number) {
   const subs = await insertMembers(api.db, prefix, n)
   return Promise.all(subs.map(async (sub) => ({ sub, id: await api.userId(sub) })))
@@ -79,12 +86,30 @@ describe('favorite and follower counts', () => {
     expect(seeded!.n).toBeGreaterThan(0)
   })
 
+  it('the migration’s backfill counts the rows already there, without suspended members', async () => {
+    const [m] = await newMembers('counts-backfill', 1)
+    await favoriteAndFollow(m!.sub)
+    await suspend([m!.id])
+    const kept = await shown()
+    // Rows written before the columns existed: every count 0, as the columns' default leaves them.
+    await api.db.update(classWorks).set({ favoriteCount: 0 })
+    await api.db.update(users).set({ followerCount: 0 })
+    expect((await shown()).favorites).toBe(0)
+    for (const comment of [
+      '-- Favorite counts of the rows already there',
+      '-- Follower counts of the rows already there',
+    ])
+      await api.db.execute(sql.raw(migrationStatement('0040_member_counts.sql', comment)))
+    expect(await shown()).toEqual(kept)
+    expect(await countsOffFromRecount()).toEqual([])
+    await lift([m!.id])
+  })
+
   it('leave out a suspended member’s favorites and follows, and count them again when it is lifted', async () => {
     const members = await newMembers('counts-suspend', 3)
     const before = await shown()
     for (const m of members) {
-      expect((await api.as(m.sub, 'POST', `/v1/users/favorites/${classId}`)).status).toBe(200)
-      expect((await api.as(m.sub, 'POST', `/v1/users/followings/${teacher}`)).status).toBe(200)
+      await favoriteAndFollow(m.sub)
     }
     expect(await shown()).toEqual({ favorites: before.favorites + 3, followers: before.followers + 3 })
 
@@ -111,8 +136,7 @@ describe('favorite and follower counts', () => {
   it('a favorite removed while its member is suspended is not counted back on the lift', async () => {
     const [m] = await newMembers('counts-removed', 1)
     const before = await shown()
-    await api.as(m!.sub, 'POST', `/v1/users/favorites/${classId}`)
-    await api.as(m!.sub, 'POST', `/v1/users/followings/${teacher}`)
+    await favoriteAndFollow(m!.sub)
     await suspend([m!.id])
     await api.db.delete(favorites).where(eq(favorites.userId, m!.id))
     await api.db.delete(follows).where(eq(follows.followerId, m!.id))
@@ -126,8 +150,7 @@ describe('favorite and follower counts', () => {
     const [active, suspended] = await newMembers('counts-deleted', 2)
     const before = await shown()
     for (const m of [active!, suspended!]) {
-      await api.as(m.sub, 'POST', `/v1/users/favorites/${classId}`)
-      await api.as(m.sub, 'POST', `/v1/users/followings/${teacher}`)
+      await favoriteAndFollow(m.sub)
     }
     await suspend([suspended!.id])
     await api.db.delete(users).where(inArray(users.id, [active!.id, suspended!.id]))
@@ -153,8 +176,7 @@ describe('favorite and follower counts', () => {
   it('a favorite or follow removed while the member is being suspended is taken out once', async () => {
     const [m] = await newMembers('counts-racing-removal', 1)
     const before = await shown()
-    await api.as(m!.sub, 'POST', `/v1/users/favorites/${classId}`)
-    await api.as(m!.sub, 'POST', `/v1/users/followings/${teacher}`)
+    await favoriteAndFollow(m!.sub)
     // The suspension's trigger takes both out of the counts before it commits; the removals, arriving meanwhile,
     // must wait for it and then not take them out a second time.
     await whileSuspending(api, m!.id, () =>
@@ -206,8 +228,7 @@ describe('favorite and follower counts', () => {
     const members = await newMembers('counts-crowd', 16)
     // Half start with a favorite and a follow, so that removals race too.
     for (const m of members.slice(0, 8)) {
-      await api.as(m.sub, 'POST', `/v1/users/favorites/${classId}`)
-      await api.as(m.sub, 'POST', `/v1/users/followings/${teacher}`)
+      await favoriteAndFollow(m.sub)
     }
     const suspendOne = (id: number) =>
       api.db.transaction(async (tx) => {
@@ -219,10 +240,11 @@ describe('favorite and follower counts', () => {
       const writes = members.flatMap((m, i) => {
         const removing = i < 8 && (i + round) % 2 === 0
         const method = removing ? 'DELETE' : 'POST'
-        return [
+        // Each sent twice at once, as a retried request arrives: one row, counted once.
+        return [1, 2].flatMap(() => [
           api.as(m.sub, method, `/v1/users/favorites/${classId}`),
           api.as(m.sub, method, `/v1/users/followings/${teacher}`),
-        ]
+        ])
       })
       const suspensions = members.filter((_, i) => i % 5 === round).map((m) => suspendOne(m.id))
       const results = await Promise.all([...writes, ...suspensions])

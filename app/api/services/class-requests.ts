@@ -8,6 +8,7 @@ import type { UserRow } from '../auth'
 import { ApiError, notFound, refuseContactInfoIn } from '../errors'
 import { refuseIfSuspended } from './account-state'
 import { iso } from './class-cards'
+import { isPublishedClass } from './follows'
 
 /**
  * リクエスト開催 (issue 16): members ask for a date of a class with nothing coming; the teacher sees how many and
@@ -94,11 +95,8 @@ export async function myClassRequest(
   user: UserRow,
   classWorkId: number,
 ): Promise<{ requested: boolean; requested_at: string | null }> {
-  const [[cls], [mine]] = await Promise.all([
-    db
-      .select({ id: classWorks.id })
-      .from(classWorks)
-      .where(and(eq(classWorks.id, classWorkId), eq(classWorks.isPublished, true))),
+  const [published, [mine]] = await Promise.all([
+    isPublishedClass(db, classWorkId),
     db
       .select({ createdAt: classRequests.createdAt })
       .from(classRequests)
@@ -110,7 +108,7 @@ export async function myClassRequest(
         ),
       ),
   ])
-  if (!cls) throw notFound('クラス')
+  if (!published) throw notFound('クラス')
   return { requested: Boolean(mine), requested_at: mine ? iso(mine.createdAt) : null }
 }
 

@@ -27,7 +27,7 @@ async function isTeacher(db: Db, teacherId: number): Promise<boolean> {
   return Boolean(row)
 }
 
-async function isPublishedClass(db: Db, classWorkId: number): Promise<boolean> {
+export async function isPublishedClass(db: Db, classWorkId: number): Promise<boolean> {
   const [row] = await db
     .select({ id: classWorks.id })
     .from(classWorks)

@@ -87,11 +87,13 @@ CREATE TRIGGER users_suspension_member_counts AFTER UPDATE OF suspended_at ON us
 CREATE TRIGGER users_delete_member_counts BEFORE DELETE ON users
   FOR EACH ROW WHEN (OLD.suspended_at IS NULL) EXECUTE FUNCTION member_counts_member();
 --> statement-breakpoint
+-- Favorite counts of the rows already there (replayed by member-counts.test.ts).
 UPDATE class_works cw SET favorite_count = c.n
   FROM (SELECT f.class_work_id, count(*)::int AS n FROM favorites f JOIN users u ON u.id = f.user_id
         WHERE u.suspended_at IS NULL GROUP BY f.class_work_id) c
   WHERE cw.id = c.class_work_id;
 --> statement-breakpoint
+-- Follower counts of the rows already there (replayed by member-counts.test.ts).
 UPDATE users t SET follower_count = c.n
   FROM (SELECT f.teacher_id, count(*)::int AS n FROM follows f JOIN users u ON u.id = f.follower_id
         WHERE u.suspended_at IS NULL GROUP BY f.teacher_id) c
