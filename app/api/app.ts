@@ -6,7 +6,7 @@ import { timeout } from 'hono/timeout'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { z } from 'zod'
 import { DATABASE_RETRY_AFTER_S, type Db, getDb as defaultGetDb, isDatabaseUnavailable } from '../db/client'
-import type { EventBus } from '../db/events'
+import { type EventBus, getEventBus } from '../db/events'
 import { errorLine, withoutQueryParams } from '../db/log-safe'
 import { consume, giveBack, isLimited, limitKey, RateLimitedError } from '../db/rate-limit'
 import { LIMITS, type Limit, type LimitName } from '../lib/limits'
@@ -16,6 +16,7 @@ import { configuredPaymentProvider, getPaymentProvider } from '../payments/runti
 import { deriveSecret, resolveSessionSecret } from '../server/auth/secret.server'
 import { getConfig } from '../server/config'
 import { type AuthConfigSource, bearerToken, canonicalToken, defaultAuthSource } from './auth'
+import { CARD_CACHE_TTL_MS, createCardCache } from './card-cache'
 import { DOCS_CSP, renderDocsPage } from './docs'
 import { ApiError, RequestTimedOutError, sqlState } from './errors'
 import { idempotency } from './idempotency'
@@ -67,6 +68,11 @@ export interface ApiDeps {
   limits?: Partial<Record<LimitName, Limit>> | false
   /** The bus that empties every instance's search cache after a write (default: the app's); null: none. */
   events?: (() => Promise<EventBus>) | null
+  /**
+   * How long search cards are kept between searches (card-cache.ts), on `events`: the app's API keeps them
+   * CARD_CACHE_TTL_MS; default 0, none (tests of other things write to the database between searches).
+   */
+  cardCacheTtlMs?: number
   /** Signs the unsubscribe links of mails (default: derived from SESSION_SECRET). */
   unsubscribeSecret?: () => string
 }
@@ -118,6 +124,10 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
     },
     auth: deps.auth ?? defaultAuthSource,
     now: deps.now ?? (() => new Date()),
+    cardCache:
+      deps.cardCacheTtlMs && deps.events !== null
+        ? createCardCache(deps.events ?? getEventBus, { ttlMs: deps.cardCacheTtlMs })
+        : undefined,
   }
   const app = new OpenAPIHono<ApiEnv>({
     defaultHook: (result, c) => {
@@ -156,7 +166,7 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
   app.use('*', idempotency(getDb, routeDeps.auth))
 
   // Every successful write that can change search results empties every instance's search cache.
-  if (deps.events !== null) app.use('*', searchInvalidation(deps.events))
+  if (deps.events !== null) app.use('*', searchInvalidation(deps.events, routeDeps.cardCache?.clear))
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
@@ -269,4 +279,4 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
 }
 
 /** The app's API: the database from getDb(), access tokens checked with what setAccessTokenVerifier() was given. */
-export const apiApp = createApiApp()
+export const apiApp = createApiApp({ cardCacheTtlMs: CARD_CACHE_TTL_MS })

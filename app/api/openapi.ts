@@ -4,6 +4,7 @@ import { ErrorBody } from '../contract/v1/common'
 import type { Db } from '../db/client'
 import type { LimitName } from '../lib/limits'
 import type { AuthConfigSource, AuthVariables } from './auth'
+import type { CardCache } from './card-cache'
 
 export type ApiEnv = { Variables: AuthVariables }
 export type ApiApp = OpenAPIHono<ApiEnv>
@@ -19,6 +20,8 @@ export interface RouteDeps {
   refuseIfLimited: (name: LimitName, key: string) => Promise<void>
   auth: AuthConfigSource
   now: () => Date
+  /** Class cards kept between searches (card-cache.ts); none: every search reads its cards. */
+  cardCache?: CardCache
 }
 
 export function json<T extends z.ZodType>(schema: T, description: string) {

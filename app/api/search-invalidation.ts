@@ -24,15 +24,18 @@ export function changesSearchResults(method: string, path: string): boolean {
  * After every successful /v1 write that may change search results — whoever sent it, the BFF or an API
  * client — tells every instance to empty its search cache. Sent before the response leaves, so a client that
  * reads again through another instance after the answer does not see the old results (within delivery time).
+ * `clearOwn` empties this instance's own cache at once (the bus's message comes back to it later).
  * A failed publish is logged, never turned into a failed write.
  */
 export function searchInvalidation(
   bus: () => Promise<EventBus> = getEventBus,
+  clearOwn?: () => void,
   log: Pick<Console, 'error'> = console,
 ): MiddlewareHandler {
   return async (c, next) => {
     await next()
     if (c.res.status >= 400 || !changesSearchResults(c.req.method, c.req.path)) return
+    clearOwn?.()
     try {
       await (await bus()).publish(SEARCH_INVALIDATE_CHANNEL, c.req.path.slice(0, 200))
     } catch (err) {

@@ -64,7 +64,11 @@ export function registerClassWorkRoutes(app: ApiApp, deps: RouteDeps) {
       request: { body: { content: { 'application/json': { schema: ClassWorkSearchBody } }, required: true } },
       responses: { 200: json(ClassWorkSearchResult, '検索結果'), ...errors(400, 413, 503) },
     }),
-    async (c) => c.json(await searchClassWorks(await deps.getDb(), c.req.valid('json'), deps.now()), 200),
+    async (c) =>
+      c.json(
+        await searchClassWorks(await deps.getDb(), c.req.valid('json'), deps.now(), deps.cardCache),
+        200,
+      ),
   )
 
   app.openapi(

@@ -16,6 +16,7 @@ import { classWorkSchedules, classWorks, organizations } from '../../db/schema'
 import { retryOnConflict } from '../../db/transaction'
 import { gramsTsquery } from '../../lib/search-bigrams'
 import { searchTerms } from '../../lib/search-normalize'
+import type { CardCache } from '../card-cache'
 import { gone, notFound } from '../errors'
 import {
   cardsByIds,
@@ -441,10 +442,17 @@ export async function searchClassWorkIds(
   return { ids, total: SEARCH_COUNT_CAP, capped: true, page }
 }
 
-export async function searchClassWorks(db: Db, p: SearchParams, now: Date): Promise<ClassWorkSearchResult> {
+/** One page of a class search; its cards through `cardCache` when given (app/api/card-cache.ts). */
+export async function searchClassWorks(
+  db: Db,
+  p: SearchParams,
+  now: Date,
+  cardCache?: CardCache,
+): Promise<ClassWorkSearchResult> {
   const { ids, total, capped, page } = await searchClassWorkIds(db, p, now)
+  const load = (some: number[]) => cardsByIds(db, some, now)
   return {
-    items: await cardsByIds(db, ids, now),
+    items: await (cardCache ? cardCache.cards(db, ids, now, load) : load(ids)),
     total,
     total_capped: capped,
     page,

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm'
-import { createApiApp } from '../../../app/api/app'
+import { type ApiDeps, createApiApp } from '../../../app/api/app'
 import type { ApiApp } from '../../../app/api/openapi'
 import { users } from '../../../app/db/schema'
 import { TEST_ISSUER } from './constants'
@@ -36,11 +36,9 @@ export interface TestApi {
   close(): Promise<void>
 }
 
-/** The /v1 app on this file's own database, with access tokens checked against the test key. */
-export async function setupApi(): Promise<TestApi> {
-  const database = await openTestDatabase()
-  const app = createApiApp({ getDb: async () => database.db, auth: testAuth, now: () => database.now })
-  const call: TestApi['call'] = async (method, path, init = {}) => {
+/** TestApi.call on any /v1 app (a second instance, say). */
+export function callerOf(app: { fetch(request: Request): Response | Promise<Response> }): TestApi['call'] {
+  return async (method, path, init = {}) => {
     const headers = new Headers(init.headers)
     if (init.token) headers.set('authorization', `Bearer ${init.token}`)
     let body: string | undefined = init.rawBody
@@ -58,6 +56,18 @@ export async function setupApi(): Promise<TestApi> {
     }
     return { status: res.status, headers: res.headers, body: json }
   }
+}
+
+/** The /v1 app on this file's own database, with access tokens checked against the test key; `deps` add to it. */
+export async function setupApi(deps: Omit<ApiDeps, 'getDb' | 'auth'> = {}): Promise<TestApi> {
+  const database = await openTestDatabase()
+  const app = createApiApp({
+    getDb: async () => database.db,
+    auth: testAuth,
+    now: () => database.now,
+    ...deps,
+  })
+  const call = callerOf(app)
   return {
     db: database.db,
     database,
