@@ -3,7 +3,8 @@
  * database, each with its own bus (PostgreSQL: LISTEN/NOTIFY on connections of its own). A kept card is proved in
  * use by a change made behind the API's back that it does not show; every write through /v1 shows at once on its
  * own instance and within a second on the other; a job's publish empties both; a card's next lesson moves on
- * when it starts; and a crowd booking through both instances leaves both showing the seats the database holds.
+ * when it starts; with the database away a search answers 503, not kept cards; and a crowd booking through both
+ * instances leaves both showing the seats the database holds.
  */
 import { randomBytes } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
@@ -117,6 +118,15 @@ async function expectKept(call: Call, id: number, word: string) {
   })
 }
 
+/** The teacher's edit of a class's capacity through `call`'s /v1. */
+const editCapacity = async (call: Call, id: number, capacity: number) =>
+  ok(
+    await call('PATCH', `/v1/teachers/class_works/${id}`, {
+      token: await tokenFor(SUBS.teacher),
+      body: { capacity },
+    }),
+  )
+
 const reserve = async (call: Call, sub: string, scheduleId: number) =>
   ok(
     await call('POST', '/v1/purchases', { token: await tokenFor(sub), body: { schedule_id: scheduleId } }),
@@ -137,36 +147,50 @@ describe(`search cards kept between searches (${pgUrl ? 'PostgreSQL' : 'PGlite'}
       }),
     )
     try {
-      await ownWritesShowAtOnce(callC)
+      const c = await searchableClass()
+      await expectKept(callC, c.id, c.word)
+      await editCapacity(callC, c.id, 9)
+      expect((await cardOf(callC, c.word))?.capacity).toBe(9)
+      const [parent] = await insertMembers(api.db, 'card-cache-own', 1)
+      await reserve(callC, parent!, c.schedules[0]!)
+      expect((await cardOf(callC, c.word))?.next_schedule?.purchased_count).toBe(1)
     } finally {
       await own.close()
     }
   })
 
-  async function ownWritesShowAtOnce(callA: Call) {
-    const c = await searchableClass()
-    await expectKept(callA, c.id, c.word)
-    ok(
-      await callA('PATCH', `/v1/teachers/class_works/${c.id}`, {
-        token: await tokenFor(SUBS.teacher),
-        body: { capacity: 9 },
+  it('with the database away a search answers 503, not the cards it kept', async () => {
+    let away = false
+    const own = newBus()
+    const callD = callerOf(
+      createApiApp({
+        getDb: async () => {
+          if (away) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })
+          return api.db
+        },
+        auth: testAuth,
+        now: () => clock,
+        events: async () => own,
+        cardCacheTtlMs: CARD_CACHE_TTL_MS,
       }),
     )
-    expect((await cardOf(callA, c.word))?.capacity).toBe(9)
-    const [parent] = await insertMembers(api.db, 'card-cache-own', 1)
-    await reserve(callA, parent!, c.schedules[0]!)
-    expect((await cardOf(callA, c.word))?.next_schedule?.purchased_count).toBe(1)
-  }
+    try {
+      const c = await searchableClass()
+      await expectKept(callD, c.id, c.word)
+      away = true
+      const res = await callD('POST', '/v1/class_works/search', { body: { q: c.word } })
+      expect(res.status).toBe(503)
+      expect(res.body.code).toBe('database_unavailable')
+      expect(res.headers.get('retry-after')).not.toBeNull()
+    } finally {
+      await own.close()
+    }
+  })
 
   it('a write through the other instance shows within a second: an edit, then a reservation', async () => {
     const c = await searchableClass()
     await expectKept(callA, c.id, c.word)
-    ok(
-      await callB('PATCH', `/v1/teachers/class_works/${c.id}`, {
-        token: await tokenFor(SUBS.teacher),
-        body: { capacity: 7 },
-      }),
-    )
+    await editCapacity(callB, c.id, 7)
     await within(1_000, async () => (await cardOf(callA, c.word))?.capacity === 7)
     const [parent] = await insertMembers(api.db, 'card-cache-other', 1)
     await reserve(callB, parent!, c.schedules[0]!)
