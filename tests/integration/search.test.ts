@@ -335,6 +335,44 @@ describe('filters', () => {
   })
 })
 
+describe('a crowd of searches of one shape', () => {
+  // Every search below has the same names (t0, grams, price_min, price_max) and sort, so all of them run the one
+  // statement kept for that key (docs/decisions/0051) — on PostgreSQL, on several pool connections at once.
+  it('gives each search its own values’ answer, never another one’s', async () => {
+    const q = 'ミツバチ'
+    const caps = [
+      [0, 0],
+      [0, 100],
+      [0, 500],
+      [100, 1500],
+      [500, 3000],
+      [1500, 3000],
+      [0, 3000],
+      [3001, 5000],
+    ] as const
+    const alone = new Map<string, number[]>()
+    for (const [price_min, price_max] of caps)
+      alone.set(`${price_min}-${price_max}`, await ids({ q, price_min, price_max }))
+    // The answers differ from each other, so a search answered with another's values would show.
+    expect(new Set([...alone.values()].map((v) => v.join(','))).size).toBe(caps.length)
+    expect(alone.get('3001-5000')).toEqual([])
+    const crowd = Array.from({ length: 48 }, (_, i) => caps[(i * 5) % caps.length]!)
+    const answers = await Promise.all(
+      crowd.map(async ([price_min, price_max]) => ({
+        key: `${price_min}-${price_max}`,
+        page: await search({ q, price_min, price_max }),
+      })),
+    )
+    for (const { key, page } of answers) {
+      expect(
+        page.items.map((i) => i.id),
+        key,
+      ).toEqual(alone.get(key))
+      expect(page.total, key).toBe(alone.get(key)!.length)
+    }
+  })
+})
+
 describe('sorts (title matches only, so relevance ties)', () => {
   const q = 'ミツバチ'
   const mine = async (sort: SearchParams['sort']) =>
