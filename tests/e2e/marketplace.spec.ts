@@ -132,6 +132,10 @@ test('a class whose only coming date was cancelled can be requested again @pc-on
     '開催をリクエスト済みです。日程が決まったらメールでお知らせします。',
   )
   await expect(parent.getByTestId('request-open')).toHaveCount(0)
+  // Already in the page as the server sends it: the button is never shown first and then swapped.
+  const html = await (await parent.request.get(`/class_search/detail/${classId}`)).text()
+  expect(html).toContain('data-testid="request-done"')
+  expect(html).not.toContain('data-testid="request-open"')
   await parent.context().close()
 })
 

@@ -7,6 +7,7 @@ import type { ClassWorkDetail, PublicSchedule } from '~/contract/v1/class-works'
 import { seatsLabel } from '~/lib/class-labels'
 import { seatsLeft } from '~/lib/format'
 import { DEFAULT_AVATAR, fixedSizeSrcSet } from '~/lib/responsive-image'
+import { hasBookableLesson } from './bookable'
 import { RequestPanel } from './request-panel'
 
 /**
@@ -28,7 +29,7 @@ export function SchedulesSection({
   now: string
 }) {
   const at = new Date(now).getTime()
-  const bookable = upcoming.some((s) => !s.is_canceled && new Date(s.started_at).getTime() > at)
+  const bookable = hasBookableLesson(upcoming, now)
   return (
     <section aria-labelledby="schedules-heading" className="mt-10">
       <h2 id="schedules-heading" className="text-xl font-bold">

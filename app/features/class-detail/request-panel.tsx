@@ -30,8 +30,11 @@ export function RequestPanel({ classWorkId, teacherId }: { classWorkId: number; 
   const queryClient = useQueryClient()
   // A teacher does not ask for dates of their own class (the API refuses with 422): they add one.
   const own = myId !== undefined && myId === teacherId
-  const { data: mine } = useQuery({ ...query, enabled: viewer === 'member' && !own })
+  const { data: mine, isPending } = useQuery({ ...query, enabled: viewer === 'member' && !own })
   if (own) return null
+  // Until a member's own request is known, nothing: not the button they may have pressed already. (The page's
+  // loader fetches it, so a first render knows; a failed fetch offers the button.)
+  if (viewer === 'member' && isPending) return null
   if (done || mine?.requested)
     return (
       <p className="mt-3 rounded-xl bg-base-light p-3 text-sm" role="status" data-testid="request-done">

@@ -5,8 +5,14 @@ import { HydrateOnView } from '~/components/shell/hydrate-on-view'
 import { lazyPart } from '~/components/shell/lazy-part'
 import { useViewer } from '~/components/shell/use-viewer'
 import { isMember } from '~/features/auth/auth-state'
+import { hasBookableLesson } from '~/features/class-detail/bookable'
 import { ClassDetailView, preloadClassDetailParts } from '~/features/class-detail/class-detail-view'
-import { classDetailQuery, classReviewsQuery, favoriteStateQuery } from '~/features/class-detail/queries'
+import {
+  classDetailQuery,
+  classReviewsQuery,
+  favoriteStateQuery,
+  myClassRequestQuery,
+} from '~/features/class-detail/queries'
 import { PageFurigana } from '~/features/furigana/page-furigana'
 import { prefetchFurigana } from '~/features/furigana/queries'
 import { parseId } from '~/lib/ids'
@@ -49,6 +55,15 @@ export const Route = createFileRoute('/_default/class_search/detail/$id')({
     if ('gone' in page)
       return { id, gone: page.gone, seo: { title: 'このページは公開を終了しました', noindex: true } }
     const c = page.detail
+    // A member who has asked for dates already is told so in the first render, never offered the button first.
+    const auth = context.auth
+    if (
+      auth.status === 'authenticated' &&
+      auth.user &&
+      auth.user.id !== c.teacher.id &&
+      !hasBookableLesson(c.schedules, page.now)
+    )
+      await context.queryClient.ensureQueryData(myClassRequestQuery(id)).catch(() => null)
     // SEO tags and JSON-LD are built here: the loader is code-split, head() is not (0008).
     const seo: SeoInput = {
       title: c.title,
