@@ -392,7 +392,7 @@ test('a parent is shown how to become an approved teacher instead of an organisa
   await expect(page).toHaveURL(/\/profile\/teacher$/)
 })
 
-test('a lesson that starts while its edit page is open offers only ミーティングURLを変更, which saves @pc-only', async ({
+test('a lesson that starts while its edit form is open keeps the typed link and offers only ミーティングURLを変更, which saves @pc-only', async ({
   page,
 }) => {
   await login(page, TEACHER, '/class_management')
@@ -407,16 +407,32 @@ test('a lesson that starts while its edit page is open offers only ミーティ�
   await page.clock.install()
   await gotoReady(page, `/class_management/edit/${classId}`)
   const row = page.getByTestId('schedule-row')
-  await expect(row.getByRole('button', { name: '編集', exact: true })).toBeVisible()
+  // The teacher opens the full form and types a new link, and the lesson starts before they save.
+  await row.getByRole('button', { name: '編集', exact: true }).click()
+  await row
+    .getByTestId('schedule-form')
+    .getByLabel('ミーティングURL（任意）')
+    .fill('https://meet.manabi.example/typed-before-start')
   // The browser's clock moves ten minutes past the start (the server's, not: it takes a new link either way).
   const startsAt = Date.parse(`${tokyoLocal(lesson.days, lesson.hour)}:00+09:00`)
   await page.clock.fastForward(startsAt + 10 * 60_000 - (await page.evaluate(() => Date.now())))
   await expect(row.getByTestId('schedule-status')).toHaveText('開催中')
-  await row.getByRole('button', { name: 'ミーティングURLを変更' }).click()
-  await row
-    .getByTestId('meeting-url-form')
-    .getByLabel('ミーティングURL')
-    .fill('https://meet.manabi.example/moved-room')
-  await row.getByTestId('meeting-url-form').getByRole('button', { name: '変更を保存' }).click()
+  // Only the link can change now: the form says so and keeps the link as typed.
+  const urlForm = row.getByTestId('meeting-url-form')
+  await expect(urlForm.getByTestId('started-while-editing')).toContainText(
+    '日時と定員は変更できなくなりました',
+  )
+  await expect(urlForm.getByLabel('ミーティングURL')).toHaveValue(
+    'https://meet.manabi.example/typed-before-start',
+  )
+  await expect(row.getByTestId('schedule-form')).toHaveCount(0)
+  await urlForm.getByRole('button', { name: '変更を保存' }).click()
   await expect(page.getByTestId('snackbar')).toContainText('ミーティングURLを変更しました')
+  await expect(row).toContainText('ミーティングURL：https://meet.manabi.example/typed-before-start')
+  // Opened after the start, the form offers the link alone, with no note.
+  await row.getByRole('button', { name: 'ミーティングURLを変更' }).click()
+  await expect(urlForm.getByTestId('started-while-editing')).toHaveCount(0)
+  await urlForm.getByLabel('ミーティングURL').fill('https://meet.manabi.example/moved-room')
+  await urlForm.getByRole('button', { name: '変更を保存' }).click()
+  await expect(row).toContainText('ミーティングURL：https://meet.manabi.example/moved-room')
 })

@@ -59,7 +59,12 @@ function ScheduleRow({
   schedule: TeacherSchedule
   now: number
 }) {
-  const [editing, setEditing] = useState(false)
+  // Which editor the teacher opened: the full form before the start, the meeting URL alone once it has started.
+  // Kept as opened, so that a lesson starting while the full form is open keeps what can still be saved.
+  const [editor, setEditor] = useState<'closed' | 'full' | 'url'>('closed')
+  const editing = editor !== 'closed'
+  // The meeting URL as typed into the full form: carried into the URL form if the lesson starts meanwhile.
+  const [typedMeetingUrl, setTypedMeetingUrl] = useState<string | undefined>()
   const [showStudents, setShowStudents] = useState(false)
   const [confirm, setConfirm] = useState(false)
   const [pending, setPending] = useState(false)
@@ -137,7 +142,10 @@ function ScheduleRow({
             type="button"
             className="btn-outline px-3 py-1 text-sm"
             aria-expanded={editing}
-            onClick={() => setEditing((v) => !v)}
+            onClick={() => {
+              setTypedMeetingUrl(undefined)
+              setEditor(editing ? 'closed' : startedAt > now ? 'full' : 'url')
+            }}
           >
             {startedAt > now ? '編集' : 'ミーティングURLを変更'}
           </button>
@@ -153,11 +161,21 @@ function ScheduleRow({
           </button>
         ) : null}
       </div>
-      {editing && startedAt > now ? (
-        <ScheduleForm cls={cls} schedule={schedule} onDone={() => setEditing(false)} />
+      {editor === 'full' && startedAt > now ? (
+        <ScheduleForm
+          cls={cls}
+          schedule={schedule}
+          onMeetingUrlChange={setTypedMeetingUrl}
+          onDone={() => setEditor('closed')}
+        />
       ) : null}
       {editing && startedAt <= now ? (
-        <MeetingUrlForm schedule={schedule} onDone={() => setEditing(false)} />
+        <MeetingUrlForm
+          schedule={schedule}
+          startedWhileEditing={editor === 'full'}
+          typedMeetingUrl={typedMeetingUrl}
+          onDone={() => setEditor('closed')}
+        />
       ) : null}
       {showStudents ? <Students scheduleId={schedule.id} /> : null}
       <Modal
@@ -233,12 +251,19 @@ function Students({ scheduleId }: { scheduleId: number }) {
  * Under way, only the meeting URL of a schedule changes (a course run's later lessons, a link that broke during a
  * lesson); its times and seats are fixed once it has started.
  */
-function MeetingUrlForm(props: { schedule: TeacherSchedule; onDone: () => void }) {
+function MeetingUrlForm(props: {
+  schedule: TeacherSchedule
+  /** The lesson started while the full form was open: say why the form changed. */
+  startedWhileEditing?: boolean
+  /** What the teacher had typed as the meeting URL in the full form, if anything. */
+  typedMeetingUrl?: string
+  onDone: () => void
+}) {
   const { schedule } = props
   const uid = useId()
   const queryClient = useQueryClient()
   const edit = useServerFn(updateSchedule)
-  const [meetingUrl, setMeetingUrl] = useState(schedule.meeting_url ?? '')
+  const [meetingUrl, setMeetingUrl] = useState(props.typedMeetingUrl ?? schedule.meeting_url ?? '')
   const [error, setError] = useState<string | undefined>()
   const [pending, setPending] = useState(false)
 
@@ -272,6 +297,11 @@ function MeetingUrlForm(props: { schedule: TeacherSchedule; onDone: () => void }
 
   return (
     <form onSubmit={onSubmit} noValidate className="mt-3 grid gap-4" data-testid="meeting-url-form">
+      {props.startedWhileEditing ? (
+        <p className="rounded-xl bg-base-light p-3 text-sm" role="status" data-testid="started-while-editing">
+          この回は開始時刻を過ぎたため、日時と定員は変更できなくなりました。ミーティングURLは変更できます。
+        </p>
+      ) : null}
       <MeetingUrlField
         id={`${uid}-meeting`}
         label="ミーティングURL"
@@ -322,7 +352,13 @@ function MeetingUrlField(props: {
  * the class's duration); a course (全N回) takes the start of each of its N lessons, each lasting the class's
  * duration, with a button that fills the rest weekly from the first.
  */
-function ScheduleForm(props: { cls: TeacherClassWork; schedule?: TeacherSchedule; onDone?: () => void }) {
+function ScheduleForm(props: {
+  cls: TeacherClassWork
+  schedule?: TeacherSchedule
+  /** Each change of the meeting URL field, as typed. */
+  onMeetingUrlChange?: (value: string) => void
+  onDone?: () => void
+}) {
   const { cls, schedule } = props
   const isCourse = cls.lesson_count > 1
   const uid = useId()
@@ -567,7 +603,10 @@ function ScheduleForm(props: { cls: TeacherClassWork; schedule?: TeacherSchedule
         hint={isCourse ? 'https:// で始まるURL（全回共通）' : 'https:// で始まるURL'}
         error={errors.meeting_url}
         value={meetingUrl}
-        onChange={setMeetingUrl}
+        onChange={(value) => {
+          setMeetingUrl(value)
+          props.onMeetingUrlChange?.(value)
+        }}
         disabled={pending}
       />
       <div className="sm:col-span-2">
