@@ -190,6 +190,28 @@ test('a parent who gives up paying can book the date again at once (no 「お支
   await expect(panel.getByTestId('reserve-button')).toHaveText('予約する')
 })
 
+test('a device whose clock is 20 minutes fast still counts the hold down from the server, and can pay @pc-only', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000)
+  const classId = await paidClass(browser, baseURL, {
+    title: 'E2E 時計のずれ',
+    description: '端末の時計がずれていても支払えます。',
+    price: 1200,
+    capacity: 3,
+    hour: 15,
+  })
+  await holdSeat(page, classId, 'とけい')
+  // The page's clock runs 20 minutes ahead of the server's: the hold (10 minutes) would be over by it.
+  await page.clock.install({ time: Date.now() + 20 * 60_000 })
+  await gotoReady(page, page.url())
+  await expect(page.getByTestId('hold-notice')).toContainText(/あと(9|10)分\d\d秒/)
+  await expect(page.getByTestId('give-up')).toBeVisible()
+  await payOnCheckout(page)
+})
+
 test('after five refused cards the checkout pauses card payments, saying so, until the limit passes @pc-only', async ({
   page,
   browser,

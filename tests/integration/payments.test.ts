@@ -139,6 +139,8 @@ describe('checkout with the embedded test provider', () => {
     const checkout = Checkout.parse(ok(await api.as(sub!, 'GET', `/v1/payments/${p.payment!.id}`)))
     expect(checkout.payment).toMatchObject({ status: 'requires_payment', amount: 3300, tax_amount: 300 })
     expect(checkout.hold_expires_at).toBe(new Date(api.now.getTime() + 10 * MINUTE).toISOString())
+    // The server's clock beside it: the page counts the 10 minutes from this, not from the device's clock.
+    expect(checkout.now).toBe(api.now.toISOString())
     expect(checkout.client_secret).toBeNull()
 
     const declined = await confirm(sub!, p.payment!.id, { card: card(TEST_CARDS.declined) })

@@ -930,6 +930,7 @@ export async function checkoutOf(
     payment: summary,
     purchase,
     hold_expires_at: p.purchaseStatus === 'pending' && p.holdExpiresAt ? iso(p.holdExpiresAt) : null,
+    now: iso(deps.now),
     client_secret: clientSecret,
     cards_paused: cardsPaused,
   }

@@ -31,6 +31,8 @@ export const Checkout = z.object({
   purchase: Purchase,
   /** Until when the seat is held for this payment (null once paid or given up). */
   hold_expires_at: DateTime.nullable(),
+  /** The server's clock when it answered: the page counts the hold down from it, not from the device's clock. */
+  now: DateTime,
   /** Stripe.js needs it to pay; null with the embedded provider (its card form posts to confirm). */
   client_secret: z.string().nullable(),
   /**

@@ -10,6 +10,7 @@ import { TestCardInput } from '~/contract/v1/payments'
 import { fieldErrorsOf } from '~/lib/action-result'
 import { formatPrice, formatTimeJa } from '~/lib/format'
 import { giveUpCheckout, payWithCard } from './checkout.functions'
+import { holdLeftMs } from './hold-left'
 import { checkoutIsOver } from './outcome'
 import { checkoutQuery } from './queries'
 
@@ -17,7 +18,7 @@ const StripeForm = lazyPart(() => import('./stripe-form'))
 
 /** /checkout/{paymentId}: the confirmation step of a paid reservation (issue 17). */
 export function CheckoutPage({ paymentId }: { paymentId: number }) {
-  const data = useSuspenseQuery(checkoutQuery(paymentId)).data
+  const { data, dataUpdatedAt } = useSuspenseQuery(checkoutQuery(paymentId))
   if (!data) return null
   const { checkout, stripeKey } = data
   const { purchase, payment } = checkout
@@ -34,7 +35,7 @@ export function CheckoutPage({ paymentId }: { paymentId: number }) {
       {state === 'paid' ? (
         <Paid checkout={checkout} />
       ) : state === 'paying' ? (
-        <Paying checkout={checkout} stripeKey={stripeKey} />
+        <Paying checkout={checkout} stripeKey={stripeKey} receivedAt={dataUpdatedAt} />
       ) : (
         <Ended checkout={checkout} />
       )}
@@ -92,21 +93,31 @@ function Summary({ checkout }: { checkout: Checkout }) {
 }
 
 /** Minutes and seconds left of the hold, counted in the browser only (the server renders the end time). */
-function useRemaining(until: string) {
+/** The hold's countdown, from the server's clock (holdLeftMs); null until mounted, as the server renders no clock. */
+function useRemaining(holdExpiresAt: string, serverNow: string, receivedAt: number) {
   const [left, setLeft] = useState<number | null>(null)
   useEffect(() => {
-    const tick = () => setLeft(Math.max(0, new Date(until).getTime() - Date.now()))
+    const tick = () => setLeft(holdLeftMs({ holdExpiresAt, serverNow, receivedAt }, Date.now()))
     tick()
     const timer = setInterval(tick, 1000)
     return () => clearInterval(timer)
-  }, [until])
+  }, [holdExpiresAt, serverNow, receivedAt])
   return left
 }
 
-function Paying({ checkout, stripeKey }: { checkout: Checkout; stripeKey: string | null }) {
+function Paying({
+  checkout,
+  stripeKey,
+  receivedAt,
+}: {
+  checkout: Checkout
+  stripeKey: string | null
+  /** When this device received the checkout (its query's dataUpdatedAt, on this device's clock). */
+  receivedAt: number
+}) {
   const queryClient = useQueryClient()
   const navigate = useNavigate()
-  const left = useRemaining(checkout.hold_expires_at!)
+  const left = useRemaining(checkout.hold_expires_at!, checkout.now, receivedAt)
   const [giving, setGiving] = useState(false)
   // A payment in flight and giving up exclude each other: given up first, a charge that then succeeds would book
   // (or refund) a seat the parent was told they had let go.
