@@ -1,35 +1,8 @@
 import { describe, expect, it, vi } from 'vitest'
+import { fakeBus } from '../../tests/support/fake-bus'
 import type { ClassWorkCard } from '../contract/v1/class-works'
-import type { EventBus, SubscribeHooks } from '../db/events'
 import { createCardCache } from './card-cache'
 import { SEARCH_INVALIDATE_CHANNEL } from './search-invalidation'
-
-/** A bus whose subscription the test drives: deliver(), lose(), ready(). */
-function fakeBus(options: { refuse?: boolean } = {}) {
-  let handler: ((payload: string) => void) | undefined
-  let hooks: SubscribeHooks = {}
-  const subscribed = vi.fn()
-  const bus: EventBus = {
-    kind: 'local',
-    publish: async () => {},
-    subscribe: async (channel, h, k = {}) => {
-      subscribed(channel)
-      if (options.refuse) throw new Error('database away')
-      handler = h
-      hooks = k
-      k.onReady?.()
-      return async () => {}
-    },
-    close: async () => {},
-  }
-  return {
-    events: async () => bus,
-    subscribed,
-    deliver: () => handler?.('/v1/teachers/class_works/1'),
-    lose: () => hooks.onLost?.(),
-    ready: () => hooks.onReady?.(),
-  }
-}
 
 const NOW = new Date('2026-12-05T10:00:00Z')
 

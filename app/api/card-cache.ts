@@ -2,7 +2,7 @@ import '@tanstack/react-start/server-only'
 import { LRUCache } from 'lru-cache'
 import type { ClassWorkCard } from '../contract/v1/class-works'
 import type { EventBus } from '../db/events'
-import { SEARCH_INVALIDATE_CHANNEL } from './search-invalidation'
+import { searchInvalidationListener } from './search-invalidation'
 
 /**
  * How long a card is kept at most. Favorites and follows empty no cache (search-invalidation.ts), so a card's
@@ -12,9 +12,6 @@ export const CARD_CACHE_TTL_MS = 10_000
 
 /** Cards kept per database: every class of a large catalogue that searches show often enough. */
 const MAX_CARDS = 5_000
-
-/** After a failed subscription, cards come from the database for this long before the bus is tried again. */
-const BUS_RETRY_MS = 5_000
 
 /**
  * The class cards of searches, kept by class id between searches (docs/decisions/0054). Distinct searches (another
@@ -58,37 +55,15 @@ export function createCardCache(
   // One cache per database (tests run several); emptied lazily by generation, as a WeakMap cannot be walked.
   const caches = new WeakMap<object, { generation: number; kept: LRUCache<number, Kept> }>()
   let generation = 0
-  let listening = false
-  let subscribing = false
-  let failedAt = Number.NEGATIVE_INFINITY
 
   function clear() {
     generation++
   }
 
-  function listen() {
-    if (subscribing || Date.now() - failedAt < BUS_RETRY_MS) return
-    subscribing = true
-    void events()
-      .then((bus) =>
-        bus.subscribe(SEARCH_INVALIDATE_CHANNEL, clear, {
-          onReady: () => {
-            clear()
-            listening = true
-          },
-          onLost: () => {
-            listening = false
-            clear()
-          },
-        }),
-      )
-      .catch((err) => {
-        // Tried again after BUS_RETRY_MS; once subscribed, the bus subscribes again by itself after a drop.
-        subscribing = false
-        failedAt = Date.now()
-        log.warn('[api] card cache off: no invalidation bus:', err instanceof Error ? err.message : err)
-      })
-  }
+  const bus = searchInvalidationListener(events, clear, {
+    onFailed: (err) =>
+      log.warn('[api] card cache off: no invalidation bus:', err instanceof Error ? err.message : err),
+  })
 
   function cacheOf(db: object) {
     let entry = caches.get(db)
@@ -105,8 +80,9 @@ export function createCardCache(
   return {
     clear,
     async cards(db, ids, now, load) {
-      if (!listening) {
-        listen()
+      if (!bus.listening()) {
+        // Not waited for: this search reads its cards from the database meanwhile.
+        void bus.ensure()
         return load(ids)
       }
       const kept = cacheOf(db)
@@ -123,7 +99,7 @@ export function createCardCache(
         const read = generation
         const loaded = await load(missing)
         // Kept only when nothing was invalidated while it was read: it may predate that write.
-        const keep = listening && read === generation
+        const keep = bus.listening() && read === generation
         for (const card of loaded) {
           found.set(card.id, card)
           if (keep)

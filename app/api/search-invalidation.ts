@@ -43,3 +43,74 @@ export function searchInvalidation(
     }
   }
 }
+
+/** After a failed subscription, a search-result cache stays off for this long before the bus is tried again. */
+export const SEARCH_BUS_RETRY_MS = 5_000
+
+export interface SearchInvalidationListener {
+  /** Subscribed and hearing every message: a cache may answer. */
+  listening(): boolean
+  /**
+   * Subscribes if not yet (at most one attempt at a time, none within SEARCH_BUS_RETRY_MS of a failure); resolves
+   * true once subscribed, false when the attempt failed or waits for its retry. Once subscribed, the bus itself
+   * subscribes again after a drop (onLost … onReady).
+   */
+  ensure(): Promise<boolean>
+}
+
+/**
+ * One subscription to `search_invalidate` for a cache of search results (the BFF client's, the API's kept cards):
+ * `onInvalid` runs on every message, when the subscription is ready and when it is lost (messages may have been
+ * missed meanwhile). `run` wraps the subscribing call (the BFF runs it outside the request that asked first).
+ */
+export function searchInvalidationListener(
+  events: () => Promise<EventBus>,
+  onInvalid: () => void,
+  options: {
+    onFailed: (err: unknown) => void
+    run?: (subscribe: () => Promise<boolean>) => Promise<boolean>
+  },
+): SearchInvalidationListener {
+  let listening = false
+  let subscribed = false
+  let subscribing: Promise<boolean> | undefined
+  let failedAt = Number.NEGATIVE_INFINITY
+  const run = options.run ?? ((subscribe) => subscribe())
+  return {
+    listening: () => listening,
+    ensure() {
+      if (listening) return Promise.resolve(true)
+      if (subscribed || Date.now() - failedAt < SEARCH_BUS_RETRY_MS) return Promise.resolve(false)
+      subscribing ??= run(() =>
+        events()
+          .then((bus) =>
+            bus.subscribe(SEARCH_INVALIDATE_CHANNEL, onInvalid, {
+              onReady: () => {
+                onInvalid()
+                listening = true
+              },
+              onLost: () => {
+                listening = false
+                onInvalid()
+              },
+            }),
+          )
+          .then(
+            () => {
+              subscribed = true
+              return true
+            },
+            (err) => {
+              failedAt = Date.now()
+              options.onFailed(err)
+              return false
+            },
+          )
+          .finally(() => {
+            subscribing = undefined
+          }),
+      )
+      return subscribing
+    },
+  }
+}

@@ -5,10 +5,10 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { changesSearchResults } from '../../app/api/search-invalidation'
-import type { EventBus, SubscribeHooks } from '../../app/db/events'
 import { currentPageReads, type PageReads, trackPageReads } from '../../app/db/page-reads'
 import { rooms } from '../../app/db/schema'
 import { type ApiClient, type ApiClientOptions, createApiClient } from '../../app/server/api-client/client'
+import { fakeBus } from '../support/fake-bus'
 
 type ApiClientEvents = ApiClientOptions['events']
 
@@ -349,38 +349,6 @@ describe('class search results', () => {
     expect(searches).toBe(2)
   })
 
-  /** A bus this test drives by hand: records what is published, delivers when told. */
-  function fakeBus(options: { failSubscribe?: boolean } = {}) {
-    const published: string[] = []
-    let deliver: ((payload: string) => void) | undefined
-    let hooks: SubscribeHooks = {}
-    let subscriptions = 0
-    const bus: EventBus = {
-      kind: 'postgres',
-      publish: async (channel, payload = '') => {
-        published.push(`${channel} ${payload}`)
-      },
-      subscribe: async (channel, handler, h = {}) => {
-        subscriptions++
-        if (options.failSubscribe) throw new Error('connect ECONNREFUSED')
-        expect(channel).toBe('search_invalidate')
-        deliver = handler
-        hooks = h
-        h.onReady?.()
-        return async () => {}
-      },
-      close: async () => {},
-    }
-    return {
-      bus,
-      published,
-      deliver: (payload: string) => deliver?.(payload),
-      lose: () => hooks.onLost?.(),
-      ready: () => hooks.onReady?.(),
-      subscriptions: () => subscriptions,
-    }
-  }
-
   it('publishes search_invalidate after writes that can change results; a message from any instance empties it', async () => {
     const fake = fakeBus()
     let searches = 0
@@ -423,11 +391,11 @@ describe('class search results', () => {
     await c.searchClassWorks({ q: '英語' })
     await c.searchClassWorks({ q: '英語' })
     expect(searches).toBe(6)
-    expect(fake.subscriptions()).toBe(1)
+    expect(fake.subscribed.mock.calls).toEqual([['search_invalidate']])
   })
 
   it('without a bus (the database away) searches still work, straight from the API', async () => {
-    const fake = fakeBus({ failSubscribe: true })
+    const fake = fakeBus({ refuse: true })
     let searches = 0
     const real = inProcessTransport(async () => api.app)
     const log = recorder()
@@ -535,17 +503,7 @@ describe('public pages and lists (docs/decisions/0026)', () => {
   })
 
   it('a message from another instance (a job freed a seat) empties it too; 0 turns it off', async () => {
-    let deliver: ((payload: string) => void) | undefined
-    const bus: EventBus = {
-      kind: 'postgres',
-      publish: async () => {},
-      subscribe: async (_channel, handler, hooks = {}) => {
-        deliver = handler
-        hooks.onReady?.()
-        return async () => {}
-      },
-      close: async () => {},
-    }
+    const fake = fakeBus()
     let calls = 0
     const real = inProcessTransport(async () => api.app)
     const c = createApiClient(
@@ -553,12 +511,12 @@ describe('public pages and lists (docs/decisions/0026)', () => {
         if (request.path === '/v1/magazine_articles/facets') calls++
         return real(request)
       },
-      { logger: recorder().logger, events: async () => bus },
+      { logger: recorder().logger, events: fake.events },
     )
     await c.getMagazineFacets()
     await c.getMagazineFacets()
     expect(calls).toBe(1)
-    deliver!('job:payments.expire_hold')
+    fake.deliver('job:payments.expire_hold')
     await c.getMagazineFacets()
     expect(calls).toBe(2)
 

@@ -42,7 +42,7 @@ import {
   users,
 } from '../../app/db/schema'
 import { retriedConflicts } from '../../app/db/transaction'
-import { type JobHandler, startJobRunner } from '../../app/jobs/runner.server'
+import type { JobHandler } from '../../app/jobs/runner.server'
 import { LIMITS, RATE_LIMITED_MESSAGE } from '../../app/lib/limits'
 import { refuseImageUploadOverLimit } from '../../app/server/upload-limit.server'
 import { createDbUploadStore } from '../../app/server/upload-store.server'

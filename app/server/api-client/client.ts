@@ -1,7 +1,11 @@
 import '@tanstack/react-start/server-only'
 import { LRUCache } from 'lru-cache'
 import { z } from 'zod'
-import { changesSearchResults, SEARCH_INVALIDATE_CHANNEL } from '../../api/search-invalidation'
+import {
+  changesSearchResults,
+  SEARCH_INVALIDATE_CHANNEL,
+  searchInvalidationListener,
+} from '../../api/search-invalidation'
 import {
   AdminNotice,
   AdminNoticeList,
@@ -198,9 +202,6 @@ function stillCached(cache: LRUCache<string, Promise<unknown>>, key: string, res
   }
 }
 
-/** After a failed subscription, searches skip the cache for this long before the bus is tried again. */
-const SEARCH_BUS_RETRY_MS = 5_000
-
 /** How long a master list is reused (see getMaster). */
 export const MASTER_TTL_MS = 5 * 60_000
 
@@ -243,50 +244,20 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       : undefined
   const events = options.events === undefined ? getEventBus : options.events
 
-  // Whether invalidations can reach this cache: always without a bus, else while subscribed. Once
-  // subscribed, the bus itself subscribes again after a drop (onLost … onReady).
-  let listening = events === null
-  let subscribed = false
-  let subscribing: Promise<boolean> | undefined
-  let failedAt = 0
-  function ensureListening(): Promise<boolean> {
-    if (listening || !events) return Promise.resolve(true)
-    if (subscribed || Date.now() - failedAt < SEARCH_BUS_RETRY_MS) return Promise.resolve(false)
-    // Outside the request that happens to ask first: the subscription outlives it (page-reads.ts).
-    subscribing ??= untracked(() =>
-      events()
-        .then((bus) =>
-          bus.subscribe(SEARCH_INVALIDATE_CHANNEL, () => publicCache?.clear(), {
-            onReady: () => {
-              publicCache?.clear()
-              listening = true
-            },
-            onLost: () => {
-              listening = false
-              publicCache?.clear()
-            },
-          }),
-        )
-        .then(
-          () => {
-            subscribed = true
-            return true
-          },
-          (err) => {
-            failedAt = Date.now()
-            log.warn(
-              '[api-client] search cache off: no invalidation bus:',
-              err instanceof Error ? err.message : err,
-            )
-            return false
-          },
-        )
-        .finally(() => {
-          subscribing = undefined
-        }),
-    )
-    return subscribing
-  }
+  // Whether invalidations can reach this cache: always without a bus (events null), else while subscribed.
+  const bus = events
+    ? searchInvalidationListener(events, () => publicCache?.clear(), {
+        onFailed: (err) =>
+          log.warn(
+            '[api-client] search cache off: no invalidation bus:',
+            err instanceof Error ? err.message : err,
+          ),
+        // Outside the request that happens to ask first: the subscription outlives it (page-reads.ts).
+        run: untracked,
+      })
+    : undefined
+  const listening = () => !bus || bus.listening()
+  const ensureListening = () => (bus ? bus.ensure() : Promise.resolve(true))
 
   function searchInvalidated(path: string) {
     publicCache?.clear()
@@ -312,7 +283,7 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
     expiresAt?: (value: T) => number | undefined,
   ): Promise<T | undefined> {
     if (!publicCache || ttlMs <= 0) return call()
-    if (!listening) return ensureListening().then((ok) => (ok && listening ? fromCache() : call()))
+    if (!listening()) return ensureListening().then((ok) => (ok && listening() ? fromCache() : call()))
     return fromCache()
 
     function fromCache(): Promise<T | undefined> {

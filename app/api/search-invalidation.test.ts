@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { fakeBus } from '../../tests/support/fake-bus'
+import {
+  changesSearchResults,
+  SEARCH_BUS_RETRY_MS,
+  SEARCH_INVALIDATE_CHANNEL,
+  searchInvalidationListener,
+} from './search-invalidation'
+
+describe('changesSearchResults', () => {
+  it('keeps search caches for reads and for writes that cannot change a search', () => {
+    expect(changesSearchResults('GET', '/v1/teachers/class_works')).toBe(false)
+    expect(changesSearchResults('POST', '/v1/class_works/search')).toBe(false)
+    expect(changesSearchResults('POST', '/v1/users/favorites')).toBe(false)
+    expect(changesSearchResults('PATCH', '/v1/teachers/class_works/3')).toBe(true)
+    expect(changesSearchResults('POST', '/v1/purchases')).toBe(true)
+  })
+})
+
+describe('searchInvalidationListener', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('subscribes once for concurrent callers and listens from the subscription being ready', async () => {
+    const fake = fakeBus()
+    const onInvalid = vi.fn()
+    const listener = searchInvalidationListener(fake.events, onInvalid, { onFailed: () => {} })
+    expect(listener.listening()).toBe(false)
+    expect(await Promise.all([listener.ensure(), listener.ensure(), listener.ensure()])).toEqual([
+      true,
+      true,
+      true,
+    ])
+    expect(fake.subscribed.mock.calls).toEqual([[SEARCH_INVALIDATE_CHANNEL]])
+    expect(listener.listening()).toBe(true)
+    // Ready empties the cache: messages sent before it were not heard.
+    expect(onInvalid).toHaveBeenCalledTimes(1)
+    fake.deliver()
+    expect(onInvalid).toHaveBeenCalledTimes(2)
+  })
+
+  it('stops listening when the subscription is lost, empties the cache, and listens again once ready', async () => {
+    const fake = fakeBus()
+    const onInvalid = vi.fn()
+    const listener = searchInvalidationListener(fake.events, onInvalid, { onFailed: () => {} })
+    await listener.ensure()
+    fake.lose()
+    expect(listener.listening()).toBe(false)
+    expect(onInvalid).toHaveBeenCalledTimes(2)
+    // The bus subscribes again by itself: no second subscription from here.
+    expect(await listener.ensure()).toBe(false)
+    fake.ready()
+    expect(listener.listening()).toBe(true)
+    expect(onInvalid).toHaveBeenCalledTimes(3)
+    expect(fake.subscriptions()).toBe(1)
+  })
+
+  it('reports a failed subscription, and tries again only after SEARCH_BUS_RETRY_MS', async () => {
+    vi.useFakeTimers({ now: new Date('2026-12-05T10:00:00Z') })
+    const fake = fakeBus({ refuse: true })
+    const failures: unknown[] = []
+    const listener = searchInvalidationListener(fake.events, () => {}, {
+      onFailed: (err) => failures.push(err),
+    })
+    expect(await listener.ensure()).toBe(false)
+    expect(failures).toHaveLength(1)
+    vi.advanceTimersByTime(SEARCH_BUS_RETRY_MS - 1)
+    expect(await listener.ensure()).toBe(false)
+    expect(fake.subscriptions()).toBe(1)
+    vi.advanceTimersByTime(2)
+    expect(await listener.ensure()).toBe(false)
+    expect(fake.subscriptions()).toBe(2)
+    expect(listener.listening()).toBe(false)
+  })
+
+  it('subscribes through `run` (the BFF leaves the asking request out of it)', async () => {
+    const fake = fakeBus()
+    const run = vi.fn((subscribe: () => Promise<boolean>) => subscribe())
+    const listener = searchInvalidationListener(fake.events, () => {}, { onFailed: () => {}, run })
+    await listener.ensure()
+    await listener.ensure()
+    expect(run).toHaveBeenCalledTimes(1)
+  })
+})
