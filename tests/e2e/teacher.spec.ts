@@ -392,6 +392,27 @@ test('a parent is shown how to become an approved teacher instead of an organisa
   await expect(page).toHaveURL(/\/profile\/teacher$/)
 })
 
+test('a teacher whose device clock is days ahead still edits a lesson that has not started @pc-only', async ({
+  page,
+}) => {
+  await login(page, TEACHER, '/class_management')
+  const classId = await createClassWithLesson(page, {
+    title: `E2E 時計のずれ ${Date.now().toString(36)}`,
+    description: '端末の時計が進んでいても、始まっていない回は編集できます。',
+    price: 0,
+    capacity: 3,
+    days: 2,
+    hour: 16,
+  })
+  // Four days ahead: by the device's own clock the lesson would be over, and its editing gone.
+  await page.clock.install({ time: Date.now() + 4 * 86_400_000 })
+  await gotoReady(page, `/class_management/edit/${classId}`)
+  const row = page.getByTestId('schedule-row')
+  await expect(row.getByTestId('schedule-status')).toHaveText('予定')
+  await row.getByRole('button', { name: '編集', exact: true }).click()
+  await expect(row.getByTestId('schedule-form')).toBeVisible()
+})
+
 test('a lesson that starts while its edit form is open keeps the typed link and offers only ミーティングURLを変更, which saves @pc-only', async ({
   page,
 }) => {
@@ -413,7 +434,8 @@ test('a lesson that starts while its edit form is open keeps the typed link and 
     .getByTestId('schedule-form')
     .getByLabel('ミーティングURL（任意）')
     .fill('https://meet.manabi.example/typed-before-start')
-  // The browser's clock moves ten minutes past the start (the server's, not: it takes a new link either way).
+  // Ten minutes past the start pass on the page (its clock runs on; the page counts from the server's answer
+  // plus the time passed here). The server's own clock stays put: it takes a new link either way.
   const startsAt = Date.parse(`${tokyoLocal(lesson.days, lesson.hour)}:00+09:00`)
   await page.clock.fastForward(startsAt + 10 * 60_000 - (await page.evaluate(() => Date.now())))
   await expect(row.getByTestId('schedule-status')).toHaveText('開催中')
@@ -426,13 +448,14 @@ test('a lesson that starts while its edit form is open keeps the typed link and 
     'https://meet.manabi.example/typed-before-start',
   )
   await expect(row.getByTestId('schedule-form')).toHaveCount(0)
-  await urlForm.getByRole('button', { name: '変更を保存' }).click()
-  await expect(page.getByTestId('snackbar')).toContainText('ミーティングURLを変更しました')
-  await expect(row).toContainText('ミーティングURL：https://meet.manabi.example/typed-before-start')
-  // Opened after the start, the form offers the link alone, with no note.
-  await row.getByRole('button', { name: 'ミーティングURLを変更' }).click()
+  // Closed and opened again after the start, the form offers the link alone, with no note.
+  const toggle = row.getByRole('button', { name: 'ミーティングURLを変更' })
+  await toggle.click()
+  await expect(urlForm).toHaveCount(0)
+  await toggle.click()
   await expect(urlForm.getByTestId('started-while-editing')).toHaveCount(0)
   await urlForm.getByLabel('ミーティングURL').fill('https://meet.manabi.example/moved-room')
   await urlForm.getByRole('button', { name: '変更を保存' }).click()
+  await expect(page.getByTestId('snackbar')).toContainText('ミーティングURLを変更しました')
   await expect(row).toContainText('ミーティングURL：https://meet.manabi.example/moved-room')
 })

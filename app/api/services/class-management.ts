@@ -183,6 +183,7 @@ export async function teacherClassWork(
     updated_at: iso(row.updatedAt),
     schedules: schedules.map((s) => toTeacherSchedule(s, lessons)),
     deletable: !(await anyReservationOf(db, classWorkId)),
+    now: iso(now),
   }
 }
 

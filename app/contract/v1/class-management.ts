@@ -89,6 +89,8 @@ export const TeacherClassWork = MyClassWork.extend({
   schedules: z.array(TeacherSchedule),
   /** Nobody ever reserved it (a cancelled or unpaid reservation counts): DELETE takes it, otherwise 409. */
   deletable: z.boolean(),
+  /** The server's clock when it answered: the page tells started lessons from coming ones by it (serverClockAt). */
+  now: DateTime,
 })
 export type TeacherClassWork = z.infer<typeof TeacherClassWork>
 

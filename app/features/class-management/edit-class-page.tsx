@@ -7,6 +7,7 @@ import { Field, inputClass } from '~/components/ui/form-parts'
 import { Modal } from '~/components/ui/modal'
 import { AnnouncementInput } from '~/contract/v1/class-management'
 import { fieldErrorsOf } from '~/lib/action-result'
+import { serverClockAt } from '~/lib/server-clock'
 import { ClassForm } from './class-form'
 import { deleteClass, postAnnouncement } from './class-management.functions'
 import { ClassRequestsPanel } from './class-requests-panel'
@@ -17,14 +18,19 @@ const NOW_TICK_MS = 15_000
 
 /** /class_management/edit/$id */
 export function EditClassPage({ id }: { id: number }) {
-  const cls = useSuspenseQuery(ownClassQuery(id)).data
-  // Which schedules may still be edited (the API checks again): kept current, so that a lesson that starts while
-  // the page is open offers ミーティングURLを変更 (all a started lesson takes) rather than a form it would refuse.
-  const [now, setNow] = useState(() => Date.now())
+  const { data: cls, dataUpdatedAt } = useSuspenseQuery(ownClassQuery(id))
+  // Which schedules may still be edited (the API checks again), on the server's clock: kept current, so that a
+  // lesson that starts while the page is open offers ミーティングURLを変更 (all a started lesson takes) rather than a
+  // form it would refuse, and a device clock minutes off neither locks a lesson early nor offers a refused form.
+  const serverNow = cls?.now
+  const clock = () => (serverNow ? serverClockAt(serverNow, dataUpdatedAt, Date.now()) : Date.now())
+  const [now, setNow] = useState(clock)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: clock reads serverNow and dataUpdatedAt, listed here.
   useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), NOW_TICK_MS)
+    setNow(clock())
+    const timer = setInterval(() => setNow(clock()), NOW_TICK_MS)
     return () => clearInterval(timer)
-  }, [])
+  }, [serverNow, dataUpdatedAt])
   if (!cls) return null
   return (
     <div className="mx-auto max-w-3xl px-4 py-8">
