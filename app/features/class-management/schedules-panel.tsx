@@ -60,7 +60,8 @@ function ScheduleRow({
   now: number
 }) {
   // Which editor the teacher opened: the full form before the start, the meeting URL alone once it has started.
-  // Kept as opened, so that a lesson starting while the full form is open keeps what can still be saved.
+  // The form shown follows the clock (a refetch may set it back a moment); the mode opened says whether the
+  // lesson started while the full form was open, so that the link form keeps what was typed and says why.
   const [editor, setEditor] = useState<'closed' | 'full' | 'url'>('closed')
   const editing = editor !== 'closed'
   // The meeting URL as typed into the full form: carried into the URL form if the lesson starts meanwhile.
@@ -161,7 +162,7 @@ function ScheduleRow({
           </button>
         ) : null}
       </div>
-      {editor === 'full' && startedAt > now ? (
+      {editing && startedAt > now ? (
         <ScheduleForm
           cls={cls}
           schedule={schedule}
