@@ -326,6 +326,35 @@ test('a report note over 500 characters is named at the field on /admin/reports,
   await operator.context().close()
 })
 
+test('a report’s age on /admin/reports is read by the server’s clock, not by an operator’s device three days ahead @pc-only', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000)
+  await login(page, 'parent@manabi.example', '/class_search?sort=rating')
+  await page.getByTestId('class-card').first().getByRole('link').first().click()
+  await expect(page).toHaveURL(/\/class_search\/detail\/\d+/)
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
+  const marker = `時計のずれ ${Math.random().toString(36).slice(2, 8)}`
+  await page.getByTestId('report-class').click()
+  await page.getByTestId('report-dialog').getByLabel('不適切な内容（暴力・性的・差別的な表現など）').check()
+  await page.getByTestId('report-detail').fill(marker)
+  await page.getByTestId('report-submit').click()
+  await expect(page.getByTestId('snackbar')).toContainText('通報を受け付けました')
+
+  const operator = await otherPerson(browser, page, OPERATOR, '/admin')
+  await operator.clock.install({ time: Date.now() + 3 * 24 * 3_600_000 })
+  await gotoReady(operator, '/admin/reports?kind=teacher')
+  // Rendered on this device (a client-side move to the class reports), and a minute later by its timer.
+  await operator.getByRole('navigation', { name: '通報の対象' }).getByRole('link', { name: 'クラス' }).click()
+  await expect(operator).toHaveURL(/kind=class/)
+  const report = operator.getByTestId('report').filter({ hasText: marker })
+  await expect(report).toContainText('（0時間前）')
+  await operator.clock.runFor(61_000)
+  await expect(report).toContainText('（0時間前）')
+  await operator.context().close()
+})
+
 test('a reported review is taken down from /admin/reports and leaves the class page @pc-only', async ({
   page,
   browser,

@@ -1,15 +1,17 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { useId, useState } from 'react'
+import { useEffect, useId, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { FieldError, inputClass } from '~/components/ui/form-parts'
 import { type AdminReport, ResolveReportBody } from '~/contract/v1/trust'
 import { formatDateJa, formatPrice, formatTimeJa } from '~/lib/format'
 import { ADMIN_LIST_PAGE_SIZE } from '~/lib/page-sizes'
 import { REPORT_REASONS, REPORT_TARGETS } from '~/lib/report-reasons'
+import { serverClockAt } from '~/lib/server-clock'
 import { resolveReport } from './admin.functions'
 import { AdminPage } from './admin-page'
 import { adminReportsQuery, type ReportSearch } from './queries'
+import { reportAge } from './report-age'
 
 const when = (iso: string) => `${formatDateJa(iso)} ${formatTimeJa(iso)}`
 const STATUS_TABS: { status: NonNullable<ReportSearch['status']>; label: string }[] = [
@@ -33,10 +35,22 @@ const HIDE_CONFIRM = {
   review: 'このレビューを非表示にし、評価の集計からも外します。よろしいですか？',
 } as const
 
-/** Days (or hours) a report has waited: the oldest come first and say so. */
-function age(iso: string) {
-  const hours = Math.floor((Date.now() - new Date(iso).getTime()) / 3600_000)
-  return hours < 24 ? `${Math.max(hours, 0)}時間前` : `${Math.floor(hours / 24)}日前`
+const AGE_TICK_MS = 60_000
+
+/**
+ * The server's clock, kept current while the list is open: a report's age (the oldest come first and say so) is
+ * read by it, so an operator's device clock that is off does not make reports look older or newer (0055).
+ */
+function useServerNow(serverNow: string, receivedAt: number): number {
+  const clock = () => serverClockAt(serverNow, receivedAt, Date.now())
+  const [now, setNow] = useState(clock)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: clock reads serverNow and receivedAt, listed here.
+  useEffect(() => {
+    setNow(clock())
+    const timer = setInterval(() => setNow(clock()), AGE_TICK_MS)
+    return () => clearInterval(timer)
+  }, [serverNow, receivedAt])
+  return now
 }
 
 /**
@@ -44,7 +58,9 @@ function age(iso: string) {
  * class leaves search and its page answers 410; a message or a review disappears), or suspends the account behind it.
  */
 export function AdminReports(props: { search: ReportSearch }) {
-  const list = useSuspenseQuery(adminReportsQuery(props.search)).data
+  const { data, dataUpdatedAt } = useSuspenseQuery(adminReportsQuery(props.search))
+  const list = data.reports
+  const now = useServerNow(data.now, dataUpdatedAt)
   const status = props.search.status ?? 'open'
   const page = props.search.page ?? 1
   const filter = { status: props.search.status, kind: props.search.kind }
@@ -91,7 +107,7 @@ export function AdminReports(props: { search: ReportSearch }) {
       ) : (
         <ul className="mt-6 flex flex-col gap-4" data-testid="reports">
           {list.map((r) => (
-            <ReportItem key={r.id} r={r} />
+            <ReportItem key={r.id} r={r} now={now} />
           ))}
         </ul>
       )}
@@ -119,7 +135,7 @@ export function AdminReports(props: { search: ReportSearch }) {
   )
 }
 
-function ReportItem({ r }: { r: AdminReport }) {
+function ReportItem({ r, now }: { r: AdminReport; now: number }) {
   const uid = useId()
   const queryClient = useQueryClient()
   const [note, setNote] = useState('')
@@ -167,7 +183,7 @@ function ReportItem({ r }: { r: AdminReport }) {
     <li className="rounded-2xl border border-slate-200 bg-white p-4" data-testid="report">
       <p className="text-xs text-slate-600">
         <span className="rounded bg-light-grey px-1.5 py-0.5 font-bold">{REPORT_TARGETS[r.target_type]}</span>{' '}
-        <time dateTime={r.created_at}>{when(r.created_at)}</time>（{age(r.created_at)}）・通報者{' '}
+        <time dateTime={r.created_at}>{when(r.created_at)}</time>（{reportAge(r.created_at, now)}）・通報者{' '}
         {r.reporter.nickname}
         （ID {r.reporter.id}）
       </p>

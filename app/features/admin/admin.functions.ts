@@ -98,7 +98,11 @@ export const decideVerification = createServerFn({ method: 'POST' })
 
 export const getAdminReports = createServerFn({ method: 'GET' })
   .validator(AdminReportQuery)
-  .handler(async ({ data }) => api.adminListReports(await requireAccessToken(), data))
+  // With the server's clock: the page says how long each report has waited by it, not by the device's (0055).
+  .handler(async ({ data }) => ({
+    reports: await api.adminListReports(await requireAccessToken(), data),
+    now: new Date().toISOString(),
+  }))
 
 export const resolveReport = createServerFn({ method: 'POST' })
   .validator(
