@@ -184,6 +184,39 @@ describe('demo content seeded at any time of day', () => {
   }, 120_000)
 })
 
+describe('demo teachers teach one lesson at a time', () => {
+  /** Pairs of live lessons (course lessons counted one by one) of one teacher in two classes that overlap. */
+  const overlapping = async (db: TestDatabase['db']) => {
+    const rows = await db.execute(sql`
+      with l as (
+        select cw.teacher_id, cw.id as class_id,
+          coalesce(sl.started_at, s.started_at) as started_at, coalesce(sl.ended_at, s.ended_at) as ended_at
+        from class_work_schedules s
+        join class_works cw on cw.id = s.class_work_id
+        left join class_work_schedule_lessons sl on sl.schedule_id = s.id
+        where not s.is_canceled)
+      select a.class_id as a, b.class_id as b, a.started_at
+      from l a join l b on a.teacher_id = b.teacher_id and a.class_id < b.class_id
+        and a.started_at < b.ended_at and b.started_at < a.ended_at`)
+    return Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows
+  }
+
+  it('in the test run’s content', async () => {
+    expect(await overlapping(t.db)).toEqual([])
+  })
+
+  // Moments at which the seed used to give a teacher two lessons at once (7 and 5 pairs).
+  for (const moment of ['2026-12-05T16:00:00Z', '2026-12-07T09:30:00Z'])
+    it(`seeded at ${moment}`, async () => {
+      const database = await buildSeededDatabase({}, new Date(moment))
+      try {
+        expect(await overlapping(database.db)).toEqual([])
+      } finally {
+        await database.close()
+      }
+    }, 120_000)
+})
+
 describe('openDatabase', () => {
   it('explains a database it cannot reach, without the password', async () => {
     const error = await openDatabase({ databaseUrl: 'postgres://someone:secret@127.0.0.1:1/nothing' }).catch(

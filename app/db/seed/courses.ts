@@ -84,6 +84,17 @@ export const courseSeeds: CourseSeed[] = [
 
 const DAY = 86_400_000
 
+/** The lessons of each of the course's runs, in order (the same times seedCourses writes). */
+export function courseRunLessons(c: CourseSeed, now: Date): { startedAt: Date; endedAt: Date }[][] {
+  return c.runs.map((offset) => {
+    const first = nextWeekdayAt(new Date(now.getTime() + offset * DAY), c.weekday, c.time)
+    return Array.from({ length: c.lessons }, (_, k) => {
+      const startedAt = new Date(first.getTime() + k * 7 * DAY)
+      return { startedAt, endedAt: new Date(startedAt.getTime() + c.minutes * 60_000) }
+    })
+  })
+}
+
 /** The first moment on or after `from` that falls on the Tokyo weekday at the time. */
 function nextWeekdayAt(from: Date, weekday: number, [h, m]: [number, number]): Date {
   const jst = new Date(from.getTime() + 9 * 3_600_000)
@@ -138,12 +149,8 @@ export async function seedCourses(
         targetGradeId: ctx.gradeIds[c.grades[0] + k]!,
       })),
     )
-    for (const offset of c.runs) {
-      const first = nextWeekdayAt(new Date(now.getTime() + offset * DAY), c.weekday, c.time)
-      const lessons = Array.from({ length: c.lessons }, (_, k) => {
-        const startedAt = new Date(first.getTime() + k * 7 * DAY)
-        return { startedAt, endedAt: new Date(startedAt.getTime() + c.minutes * 60_000) }
-      })
+    for (const lessons of courseRunLessons(c, now)) {
+      const first = lessons[0]!.startedAt
       const past = lessons[0]!.startedAt.getTime() <= now.getTime()
       const attendees = rng.sample(ctx.pool, past ? rng.int(3, c.capacity) : rng.int(1, c.capacity - 2))
       const [schedule] = await tx

@@ -1,11 +1,12 @@
 import '@tanstack/react-start/server-only'
 import { and, count, eq, inArray, isNull, like, lte, ne, notExists, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
+import { findOverlap, type Period } from '../../lib/schedule-overlap'
 import { classSearchText, normalizeSearchText } from '../../lib/search-normalize'
 import type { Db, DbOrTx, Tx } from '../client'
 import * as s from '../schema'
 import { announcementTemplates, classDescription, classSeeds } from './classes'
-import { seedCourses } from './courses'
+import { courseRunLessons, courseSeeds, seedCourses } from './courses'
 import { articleSeeds } from './magazine'
 import { masterData, schoolTypeIndexOfGrade } from './masters'
 import { recordDemoPayments } from './payments'
@@ -236,14 +237,23 @@ async function seedAll(tx: Tx, { issuer, now, commissionRate = 0.2 }: SeedOption
   /** The latest reservation of each class (its announcements are posted after it). */
   const lastBookedAt = new Map<number, number>()
   const reservedClassUsers = new Map<number, Set<number>>()
+  // Each teacher's lessons so far, courses (seeded later) included: a teacher teaches one lesson at a time.
+  const taught = new Map<string, Period[]>()
+  const taughtBy = (teacher: string) => taught.get(teacher) ?? taught.set(teacher, []).get(teacher)!
+  for (const c of courseSeeds) taughtBy(c.teacher).push(...courseRunLessons(c, now).flat())
   for (const [i, c] of classSeeds.entries()) {
     const classWorkId = classIds[i]!
     const published = c.published !== false
     const offsets = published ? scheduleOffsets(rng) : [rng.int(10, 30), rng.int(31, 55)]
     const planned = offsets.map((offset) => {
-      const [h, min] = rng.pick(slots)
-      const startedAt = tokyoAt(now, offset, h, min)
-      const endedAt = new Date(startedAt.getTime() + c.minutes * 60_000)
+      const { startedAt, endedAt } = freeLesson(
+        taughtBy(c.teacher),
+        now,
+        offset,
+        slots,
+        rng.pick(slots),
+        c.minutes,
+      )
       const past = endedAt.getTime() <= now.getTime()
       const canceled = published && rng.chance(0.08)
       let seats = 0
@@ -588,6 +598,32 @@ export async function ensureDemoOperator(db: Db, issuer: string, now: Date): Pro
 
 export function magazineSearchText(a: { title: string; lead: string; body: string }): string {
   return normalizeSearchText([a.title, a.lead, a.body.replace(/<[^>]*>/g, ' ')].join('\n'))
+}
+
+/**
+ * The lesson at the picked slot of the day, or, when the teacher teaches then, at the day's next free slot (then the
+ * next day's); recorded in `taught`. Draws nothing from the generator, so the rest of the seed stays as it was.
+ */
+function freeLesson(
+  taught: Period[],
+  now: Date,
+  offset: number,
+  slots: readonly [number, number][],
+  picked: [number, number],
+  minutes: number,
+): Period {
+  const first = slots.indexOf(picked)
+  for (let day = offset; day < offset + 7; day++)
+    for (let k = 0; k < slots.length; k++) {
+      const [h, min] = slots[(first + k) % slots.length]!
+      const startedAt = tokyoAt(now, day, h, min)
+      const lesson = { startedAt, endedAt: new Date(startedAt.getTime() + minutes * 60_000) }
+      if (!findOverlap(lesson, taught)) {
+        taught.push(lesson)
+        return lesson
+      }
+    }
+  throw new Error('seed: no free slot for a lesson within a week')
 }
 
 /** 3–6 distinct days between 30 days ago and 60 days ahead, with at least one in the coming two weeks. */
