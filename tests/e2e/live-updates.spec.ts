@@ -68,6 +68,9 @@ test('live updates: the teacher’s message updates the parent’s header badge 
     const follow = page.getByTestId('follow-button')
     await follow.click()
     await expect(follow).toHaveAttribute('aria-pressed', 'true')
+    // Pressed at once (optimistic); saved when the snackbar says so. Leaving before that could cancel the request,
+    // and /message then offered no teacher to write to (a failure seen in a full run).
+    await expect(page.getByTestId('snackbar')).toContainText('フォローしました')
     await gotoReady(page, '/message')
     const roomsBefore = await page.getByTestId('room-item').count()
     await page.getByTestId('new-room-partner').selectOption({ index: 1 })

@@ -141,6 +141,8 @@ test('a reported message leads to a suspension: the sender is signed out at once
   const teacherId = Number(new URL(page.url()).pathname.split('/').pop())
   await page.getByTestId('follow-button').click()
   await expect(page.getByTestId('follow-button')).toHaveAttribute('aria-pressed', 'true')
+  // Saved (not only pressed) before leaving the page: the room needs the follow.
+  await expect(page.getByTestId('snackbar')).toContainText('フォローしました')
   await gotoReady(page, `/message?to=${teacherId}`)
   await page.getByTestId('new-room-start').click()
   const text = `レッスン外で会いませんか ${Date.now().toString(36)}`
