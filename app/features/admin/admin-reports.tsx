@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { useEffect, useId, useState } from 'react'
+import { useId, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
+import { useServerClock } from '~/components/shell/use-server-clock'
 import { FieldError, inputClass } from '~/components/ui/form-parts'
 import { type AdminReport, ResolveReportBody } from '~/contract/v1/trust'
 import { formatDateJa, formatPrice, formatTimeJa } from '~/lib/format'
 import { ADMIN_LIST_PAGE_SIZE } from '~/lib/page-sizes'
 import { REPORT_REASONS, REPORT_TARGETS } from '~/lib/report-reasons'
-import { serverClockAt } from '~/lib/server-clock'
 import { resolveReport } from './admin.functions'
 import { AdminPage } from './admin-page'
 import { adminReportsQuery, type ReportSearch } from './queries'
@@ -38,29 +38,15 @@ const HIDE_CONFIRM = {
 const AGE_TICK_MS = 60_000
 
 /**
- * The server's clock, kept current while the list is open: a report's age (the oldest come first and say so) is
- * read by it, so an operator's device clock that is off does not make reports look older or newer (0055).
- */
-function useServerNow(serverNow: string, receivedAt: number): number {
-  const clock = () => serverClockAt(serverNow, receivedAt, Date.now())
-  const [now, setNow] = useState(clock)
-  // biome-ignore lint/correctness/useExhaustiveDependencies: clock reads serverNow and receivedAt, listed here.
-  useEffect(() => {
-    setNow(clock())
-    const timer = setInterval(() => setNow(clock()), AGE_TICK_MS)
-    return () => clearInterval(timer)
-  }, [serverNow, receivedAt])
-  return now
-}
-
-/**
  * /admin/reports: reports by age (oldest open first) and kind. An operator dismisses one, hides the content (a
  * class leaves search and its page answers 410; a message or a review disappears), or suspends the account behind it.
  */
 export function AdminReports(props: { search: ReportSearch }) {
   const { data, dataUpdatedAt } = useSuspenseQuery(adminReportsQuery(props.search))
   const list = data.reports
-  const now = useServerNow(data.now, dataUpdatedAt)
+  // A report's age (the oldest come first and say so) by the server's clock: an operator's device clock that is
+  // off does not make reports look older or newer (0055).
+  const now = useServerClock(data.now, dataUpdatedAt, AGE_TICK_MS)
   const status = props.search.status ?? 'open'
   const page = props.search.page ?? 1
   const filter = { status: props.search.status, kind: props.search.kind }

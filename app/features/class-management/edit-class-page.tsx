@@ -1,13 +1,13 @@
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useServerFn } from '@tanstack/react-start'
-import { useEffect, useId, useState } from 'react'
+import { useId, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
+import { useServerClock } from '~/components/shell/use-server-clock'
 import { Field, inputClass } from '~/components/ui/form-parts'
 import { Modal } from '~/components/ui/modal'
 import { AnnouncementInput } from '~/contract/v1/class-management'
 import { fieldErrorsOf } from '~/lib/action-result'
-import { serverClockAt } from '~/lib/server-clock'
 import { ClassForm } from './class-form'
 import { deleteClass, postAnnouncement } from './class-management.functions'
 import { ClassRequestsPanel } from './class-requests-panel'
@@ -22,15 +22,7 @@ export function EditClassPage({ id }: { id: number }) {
   // Which schedules may still be edited (the API checks again), on the server's clock: kept current, so that a
   // lesson that starts while the page is open offers ミーティングURLを変更 (all a started lesson takes) rather than a
   // form it would refuse, and a device clock minutes off neither locks a lesson early nor offers a refused form.
-  const serverNow = cls?.now
-  const clock = () => (serverNow ? serverClockAt(serverNow, dataUpdatedAt, Date.now()) : Date.now())
-  const [now, setNow] = useState(clock)
-  // biome-ignore lint/correctness/useExhaustiveDependencies: clock reads serverNow and dataUpdatedAt, listed here.
-  useEffect(() => {
-    setNow(clock())
-    const timer = setInterval(() => setNow(clock()), NOW_TICK_MS)
-    return () => clearInterval(timer)
-  }, [serverNow, dataUpdatedAt])
+  const now = useServerClock(cls?.now, dataUpdatedAt, NOW_TICK_MS)
   if (!cls) return null
   return (
     <div className="mx-auto max-w-3xl px-4 py-8">
