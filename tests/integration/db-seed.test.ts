@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DatabaseError, openDatabase } from '../../app/db/client'
+import { rowsOf } from '../../app/db/rows'
 import * as s from '../../app/db/schema'
 import { alignEmbeddedIssuer, seedIfEmpty } from '../../app/db/seed'
 import { MESSAGE_PAGE_SIZE } from '../../app/lib/page-sizes'
@@ -177,7 +178,7 @@ describe('demo content seeded at any time of day', () => {
         join purchases p on p.id = r.purchase_id
         join class_work_schedules s on s.id = p.schedule_id
         where r.created_at < s.ended_at or r.replied_at < r.created_at`)
-      expect(Array.isArray(wrong) ? wrong : (wrong as { rows: unknown[] }).rows).toEqual([])
+      expect(rowsOf(wrong)).toEqual([])
     } finally {
       await database.close()
     }
@@ -198,7 +199,7 @@ describe('demo teachers teach one lesson at a time', () => {
       select a.class_id as a, b.class_id as b, a.started_at
       from l a join l b on a.teacher_id = b.teacher_id and a.class_id < b.class_id
         and a.started_at < b.ended_at and b.started_at < a.ended_at`)
-    return Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows
+    return rowsOf(rows)
   }
 
   it('in the test run’s content', async () => {

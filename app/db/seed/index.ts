@@ -246,14 +246,9 @@ async function seedAll(tx: Tx, { issuer, now, commissionRate = 0.2 }: SeedOption
     const published = c.published !== false
     const offsets = published ? scheduleOffsets(rng) : [rng.int(10, 30), rng.int(31, 55)]
     const planned = offsets.map((offset) => {
-      const { startedAt, endedAt } = freeLesson(
-        taughtBy(c.teacher),
-        now,
-        offset,
-        slots,
-        rng.pick(slots),
-        c.minutes,
-      )
+      // The slot drawn as rng.pick(slots) draws it, so that every later draw of the seed stays the same.
+      const slot = rng.int(0, slots.length - 1)
+      const { startedAt, endedAt } = freeLesson(taughtBy(c.teacher), now, offset, slots, slot, c.minutes)
       const past = endedAt.getTime() <= now.getTime()
       const canceled = published && rng.chance(0.08)
       let seats = 0
@@ -601,7 +596,7 @@ export function magazineSearchText(a: { title: string; lead: string; body: strin
 }
 
 /**
- * The lesson at the picked slot of the day, or, when the teacher teaches then, at the day's next free slot (then the
+ * The lesson at slot `first` of the day, or, when the teacher teaches then, at the day's next free slot (then the
  * next day's); recorded in `taught`. Draws nothing from the generator, so the rest of the seed stays as it was.
  */
 function freeLesson(
@@ -609,10 +604,9 @@ function freeLesson(
   now: Date,
   offset: number,
   slots: readonly [number, number][],
-  picked: [number, number],
+  first: number,
   minutes: number,
 ): Period {
-  const first = slots.indexOf(picked)
   for (let day = offset; day < offset + 7; day++)
     for (let k = 0; k < slots.length; k++) {
       const [h, min] = slots[(first + k) % slots.length]!
