@@ -1,5 +1,5 @@
-import { and, eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { and, eq, inArray } from 'drizzle-orm'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ClassAnnouncementList } from '../../app/contract/v1/announcements'
 import {
   AnnouncementCreated,
@@ -17,9 +17,10 @@ import {
   purchases,
   users,
 } from '../../app/db/schema'
+import { formatScheduleJa } from '../../app/lib/format'
 import { setupApi, type TestApi } from './support/api'
 import { whileSuspending } from './support/locks'
-import { insertMembers } from './support/people'
+import { insertMembers, insertTeacher } from './support/people'
 import { SUBS } from './support/tokens'
 
 let api: TestApi
@@ -39,6 +40,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await api?.close()
 })
+// Each test's classes belong to a teacher of its own: the demo teacher teaches the seeded lessons, and a teacher
+// gives one lesson at a time (docs/decisions/0056).
+let teacher = ''
+beforeEach(async () => {
+  teacher = await insertTeacher(api.db, 'class-teacher')
+})
 
 const at = (offsetMs: number) => new Date(api.now.getTime() + offsetMs).toISOString()
 
@@ -56,7 +63,7 @@ function classBody(overrides: Record<string, unknown> = {}) {
   }
 }
 
-async function createClass(sub: string = SUBS.teacher, overrides: Record<string, unknown> = {}) {
+async function createClass(sub: string = teacher, overrides: Record<string, unknown> = {}) {
   const res = await api.as(sub, 'POST', '/v1/teachers/class_works', classBody(overrides))
   expect(res.status, JSON.stringify(res.body)).toBe(201)
   return TeacherClassWork.parse(res.body)
@@ -68,7 +75,7 @@ async function addSchedule(
   minutes = 60,
   extra: Record<string, unknown> = {},
 ) {
-  return api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${classId}/schedules`, {
+  return api.as(teacher, 'POST', `/v1/teachers/class_works/${classId}/schedules`, {
     started_at: at(startOffset),
     ended_at: at(startOffset + minutes * 60_000),
     ...extra,
@@ -87,8 +94,8 @@ describe('class works: create, read, update, delete', () => {
     expect(created.is_published).toBe(false)
     expect(created.description).toBe('説明です。\n2行目')
     expect(created.target_grades.map((g) => g.id).sort()).toEqual([...masters.grades].sort())
-    expect(created.teacher.id).toBe(await api.userId(SUBS.teacher))
-    const own = await api.as(SUBS.teacher, 'GET', `/v1/teachers/class_works/${created.id}`)
+    expect(created.teacher.id).toBe(await api.userId(teacher))
+    const own = await api.as(teacher, 'GET', `/v1/teachers/class_works/${created.id}`)
     expect(own.status).toBe(200)
     TeacherClassWork.parse(own.body)
     // Not public while unpublished; another teacher cannot see it either.
@@ -99,7 +106,7 @@ describe('class works: create, read, update, delete', () => {
   it('publishes and edits a class (grades replaced, search text follows the title)', async () => {
     const created = await createClass()
     const title = `公開テスト ${Date.now()}`
-    const res = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${created.id}`, {
+    const res = await api.as(teacher, 'PATCH', `/v1/teachers/class_works/${created.id}`, {
       title,
       is_published: true,
       target_grade_ids: [masters.grades[1]],
@@ -115,14 +122,14 @@ describe('class works: create, read, update, delete', () => {
   })
 
   it('a save from a page opened before another save of the class is refused (409 class_changed), not merged over it', async () => {
-    const created = await createClass(SUBS.teacher, { is_published: true })
+    const created = await createClass(teacher, { is_published: true })
     // Another tab unpublishes it a second later (the test API's clock stands still: dated by hand).
     await api.db
       .update(classWorks)
       .set({ isPublished: false, price: 900, updatedAt: new Date(api.now.getTime() + 1000) })
       .where(eq(classWorks.id, created.id))
     // This tab, opened before, fixes a typo and sends the whole form as it read it: published, the old price.
-    const stale = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${created.id}`, {
+    const stale = await api.as(teacher, 'PATCH', `/v1/teachers/class_works/${created.id}`, {
       description: '誤字を直しました。',
       is_published: true,
       price: created.price,
@@ -134,9 +141,9 @@ describe('class works: create, read, update, delete', () => {
     expect(row).toMatchObject({ isPublished: false, price: 900, description: created.description })
     // Read again, the save goes through.
     const fresh = TeacherClassWork.parse(
-      (await api.as(SUBS.teacher, 'GET', `/v1/teachers/class_works/${created.id}`)).body,
+      (await api.as(teacher, 'GET', `/v1/teachers/class_works/${created.id}`)).body,
     )
-    const saved = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${created.id}`, {
+    const saved = await api.as(teacher, 'PATCH', `/v1/teachers/class_works/${created.id}`, {
       description: '誤字を直しました。',
       expected_updated_at: fresh.updated_at,
     })
@@ -154,7 +161,7 @@ describe('class works: create, read, update, delete', () => {
     ['an unknown field', { teacher_id: 1 }],
   ])('rejects %s with a Japanese message and creates nothing', async (_, patch) => {
     const before = await api.count('class_works')
-    const res = await api.as(SUBS.teacher, 'POST', '/v1/teachers/class_works', classBody(patch))
+    const res = await api.as(teacher, 'POST', '/v1/teachers/class_works', classBody(patch))
     expect(res.status).toBe(400)
     expect(res.body.code).toBe('invalid_request')
     expect(res.body.message).toMatch(/[ぁ-んァ-ン一-龥]/)
@@ -162,27 +169,22 @@ describe('class works: create, read, update, delete', () => {
   })
 
   it('reports field errors in Japanese', async () => {
-    const res = await api.as(
-      SUBS.teacher,
-      'POST',
-      '/v1/teachers/class_works',
-      classBody({ price: -1, title: '' }),
-    )
+    const res = await api.as(teacher, 'POST', '/v1/teachers/class_works', classBody({ price: -1, title: '' }))
     const messages = res.body.issues.map((i: { message: string }) => i.message)
     expect(messages).toContain('料金は0円以上で入力してください')
     expect(messages).toContain('入力してください')
-    const cheap = await api.as(SUBS.teacher, 'POST', '/v1/teachers/class_works', classBody({ price: 1 }))
+    const cheap = await api.as(teacher, 'POST', '/v1/teachers/class_works', classBody({ price: 1 }))
     expect(cheap.body.issues.map((i: { message: string }) => i.message)).toEqual([
       '有料のクラスは50円以上にしてください',
     ])
     for (const price of [0, 50])
-      expect(
-        (await api.as(SUBS.teacher, 'POST', '/v1/teachers/class_works', classBody({ price }))).status,
-      ).toBe(201)
+      expect((await api.as(teacher, 'POST', '/v1/teachers/class_works', classBody({ price }))).status).toBe(
+        201,
+      )
   })
 
   it('gives every field error a Japanese text, also where the schema names none (wrong types, unknown choices)', async () => {
-    const res = await api.as(SUBS.teacher, 'POST', '/v1/teachers/class_works', {
+    const res = await api.as(teacher, 'POST', '/v1/teachers/class_works', {
       ...classBody(),
       price: 'たくさん',
       capacity: 2.5,
@@ -219,7 +221,7 @@ describe('class works: create, read, update, delete', () => {
   it('deletes a class nobody reserved; a class with reservations is 409', async () => {
     const empty = await createClass()
     await addSchedule(empty.id, 3 * DAY)
-    const del = await api.as(SUBS.teacher, 'DELETE', `/v1/teachers/class_works/${empty.id}`)
+    const del = await api.as(teacher, 'DELETE', `/v1/teachers/class_works/${empty.id}`)
     expect(del.status).toBe(200)
     expect(await api.db.select().from(classWorks).where(eq(classWorks.id, empty.id))).toHaveLength(0)
     expect(
@@ -229,19 +231,19 @@ describe('class works: create, read, update, delete', () => {
         .where(eq(classWorkTargetGrades.classWorkId, empty.id)),
     ).toHaveLength(0)
 
-    const booked = await createClass(SUBS.teacher, { is_published: true })
+    const booked = await createClass(teacher, { is_published: true })
     const s = TeacherSchedule.parse((await addSchedule(booked.id, 3 * DAY)).body)
     await reserve(SUBS.parent, s.id)
-    const refused = await api.as(SUBS.teacher, 'DELETE', `/v1/teachers/class_works/${booked.id}`)
+    const refused = await api.as(teacher, 'DELETE', `/v1/teachers/class_works/${booked.id}`)
     expect(refused.status).toBe(409)
     expect(refused.body.code).toBe('has_reservations')
     expect(await api.db.select().from(classWorks).where(eq(classWorks.id, booked.id))).toHaveLength(1)
   })
 
   it('says whether it can be deleted as DELETE decides: a reservation cancelled since still counts', async () => {
-    const cls = await createClass(SUBS.teacher, { is_published: true })
+    const cls = await createClass(teacher, { is_published: true })
     const view = async () =>
-      TeacherClassWork.parse((await api.as(SUBS.teacher, 'GET', `/v1/teachers/class_works/${cls.id}`)).body)
+      TeacherClassWork.parse((await api.as(teacher, 'GET', `/v1/teachers/class_works/${cls.id}`)).body)
     const first = await view()
     expect(first.deletable).toBe(true)
     // The server's clock beside it: the edit page tells started lessons by it, not by the device's clock.
@@ -253,7 +255,7 @@ describe('class works: create, read, update, delete', () => {
     const after = await view()
     expect(after.summary.has_reservation).toBe(false)
     expect(after.deletable).toBe(false)
-    expect((await api.as(SUBS.teacher, 'DELETE', `/v1/teachers/class_works/${cls.id}`)).status).toBe(409)
+    expect((await api.as(teacher, 'DELETE', `/v1/teachers/class_works/${cls.id}`)).status).toBe(409)
   })
 })
 
@@ -266,7 +268,7 @@ describe('schedules', () => {
     expect(s).toMatchObject({ capacity: 5, purchased_count: 0, is_canceled: false })
     expect(s.meeting_url).toBe('https://meet.example.com/abc')
     const view = TeacherClassWork.parse(
-      (await api.as(SUBS.teacher, 'GET', `/v1/teachers/class_works/${cls.id}`)).body,
+      (await api.as(teacher, 'GET', `/v1/teachers/class_works/${cls.id}`)).body,
     )
     expect(view.schedules.map((x) => x.id)).toEqual([s.id])
   })
@@ -281,7 +283,7 @@ describe('schedules', () => {
   it('a schedule cannot end before it starts (422)', async () => {
     const cls = await createClass()
     const before = await api.count('class_work_schedules')
-    const res = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${cls.id}/schedules`, {
+    const res = await api.as(teacher, 'POST', `/v1/teachers/class_works/${cls.id}/schedules`, {
       started_at: at(2 * DAY),
       ended_at: at(2 * DAY - HOUR),
     })
@@ -304,8 +306,8 @@ describe('schedules', () => {
       .set({ endedAt: new Date(Date.parse(ok.started_at) + 25 * HOUR) })
       .where(eq(classWorkSchedules.id, ok.id))
     const path = `/v1/teachers/class_work_schedules/${ok.id}`
-    expect((await api.as(SUBS.teacher, 'PATCH', path, { capacity: 3 })).status).toBe(200)
-    const moved = await api.as(SUBS.teacher, 'PATCH', path, { started_at: at(2 * DAY + HOUR) })
+    expect((await api.as(teacher, 'PATCH', path, { capacity: 3 })).status).toBe(200)
+    const moved = await api.as(teacher, 'PATCH', path, { started_at: at(2 * DAY + HOUR) })
     expect([moved.status, moved.body.code]).toEqual([422, 'lesson_too_long'])
   })
 
@@ -360,25 +362,25 @@ describe('schedules', () => {
   })
 
   it('editing: overlap 409, end before start 422, capacity below seats sold 409, nothing changed', async () => {
-    const cls = await createClass(SUBS.teacher, { is_published: true })
+    const cls = await createClass(teacher, { is_published: true })
     const a = TeacherSchedule.parse((await addSchedule(cls.id, 3 * DAY)).body)
     const b = TeacherSchedule.parse((await addSchedule(cls.id, 4 * DAY)).body)
     await reserve(SUBS.parent, a.id)
     await reserve(SUBS.member01, a.id)
     const path = `/v1/teachers/class_work_schedules/${a.id}`
-    const overlapRes = await api.as(SUBS.teacher, 'PATCH', path, {
+    const overlapRes = await api.as(teacher, 'PATCH', path, {
       started_at: b.started_at,
       ended_at: b.ended_at,
     })
     expect([overlapRes.status, overlapRes.body.code]).toEqual([409, 'schedule_overlap'])
-    const period = await api.as(SUBS.teacher, 'PATCH', path, { ended_at: at(3 * DAY - HOUR) })
+    const period = await api.as(teacher, 'PATCH', path, { ended_at: at(3 * DAY - HOUR) })
     expect([period.status, period.body.code]).toEqual([422, 'invalid_period'])
-    const seats = await api.as(SUBS.teacher, 'PATCH', path, { capacity: 1 })
+    const seats = await api.as(teacher, 'PATCH', path, { capacity: 1 })
     expect([seats.status, seats.body.code]).toEqual([409, 'capacity_below_sold'])
     const [row] = await api.db.select().from(classWorkSchedules).where(eq(classWorkSchedules.id, a.id))
     expect(row).toMatchObject({ capacity: 5, purchasedCount: 2 })
     expect(row!.startedAt.toISOString()).toBe(a.started_at)
-    const ok = await api.as(SUBS.teacher, 'PATCH', path, {
+    const ok = await api.as(teacher, 'PATCH', path, {
       capacity: 2,
       meeting_url: 'https://zoom.example.com/j/1',
     })
@@ -400,7 +402,7 @@ describe('schedules', () => {
         capacity: 5,
       })
       .returning()
-    const res = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_work_schedules/${past!.id}`, {
+    const res = await api.as(teacher, 'PATCH', `/v1/teachers/class_work_schedules/${past!.id}`, {
       capacity: 6,
     })
     expect([res.status, res.body.code]).toEqual([409, 'schedule_started'])
@@ -429,13 +431,130 @@ describe('schedules', () => {
   })
 })
 
+describe('a teacher gives one lesson at a time (0056)', () => {
+  const refusal = (title: string, start: string, end: string) => ({
+    status: 409,
+    code: 'teacher_schedule_overlap',
+    message: `同じ時間に別のクラス「${title}」の授業（${formatScheduleJa(start, end)}）があります`,
+  })
+  const outcome = (r: { status: number; body: { code?: string; message?: string } }) => ({
+    status: r.status,
+    code: r.body.code,
+    message: r.body.message,
+  })
+  const schedulesOf = (classId: number) =>
+    api.db.select().from(classWorkSchedules).where(eq(classWorkSchedules.classWorkId, classId))
+
+  it("another class's lesson at the same time is refused by name; touching, cancelled, another teacher's are fine", async () => {
+    const english = await createClass(teacher, { title: '英語の時間', is_published: true })
+    const piano = await createClass()
+    const a = TeacherSchedule.parse((await addSchedule(english.id, 3 * DAY)).body)
+    expect(outcome(await addSchedule(piano.id, 3 * DAY + 30 * 60_000))).toEqual(
+      refusal('英語の時間', a.started_at, a.ended_at),
+    )
+    // Half-open periods: a lesson may end as the other starts, or start as it ends.
+    expect((await addSchedule(piano.id, 3 * DAY + HOUR)).status).toBe(201)
+    expect((await addSchedule(piano.id, 3 * DAY - HOUR)).status).toBe(201)
+    // A draft's dates are the teacher's too: the published class cannot take one.
+    const draftLesson = TeacherSchedule.parse((await addSchedule(piano.id, 5 * DAY)).body)
+    expect(outcome(await addSchedule(english.id, 5 * DAY))).toEqual(
+      refusal(piano.title, draftLesson.started_at, draftLesson.ended_at),
+    )
+    // A cancelled lesson frees its time.
+    expect(
+      (await api.as(teacher, 'POST', `/v1/teachers/class_work_schedules/${draftLesson.id}/cancel`)).status,
+    ).toBe(200)
+    expect((await addSchedule(english.id, 5 * DAY)).status).toBe(201)
+    // Another teacher at the same hour is no concern of this one's.
+    const other = await insertTeacher(api.db, 'class-teacher-other')
+    const theirs = await createClass(other)
+    const res = await api.as(other, 'POST', `/v1/teachers/class_works/${theirs.id}/schedules`, {
+      started_at: a.started_at,
+      ended_at: a.ended_at,
+    })
+    expect(res.status).toBe(201)
+    expect(await schedulesOf(piano.id)).toHaveLength(3)
+    expect(await schedulesOf(english.id)).toHaveLength(2)
+  })
+
+  it('a move onto another class’s lesson is refused and changes nothing; an old overlap keeps its other edits', async () => {
+    const english = await createClass(teacher, { title: '英語の時間' })
+    const piano = await createClass()
+    const a = TeacherSchedule.parse((await addSchedule(english.id, 3 * DAY)).body)
+    const b = TeacherSchedule.parse((await addSchedule(piano.id, 4 * DAY)).body)
+    const path = `/v1/teachers/class_work_schedules/${b.id}`
+    expect(
+      outcome(
+        await api.as(teacher, 'PATCH', path, {
+          started_at: at(3 * DAY - 30 * 60_000),
+          ended_at: at(3 * DAY + HOUR),
+        }),
+      ),
+    ).toEqual(refusal('英語の時間', a.started_at, a.ended_at))
+    const [row] = await schedulesOf(piano.id)
+    expect([row!.startedAt.toISOString(), row!.revision]).toEqual([b.started_at, 0])
+    // A lesson saved before the rule, at the same time as another class's: its seats and link still change.
+    await api.db
+      .update(classWorkSchedules)
+      .set({ startedAt: new Date(a.started_at), endedAt: new Date(a.ended_at) })
+      .where(eq(classWorkSchedules.id, b.id))
+    const edited = await api.as(teacher, 'PATCH', path, {
+      capacity: 3,
+      meeting_url: 'https://zoom.example.com/j/2',
+    })
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200)
+    // Moving it to a free time is allowed.
+    expect(
+      (await api.as(teacher, 'PATCH', path, { started_at: at(6 * DAY), ended_at: at(6 * DAY + HOUR) }))
+        .status,
+    ).toBe(200)
+  })
+
+  it("a course run's every lesson counts, both ways", async () => {
+    const course = await createClass(teacher, { title: '全2回の工作', lesson_count: 2 })
+    const single = await createClass(teacher, { title: '英語の時間' })
+    const a = TeacherSchedule.parse((await addSchedule(single.id, 10 * DAY)).body)
+    const lessons = (firsts: number[]) => firsts.map((o) => ({ started_at: at(o), ended_at: at(o + HOUR) }))
+    // Its second lesson meets the single lesson.
+    const refused = await api.as(teacher, 'POST', `/v1/teachers/class_works/${course.id}/schedules`, {
+      lessons: lessons([3 * DAY, 10 * DAY]),
+    })
+    expect(outcome(refused)).toEqual(refusal('英語の時間', a.started_at, a.ended_at))
+    const run = await api.as(teacher, 'POST', `/v1/teachers/class_works/${course.id}/schedules`, {
+      lessons: lessons([3 * DAY, 11 * DAY]),
+    })
+    expect(run.status, JSON.stringify(run.body)).toBe(201)
+    // A single lesson between the run's two lessons is free; on its second lesson it is not.
+    expect((await addSchedule(single.id, 7 * DAY)).status).toBe(201)
+    expect(outcome(await addSchedule(single.id, 11 * DAY))).toEqual(
+      refusal('全2回の工作', at(11 * DAY), at(11 * DAY + HOUR)),
+    )
+  })
+
+  it(`lessons of one teacher posted at once to different classes at the same time: one is created (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, async () => {
+    const classes = await Promise.all(Array.from({ length: 4 }, () => createClass()))
+    const results = await Promise.all(classes.map((c, i) => addSchedule(c.id, 6 * DAY + i * 15 * 60_000)))
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409])
+    const rows = await api.db
+      .select({ id: classWorkSchedules.id })
+      .from(classWorkSchedules)
+      .where(
+        inArray(
+          classWorkSchedules.classWorkId,
+          classes.map((c) => c.id),
+        ),
+      )
+    expect(rows).toHaveLength(1)
+  })
+})
+
 describe('canceling a schedule', () => {
   it('cancels every reservation with a full refund and tells those members, in one go', async () => {
-    const cls = await createClass(SUBS.teacher, { is_published: true, price: 2000 })
+    const cls = await createClass(teacher, { is_published: true, price: 2000 })
     const s = TeacherSchedule.parse((await addSchedule(cls.id, 3 * DAY)).body)
     await reserve(SUBS.parent, s.id)
     await reserve(SUBS.member01, s.id)
-    const res = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_work_schedules/${s.id}/cancel`)
+    const res = await api.as(teacher, 'POST', `/v1/teachers/class_work_schedules/${s.id}/cancel`)
     expect(res.status).toBe(200)
     const result = ScheduleCancelResult.parse(res.body)
     expect(result).toMatchObject({ canceled_reservations: 2, refunded_amount: 4000 })
@@ -459,26 +578,25 @@ describe('canceling a schedule', () => {
     expect(inbox.some((a) => a.class_work_id === cls.id && a.title.includes('休講'))).toBe(true)
     // The teacher's students list shows them canceled.
     const students = StudentList.parse(
-      (await api.as(SUBS.teacher, 'GET', `/v1/teachers/my_class_work_schedules/${s.id}/students`)).body,
+      (await api.as(teacher, 'GET', `/v1/teachers/my_class_work_schedules/${s.id}/students`)).body,
     )
     expect(students.map((x) => x.status)).toEqual(['canceled_by_teacher', 'canceled_by_teacher'])
     // Twice is a conflict, and a canceled schedule cannot be edited.
     expect(
-      (await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_work_schedules/${s.id}/cancel`)).body.code,
+      (await api.as(teacher, 'POST', `/v1/teachers/class_work_schedules/${s.id}/cancel`)).body.code,
     ).toBe('already_canceled')
     expect(
-      (await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_work_schedules/${s.id}`, { capacity: 9 }))
-        .status,
+      (await api.as(teacher, 'PATCH', `/v1/teachers/class_work_schedules/${s.id}`, { capacity: 9 })).status,
     ).toBe(409)
   })
 })
 
 describe('class announcements', () => {
   it('posts to the members holding reservations', async () => {
-    const cls = await createClass(SUBS.teacher, { is_published: true })
+    const cls = await createClass(teacher, { is_published: true })
     const s = TeacherSchedule.parse((await addSchedule(cls.id, 3 * DAY)).body)
     await reserve(SUBS.parent, s.id)
-    const res = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${cls.id}/announcements`, {
+    const res = await api.as(teacher, 'POST', `/v1/teachers/class_works/${cls.id}/announcements`, {
       title: '持ち物のお知らせ',
       body: '色えんぴつを用意してください。',
     })
@@ -498,14 +616,14 @@ describe('class announcements', () => {
   })
 
   it('counts only the members it will reach: a suspended one is not written to', async () => {
-    const cls = await createClass(SUBS.teacher, { is_published: true })
+    const cls = await createClass(teacher, { is_published: true })
     const s = TeacherSchedule.parse((await addSchedule(cls.id, 9 * DAY)).body)
     await reserve(SUBS.parent, s.id)
     await reserve(SUBS.member01, s.id)
     const suspended = await api.userId(SUBS.member01)
     await api.db.update(users).set({ suspendedAt: api.now }).where(eq(users.id, suspended))
     try {
-      const res = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${cls.id}/announcements`, {
+      const res = await api.as(teacher, 'POST', `/v1/teachers/class_works/${cls.id}/announcements`, {
         title: '教室の変更',
         body: '次回は別の部屋です。',
       })
@@ -535,10 +653,10 @@ describe('class announcements', () => {
   })
 
   it('a member who books later does not get the class’s earlier announcements (posted before they booked)', async () => {
-    const cls = await createClass(SUBS.teacher, { is_published: true })
+    const cls = await createClass(teacher, { is_published: true })
     const s = TeacherSchedule.parse((await addSchedule(cls.id, 10 * DAY)).body)
     await reserve(SUBS.member01, s.id)
-    const res = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${cls.id}/announcements`, {
+    const res = await api.as(teacher, 'POST', `/v1/teachers/class_works/${cls.id}/announcements`, {
       title: '先週の振り返り',
       body: '先週の宿題の答えです。',
     })
@@ -561,14 +679,14 @@ describe('class announcements', () => {
   })
 
   it('the 【休講】 notice of a cancelled date reaches that date’s members only', async () => {
-    const cls = await createClass(SUBS.teacher, { is_published: true })
+    const cls = await createClass(teacher, { is_published: true })
     const a = TeacherSchedule.parse((await addSchedule(cls.id, 11 * DAY)).body)
     const b = TeacherSchedule.parse((await addSchedule(cls.id, 12 * DAY)).body)
     await reserve(SUBS.parent, a.id)
     await reserve(SUBS.member01, b.id)
-    expect(
-      (await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_work_schedules/${a.id}/cancel`)).status,
-    ).toBe(200)
+    expect((await api.as(teacher, 'POST', `/v1/teachers/class_work_schedules/${a.id}/cancel`)).status).toBe(
+      200,
+    )
     const titles = async (sub: string) =>
       ClassAnnouncementList.parse((await api.as(sub, 'GET', '/v1/class_announcements')).body)
         .filter((n) => n.class_work_id === cls.id)
@@ -579,12 +697,12 @@ describe('class announcements', () => {
 
   it('the 【休講】 notice promises a refund only where money was paid', async () => {
     const bodyOf = async (price: number, days: number) => {
-      const cls = await createClass(SUBS.teacher, { is_published: true, price })
+      const cls = await createClass(teacher, { is_published: true, price })
       const s = TeacherSchedule.parse((await addSchedule(cls.id, days * DAY)).body)
       await reserve(SUBS.parent, s.id)
-      expect(
-        (await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_work_schedules/${s.id}/cancel`)).status,
-      ).toBe(200)
+      expect((await api.as(teacher, 'POST', `/v1/teachers/class_work_schedules/${s.id}/cancel`)).status).toBe(
+        200,
+      )
       const notice = ClassAnnouncementList.parse(
         (await api.as(SUBS.parent, 'GET', '/v1/class_announcements')).body,
       ).find((n) => n.class_work_id === cls.id)
@@ -599,7 +717,7 @@ describe('class announcements', () => {
   it('validates (400, nothing posted) and hides other teachers’ classes (404)', async () => {
     const cls = await createClass()
     const before = await api.count('class_announcements')
-    const bad = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${cls.id}/announcements`, {
+    const bad = await api.as(teacher, 'POST', `/v1/teachers/class_works/${cls.id}/announcements`, {
       title: '',
       body: '本文',
     })
@@ -631,7 +749,7 @@ describe('class announcements', () => {
   it('contact details in a class’s title or description are refused by the field (422), created or edited', async () => {
     const before = await api.count('class_works')
     const created = await api.as(
-      SUBS.teacher,
+      teacher,
       'POST',
       '/v1/teachers/class_works',
       classBody({ description: '質問は LINE ID: sensei123 まで' }),
@@ -641,7 +759,7 @@ describe('class announcements', () => {
       { path: ['description'], message: '説明に連絡先やSNSのIDは書けません（LINE ID）' },
     ])
     const titled = await api.as(
-      SUBS.teacher,
+      teacher,
       'POST',
       '/v1/teachers/class_works',
       classBody({ title: '算数教室 090-1234-5678' }),
@@ -650,7 +768,7 @@ describe('class announcements', () => {
     expect(await api.count('class_works')).toBe(before)
 
     const cls = await createClass()
-    const edited = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${cls.id}`, {
+    const edited = await api.as(teacher, 'PATCH', `/v1/teachers/class_works/${cls.id}`, {
       description: 'ご連絡は teacher@example.com へ',
       price: 3000,
     })
@@ -662,7 +780,7 @@ describe('class announcements', () => {
       .update(classWorks)
       .set({ description: '旧い説明 TEL 03-1234-5678' })
       .where(eq(classWorks.id, cls.id))
-    const other = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${cls.id}`, {
+    const other = await api.as(teacher, 'PATCH', `/v1/teachers/class_works/${cls.id}`, {
       title: cls.title,
       description: '旧い説明 TEL 03-1234-5678',
       price: 3000,
@@ -673,7 +791,7 @@ describe('class announcements', () => {
   it('a number begun in the title and ended in the description is refused as the page shows them (422), created or edited', async () => {
     const before = await api.count('class_works')
     const created = await api.as(
-      SUBS.teacher,
+      teacher,
       'POST',
       '/v1/teachers/class_works',
       classBody({ title: 'さんすう教室 090-1234', description: '5678 までお電話ください' }),
@@ -682,11 +800,11 @@ describe('class announcements', () => {
     expect(created.body.issues?.[0]?.path).toEqual(['description'])
     expect(await api.count('class_works')).toBe(before)
     const cls = await createClass()
-    const edited = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${cls.id}`, {
+    const edited = await api.as(teacher, 'PATCH', `/v1/teachers/class_works/${cls.id}`, {
       title: 'さんすう教室 090-1234',
     })
     expect(edited.status).toBe(200) // alone, the title is fine
-    const completed = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${cls.id}`, {
+    const completed = await api.as(teacher, 'PATCH', `/v1/teachers/class_works/${cls.id}`, {
       description: '5678 までお電話ください',
     })
     expect([completed.status, completed.body.code]).toEqual([422, 'contact_info'])
@@ -716,11 +834,10 @@ describe('class announcements', () => {
 describe('my class works after writes', () => {
   it('lists a new class in the unpublished tab until it is published', async () => {
     const cls = await createClass()
-    const drafts = (await api.as(SUBS.teacher, 'GET', '/v1/teachers/my_class_works?is_published=false')).body
+    const drafts = (await api.as(teacher, 'GET', '/v1/teachers/my_class_works?is_published=false')).body
     expect(drafts.map((c: { id: number }) => c.id)).toContain(cls.id)
-    await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${cls.id}`, { is_published: true })
-    const published = (await api.as(SUBS.teacher, 'GET', '/v1/teachers/my_class_works?is_published=true'))
-      .body
+    await api.as(teacher, 'PATCH', `/v1/teachers/class_works/${cls.id}`, { is_published: true })
+    const published = (await api.as(teacher, 'GET', '/v1/teachers/my_class_works?is_published=true')).body
     expect(published.map((c: { id: number }) => c.id)).toContain(cls.id)
     const [row] = await api.db
       .select()
@@ -732,14 +849,14 @@ describe('my class works after writes', () => {
 
 describe(`a card's grades under concurrent edits (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
   it('12 PATCHes of one class at once: the card shows the grades the class ended with; deleting it leaves no row', async () => {
-    const created = await createClass(SUBS.teacher, { is_published: true })
+    const created = await createClass(teacher, { is_published: true })
     const grades = (await api.call('GET', '/v1/master/target_grades')).body as { id: number; name: string }[]
     const sets = Array.from({ length: 12 }, (_, i) =>
       grades.slice(i % 5, (i % 5) + 1 + (i % 3)).map((g) => g.id),
     )
     const results = await Promise.all(
       sets.map((target_grade_ids) =>
-        api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${created.id}`, { target_grade_ids }),
+        api.as(teacher, 'PATCH', `/v1/teachers/class_works/${created.id}`, { target_grade_ids }),
       ),
     )
     expect(results.map((r) => r.status)).toEqual(sets.map(() => 200))
@@ -757,7 +874,7 @@ describe(`a card's grades under concurrent edits (${process.env.TEST_DATABASE_UR
       JSON.stringify(card.target_grades.map((g: { id: number }) => g.id)),
     )
 
-    expect((await api.as(SUBS.teacher, 'DELETE', `/v1/teachers/class_works/${created.id}`)).status).toBe(200)
+    expect((await api.as(teacher, 'DELETE', `/v1/teachers/class_works/${created.id}`)).status).toBe(200)
     const left = await api.db
       .select()
       .from(classCardGrades)

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { markRoomRead, openRoom, roomListQuery, sendMessage } from '../../app/api/services/rooms'
 import { DestinationList, Message, MessageList, Room, RoomList } from '../../app/contract/v1/rooms'
 import { follows, messages, purchases, rateLimits, roomMembers, rooms, users } from '../../app/db/schema'
+import { tokyoAt } from '../../app/db/seed'
 import { retriedConflicts } from '../../app/db/transaction'
 import { DESTINATION_SEARCH_LIMIT, STUDENT_LIMIT } from '../../app/lib/page-sizes'
 import { createApiClient } from '../../app/server/api-client/client'
@@ -741,9 +742,9 @@ describe("a popular teacher's students", () => {
   it(`lists the ${STUDENT_LIMIT} who reserved most recently, and still finds any other one by partner_id`, async () => {
     const masters = await loadMasters(api)
     const cls = (await postClass(api, masters, SUBS.teacher)).body as { id: number }
-    const schedule = (
-      await postSchedule(api, SUBS.teacher, cls.id, new Date(api.now.getTime() + 3 * 86_400_000))
-    ).body as { id: number }
+    const schedule =
+      // 06:00 in Tokyo: the demo teacher's seeded lessons start at 10:00 or later (one lesson at a time, 0056).
+      (await postSchedule(api, SUBS.teacher, cls.id, tokyoAt(api.now, 3, 6))).body as { id: number }
     const subs = await insertMembers(api.db, 'popular', STUDENT_LIMIT + 2)
     const ids = await Promise.all(subs.map((sub) => api.userId(sub)))
     // Reserved one after another, the first longest ago; all after the demo's own students.

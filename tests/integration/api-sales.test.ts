@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TeacherClassWork, TeacherSchedule } from '../../app/contract/v1/class-management'
 import { CustomerList, OrganizationSales, Receipt, SalesReport } from '../../app/contract/v1/sales'
 import { classWorkSchedules, purchases, refunds } from '../../app/db/schema'
+import { tokyoAt } from '../../app/db/seed'
 import { tokyoMonth } from '../../app/lib/month'
 import { setupApi, type TestApi } from './support/api'
 import { SUBS, tokenFor } from './support/tokens'
 
 let api: TestApi
-const DAY = 86_400_000
 let month: string
 let cls: TeacherClassWork
 let bought: { id: number }[] = []
@@ -39,16 +39,17 @@ beforeAll(async () => {
   const s1 = TeacherSchedule.parse(
     (
       await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${cls.id}/schedules`, {
-        started_at: new Date(api.now.getTime() + 3 * DAY).toISOString(),
-        ended_at: new Date(api.now.getTime() + 3 * DAY + 3_600_000).toISOString(),
+        // 06:00 in Tokyo: the demo teacher's seeded lessons start at 10:00 or later (one lesson at a time, 0056).
+        started_at: tokyoAt(api.now, 3, 6).toISOString(),
+        ended_at: tokyoAt(api.now, 3, 7).toISOString(),
       })
     ).body,
   )
   const s2 = TeacherSchedule.parse(
     (
       await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${cls.id}/schedules`, {
-        started_at: new Date(api.now.getTime() + 5 * DAY).toISOString(),
-        ended_at: new Date(api.now.getTime() + 5 * DAY + 3_600_000).toISOString(),
+        started_at: tokyoAt(api.now, 5, 6).toISOString(),
+        ended_at: tokyoAt(api.now, 5, 7).toISOString(),
       })
     ).body,
   )
@@ -183,8 +184,8 @@ describe("what became of a cancelled seat's money", () => {
     const s = TeacherSchedule.parse(
       (
         await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${free.id}/schedules`, {
-          started_at: new Date(api.now.getTime() + 4 * DAY).toISOString(),
-          ended_at: new Date(api.now.getTime() + 4 * DAY + 1_800_000).toISOString(),
+          started_at: tokyoAt(api.now, 4, 6).toISOString(),
+          ended_at: tokyoAt(api.now, 4, 6, 30).toISOString(),
         })
       ).body,
     )

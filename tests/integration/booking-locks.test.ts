@@ -25,8 +25,7 @@ import { embeddedPaymentProvider } from '../../app/payments/embedded.server'
 import { setupApi, type TestApi } from './support/api'
 import { loadMasters, type Masters, postClass, postSchedule } from './support/classes'
 import { whileHeld, whileSuspending } from './support/locks'
-import { insertMembers } from './support/people'
-import { SUBS } from './support/tokens'
+import { insertMembers, insertTeacher } from './support/people'
 
 const DAY = 24 * 3_600_000
 let api: TestApi
@@ -41,11 +40,13 @@ afterAll(async () => {
 })
 
 async function schedule(price = 0, capacity = 5) {
+  // A teacher of its own: a teacher gives one lesson at a time (docs/decisions/0056).
+  const teacher = await insertTeacher(api.db, 'lock-teacher')
   const cls = TeacherClassWork.parse(
-    (await postClass(api, masters, SUBS.teacher, { price, capacity, is_published: true })).body,
+    (await postClass(api, masters, teacher, { price, capacity, is_published: true })).body,
   )
   const start = new Date(api.now.getTime() + 3 * DAY)
-  const s = TeacherSchedule.parse((await postSchedule(api, SUBS.teacher, cls.id, start)).body)
+  const s = TeacherSchedule.parse((await postSchedule(api, teacher, cls.id, start)).body)
   return { classId: cls.id, scheduleId: s.id }
 }
 

@@ -18,8 +18,8 @@ import { createLocalEventBus, createPostgresEventBus, type EventBus } from '../.
 import { classWorkSchedules, classWorks, purchases } from '../../app/db/schema'
 import { type CallResult, callerOf, setupApi, type TestApi } from './support/api'
 import { loadMasters, type Masters, postClass, postSchedule } from './support/classes'
-import { insertMembers } from './support/people'
-import { SUBS, testAuth, tokenFor } from './support/tokens'
+import { insertMembers, insertTeacher } from './support/people'
+import { testAuth, tokenFor } from './support/tokens'
 
 const HOUR = 3_600_000
 const pgUrl = process.env.TEST_DATABASE_URL
@@ -82,18 +82,21 @@ afterAll(async () => {
 type Call = TestApi['call']
 const callA: Call = (...args) => api.call(...args)
 
-/** A published class of the demo teacher with a word of its own, and a schedule `hours` after the clock. */
+/** Each class's teacher: every class has a new one, as a teacher gives one lesson at a time (0056). */
+const teacherOf = new Map<number, string>()
+
+/** A published class of a new teacher with a word of its own, and a schedule `hours` after the clock. */
 async function searchableClass(capacity = 5, hours = [24]) {
   const word = `かーど${randomBytes(3).toString('hex')}`
+  const teacher = await insertTeacher(api.db, 'card-teacher')
   const id = ok(
-    await postClass(api, masters, SUBS.teacher, { title: `${word} 教室`, capacity, is_published: true }),
+    await postClass(api, masters, teacher, { title: `${word} 教室`, capacity, is_published: true }),
     201,
   ).id as number
+  teacherOf.set(id, teacher)
   const schedules: number[] = []
   for (const h of hours)
-    schedules.push(
-      ok(await postSchedule(api, SUBS.teacher, id, new Date(clock.getTime() + h * HOUR)), 201).id,
-    )
+    schedules.push(ok(await postSchedule(api, teacher, id, new Date(clock.getTime() + h * HOUR)), 201).id)
   return { id, word, schedules }
 }
 
@@ -122,7 +125,7 @@ async function expectKept(call: Call, id: number, word: string) {
 const editCapacity = async (call: Call, id: number, capacity: number) =>
   ok(
     await call('PATCH', `/v1/teachers/class_works/${id}`, {
-      token: await tokenFor(SUBS.teacher),
+      token: await tokenFor(teacherOf.get(id)!),
       body: { capacity },
     }),
   )

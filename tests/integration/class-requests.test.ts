@@ -214,7 +214,7 @@ describe('リクエスト開催', () => {
     const teacher = await person(true)
     const rounds = 12
     const results = await Promise.all(
-      Array.from({ length: rounds }, async () => {
+      Array.from({ length: rounds }, async (_, i) => {
         const member = await person()
         const classId = await classWithoutDates(teacher)
         const [request, schedule] = await Promise.all([
@@ -222,7 +222,8 @@ describe('リクエスト開催', () => {
             weekdays: ['sat'],
             times: ['morning'],
           }),
-          (async () => addSchedule(teacher, classId, 4))(),
+          // An hour apart (2.4 h): one teacher gives one lesson at a time (0056).
+          (async () => addSchedule(teacher, classId, 4 + i / 10))(),
         ])
         return { request, schedule }
       }),

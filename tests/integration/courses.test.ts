@@ -4,7 +4,7 @@
  * booking race runs on PostgreSQL too.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { calendarFeed } from '../../app/api/services/calendar'
 import { TeacherClassWork, TeacherSchedule } from '../../app/contract/v1/class-management'
 import { ClassWorkDetail, ClassWorkSearchResult } from '../../app/contract/v1/class-works'
@@ -24,7 +24,7 @@ import { bookWith, setupApi, type TestApi } from './support/api'
 import { appJobHandlers } from './support/jobs'
 import { testMailSettings } from './support/mail'
 import { insertPaidPurchase } from './support/payments'
-import { emailOf, insertMembers } from './support/people'
+import { emailOf, insertMembers, insertTeacher } from './support/people'
 import { accessToken, SUBS } from './support/tokens'
 
 const HOUR = 3_600_000
@@ -46,6 +46,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await api?.close()
 })
+// Each test's classes belong to a teacher of its own: the demo teacher teaches the seeded lessons, and a teacher
+// gives one lesson at a time (docs/decisions/0056).
+let teacher = ''
+beforeEach(async () => {
+  teacher = await insertTeacher(api.db, 'course-teacher')
+})
 
 const at = (ms: number) => new Date(api.now.getTime() + ms).toISOString()
 /** N weekly lessons of `minutes`, the first `firstIn` from now. */
@@ -55,7 +61,7 @@ const weekly = (n: number, firstIn: number, minutes = 60) =>
     ended_at: at(firstIn + i * WEEK + minutes * 60_000),
   }))
 
-async function createCourse(overrides: Record<string, unknown> = {}, sub: string = SUBS.teacher) {
+async function createCourse(overrides: Record<string, unknown> = {}, sub: string = teacher) {
   const res = await api.as(sub, 'POST', '/v1/teachers/class_works', {
     title: `コース ${Math.random().toString(36).slice(2, 8)}`,
     description: '全4回で作品を完成させます。',
@@ -74,7 +80,7 @@ async function createCourse(overrides: Record<string, unknown> = {}, sub: string
 }
 
 async function addRun(classId: number, lessons: unknown, extra: Record<string, unknown> = {}) {
-  return api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${classId}/schedules`, { lessons, ...extra })
+  return api.as(teacher, 'POST', `/v1/teachers/class_works/${classId}/schedules`, { lessons, ...extra })
 }
 
 const newMembers = (prefix: string, n: number) => insertMembers(api.db, prefix, n)
@@ -158,22 +164,22 @@ describe('a course and its runs', () => {
 
   it('the number of lessons is fixed once the class has a schedule', async () => {
     const course = await createCourse({ lesson_count: 3, is_published: false })
-    const changed = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${course.id}`, {
+    const changed = await api.as(teacher, 'PATCH', `/v1/teachers/class_works/${course.id}`, {
       lesson_count: 5,
     })
     expect(changed.status).toBe(200)
     expect(TeacherClassWork.parse(changed.body).lesson_count).toBe(5)
     expect((await addRun(course.id, weekly(5, DAY))).status).toBe(201)
-    const locked = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${course.id}`, {
+    const locked = await api.as(teacher, 'PATCH', `/v1/teachers/class_works/${course.id}`, {
       lesson_count: 2,
     })
     expect([locked.status, locked.body.code]).toEqual([409, 'lesson_count_locked'])
-    const same = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${course.id}`, {
+    const same = await api.as(teacher, 'PATCH', `/v1/teachers/class_works/${course.id}`, {
       lesson_count: 5,
       title: '名前だけ変える',
     })
     expect(same.status).toBe(200)
-    const bad = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${course.id}`, {
+    const bad = await api.as(teacher, 'PATCH', `/v1/teachers/class_works/${course.id}`, {
       lesson_count: 21,
     })
     expect(bad.status).toBe(400)
@@ -184,7 +190,7 @@ describe('a course and its runs', () => {
     const run = TeacherSchedule.parse((await addRun(course.id, weekly(4, 5 * DAY))).body)
     const moved = weekly(4, 5 * DAY)
     moved[3] = { started_at: at(5 * DAY + 4 * WEEK), ended_at: at(5 * DAY + 4 * WEEK + HOUR) }
-    const res = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_work_schedules/${run.id}`, {
+    const res = await api.as(teacher, 'PATCH', `/v1/teachers/class_work_schedules/${run.id}`, {
       lessons: moved,
       capacity: 4,
     })
@@ -195,15 +201,14 @@ describe('a course and its runs', () => {
     expect(after.capacity).toBe(4)
     // Capacity alone keeps the lessons.
     const cap = TeacherSchedule.parse(
-      (await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_work_schedules/${run.id}`, { capacity: 3 }))
-        .body,
+      (await api.as(teacher, 'PATCH', `/v1/teachers/class_work_schedules/${run.id}`, { capacity: 3 })).body,
     )
     expect(cap.lessons).toEqual(after.lessons)
-    const period = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_work_schedules/${run.id}`, {
+    const period = await api.as(teacher, 'PATCH', `/v1/teachers/class_work_schedules/${run.id}`, {
       started_at: at(6 * DAY),
     })
     expect([period.status, period.body.code]).toEqual([422, 'course_needs_lessons'])
-    const count = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_work_schedules/${run.id}`, {
+    const count = await api.as(teacher, 'PATCH', `/v1/teachers/class_work_schedules/${run.id}`, {
       lessons: weekly(2, 6 * DAY),
     })
     expect([count.status, count.body.code]).toEqual([422, 'lesson_count_mismatch'])
@@ -228,7 +233,7 @@ describe('a run under way, for its teacher', () => {
       .set({ startedAt: first, endedAt: new Date(first.getTime() + 30 * 60_000) })
       .where(and(eq(classWorkScheduleLessons.scheduleId, run.id), eq(classWorkScheduleLessons.position, 1)))
     await api.db.update(classWorkSchedules).set({ startedAt: first }).where(eq(classWorkSchedules.id, run.id))
-    const list = (await api.as(SUBS.teacher, 'GET', '/v1/teachers/customers')).body as {
+    const list = (await api.as(teacher, 'GET', '/v1/teachers/customers')).body as {
       user: { id: number }
       reservation_count: number
       last_lesson_at: string | null
@@ -304,7 +309,7 @@ describe('booking a course', () => {
   it('a run its teacher cancels is answered with its lessons, not as one long lesson', async () => {
     const course = await createCourse()
     const run = TeacherSchedule.parse((await addRun(course.id, weekly(4, 9 * DAY + 5 * HOUR))).body)
-    const res = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_work_schedules/${run.id}/cancel`)
+    const res = await api.as(teacher, 'POST', `/v1/teachers/class_work_schedules/${run.id}/cancel`)
     expect(res.status).toBe(200)
     const schedule = TeacherSchedule.parse(res.body.schedule)
     expect(schedule.is_canceled).toBe(true)
@@ -374,7 +379,7 @@ describe('a run under way', () => {
       .set({ startedAt: new Date(api.now.getTime() - HOUR) })
       .where(eq(classWorkSchedules.id, run.id))
     const patch = (body: unknown) =>
-      api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_work_schedules/${run.id}`, body)
+      api.as(teacher, 'PATCH', `/v1/teachers/class_work_schedules/${run.id}`, body)
     const url = 'https://meet.manabi.example/new-room'
     const res = await patch({ meeting_url: url })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
@@ -402,7 +407,7 @@ describe('a course cancelled or ended', () => {
     const run = TeacherSchedule.parse((await addRun(course.id, weekly(4, 4 * DAY))).body)
     const subs = await newMembers('course-teacher-cancel', 2)
     for (const sub of subs) await api.book(sub, { schedule_id: run.id })
-    const res = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_work_schedules/${run.id}/cancel`)
+    const res = await api.as(teacher, 'POST', `/v1/teachers/class_work_schedules/${run.id}/cancel`)
     expect(res.status).toBe(200)
     expect([res.body.canceled_reservations, res.body.refunded_amount]).toEqual([2, 16000])
     const [a] = await api.db
@@ -425,7 +430,7 @@ describe('a course cancelled or ended', () => {
     expect(events.map((e) => [e.lesson_number, e.lesson_count, e.started_at, e.status])).toEqual(
       run.lessons.map((l, i) => [i + 1, 4, l.started_at, 'confirmed']),
     )
-    await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_work_schedules/${run.id}/cancel`)
+    await api.as(teacher, 'POST', `/v1/teachers/class_work_schedules/${run.id}/cancel`)
     const after = (await calendarFeed(api.db, token, api.now)).lessons.filter(
       (l) => l.class_work_id === course.id,
     )

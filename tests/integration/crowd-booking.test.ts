@@ -8,13 +8,13 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { classWorkSchedules, classWorks, payments, purchases, refunds, users } from '../../app/db/schema'
+import { tokyoAt } from '../../app/db/seed'
 import { retriedConflicts } from '../../app/db/transaction'
 import { type CallResult, setupApi, TEST_CARD, type TestApi } from './support/api'
 import { TEST_ISSUER } from './support/constants'
 import { accessToken, SUBS } from './support/tokens'
 
 const HOUR = 60 * 60 * 1000
-const DAY = 24 * HOUR
 const MEMBERS = 50
 const ROUNDS = 20
 
@@ -109,7 +109,9 @@ describe(`a teacher editing while members book (${process.env.TEST_DATABASE_URL 
     const unexpected: string[] = []
     const deadlocksBefore = retriedConflicts['40P01'] ?? 0
     for (let round = 0; round < ROUNDS; round++) {
-      const base = (10 + round * 2) * DAY
+      // 01:00 Tokyo time, and the lessons at 01:00, 04:00 and 07:00: the demo teacher's seeded lessons start at
+      // 10:00 or later, and a teacher gives one lesson at a time (0056).
+      const base = tokyoAt(api.now, 10 + round * 2, 1).getTime() - api.now.getTime()
       const a = await addSchedule(base, 10)
       const b = await addSchedule(base + 3 * HOUR, 10)
       const memberWork = members.map(async (token, i) => {

@@ -22,8 +22,7 @@ import { embeddedPaymentProvider } from '../../app/payments/embedded.server'
 import { type CallResult, setupApi, type TestApi } from './support/api'
 import { loadMasters, type Masters, postClass, postSchedule } from './support/classes'
 import { whileHeld } from './support/locks'
-import { insertMembers } from './support/people'
-import { SUBS } from './support/tokens'
+import { insertMembers, insertTeacher } from './support/people'
 
 const MINUTE = 60_000
 const DAY = 24 * 60 * MINUTE
@@ -147,13 +146,14 @@ describe('a hold that ended unpaid', () => {
   const provider = embeddedPaymentProvider(async () => api.db)
   const ended = () => new Date(api.now.getTime() + 11 * MINUTE)
 
-  /** A published ¥3,300 class of the demo teacher with one schedule three days ahead. */
+  /** A published ¥3,300 class of a new teacher (one lesson at a time, 0056) with one schedule three days ahead. */
   async function paidSchedule() {
+    const teacher = await insertTeacher(api.db, 'learner-lock-teacher')
     const cls = TeacherClassWork.parse(
-      (await postClass(api, masters, SUBS.teacher, { price: 3300, is_published: true })).body,
+      (await postClass(api, masters, teacher, { price: 3300, is_published: true })).body,
     )
     const s = TeacherSchedule.parse(
-      (await postSchedule(api, SUBS.teacher, cls.id, new Date(api.now.getTime() + 3 * DAY))).body,
+      (await postSchedule(api, teacher, cls.id, new Date(api.now.getTime() + 3 * DAY))).body,
     )
     return s.id
   }

@@ -3,17 +3,9 @@
  * its notification in its own transaction, the runner turns it into mails (kept in the database mailbox here) and
  * live events, members' choices are honoured, message mails are throttled per room.
  */
-import { and, asc, eq, inArray, isNull, lte, notInArray, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNull, lte, notInArray, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import {
-  classWorkSchedules,
-  classWorks,
-  jobs,
-  mails,
-  notificationThrottles,
-  purchases,
-  users,
-} from '../../app/db/schema'
+import { classWorkSchedules, jobs, mails, notificationThrottles, purchases, users } from '../../app/db/schema'
 import { type JobHandler, type RecurringJob, startJobRunner } from '../../app/jobs/runner.server'
 import { addressName, formatTimeJa } from '../../app/lib/format'
 import {
@@ -23,9 +15,10 @@ import {
 } from '../../app/notifications/preferences.server'
 import type { LiveEventType } from '../../app/server/live-events.server'
 import { setupApi, type TestApi } from './support/api'
+import { loadMasters, postClass } from './support/classes'
 import { appJobHandlers } from './support/jobs'
 import { testMailSettings } from './support/mail'
-import { insertMembers } from './support/people'
+import { emailOf, insertMembers, insertTeacher } from './support/people'
 import { SUBS } from './support/tokens'
 
 const HOUR = 3_600_000
@@ -34,6 +27,8 @@ const DAY = 24 * HOUR
 let api: TestApi
 let parentId: number
 let teacherId: number
+let teacherSub: string
+let teacherEmail: string
 let classId: number
 let published: { userIds: number[]; type: LiveEventType }[] = []
 
@@ -104,22 +99,18 @@ async function newSchedule(startsIn = 3 * DAY) {
 beforeAll(async () => {
   api = await setupApi()
   parentId = await api.userId(SUBS.parent)
-  teacherId = await api.userId(SUBS.teacher)
-  const [c] = await api.db
-    .select({ id: classWorks.id })
-    .from(classWorks)
-    .where(
-      and(
-        eq(classWorks.teacherId, teacherId),
-        eq(classWorks.isPublished, true),
-        sql`${classWorks.price} > 0`,
-        // A single-lesson class: a course's reminders go out per lesson (its schedules need lesson rows).
-        eq(classWorks.lessonCount, 1),
-      ),
-    )
-    .orderBy(asc(classWorks.id))
-    .limit(1)
-  classId = c!.id
+  // A teacher and a paid single-lesson class of their own: the tests move lessons to times of their choosing, and the
+  // demo teacher teaches the seeded lessons (a teacher gives one lesson at a time, docs/decisions/0056). Their
+  // address sorts after the parent's, as the demo teacher's did.
+  teacherSub = await insertTeacher(api.db, 'teacher-notify')
+  teacherEmail = emailOf(teacherSub)
+  teacherId = await api.userId(teacherSub)
+  const created = await postClass(api, await loadMasters(api), teacherSub, {
+    price: 3300,
+    is_published: true,
+  })
+  expect(created.status, JSON.stringify(created.body)).toBe(201)
+  classId = created.body.id
 })
 afterAll(async () => {
   await api?.close()
@@ -144,7 +135,7 @@ describe('reservations', () => {
     expect(box.map((m) => [m.to, m.kind, m.subject.split('：')[0]]).sort()).toEqual([
       ['parent@manabi.example', 'refund', 'お支払いが完了しました（領収書）'],
       ['parent@manabi.example', 'reservation', '予約が確定しました'],
-      ['teacher@manabi.example', 'teacher_reservation', '新しい予約がありました'],
+      [teacherEmail, 'teacher_reservation', '新しい予約がありました'],
     ])
     expect(box.find((m) => m.kind === 'reservation')!.text).toContain('キャンセル期限')
     const receipt = box.find((m) => m.kind === 'refund')!.text
@@ -217,7 +208,7 @@ describe('reservations', () => {
     expect(box.map((m) => [m.to, m.subject.split('：')[0]]).sort()).toEqual([
       ['parent@manabi.example', '予約をキャンセルしました'],
       ['parent@manabi.example', '返金が完了しました'],
-      ['teacher@manabi.example', '予約がキャンセルされました'],
+      [teacherEmail, '予約がキャンセルされました'],
     ])
     for (const m of box.filter((m) => m.to === 'parent@manabi.example'))
       expect(m.text).toContain(`¥${p.price.toLocaleString('ja-JP')}`)
@@ -268,7 +259,7 @@ describe('reservations', () => {
     await runJobs()
     await api.db.delete(mails)
     published = []
-    const res = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_work_schedules/${s.id}/cancel`)
+    const res = await api.as(teacherSub, 'POST', `/v1/teachers/class_work_schedules/${s.id}/cancel`)
     expect(res.status).toBe(200)
     await runJobs()
     const box = await mailbox()
@@ -297,9 +288,9 @@ describe('a booked lesson moved by its teacher', () => {
     await api.db.delete(mails)
     published = []
     const path = `/v1/teachers/class_work_schedules/${s.id}`
-    expect((await api.as(SUBS.teacher, 'PATCH', path, { capacity: 6 })).status).toBe(200)
+    expect((await api.as(teacherSub, 'PATCH', path, { capacity: 6 })).status).toBe(200)
     const start = new Date(api.now.getTime() + 6 * DAY + 9 * HOUR)
-    const moved = await api.as(SUBS.teacher, 'PATCH', path, {
+    const moved = await api.as(teacherSub, 'PATCH', path, {
       started_at: start.toISOString(),
       ended_at: new Date(start.getTime() + HOUR).toISOString(),
     })
@@ -307,7 +298,7 @@ describe('a booked lesson moved by its teacher', () => {
     // The same time again is no move.
     expect(
       (
-        await api.as(SUBS.teacher, 'PATCH', path, {
+        await api.as(teacherSub, 'PATCH', path, {
           started_at: start.toISOString(),
           ended_at: new Date(start.getTime() + HOUR).toISOString(),
         })
@@ -324,7 +315,7 @@ describe('a booked lesson moved by its teacher', () => {
     // Moved back to where it was: that is news too.
     expect(
       (
-        await api.as(SUBS.teacher, 'PATCH', path, {
+        await api.as(teacherSub, 'PATCH', path, {
           started_at: s.startedAt.toISOString(),
           ended_at: s.endedAt.toISOString(),
         })
@@ -341,7 +332,7 @@ describe('a booked lesson moved by its teacher', () => {
     await runJobs()
     await api.db.delete(mails)
     const start = new Date(s.startedAt.getTime() + 2 * HOUR)
-    const moved = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_work_schedules/${s.id}`, {
+    const moved = await api.as(teacherSub, 'PATCH', `/v1/teachers/class_work_schedules/${s.id}`, {
       started_at: start.toISOString(),
       ended_at: new Date(start.getTime() + HOUR).toISOString(),
     })
@@ -368,7 +359,7 @@ describe('a booked lesson moved by its teacher', () => {
     await api.db.delete(mails)
     const moveTo = async (hours: number) => {
       const start = new Date(moving.startedAt.getTime() + hours * HOUR)
-      const res = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_work_schedules/${moving.id}`, {
+      const res = await api.as(teacherSub, 'PATCH', `/v1/teachers/class_work_schedules/${moving.id}`, {
         started_at: start.toISOString(),
         ended_at: new Date(start.getTime() + HOUR).toISOString(),
       })
@@ -399,7 +390,7 @@ describe('a booked lesson moved by its teacher', () => {
     // Within 48 hours (a day to cancel after the mail, before the 24-hour deadline): refused.
     for (const hours of [20, 30, 47]) {
       const at = new Date(api.now.getTime() + hours * HOUR)
-      const res = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_work_schedules/${s.id}`, {
+      const res = await api.as(teacherSub, 'PATCH', `/v1/teachers/class_work_schedules/${s.id}`, {
         started_at: at.toISOString(),
         ended_at: new Date(at.getTime() + HOUR).toISOString(),
       })
@@ -412,7 +403,7 @@ describe('a booked lesson moved by its teacher', () => {
     expect(await mailbox()).toEqual([])
     // A lesson nobody booked moves freely.
     const empty = await newSchedule(8 * DAY + 3 * HOUR)
-    const free = await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_work_schedules/${empty.id}`, {
+    const free = await api.as(teacherSub, 'PATCH', `/v1/teachers/class_work_schedules/${empty.id}`, {
       started_at: new Date(start.getTime() + 3 * HOUR).toISOString(),
       ended_at: new Date(start.getTime() + 4 * HOUR).toISOString(),
     })
@@ -554,7 +545,7 @@ describe('messages', () => {
     }
     await runJobs()
     const box = await mailbox()
-    expect(box.map((m) => [m.to, m.kind])).toEqual([['teacher@manabi.example', 'message']])
+    expect(box.map((m) => [m.to, m.kind])).toEqual([[teacherEmail, 'message']])
     expect(box[0]!.text).toContain(`/message?room=${roomId}`)
     // The body itself is not in the mail (the site shows it).
     expect(box[0]!.text).not.toContain('質問があります')
@@ -580,7 +571,7 @@ describe('messages', () => {
     await api.db.delete(notificationThrottles)
     expect(
       (
-        await api.as(SUBS.teacher, 'POST', `/v1/rooms/${roomId}/messages`, {
+        await api.as(teacherSub, 'POST', `/v1/rooms/${roomId}/messages`, {
           body: 'ご質問ありがとうございます',
         })
       ).status,
@@ -635,7 +626,7 @@ describe('announcements', () => {
     await runJobs()
     await api.db.delete(mails)
     published = []
-    const res = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${classId}/announcements`, {
+    const res = await api.as(teacherSub, 'POST', `/v1/teachers/class_works/${classId}/announcements`, {
       title: '持ち物のお知らせ',
       body: '色鉛筆をご用意ください。',
     })
@@ -651,7 +642,7 @@ describe('announcements', () => {
     // A long one is cut to its first 200 characters, never through the middle of an emoji.
     await api.db.delete(mails)
     const long = `${'あ'.repeat(199)}😀${'い'.repeat(10)}`
-    const posted = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${classId}/announcements`, {
+    const posted = await api.as(teacherSub, 'POST', `/v1/teachers/class_works/${classId}/announcements`, {
       title: '長いお知らせ',
       body: long,
     })
@@ -667,7 +658,7 @@ describe('announcements', () => {
     await api.book(SUBS.parent, { schedule_id: s.id })
     await runJobs()
     await api.db.delete(mails)
-    const res = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${classId}/announcements`, {
+    const res = await api.as(teacherSub, 'POST', `/v1/teachers/class_works/${classId}/announcements`, {
       title: '教材のお知らせ',
       body: '教材を送りました。',
     })
@@ -701,7 +692,7 @@ describe('announcements', () => {
     await runJobs()
     await api.db.delete(mails)
     const before = (await api.as(former!, 'GET', '/v1/class_announcements')).body.length
-    const res = await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${classId}/announcements`, {
+    const res = await api.as(teacherSub, 'POST', `/v1/teachers/class_works/${classId}/announcements`, {
       title: '来月の予定',
       body: '来月も開講します。',
     })

@@ -5,6 +5,7 @@ import { StudentList } from '../../app/contract/v1/class-works'
 import { InvitationCode } from '../../app/contract/v1/organizations'
 import { OrganizationSales, Receipt } from '../../app/contract/v1/sales'
 import { classWorkSchedules, classWorks, organizations, purchases } from '../../app/db/schema'
+import { tokyoAt } from '../../app/db/seed'
 import { tokyoMonth } from '../../app/lib/month'
 import { setupApi, type TestApi } from './support/api'
 import { loadMasters, postClass, postSchedule } from './support/classes'
@@ -22,7 +23,6 @@ let month: string
 let teacherId: number
 let orgName: string
 let schedule: TeacherSchedule
-const DAY = 86_400_000
 
 beforeAll(async () => {
   api = await setupApi()
@@ -33,7 +33,8 @@ beforeAll(async () => {
     (await postClass(api, masters, SUBS.teacher, { price: 2000, capacity: 10, is_published: true })).body,
   )
   schedule = TeacherSchedule.parse(
-    (await postSchedule(api, SUBS.teacher, cls.id, new Date(api.now.getTime() + 4 * DAY))).body,
+    // 06:00 in Tokyo: the demo teacher's seeded lessons start at 10:00 or later (one lesson at a time, 0056).
+    (await postSchedule(api, SUBS.teacher, cls.id, tokyoAt(api.now, 4, 6))).body,
   )
   const [org] = await api.db.select({ name: organizations.name }).from(organizations).limit(1)
   orgName = org!.name
@@ -166,7 +167,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       classId = cls.id
       orgId = cls.organization_id!
       crowdSchedule = TeacherSchedule.parse(
-        (await postSchedule(api, SUBS.teacher, cls.id, new Date(api.now.getTime() + 5 * DAY))).body,
+        (await postSchedule(api, SUBS.teacher, cls.id, tokyoAt(api.now, 5, 6))).body,
       )
     })
     const orgOfPurchase = async (id: number) =>

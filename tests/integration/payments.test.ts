@@ -42,7 +42,7 @@ import { stripePaymentProvider } from '../../app/payments/stripe.server'
 import { type CallResult, setupApi, TEST_CARD, type TestApi } from './support/api'
 import { appJobHandlers } from './support/jobs'
 import { testMailSettings } from './support/mail'
-import { insertMembers } from './support/people'
+import { insertMembers, insertTeacher } from './support/people'
 import { type StripeStub, startStripeStub } from './support/stripe-stub'
 import { SUBS, testAuth, tokenFor } from './support/tokens'
 
@@ -73,9 +73,11 @@ const ok = (r: Pick<CallResult, 'status' | 'body'>, status = 200) => {
 
 /** A published class of the demo teacher at ¥3,300 (tax included) with one schedule of `capacity` seats. */
 async function paidSchedule(capacity = 3, price = 3300, startsIn = 3 * DAY) {
+  // A teacher of its own: the demo teacher teaches the seeded lessons, and one lesson at a time (0056).
+  const teacher = await insertTeacher(api.db, 'pay-teacher')
   const cls = TeacherClassWork.parse(
     ok(
-      await api.as(SUBS.teacher, 'POST', '/v1/teachers/class_works', {
+      await api.as(teacher, 'POST', '/v1/teachers/class_works', {
         title: `決済テスト ${Math.random().toString(36).slice(2, 8)}`,
         description: 'お支払いのテストです',
         category_id: masters.category,
@@ -92,14 +94,14 @@ async function paidSchedule(capacity = 3, price = 3300, startsIn = 3 * DAY) {
   const start = new Date(api.now.getTime() + startsIn)
   const s = TeacherSchedule.parse(
     ok(
-      await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_works/${cls.id}/schedules`, {
+      await api.as(teacher, 'POST', `/v1/teachers/class_works/${cls.id}/schedules`, {
         started_at: start.toISOString(),
         ended_at: new Date(start.getTime() + HOUR).toISOString(),
       }),
       201,
     ),
   )
-  return { cls, schedule: s }
+  return { cls, schedule: s, teacher }
 }
 
 const hold = async (sub: string, scheduleId: number) =>
@@ -489,7 +491,7 @@ describe('a hold that ends unpaid', () => {
   })
 
   it('late money takes no seat for a buyer suspended meanwhile, nor on a class unpublished meanwhile: refunded in full', async () => {
-    const { schedule, cls } = await paidSchedule(3)
+    const { schedule, cls, teacher } = await paidSchedule(3)
     const [a, b] = await insertMembers(api.db, 'pay-late-gone', 2)
     const provider = embedded()
     const late = async (sub: string) => {
@@ -508,7 +510,7 @@ describe('a hold that ends unpaid', () => {
     expect(await seatsOf(schedule.id)).toBe(0)
 
     const pb = await late(b!)
-    ok(await api.as(SUBS.teacher, 'PATCH', `/v1/teachers/class_works/${cls.id}`, { is_published: false }))
+    ok(await api.as(teacher, 'PATCH', `/v1/teachers/class_works/${cls.id}`, { is_published: false }))
     expect(await settlePayment(api.db, pb.payment!.id, api.now)).toBe('refunded')
     expect(await seatsOf(schedule.id)).toBe(0)
     const refunded = await api.db
@@ -744,7 +746,7 @@ describe('idempotency and crashes', () => {
   })
 
   it('a crash between the provider’s refund and its record refunds once when the job runs again', async () => {
-    const { schedule } = await paidSchedule()
+    const { schedule, teacher } = await paidSchedule()
     const [sub] = await insertMembers(api.db, 'pay-refund-crash', 1)
     const p = Purchase.parse(ok(await api.book(sub!, { schedule_id: schedule.id }), 201))
     ok(await api.as(sub!, 'POST', `/v1/purchases/${p.id}/cancel`))
@@ -770,15 +772,15 @@ describe('idempotency and crashes', () => {
     expect(ledger).toHaveLength(1)
     expect(done!.providerRef).toBe(ledger[0]!.ref)
     // A second cancellation path (the teacher cancelling now) does not refund it again.
-    ok(await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_work_schedules/${schedule.id}/cancel`))
+    ok(await api.as(teacher, 'POST', `/v1/teachers/class_work_schedules/${schedule.id}/cancel`))
     expect(await api.db.select().from(refunds).where(eq(refunds.purchaseId, p.id))).toHaveLength(1)
   })
 
   it('paying a seat whose lesson the teacher cancelled during the checkout says so, not that the 10 minutes passed', async () => {
-    const { schedule } = await paidSchedule()
+    const { schedule, teacher } = await paidSchedule()
     const [sub] = await insertMembers(api.db, 'pay-hold-canceled', 1)
     const p = await hold(sub!, schedule.id)
-    ok(await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_work_schedules/${schedule.id}/cancel`))
+    ok(await api.as(teacher, 'POST', `/v1/teachers/class_work_schedules/${schedule.id}/cancel`))
     const late = await confirm(sub!, p.payment!.id, { card: TEST_CARD })
     expect([late.status, late.body.code, late.body.message]).toEqual([
       409,
@@ -925,7 +927,7 @@ describe('idempotency and crashes', () => {
   })
 
   it('refunds sum to what was paid, one per payment, across member, teacher and course cancellations', async () => {
-    const { schedule } = await paidSchedule(6)
+    const { schedule, teacher } = await paidSchedule(6)
     const subs = await insertMembers(api.db, 'pay-sum', 5)
     const bought: number[] = []
     for (const sub of subs)
@@ -933,7 +935,7 @@ describe('idempotency and crashes', () => {
     ok(await api.as(subs[0]!, 'POST', `/v1/purchases/${bought[0]}/cancel`))
     ok(await api.as(subs[1]!, 'POST', `/v1/purchases/${bought[1]}/cancel`))
     const teacherCancel = ok(
-      await api.as(SUBS.teacher, 'POST', `/v1/teachers/class_work_schedules/${schedule.id}/cancel`),
+      await api.as(teacher, 'POST', `/v1/teachers/class_work_schedules/${schedule.id}/cancel`),
     )
     expect(teacherCancel.refunded_amount).toBe(3 * 3300)
     await drainJobs()

@@ -182,10 +182,12 @@ interface Lesson {
 }
 
 /** A published class with one schedule (starting tomorrow) that `members` new members reserved. */
-async function lesson(o: { members?: number; teacher?: Person; title?: string; price?: number } = {}) {
+async function lesson(
+  o: { members?: number; teacher?: Person; title?: string; price?: number; startsIn?: number } = {},
+) {
   const teacher = o.teacher ?? (await newPerson({ teacher: true }))
   const cls = await createClass(teacher, { title: o.title, price: o.price })
-  const schedule = await addSchedule(teacher, cls.id)
+  const schedule = await addSchedule(teacher, cls.id, o.startsIn)
   const seats: Lesson['seats'] = []
   for (let i = 0; i < (o.members ?? 1); i++) {
     const member = await newPerson()
@@ -751,8 +753,11 @@ describe('ratings on cards, in search and on the teacher page', () => {
 
   beforeAll(async () => {
     teacher = await newPerson({ teacher: true })
+    // One teacher gives one lesson at a time (0056): each class's lesson two hours after the last one.
+    let startsIn = DAY
     const make = async (key: keyof typeof c, ratings: number[]) => {
-      const l = await lesson({ teacher, members: ratings.length, title: `${word} 教室 ${key}` })
+      startsIn += 2 * HOUR
+      const l = await lesson({ teacher, members: ratings.length, title: `${word} 教室 ${key}`, startsIn })
       await reviewAll(l, ratings)
       c[key] = l.classId
     }

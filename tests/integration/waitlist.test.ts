@@ -436,7 +436,7 @@ describe('joining the waitlist', () => {
     // Unknown schedule, a draft class's schedule, another member's child.
     expectError(await join(a, 99_999_999), 404, 'not_found')
     const draft = await createClass(teacher, { published: false })
-    const draftSchedule = await addSchedule(teacher, draft.id, 1)
+    const draftSchedule = await addSchedule(teacher, draft.id, 1, 6 * DAY)
     expectError(await join(a, draftSchedule.id), 404, 'not_found')
     const stranger = await newPerson()
     const strangersKid = await addLearner(stranger, 'よそのこ')

@@ -117,7 +117,7 @@ export function registerClassManagementRoutes(app: ApiApp, deps: RouteDeps) {
       path: '/teachers/class_works/{id}/schedules',
       tags,
       summary:
-        'スケジュールを追加する（終了が開始以前なら 422 invalid_period、他の回と重なれば 409 schedule_overlap）',
+        'スケジュールを追加する（終了が開始以前なら 422 invalid_period、他の回と重なれば 409 schedule_overlap、同じ先生の別のクラスの授業と重なれば 409 teacher_schedule_overlap）',
       security: bearer,
       middleware: [member] as const,
       request: { params: IdParams, body: body(ScheduleInput) },
@@ -145,7 +145,7 @@ export function registerClassManagementRoutes(app: ApiApp, deps: RouteDeps) {
       path: '/teachers/class_work_schedules/{id}',
       tags,
       summary:
-        'スケジュールを変更する（開始後は終了まで meeting_url のみ変更可、それ以外は 409 schedule_started。定員が予約数未満なら 409 capacity_below_sold）',
+        'スケジュールを変更する（開始後は終了まで meeting_url のみ変更可、それ以外は 409 schedule_started。定員が予約数未満なら 409 capacity_below_sold。移動先が同じ先生の別のクラスの授業と重なれば 409 teacher_schedule_overlap）',
       security: bearer,
       middleware: [member] as const,
       request: { params: IdParams, body: body(SchedulePatch) },

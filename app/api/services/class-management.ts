@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm'
 import type {
   AnnouncementCreated,
   AnnouncementInput,
@@ -29,7 +29,7 @@ import {
 import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
 import { containsContactInfo } from '../../lib/contact-detector'
-import { formatRunJa } from '../../lib/format'
+import { formatRunJa, formatScheduleJa } from '../../lib/format'
 import { CANCEL_DEADLINE_MS } from '../../lib/reservation-rules'
 import { findOverlap } from '../../lib/schedule-overlap'
 import { classSearchText } from '../../lib/search-normalize'
@@ -67,6 +67,12 @@ const MAX_LESSON_MINUTES = 480
 const invalidPeriod = () => new ApiError(422, 'invalid_period', '終了日時は開始日時より後にしてください')
 const overlap = () =>
   new ApiError(409, 'schedule_overlap', 'このクラスの別のスケジュールと時間が重なっています')
+const teacherOverlap = (other: OtherClassLesson) =>
+  new ApiError(
+    409,
+    'teacher_schedule_overlap',
+    `同じ時間に別のクラス「${other.title}」の授業（${formatScheduleJa(other.startedAt, other.endedAt)}）があります`,
+  )
 const started = () => new ApiError(409, 'schedule_started', '開始時刻を過ぎたスケジュールは変更できません')
 
 async function organizationIdOf(tx: DbOrTx, userId: number): Promise<number | null> {
@@ -477,6 +483,66 @@ function checkOverlaps(lessons: LessonPeriod[], others: LessonPeriod[]) {
   }
 }
 
+interface OtherClassLesson extends LessonPeriod {
+  title: string
+}
+
+/**
+ * Serializes the schedule writes of one teacher across all their classes (docs/decisions/0056): the teacher's own
+ * row, before any class (0015's order: account, class, schedules). FOR NO KEY UPDATE queues with itself and with a
+ * suspension's FOR UPDATE, not with the KEY SHARE that readers of the account take.
+ */
+async function lockTeacherSchedules(tx: Tx, teacherId: number) {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, teacherId)).for('no key update')
+}
+
+/**
+ * The live lessons of the teacher's other classes (drafts included: their dates are the teacher's too) that meet
+ * the span of `lessons`: a teacher gives one lesson at a time (docs/decisions/0056).
+ */
+async function teacherOtherLessons(
+  tx: Tx,
+  teacherId: number,
+  classWorkId: number,
+  lessons: LessonPeriod[],
+  now: Date,
+): Promise<OtherClassLesson[]> {
+  const span = spanOf(lessons)
+  const schedules = await tx
+    .select({
+      id: classWorkSchedules.id,
+      startedAt: classWorkSchedules.startedAt,
+      endedAt: classWorkSchedules.endedAt,
+      title: classWorks.title,
+    })
+    .from(classWorkSchedules)
+    .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+    .where(
+      and(
+        eq(classWorks.teacherId, teacherId),
+        ne(classWorks.id, classWorkId),
+        eq(classWorkSchedules.isCanceled, false),
+        gt(classWorkSchedules.endedAt, now),
+        gt(classWorkSchedules.endedAt, span.startedAt),
+        lt(classWorkSchedules.startedAt, span.endedAt),
+      ),
+    )
+    .orderBy(asc(classWorkSchedules.startedAt), asc(classWorkSchedules.id))
+  const courseLessons = await courseLessonsOf(
+    tx,
+    schedules.map((s) => s.id),
+  )
+  return schedules.flatMap((s) => lessonsOr(s, courseLessons).map((l) => ({ ...l, title: s.title })))
+}
+
+/** Refuses lessons at a time the teacher teaches another class (the first such lesson is named). */
+function checkTeacherOverlaps(lessons: LessonPeriod[], others: OtherClassLesson[]) {
+  for (const l of lessons) {
+    const other = findOverlap(l, others)
+    if (other) throw teacherOverlap(other)
+  }
+}
+
 /** Writes a course run's lessons (replacing any) and returns them; a single lesson keeps no rows. */
 async function writeLessons(tx: Tx, scheduleId: number, lessons: LessonPeriod[], isCourse: boolean) {
   if (!isCourse) return undefined
@@ -524,7 +590,9 @@ export async function addSchedule(
 ): Promise<TeacherSchedule> {
   requireTeacher(user)
   return transaction(db, async (tx) => {
-    // Locking the class serializes schedule writes of one class, so two overlapping inserts cannot both pass.
+    // Locking the teacher, then the class, serializes the teacher's schedule writes, so two overlapping inserts
+    // cannot both pass, in one class or in two.
+    await lockTeacherSchedules(tx, user.id)
     const cls = await lockOwnClass(tx, user.id, classWorkId)
     const lessons = requestedLessons(cls, input)
     const period = spanOf(lessons)
@@ -548,6 +616,7 @@ export async function addSchedule(
         `1つのクラスに予定できる日程は${MAX_UPCOMING_SCHEDULES}件までです。日程が終わってから追加してください`,
       )
     checkOverlaps(lessons, others)
+    checkTeacherOverlaps(lessons, await teacherOtherLessons(tx, user.id, classWorkId, lessons, now))
     checkLengths(lessons)
     const [row] = await tx
       .insert(classWorkSchedules)
@@ -600,6 +669,7 @@ export async function updateSchedule(
 ): Promise<TeacherSchedule> {
   requireTeacher(user)
   return transaction(db, async (tx) => {
+    await lockTeacherSchedules(tx, user.id)
     const { cls, schedule } = await lockOwnSchedule(tx, user.id, scheduleId)
     if (schedule.isCanceled)
       throw new ApiError(409, 'schedule_canceled', '休講にしたスケジュールは変更できません')
@@ -624,7 +694,14 @@ export async function updateSchedule(
       throw new ApiError(422, 'starts_in_past', '開始日時には現在より後の日時を指定してください')
     checkOverlaps(lessons, await otherLiveLessons(tx, schedule.classWorkId, now, scheduleId))
     const moved = !samePeriods(current, lessons)
-    if (moved) checkLengths(lessons)
+    if (moved) {
+      // Only a move is checked: lessons saved before the rule keep their capacity and link edits.
+      checkTeacherOverlaps(
+        lessons,
+        await teacherOtherLessons(tx, user.id, schedule.classWorkId, lessons, now),
+      )
+      checkLengths(lessons)
+    }
     // Members who booked the old time hear of the new one, and have a day after hearing to cancel with a full
     // refund (bookings lock the class first, 0015, so none can arrive between this count and the update).
     const booked = moved ? await liveReservationCount(tx, scheduleId) : 0
