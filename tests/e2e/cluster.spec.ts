@@ -7,6 +7,7 @@ import path from 'node:path'
 import { expect, test } from '@playwright/test'
 import { importJWK, SignJWT } from 'jose'
 import postgres from 'postgres'
+import { lessonDays, tokyoLocal } from './helpers'
 
 // Three app instances on one PostgreSQL and one DATA_DIR behind a round-robin proxy (written here; /idp always goes
 // to instance 1, whose memory holds the embedded provider's login interactions). What holds on one instance must
@@ -206,7 +207,8 @@ test.describe('three instances on one PostgreSQL @pc-only', () => {
     const classId = (mine.body as { id: number; lesson_count: number; price: number }[]).find(
       (c) => c.lesson_count === 1 && c.price > 0,
     )!.id
-    const start = new Date(Date.now() + 20 * 86_400_000)
+    // At an hour the seed leaves the demo teacher free: a teacher gives one lesson at a time (docs/decisions/0056).
+    const start = new Date(`${tokyoLocal(lessonDays(20), 7)}:00+09:00`)
     const schedule = await api('POST', `/v1/teachers/class_works/${classId}/schedules`, teacher, {
       started_at: start.toISOString(),
       ended_at: new Date(start.getTime() + 3_600_000).toISOString(),
@@ -336,7 +338,7 @@ test.describe('three instances on one PostgreSQL @pc-only', () => {
     const classId = (mine.body as { id: number; lesson_count: number }[]).find(
       (c) => c.lesson_count === 1,
     )!.id
-    const start = new Date(Date.now() + 21 * 86_400_000)
+    const start = new Date(`${tokyoLocal(lessonDays(21), 7)}:00+09:00`)
     const schedule = await api('POST', `/v1/teachers/class_works/${classId}/schedules`, teacher, {
       started_at: start.toISOString(),
       ended_at: new Date(start.getTime() + 3_600_000).toISOString(),

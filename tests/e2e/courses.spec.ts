@@ -1,8 +1,10 @@
 import { expect, test } from '@playwright/test'
 import {
+  DEMO_TEACHER_HOURS,
   expectAccessible,
   fillClassForm,
   gotoReady,
+  lessonDays,
   login,
   payOnCheckout,
   registerNewParent,
@@ -41,10 +43,12 @@ test('a teacher creates a 全3回 course with weekly lessons; a parent books all
   await expect(scheduleForm.getByTestId('lesson-start')).toHaveCount(3)
   await scheduleForm.getByTestId('save-schedule').click()
   await expect(scheduleForm.getByText('第1回の開始日時を入力してください')).toBeVisible()
-  await scheduleForm.getByLabel('第1回').fill(tokyoLocal(5, 16))
+  const hour = DEMO_TEACHER_HOURS.coursesWeekly
+  const first = lessonDays(5)
+  await scheduleForm.getByLabel('第1回').fill(tokyoLocal(first, hour))
   await scheduleForm.getByRole('button', { name: '第2回以降を毎週同じ時間で入力' }).click()
-  await expect(scheduleForm.getByLabel('第2回')).toHaveValue(tokyoLocal(12, 16))
-  await expect(scheduleForm.getByLabel('第3回')).toHaveValue(tokyoLocal(19, 16))
+  await expect(scheduleForm.getByLabel('第2回')).toHaveValue(tokyoLocal(first + 7, hour))
+  await expect(scheduleForm.getByLabel('第3回')).toHaveValue(tokyoLocal(first + 14, hour))
   await scheduleForm.getByTestId('save-schedule').click()
   await expect(page.getByTestId('snackbar')).toContainText('スケジュールを追加しました')
   const row = page.getByTestId('schedule-row')
@@ -100,7 +104,9 @@ test('a teacher creates a 全3回 course with weekly lessons; a parent books all
   const text = await (await parent.request.get(icsHref)).text()
   expect(text.match(/BEGIN:VEVENT/g)).toHaveLength(3)
   expect(text).toContain('（第3回／全3回）')
-  expect(text.match(/DTEND;TZID=Asia\/Tokyo:\d{8}T164500/g)).toHaveLength(3)
+  // Each lesson ends 45 minutes after the hour it starts at.
+  const lessonEnd = new RegExp(`DTEND;TZID=Asia/Tokyo:\\d{8}T${String(hour).padStart(2, '0')}4500`, 'g')
+  expect(text.match(lessonEnd)).toHaveLength(3)
   await expectAccessible(parent)
 
   // The teacher lengthens the class, then edits only the run's capacity: the booked lessons keep their times
@@ -116,7 +122,7 @@ test('a teacher creates a 全3回 course with weekly lessons; a parent books all
   await expect(page.getByTestId('snackbar')).toContainText('スケジュールを変更しました')
   await expect(runRow).toContainText('予約 1/5席')
   const after = await (await parent.request.get(icsHref)).text()
-  expect(after.match(/DTEND;TZID=Asia\/Tokyo:\d{8}T164500/g)).toHaveLength(3)
+  expect(after.match(lessonEnd)).toHaveLength(3)
   await context.close()
 })
 
@@ -147,7 +153,7 @@ test('a class made a course on its edit page: the add form asks for each lesson 
   await expect(page.getByTestId('snackbar')).toContainText('クラスを保存しました')
   await expect(scheduleForm.getByTestId('lesson-start')).toHaveCount(3)
   await expect(scheduleForm.getByLabel('定員（人）')).toHaveValue('8')
-  await scheduleForm.getByLabel('第1回').fill(tokyoLocal(6, 10))
+  await scheduleForm.getByLabel('第1回').fill(tokyoLocal(lessonDays(6), DEMO_TEACHER_HOURS.coursesMadeLater))
   await scheduleForm.getByRole('button', { name: '第2回以降を毎週同じ時間で入力' }).click()
   await scheduleForm.getByTestId('save-schedule').click()
   await expect(page.getByTestId('snackbar')).toContainText('スケジュールを追加しました')

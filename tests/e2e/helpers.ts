@@ -1,6 +1,6 @@
 import { createServer } from 'node:net'
 import AxeBuilder from '@axe-core/playwright'
-import { type Browser, type BrowserContext, expect, type Page, type TestInfo } from '@playwright/test'
+import { type Browser, type BrowserContext, expect, type Page, type TestInfo, test } from '@playwright/test'
 
 export const isPhone = (testInfo: TestInfo) => testInfo.project.name === 'phone'
 
@@ -120,9 +120,54 @@ export function tokyoLocal(days: number, hour: number): string {
 }
 
 /**
- * As the teacher signed in on `teacher`, publishes a one-lesson class (first category and format, first grade) with
- * its single lesson `days` ahead at `hour` (Tokyo); its id.
+ * The Tokyo hours of the lessons tests give the demo teacher (けんた先生), one per test (and per project when the
+ * test runs on both). A teacher gives one lesson at a time across all their classes (docs/decisions/0056), the seed
+ * gives them lessons from 10:00 to 21:00 on many days (app/db/seed/index.ts, `slots`) and a Saturday 10:00 course,
+ * and tests run in parallel, on both projects, on the same data: each lesson a test adds starts before 10:00 or at
+ * 21:00 or later, at an hour no other test uses within a day of its own (lessons last an hour at most; an hour
+ * shared is shared only between days three or more apart).
  */
+export const DEMO_TEACHER_HOURS = {
+  /** teacher.spec, the class with two schedules: days 3 and 4 (the end filled an hour later, the same day). */
+  teacherTwoSchedules: { phone: 21, pc: 22 },
+  /** teacher.spec, the device clock days ahead: day 2. */
+  teacherClockAhead: 6,
+  /** teacher.spec, the lesson that starts while its edit form is open: day 3. */
+  teacherStartsWhileEditing: 7,
+  /** notifications.spec, the lesson the teacher cancels: day 5. */
+  notificationsCancel: { phone: 8, pc: 9 },
+  /** payments.spec, the class paid for on a phone: day 3. */
+  paymentsOnPhone: 23,
+  /** payments.spec, the paid classes of the PC journeys: day 4. */
+  paymentsGiveUp: 0,
+  paymentsClockFast: 1,
+  paymentsCardLimit: 2,
+  /** marketplace.spec, the cancelled date (day 4) and the class unpublished while open (day 5). */
+  marketplaceCancelled: 3,
+  marketplaceUnpublished: 4,
+  /** waitlist.spec, the one-seat lesson: day 3. */
+  waitlist: 5,
+  /** courses.spec, weekly runs of 45-minute lessons: days 5, 12, 19 and days 6, 13, 20. */
+  coursesWeekly: 6,
+  coursesMadeLater: 7,
+  /** teacher.spec, the lesson a second class of the teacher cannot take too: day 6. */
+  teacherOverlap: 8,
+} as const
+
+/**
+ * `days` for a demo-teacher lesson, four weeks later on a retry: the failed attempt's lesson still stands at the first
+ * time, and a second one there would be refused (0056). Every first attempt's lesson falls within 20 days, so the
+ * retries (the same table, 28 days on) meet none of them nor each other.
+ */
+export function lessonDays(days: number): number {
+  return days + 28 * test.info().retry
+}
+
+/** A demo-teacher lesson hour of DEMO_TEACHER_HOURS, the running project's own where it has one per project. */
+export function demoTeacherHour(hour: number | { phone: number; pc: number }, testInfo: TestInfo): number {
+  return typeof hour === 'number' ? hour : isPhone(testInfo) ? hour.phone : hour.pc
+}
+
 /** Fills the class form of /class_management/create with a class of the first category and style. */
 export async function fillClassForm(
   teacher: Page,
@@ -139,6 +184,10 @@ export async function fillClassForm(
   if (c.minutes !== undefined) await form.getByLabel('時間（分）').fill(String(c.minutes))
 }
 
+/**
+ * As the teacher signed in on `teacher`, publishes a one-lesson class (first category and format, first grade) with
+ * its single lesson `days` ahead at `hour` (Tokyo; for the demo teacher, an hour of DEMO_TEACHER_HOURS); its id.
+ */
 export async function createClassWithLesson(
   teacher: Page,
   c: { title: string; description: string; price: number; capacity: number; days: number; hour: number },

@@ -2,8 +2,10 @@ import { expect, test } from '@playwright/test'
 import {
   acknowledgeGrade,
   createClassWithLesson,
+  DEMO_TEACHER_HOURS,
   expectAccessible,
   gotoReady,
+  lessonDays,
   login,
   otherPerson,
   registerNewParent,
@@ -104,8 +106,8 @@ test('a class whose only coming date was cancelled can be requested again @pc-on
     description: '休講のあとも開催をリクエストできます。',
     price: 500,
     capacity: 3,
-    days: 4,
-    hour: 10,
+    days: lessonDays(4),
+    hour: DEMO_TEACHER_HOURS.marketplaceCancelled,
   })
   await page.getByTestId('cancel-schedule').click()
   await page.getByTestId('cancel-schedule-dialog').getByRole('button', { name: '休講にする' }).click()
@@ -151,8 +153,8 @@ test('a class unpublished while a parent had it open says so when booking fails,
     description: '予約の途中で非公開になります。',
     price: 500,
     capacity: 3,
-    days: 5,
-    hour: 10,
+    days: lessonDays(5),
+    hour: DEMO_TEACHER_HOURS.marketplaceUnpublished,
   })
   // A parent of their own: the demo parent's bookings elsewhere send live events that refresh the page early.
   const parentContext = await browser.newContext({ baseURL, locale: 'ja-JP', timezoneId: 'Asia/Tokyo' })

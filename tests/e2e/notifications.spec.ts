@@ -1,8 +1,11 @@
 import { expect, type Page, test } from '@playwright/test'
 import {
   confirmReservation,
+  DEMO_TEACHER_HOURS,
+  demoTeacherHour,
   expectAccessible,
   gotoReady,
+  lessonDays,
   otherPerson,
   readMail,
   registerNewParent,
@@ -108,7 +111,9 @@ test('a teacher cancels a lesson: the parent’s open My Page changes without a 
   await expect(teacher).toHaveURL(/\/class_management\/edit\/\d+$/)
   const classId = Number(teacher.url().split('/').pop())
   const scheduleForm = teacher.getByTestId('schedule-form').last()
-  await scheduleForm.getByLabel('開始日時').fill(tokyoLocal(5, 10))
+  await scheduleForm
+    .getByLabel('開始日時')
+    .fill(tokyoLocal(lessonDays(5), demoTeacherHour(DEMO_TEACHER_HOURS.notificationsCancel, testInfo)))
   await scheduleForm.getByTestId('save-schedule').click()
   await expect(teacher.getByTestId('schedule-row')).toHaveCount(1)
 

@@ -3,8 +3,10 @@ import {
   acknowledgeGrade,
   CARDS,
   createClassWithLesson,
+  DEMO_TEACHER_HOURS,
   expectAccessible,
   gotoReady,
+  lessonDays,
   login,
   payOnCheckout,
   readMail,
@@ -14,7 +16,7 @@ import {
 
 const TEACHER = 'teacher@manabi.example'
 
-/** The demo teacher, in a browser of their own, publishes a paid class with one lesson; its id. */
+/** The demo teacher, in a browser of their own, publishes a paid class with one lesson 4 days ahead; its id. */
 async function paidClass(
   browser: Browser,
   baseURL: string | undefined,
@@ -26,7 +28,7 @@ async function paidClass(
   const classId = await createClassWithLesson(teacher, {
     ...c,
     title: `${c.title} ${Date.now().toString(36)}`,
-    days: 4,
+    days: lessonDays(4),
   })
   await teacherContext.close()
   return classId
@@ -71,7 +73,7 @@ test('a parent pays for a class on a phone, gets the receipt, and sees the refun
     price: 3300,
     capacity: 2,
     days: 3,
-    hour: 10,
+    hour: DEMO_TEACHER_HOURS.paymentsOnPhone,
   })
 
   // A new parent on the phone: the confirmation shows the tax, then the checkout page.
@@ -177,7 +179,7 @@ test('a parent who gives up paying can book the date again at once (no 「お支
     description: '支払いをやめて、もう一度予約します。',
     price: 1100,
     capacity: 3,
-    hour: 13,
+    hour: DEMO_TEACHER_HOURS.paymentsGiveUp,
   })
   await holdSeat(page, classId, 'やめる')
   await page.getByTestId('give-up').click()
@@ -201,7 +203,7 @@ test('a device whose clock is 20 minutes fast still counts the hold down from th
     description: '端末の時計がずれていても支払えます。',
     price: 1200,
     capacity: 3,
-    hour: 15,
+    hour: DEMO_TEACHER_HOURS.paymentsClockFast,
   })
   await holdSeat(page, classId, 'とけい')
   // The page's clock runs 20 minutes ahead of the server's: the hold (10 minutes) would be over by it.
@@ -223,7 +225,7 @@ test('after five refused cards the checkout pauses card payments, saying so, unt
     description: 'カードの試行回数の上限を確かめるクラスです。',
     price: 2200,
     capacity: 2,
-    hour: 10,
+    hour: DEMO_TEACHER_HOURS.paymentsCardLimit,
   })
   await holdSeat(page, classId, 'しこう')
   const checkoutUrl = page.url()

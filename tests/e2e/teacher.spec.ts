@@ -4,8 +4,12 @@ import sharp from 'sharp'
 import {
   confirmReservation,
   createClassWithLesson,
+  DEMO_TEACHER_HOURS,
+  demoTeacherHour,
   expectAccessible,
+  fillClassForm,
   gotoReady,
+  lessonDays,
   login,
   otherPerson,
   reservationPanel,
@@ -90,19 +94,20 @@ test('a teacher creates and publishes a class with two schedules, then cancels a
   await page.getByTestId('save-class').click()
   await expect(page.getByTestId('snackbar')).toContainText('クラスを保存しました')
 
-  // Two schedules (the end follows the start + duration).
-  for (const days of [3, 4]) {
+  // Two schedules (the end follows the start + duration), at an hour the demo teacher has free on this project.
+  const hour = demoTeacherHour(DEMO_TEACHER_HOURS.teacherTwoSchedules, testInfo)
+  for (const [i, days] of [lessonDays(3), lessonDays(4)].entries()) {
     const scheduleForm = page.getByTestId('schedule-form').last()
-    await scheduleForm.getByLabel('開始日時').fill(tokyoLocal(days, 10))
-    await expect(scheduleForm.getByLabel('終了日時')).toHaveValue(tokyoLocal(days, 11))
-    // A start changed afterwards takes the end along (never a lesson left ending the next day).
+    await scheduleForm.getByLabel('開始日時').fill(tokyoLocal(days, hour))
+    await expect(scheduleForm.getByLabel('終了日時')).toHaveValue(tokyoLocal(days, hour + 1))
+    // A start changed afterwards takes the end along (never a lesson left ending the next day). Not saved.
     await scheduleForm.getByLabel('開始日時').fill(tokyoLocal(days - 1, 13))
     await expect(scheduleForm.getByLabel('終了日時')).toHaveValue(tokyoLocal(days - 1, 14))
-    await scheduleForm.getByLabel('開始日時').fill(tokyoLocal(days, 10))
-    await expect(scheduleForm.getByLabel('終了日時')).toHaveValue(tokyoLocal(days, 11))
+    await scheduleForm.getByLabel('開始日時').fill(tokyoLocal(days, hour))
+    await expect(scheduleForm.getByLabel('終了日時')).toHaveValue(tokyoLocal(days, hour + 1))
     await scheduleForm.getByLabel('ミーティングURL（任意）').fill('https://meet.example.com/e2e')
     await scheduleForm.getByTestId('save-schedule').click()
-    await expect(page.getByTestId('schedule-row')).toHaveCount(days - 2)
+    await expect(page.getByTestId('schedule-row')).toHaveCount(i + 1)
     // The fields are disabled while the save is pending and empty once usable again (read once, not waited
     // for): a next schedule typed as soon as the row shows is not wiped by the reset.
     await expect(scheduleForm.getByLabel('開始日時')).toBeEnabled()
@@ -392,6 +397,44 @@ test('a parent is shown how to become an approved teacher instead of an organisa
   await expect(page).toHaveURL(/\/profile\/teacher$/)
 })
 
+test('a second class cannot take a lesson at the time of the teacher’s other class: the form says which (0056) @pc-only', async ({
+  page,
+}) => {
+  await login(page, TEACHER, '/class_management')
+  const stamp = Date.now().toString(36)
+  const lesson = { days: lessonDays(6), hour: DEMO_TEACHER_HOURS.teacherOverlap }
+  const first = `E2E 先にある授業 ${stamp}`
+  await createClassWithLesson(page, {
+    title: first,
+    description: '同じ時間に別のクラスの授業は入れられません。',
+    price: 0,
+    capacity: 3,
+    ...lesson,
+  })
+  await gotoReady(page, '/class_management/create')
+  await fillClassForm(page, {
+    title: `E2E 後から重ねる授業 ${stamp}`,
+    description: '先にある授業と同じ時間です。',
+    price: 0,
+    capacity: 3,
+  })
+  await page.getByTestId('save-class').click()
+  await expect(page).toHaveURL(/\/class_management\/edit\/\d+$/)
+  const scheduleForm = page.getByTestId('schedule-form').last()
+  // Half an hour into the other class's lesson.
+  await scheduleForm.getByLabel('開始日時').fill(tokyoLocal(lesson.days, lesson.hour).replace(':00', ':30'))
+  await scheduleForm.getByTestId('save-schedule').click()
+  const time = `${String(lesson.hour).padStart(2, '0')}:00〜${String(lesson.hour + 1).padStart(2, '0')}:00`
+  await expect(page.getByTestId('snackbar')).toContainText(
+    new RegExp(`同じ時間に別のクラス「${first}」の授業（\\d{4}/\\d{1,2}/\\d{1,2}\\(.\\) ${time}）があります`),
+  )
+  await expect(page.getByTestId('schedule-row')).toHaveCount(0)
+  // Starting as the other ends is fine.
+  await scheduleForm.getByLabel('開始日時').fill(tokyoLocal(lesson.days, lesson.hour + 1))
+  await scheduleForm.getByTestId('save-schedule').click()
+  await expect(page.getByTestId('schedule-row')).toHaveCount(1)
+})
+
 test('a teacher whose device clock is days ahead still edits a lesson that has not started @pc-only', async ({
   page,
 }) => {
@@ -402,7 +445,8 @@ test('a teacher whose device clock is days ahead still edits a lesson that has n
     price: 0,
     capacity: 3,
     days: 2,
-    hour: 16,
+    // Two days ahead is the point of this test, so a retry takes a later hour of the same day, not a later day.
+    hour: DEMO_TEACHER_HOURS.teacherClockAhead + 2 * test.info().retry,
   })
   // Four days ahead: by the device's own clock the lesson would be over, and its editing gone.
   await page.clock.install({ time: Date.now() + 4 * 86_400_000 })
@@ -417,7 +461,7 @@ test('a lesson that starts while its edit form is open keeps the typed link and 
   page,
 }) => {
   await login(page, TEACHER, '/class_management')
-  const lesson = { days: 3, hour: 11 }
+  const lesson = { days: lessonDays(3), hour: DEMO_TEACHER_HOURS.teacherStartsWhileEditing }
   const classId = await createClassWithLesson(page, {
     title: `E2E 開いたまま開始 ${Date.now().toString(36)}`,
     description: '編集ページを開いたまま授業の開始時刻を迎えます。',

@@ -1,7 +1,9 @@
 import { expect, test } from '@playwright/test'
 import {
   confirmReservation,
+  DEMO_TEACHER_HOURS,
   gotoReady,
+  lessonDays,
   otherPerson,
   readMail,
   registerNewParent,
@@ -35,7 +37,7 @@ test('a parent joins the waitlist of a full lesson; another cancels; the first g
   await expect(teacher).toHaveURL(/\/class_management\/edit\/\d+$/)
   const classId = Number(teacher.url().split('/').pop())
   const scheduleForm = teacher.getByTestId('schedule-form').last()
-  await scheduleForm.getByLabel('開始日時').fill(tokyoLocal(3, 10))
+  await scheduleForm.getByLabel('開始日時').fill(tokyoLocal(lessonDays(3), DEMO_TEACHER_HOURS.waitlist))
   await scheduleForm.getByTestId('save-schedule').click()
   await expect(teacher.getByTestId('schedule-row')).toHaveCount(1)
   await teacher.context().close()
