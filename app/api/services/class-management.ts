@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, isNull, lt, ne, type SQL, sql } from 'drizzle-orm'
 import type {
   AnnouncementCreated,
   AnnouncementInput,
@@ -67,7 +67,7 @@ const MAX_LESSON_MINUTES = 480
 const invalidPeriod = () => new ApiError(422, 'invalid_period', '終了日時は開始日時より後にしてください')
 const overlap = () =>
   new ApiError(409, 'schedule_overlap', 'このクラスの別のスケジュールと時間が重なっています')
-const teacherOverlap = (other: OtherClassLesson) =>
+const teacherOverlap = (other: LiveLesson) =>
   new ApiError(
     409,
     'teacher_schedule_overlap',
@@ -388,36 +388,39 @@ export async function deleteClassWork(db: Db, user: UserRow, classWorkId: number
   })
 }
 
-/** The lessons of the class's other live schedules: what a new or moved lesson must not overlap. */
+interface LiveLesson extends LessonPeriod {
+  /** The title of the lesson's class, to name it in a refusal. */
+  title: string
+}
+
 /**
- * The lessons of the class's other live schedules that have not ended: a new or moved lesson starts in the future,
- * so only those can overlap it (the class's past stays out of every schedule write).
+ * The lessons of the live schedules that match `where` and have not ended, with their class's title: a new or moved
+ * lesson starts in the future, so only those can overlap it (the past stays out of every schedule write).
  */
-async function otherLiveLessons(
-  tx: Tx,
-  classWorkId: number,
-  now: Date,
-  exceptId?: number,
-): Promise<LessonPeriod[]> {
-  const where = [
-    eq(classWorkSchedules.classWorkId, classWorkId),
-    eq(classWorkSchedules.isCanceled, false),
-    gt(classWorkSchedules.endedAt, now),
-  ]
-  if (exceptId !== undefined) where.push(ne(classWorkSchedules.id, exceptId))
+async function liveLessons(tx: Tx, where: SQL[], now: Date): Promise<LiveLesson[]> {
   const schedules = await tx
     .select({
       id: classWorkSchedules.id,
       startedAt: classWorkSchedules.startedAt,
       endedAt: classWorkSchedules.endedAt,
+      title: classWorks.title,
     })
     .from(classWorkSchedules)
-    .where(and(...where))
-  const lessons = await courseLessonsOf(
+    .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
+    .where(and(eq(classWorkSchedules.isCanceled, false), gt(classWorkSchedules.endedAt, now), ...where))
+    .orderBy(asc(classWorkSchedules.startedAt), asc(classWorkSchedules.id))
+  const courseLessons = await courseLessonsOf(
     tx,
     schedules.map((s) => s.id),
   )
-  return schedules.flatMap((s) => lessonsOr(s, lessons))
+  return schedules.flatMap((s) => lessonsOr(s, courseLessons).map((l) => ({ ...l, title: s.title })))
+}
+
+/** The lessons of the class's other live schedules: what a new or moved lesson must not overlap. */
+function otherLiveLessons(tx: Tx, classWorkId: number, now: Date, exceptId?: number) {
+  const where = [eq(classWorkSchedules.classWorkId, classWorkId)]
+  if (exceptId !== undefined) where.push(ne(classWorkSchedules.id, exceptId))
+  return liveLessons(tx, where, now)
 }
 
 /**
@@ -483,10 +486,6 @@ function checkOverlaps(lessons: LessonPeriod[], others: LessonPeriod[]) {
   }
 }
 
-interface OtherClassLesson extends LessonPeriod {
-  title: string
-}
-
 /**
  * Serializes the schedule writes of one teacher across all their classes (docs/decisions/0056): the teacher's own
  * row, before any class (0015's order: account, class, schedules). FOR NO KEY UPDATE queues with itself and with a
@@ -500,43 +499,28 @@ async function lockTeacherSchedules(tx: Tx, teacherId: number) {
  * The live lessons of the teacher's other classes (drafts included: their dates are the teacher's too) that meet
  * the span of `lessons`: a teacher gives one lesson at a time (docs/decisions/0056).
  */
-async function teacherOtherLessons(
+function teacherOtherLessons(
   tx: Tx,
   teacherId: number,
   classWorkId: number,
   lessons: LessonPeriod[],
   now: Date,
-): Promise<OtherClassLesson[]> {
+) {
   const span = spanOf(lessons)
-  const schedules = await tx
-    .select({
-      id: classWorkSchedules.id,
-      startedAt: classWorkSchedules.startedAt,
-      endedAt: classWorkSchedules.endedAt,
-      title: classWorks.title,
-    })
-    .from(classWorkSchedules)
-    .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
-    .where(
-      and(
-        eq(classWorks.teacherId, teacherId),
-        ne(classWorks.id, classWorkId),
-        eq(classWorkSchedules.isCanceled, false),
-        gt(classWorkSchedules.endedAt, now),
-        gt(classWorkSchedules.endedAt, span.startedAt),
-        lt(classWorkSchedules.startedAt, span.endedAt),
-      ),
-    )
-    .orderBy(asc(classWorkSchedules.startedAt), asc(classWorkSchedules.id))
-  const courseLessons = await courseLessonsOf(
+  return liveLessons(
     tx,
-    schedules.map((s) => s.id),
+    [
+      eq(classWorks.teacherId, teacherId),
+      ne(classWorks.id, classWorkId),
+      gt(classWorkSchedules.endedAt, span.startedAt),
+      lt(classWorkSchedules.startedAt, span.endedAt),
+    ],
+    now,
   )
-  return schedules.flatMap((s) => lessonsOr(s, courseLessons).map((l) => ({ ...l, title: s.title })))
 }
 
 /** Refuses lessons at a time the teacher teaches another class (the first such lesson is named). */
-function checkTeacherOverlaps(lessons: LessonPeriod[], others: OtherClassLesson[]) {
+function checkTeacherOverlaps(lessons: LessonPeriod[], others: LiveLesson[]) {
   for (const l of lessons) {
     const other = findOverlap(l, others)
     if (other) throw teacherOverlap(other)
