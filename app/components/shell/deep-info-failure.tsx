@@ -1,14 +1,13 @@
 import { type ErrorComponentProps, useNavigate } from '@tanstack/react-router'
 import { useEffect } from 'react'
 import { appConfig } from '../../../app.config'
-import { escapeHtml } from '../../lib/escape-html'
 import { LazyErrorView } from './lazy-error-page'
 import { showErrorSnackbar } from './ui-store'
 
-/** The snackbar's text (spec §8: 'an error has occurred' plus the message), as the snackbar's HTML. */
+/** The snackbar's text (spec §8: 'an error has occurred' plus the message). */
 export function deepInfoFailureMessage(error: unknown): string {
   const message = error instanceof Error ? error.message.trim() : ''
-  return message ? `エラーが発生しました。${escapeHtml(message)}` : 'エラーが発生しました。'
+  return message ? `エラーが発生しました。${message}` : 'エラーが発生しました。'
 }
 
 /**

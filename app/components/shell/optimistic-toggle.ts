@@ -14,8 +14,6 @@ class ToggleError extends Error {
   }
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-
 /**
  * Follow/favorite toggles: the cached state flips at once (optimistic), the server's answer replaces it,
  * a failure puts the previous state back and says why. An expired session opens the login modal. One change at a
@@ -51,7 +49,7 @@ export function useOptimisticToggle<S>(options: {
         return
       }
       const message = error instanceof Error ? error.message : ''
-      showErrorSnackbar(escapeHtml(message || '処理できませんでした。時間をおいてもう一度お試しください。'))
+      showErrorSnackbar(message || '処理できませんでした。時間をおいてもう一度お試しください。')
     }
   })
   return { mutate: run, isPending }

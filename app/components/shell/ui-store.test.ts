@@ -58,6 +58,22 @@ describe('snackbar', () => {
     closeSnackbar()
     expect(uiStore.state.snackbar).toMatchObject({ show: false, message: '', hasError: false, color: 'base' })
   })
+  it('shows a message as text: a title or name from the server never becomes markup (only `html` is markup)', () => {
+    // A class title in the teacher-wide overlap refusal, an organisation's name, a server error's message.
+    showErrorSnackbar('同じ時間に別のクラス「<img src=x onerror=alert(1)>」の授業があります')
+    expect(uiStore.state.snackbar.message).toBe(
+      '同じ時間に別のクラス「&#60;img src=x onerror=alert(1)&#62;」の授業があります',
+    )
+    showSnackbar({ message: '<a href="//evil.example">こども英語の会</a>に参加しました' })
+    expect(uiStore.state.snackbar.message).not.toMatch(/[<>"]/)
+    showSnackbar({ message: 'Q&A' })
+    expect(uiStore.state.snackbar.message).toBe('Q&#38;A')
+    showErrorSnackbar({ html: 'ログインできませんでした<br><small>詳細</small>' })
+    expect(uiStore.state.snackbar).toMatchObject({
+      message: 'ログインできませんでした<br><small>詳細</small>',
+      hasError: true,
+    })
+  })
   it('starts a new message with each call; the close of one that was replaced leaves the new one open', () => {
     showSnackbar({ message: 'クラスを作成しました' })
     const first = uiStore.state.snackbar.id

@@ -1,5 +1,6 @@
 import { Store } from '@tanstack/react-store'
 import { appConfig } from '../../../app.config'
+import { escapeHtml } from '../../lib/escape-html'
 import type { IconName } from '../ui/icon'
 
 /**
@@ -14,7 +15,7 @@ export type SnackbarState = {
    */
   id: number
   show: boolean
-  /** May contain HTML; sanitized before it is rendered. */
+  /** HTML (spec: the message may contain it), sanitized before it is rendered; see SnackbarContent. */
   message: string
   icon: IconName
   color: 'base' | 'purple' | 'yellow' | 'red'
@@ -92,18 +93,29 @@ export function isLoading(state: UiState): boolean {
   return state.loading.keys.length > 0
 }
 
-export type SnackbarInput = Partial<Omit<SnackbarState, 'show' | 'id'>> & { message: string }
+/**
+ * What a snackbar shows: `message` is text (escaped here, so a title or name from the server shows as its
+ * characters, never as markup); `html` is markup the app wrote itself, with any text in it already escaped.
+ */
+export type SnackbarContent = { message: string; html?: never } | { html: string; message?: never }
+
+export type SnackbarInput = Partial<Omit<SnackbarState, 'show' | 'id' | 'message'>> & SnackbarContent
 
 let lastSnackbarId = 0
 
-export function showSnackbar(input: SnackbarInput) {
+export function showSnackbar({ message, html, ...style }: SnackbarInput) {
   const id = ++lastSnackbarId
-  uiStore.setState((s) => ({ ...s, snackbar: { ...defaultSnackbar(), ...input, id, show: true } }))
+  const content = html ?? escapeHtml(message ?? '')
+  uiStore.setState((s) => ({
+    ...s,
+    snackbar: { ...defaultSnackbar(), ...style, message: content, id, show: true },
+  }))
 }
 
-/** Error snackbars use the red alert style and stay until closed (spec §4). */
-export function showErrorSnackbar(message: string) {
-  showSnackbar({ message, hasError: true, color: 'red', icon: 'alert' })
+/** Error snackbars use the red alert style and stay until closed (spec §4). A string is text, as `message`. */
+export function showErrorSnackbar(content: string | { html: string }) {
+  const text = typeof content === 'string' ? { message: content } : content
+  showSnackbar({ ...text, hasError: true, color: 'red', icon: 'alert' })
 }
 
 /** Closes the message on screen; a later one's close leaves it alone (the message it was called for is gone). */

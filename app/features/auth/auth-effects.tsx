@@ -23,13 +23,14 @@ export function AuthEffects() {
     shown.current = key
     if (auth.flash) {
       const detail = auth.flash.detail ? `<br><small>${escapeHtml(auth.flash.detail)}</small>` : ''
-      if (auth.flash.type === 'error') showErrorSnackbar(`${escapeHtml(auth.flash.message)}${detail}`)
-      else showSnackbar({ message: escapeHtml(auth.flash.message) })
+      if (auth.flash.type === 'error')
+        showErrorSnackbar({ html: `${escapeHtml(auth.flash.message)}${detail}` })
+      else showSnackbar({ message: auth.flash.message })
     }
     if (auth.status === 'authenticated' && auth.meError) {
       // 'ログインできませんでした' + status + server message (spec §8).
       showErrorSnackbar(
-        `ログインできませんでした（${auth.meError.status}）${auth.meError.message ? ` ${escapeHtml(auth.meError.message)}` : ''}`,
+        `ログインできませんでした（${auth.meError.status}）${auth.meError.message ? ` ${auth.meError.message}` : ''}`,
       )
     }
   }, [auth])

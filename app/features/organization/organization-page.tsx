@@ -11,7 +11,6 @@ import type { OrganizationSales } from '~/contract/v1/sales'
 import { formatDateJa, groupDigits } from '~/lib/format'
 import { formatMonthJa, shiftMonth } from '~/lib/month'
 import { CreateNeedsVerification } from './create-needs-verification'
-import { joinedMessage } from './joined-message'
 import { joinOrganization, regenerateCode, removeMember } from './organization.functions'
 import { organizationPageQuery } from './queries'
 
@@ -339,7 +338,7 @@ function JoinForm() {
         return
       }
       await queryClient.invalidateQueries({ queryKey: ['organization'] })
-      showSnackbar({ message: joinedMessage(result.data) })
+      showSnackbar({ message: `${result.data}に参加しました` })
     } catch {
       showErrorSnackbar('参加できませんでした')
     } finally {
