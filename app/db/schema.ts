@@ -1093,6 +1093,17 @@ export const payments = pgTable(
     succeededAt: ts('succeeded_at'),
     /** 宛名 of the receipt (領収書): the member sets it once. */
     receiptName: text('receipt_name'),
+    /**
+     * What the receipt and the history line name, as it stood when the payment went through: the class's title,
+     * the lesson's start, the number of lessons, the child's and the member's nicknames. Written by the database
+     * (trigger payments_receipt_item, docs/decisions/0057) on whatever path a payment succeeds, so a receipt is not
+     * rewritten when the teacher renames the class or moves the lesson later.
+     */
+    receiptTitle: text('receipt_title'),
+    receiptStartedAt: ts('receipt_started_at'),
+    receiptLessonCount: integer('receipt_lesson_count'),
+    receiptLearner: text('receipt_learner'),
+    receiptMember: text('receipt_member'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -1103,6 +1114,10 @@ export const payments = pgTable(
     check('payments_status_check', sql`${t.status} in ('requires_payment', 'succeeded', 'canceled')`),
     check('payments_provider_check', sql`${t.provider} in ('embedded', 'stripe')`),
     check('payments_amount_check', sql`${t.amount} > 0 and ${t.taxAmount} >= 0`),
+    check(
+      'payments_receipt_item_check',
+      sql`${t.status} <> 'succeeded' or (${t.receiptTitle} is not null and ${t.receiptStartedAt} is not null and ${t.receiptLessonCount} is not null and ${t.receiptMember} is not null)`,
+    ),
   ],
 )
 

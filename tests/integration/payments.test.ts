@@ -21,9 +21,11 @@ import { Purchase } from '../../app/contract/v1/purchases'
 import {
   auditLog,
   classWorkSchedules,
+  classWorks,
   embeddedPayments,
   embeddedRefunds,
   jobs,
+  learners,
   mails,
   payments,
   purchases,
@@ -1009,6 +1011,83 @@ describe('receipts and history', () => {
     expect(PaymentHistory.parse(ok(await api.as(sub!, 'GET', '/v1/payments?month=2020-01'))).items).toEqual(
       [],
     )
+  })
+})
+
+describe('a receipt names what was bought (0057)', () => {
+  it('a later rename, lesson move or nickname change leaves the receipt and the history line as they were', async () => {
+    const { cls, schedule } = await paidSchedule()
+    const [sub] = await insertMembers(api.db, 'pay-kept', 1)
+    const child = ok(
+      await api.as(sub!, 'POST', '/v1/users/me/learners', {
+        nickname: 'はなこ',
+        school_type_id: 1,
+        target_grade_id: 1,
+      }),
+      201,
+    ).id as number
+    const p = Purchase.parse(ok(await api.book(sub!, { schedule_id: schedule.id, learner_id: child }), 201))
+    const path = `/v1/payments/${p.payment!.id}/receipt`
+    const before = PaymentReceipt.parse(ok(await api.as(sub!, 'GET', path)))
+    expect(before.item).toEqual({
+      class_title: cls.title,
+      schedule_started_at: schedule.started_at,
+      lesson_count: 1,
+      attendee: 'はなこ',
+    })
+    const month = new Date(api.now.getTime() + 9 * HOUR).toISOString().slice(0, 7)
+    const lineOf = async () =>
+      PaymentHistory.parse(ok(await api.as(sub!, 'GET', `/v1/payments?month=${month}`))).items.find(
+        (i) => i.payment_id === p.payment!.id,
+      )
+    const lineBefore = await lineOf()
+    expect(lineBefore).toMatchObject({ class_work: { id: cls.id, title: cls.title }, attendee: 'はなこ' })
+
+    // The teacher renames the class and moves the lesson; the parent renames the child, then themselves.
+    const moved = new Date(new Date(schedule.started_at).getTime() + DAY)
+    await api.db
+      .update(classWorks)
+      .set({ title: '別の名前のクラス', lessonCount: 2 })
+      .where(eq(classWorks.id, cls.id))
+    await api.db
+      .update(classWorkSchedules)
+      .set({ startedAt: moved, endedAt: new Date(moved.getTime() + HOUR) })
+      .where(eq(classWorkSchedules.id, schedule.id))
+    await api.db.update(learners).set({ nickname: 'はなちゃん' }).where(eq(learners.id, child))
+    await api.db.update(users).set({ nickname: '改名' }).where(eq(users.sub, sub!))
+
+    expect(PaymentReceipt.parse(ok(await api.as(sub!, 'GET', path)))).toEqual(before)
+    expect(await lineOf()).toEqual(lineBefore)
+  })
+
+  it('every succeeded payment has its item, however it was written; a payment still unpaid has none', async () => {
+    const { cls, schedule } = await paidSchedule()
+    const [sub] = await insertMembers(api.db, 'pay-item', 1)
+    const pending = await hold(sub!, schedule.id)
+    const itemOf = async () =>
+      (
+        await api.db
+          .select({
+            title: payments.receiptTitle,
+            learner: payments.receiptLearner,
+            member: payments.receiptMember,
+            lessons: payments.receiptLessonCount,
+          })
+          .from(payments)
+          .where(eq(payments.id, pending.payment!.id))
+      )[0]!
+    expect(await itemOf()).toEqual({ title: null, learner: null, member: null, lessons: null })
+    // Succeeded by hand (a repair, the seed): the database writes the item in the same statement.
+    await api.db
+      .update(payments)
+      .set({ status: 'succeeded', succeededAt: api.now })
+      .where(eq(payments.id, pending.payment!.id))
+    expect(await itemOf()).toMatchObject({ title: cls.title, learner: null, lessons: 1 })
+    // …and never lets a succeeded payment lose it.
+    await expect(
+      api.db.update(payments).set({ receiptTitle: null }).where(eq(payments.id, pending.payment!.id)),
+    ).rejects.toThrow()
+    expect((await itemOf()).title).toBe(cls.title)
   })
 })
 

@@ -936,15 +936,20 @@ export async function checkoutOf(
   }
 }
 
+/**
+ * What a history line or a receipt names is the payment's receipt item: the class, lesson and nicknames as they
+ * stood when the payment went through (docs/decisions/0057), not as they stand now. Only the link to the class is
+ * live. Every succeeded payment has its item (payments_receipt_item_check), and only those are listed.
+ */
 const historyColumns = {
   paymentId: payments.id,
   purchaseId: purchases.id,
-  classWorkId: classWorks.id,
-  title: classWorks.title,
-  lessonCount: classWorks.lessonCount,
-  startedAt: classWorkSchedules.startedAt,
-  learner: learners.nickname,
-  member: users.nickname,
+  classWorkId: classWorkSchedules.classWorkId,
+  title: payments.receiptTitle,
+  lessonCount: payments.receiptLessonCount,
+  startedAt: payments.receiptStartedAt,
+  learner: payments.receiptLearner,
+  member: payments.receiptMember,
 }
 
 /** Payments joined to what a history line or a receipt shows, with `extra` columns. */
@@ -954,12 +959,10 @@ function selectHistory<E extends SelectedFields>(db: DbOrTx, extra: E) {
     .from(payments)
     .innerJoin(purchases, eq(purchases.id, payments.purchaseId))
     .innerJoin(classWorkSchedules, eq(classWorkSchedules.id, purchases.scheduleId))
-    .innerJoin(classWorks, eq(classWorks.id, classWorkSchedules.classWorkId))
-    .innerJoin(users, eq(users.id, payments.userId))
-    .leftJoin(learners, eq(learners.id, purchases.learnerId))
 }
 
-const attendeeOf = (r: { learner: string | null; member: string }) => r.learner ?? `${r.member}（ご本人）`
+const attendeeOf = (r: { learner: string | null; member: string | null }) =>
+  r.learner ?? `${r.member}（ご本人）`
 
 /** GET /v1/payments?month=: the member's payments and refunds of a Tokyo month, newest first. */
 export async function paymentHistory(
@@ -1013,9 +1016,9 @@ export async function paymentHistory(
     at: iso(new Date(r.at ?? 0)),
     amount: r.amount,
     status: kind === 'refund' && r.refundStatus === 'pending' ? 'pending' : 'succeeded',
-    class_work: { id: r.classWorkId, title: r.title },
-    schedule_started_at: iso(r.startedAt),
-    lesson_count: r.lessonCount,
+    class_work: { id: r.classWorkId, title: r.title! },
+    schedule_started_at: iso(r.startedAt!),
+    lesson_count: r.lessonCount!,
     attendee: attendeeOf(r),
   })
   const items = [...paid.map((r) => line('payment', r)), ...refunded.map((r) => line('refund', r))].sort(
@@ -1056,9 +1059,9 @@ export async function receiptOf(
     platform_name: platform.name,
     registration_number: platform.registrationNumber,
     item: {
-      class_title: row.title,
-      schedule_started_at: iso(row.startedAt),
-      lesson_count: row.lessonCount,
+      class_title: row.title!,
+      schedule_started_at: iso(row.startedAt!),
+      lesson_count: row.lessonCount!,
       attendee: attendeeOf(row),
     },
     amount: row.amount,
