@@ -23,3 +23,10 @@ export const ADMIN_LIST_PAGE_SIZE = 200
 
 /** The most people a search of the list by nickname answers (GET /v1/destinations?q=). */
 export const DESTINATION_SEARCH_LIMIT = 50
+
+/**
+ * The most favorite classes, and followed teachers, one member keeps (a 409 past it): /follow lists every one of them
+ * on one page, and no account grows either list without bound.
+ */
+export const MAX_FAVORITES = 200
+export const MAX_FOLLOWS = 200

@@ -1,5 +1,6 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, inArray } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { addFavorite } from '../../app/api/services/follows'
 import { sitemapEntries } from '../../app/api/services/sitemap'
 import { ClassWorkDetail } from '../../app/contract/v1/class-works'
 import { FavoriteList, FavoriteState, FollowState } from '../../app/contract/v1/follows'
@@ -7,6 +8,7 @@ import { MagazineFacets } from '../../app/contract/v1/magazine'
 import { SitemapEntries } from '../../app/contract/v1/sitemap'
 import { TeacherProfile } from '../../app/contract/v1/teachers'
 import { FollowingList } from '../../app/contract/v1/users'
+import type { Db } from '../../app/db/client'
 import { classWorks, favorites, follows, magazineArticles, users } from '../../app/db/schema'
 import { type ApiClient, createApiClient } from '../../app/server/api-client/client'
 import { ApiError } from '../../app/server/api-client/errors'
@@ -376,34 +378,113 @@ describe('BFF client', () => {
   })
 })
 
-describe('a list a member grows holds the latest 200', () => {
-  it('favorites: 201 saved, the 200 most recent listed', async () => {
+describe('a member keeps at most 200 favorites and 200 follows, and /follow lists every one', () => {
+  /** `n` published free classes of the demo teacher that nobody has favorited. */
+  async function newClasses(n: number, label: string) {
+    const [template] = await api.db.select().from(classWorks).where(eq(classWorks.id, published))
+    return (
+      await api.db
+        .insert(classWorks)
+        .values(
+          Array.from({ length: n }, (_, k) => ({
+            teacherId: template!.teacherId,
+            title: `${label} ${k}`,
+            description: '説明',
+            categoryId: template!.categoryId,
+            classStyleId: template!.classStyleId,
+            price: 0,
+            capacity: 5,
+            durationMinutes: 60,
+            isPublished: true,
+          })),
+        )
+        .returning({ id: classWorks.id })
+    ).map((c) => c.id)
+  }
+  const favoriteRows = async (userId: number) =>
+    (await api.db.select().from(favorites).where(eq(favorites.userId, userId))).length
+
+  it('favorites: the 201st is refused (409) and changes nothing; the 200 are all listed', async () => {
     const [sub] = await insertMembers(api.db, 'many-favorites', 1)
     const userId = await api.userId(sub!)
-    const [template] = await api.db.select().from(classWorks).where(eq(classWorks.id, published))
-    const made = await api.db
-      .insert(classWorks)
-      .values(
-        Array.from({ length: 201 }, (_, n) => ({
-          teacherId: template!.teacherId,
-          title: `お気に入り上限 ${n}`,
-          description: '説明',
-          categoryId: template!.categoryId,
-          classStyleId: template!.classStyleId,
-          price: 0,
-          capacity: 5,
-          durationMinutes: 60,
-          isPublished: true,
-        })),
-      )
-      .returning({ id: classWorks.id })
-    const base = Date.now()
+    const made = await newClasses(202, 'お気に入り上限')
+    // Added before the one the API adds now.
+    const base = Date.now() - 60_000
     await api.db
       .insert(favorites)
-      .values(made.map((c, n) => ({ userId, classWorkId: c.id, createdAt: new Date(base + n * 1000) })))
+      .values(made.slice(0, 199).map((id, n) => ({ userId, classWorkId: id, createdAt: new Date(base + n) })))
+    expect((await api.as(sub!, 'POST', favoritePath(made[199]!))).status).toBe(200)
+    const refused = await api.as(sub!, 'POST', favoritePath(made[200]!))
+    expect([refused.status, refused.body.code, refused.body.message]).toEqual([
+      409,
+      'too_many_favorites',
+      'お気に入りに登録できるクラスは200件までです。お気に入りから外してから、もう一度お試しください',
+    ])
+    expect(await favoriteRows(userId)).toBe(200)
+    const [refusedClass] = await api.db
+      .select({ n: classWorks.favoriteCount })
+      .from(classWorks)
+      .where(eq(classWorks.id, made[200]!))
+    expect(refusedClass!.n).toBe(0)
+    // Repeating one already in the list still answers its state (idempotent at the cap).
+    const again = FavoriteState.parse((await api.as(sub!, 'POST', favoritePath(made[0]!))).body)
+    expect(again.is_favorite).toBe(true)
     const list = FavoriteList.parse((await api.as(sub!, 'GET', '/v1/users/favorites')).body)
     expect(list).toHaveLength(200)
-    expect(list[0]!.class_work.id).toBe(made.at(-1)!.id)
-    expect(list.map((f) => f.class_work.id)).not.toContain(made[0]!.id)
+    expect(list[0]!.class_work.id).toBe(made[199])
+    // Counted as the list shows them: one unpublished by its teacher leaves room for another.
+    await api.db.update(classWorks).set({ isPublished: false }).where(eq(classWorks.id, made[0]!))
+    expect((await api.as(sub!, 'POST', favoritePath(made[200]!))).status).toBe(200)
+    expect((await api.as(sub!, 'POST', favoritePath(made[201]!))).status).toBe(409)
+  })
+
+  it('a favorite added while another add of the same member is being committed still stops at 200 (PostgreSQL)', async () => {
+    const [sub] = await insertMembers(api.db, 'crowd-favorites', 1)
+    const userId = await api.userId(sub!)
+    const made = await newClasses(200, 'お気に入り同時')
+    await api.db.insert(favorites).values(made.slice(0, 198).map((id) => ({ userId, classWorkId: id })))
+    // Another instance adds the 199th… and, while it commits, this one adds the 200th and then the 201st.
+    const res = await whileHeld(
+      api,
+      async (tx) => {
+        await addFavorite(tx as unknown as Db, userId, made[198]!)
+        await tx.insert(favorites).values({ userId, classWorkId: made[199]! })
+      },
+      () => api.as(sub!, 'POST', favoritePath(published)),
+    )
+    expect([res.status, res.body.code]).toEqual([409, 'too_many_favorites'])
+    expect(await favoriteRows(userId)).toBe(200)
+  })
+
+  it('follows: the 201st teacher is refused (409) and changes nothing; the 200 are all listed', async () => {
+    const [sub] = await insertMembers(api.db, 'many-follows', 1)
+    const userId = await api.userId(sub!)
+    const teacherSubs = await insertMembers(api.db, 'followed-teacher', 201)
+    await api.db
+      .update(users)
+      .set({ isTeacher: true, role: 'teacher', teacherVerifiedAt: new Date() })
+      .where(inArray(users.sub, teacherSubs))
+    const teachers = await Promise.all(teacherSubs.map((t) => api.userId(t)))
+    await api.db
+      .insert(follows)
+      .values(teachers.slice(0, 200).map((teacherId) => ({ followerId: userId, teacherId })))
+    const refused = await api.as(sub!, 'POST', followPath(teachers[200]!))
+    expect([refused.status, refused.body.code, refused.body.message]).toEqual([
+      409,
+      'too_many_follows',
+      'フォローできる先生は200人までです。フォローを解除してから、もう一度お試しください',
+    ])
+    expect(FollowState.parse((await api.as(sub!, 'GET', followPath(teachers[200]!))).body)).toMatchObject({
+      is_following: false,
+      follower_count: 0,
+    })
+    expect(FollowState.parse((await api.as(sub!, 'POST', followPath(teachers[0]!))).body).is_following).toBe(
+      true,
+    )
+    const list = FollowingList.parse((await api.as(sub!, 'GET', '/v1/users/followings')).body)
+    expect(list).toHaveLength(200)
+    // A suspended teacher leaves the list, and the count with it.
+    await api.db.update(users).set({ suspendedAt: new Date() }).where(eq(users.id, teachers[0]!))
+    expect((await api.as(sub!, 'POST', followPath(teachers[200]!))).status).toBe(200)
   })
 })

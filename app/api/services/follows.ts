@@ -1,7 +1,9 @@
-import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { Favorite, FavoriteState, FollowState } from '../../contract/v1/follows'
-import type { Db } from '../../db/client'
+import type { Db, DbOrTx, Tx } from '../../db/client'
 import { classWorks, favorites, follows, users } from '../../db/schema'
+import { transaction } from '../../db/transaction'
+import { MAX_FAVORITES, MAX_FOLLOWS } from '../../lib/page-sizes'
 import { ApiError, notFound, sqlState } from '../errors'
 import { iso, selectCardRows, toCards } from './class-cards'
 import { publicTeacher } from './teachers'
@@ -36,7 +38,21 @@ export async function isPublishedClass(db: Db, classWorkId: number): Promise<boo
   return Boolean(row)
 }
 
-async function followState(db: Db, userId: number, teacherId: number): Promise<FollowState> {
+/**
+ * One member's favorites (or follows) are counted and added one at a time, on every instance: a transaction's
+ * advisory lock on (list, member), so two adds at once cannot both see room for one more. Not the member's row:
+ * a follow's trigger updates the teacher's row (0053), and two teachers following each other at once would each hold
+ * their own row and wait for the other's. The lists' keys are negative; room pairs use the two-integer keys with
+ * positive ids (rooms.ts).
+ */
+const FAVORITES_LOCK = -1
+const FOLLOWS_LOCK = -2
+const lockListOf = (tx: Tx, list: number, userId: number) =>
+  tx.execute(sql`select pg_advisory_xact_lock(${list}::int, ${userId}::int)`)
+
+const tooMany = (code: string, message: string) => new ApiError(409, code, message)
+
+async function followState(db: DbOrTx, userId: number, teacherId: number): Promise<FollowState> {
   const [[mine], [total]] = await Promise.all([
     db
       .select({ n: count() })
@@ -51,7 +67,7 @@ async function followState(db: Db, userId: number, teacherId: number): Promise<F
   }
 }
 
-async function favoriteState(db: Db, userId: number, classWorkId: number): Promise<FavoriteState> {
+async function favoriteState(db: DbOrTx, userId: number, classWorkId: number): Promise<FavoriteState> {
   const [[mine], [total]] = await Promise.all([
     db
       .select({ n: count() })
@@ -74,8 +90,23 @@ export async function getFollow(db: Db, userId: number, teacherId: number): Prom
 export async function follow(db: Db, userId: number, teacherId: number): Promise<FollowState> {
   if (userId === teacherId) throw selfFollow()
   if (!(await isTeacher(db, teacherId))) throw notFound('先生')
-  // ON CONFLICT DO NOTHING: two concurrent follows of the same teacher both succeed with one row.
-  await db.insert(follows).values({ followerId: userId, teacherId }).onConflictDoNothing()
+  await transaction(db, async (tx) => {
+    await lockListOf(tx, FOLLOWS_LOCK, userId)
+    // Counted as /follow lists them (public teachers who are not suspended), so the page shows every one.
+    const [n] = await tx
+      .select({ n: count(), mine: sql<number>`count(*) filter (where ${follows.teacherId} = ${teacherId})` })
+      .from(follows)
+      .innerJoin(users, eq(users.id, follows.teacherId))
+      .where(and(eq(follows.followerId, userId), publicTeacher, isNull(users.suspendedAt)))
+    if (Number(n?.mine ?? 0) > 0) return
+    if (Number(n?.n ?? 0) >= MAX_FOLLOWS)
+      throw tooMany(
+        'too_many_follows',
+        `フォローできる先生は${MAX_FOLLOWS}人までです。フォローを解除してから、もう一度お試しください`,
+      )
+    // ON CONFLICT DO NOTHING: two concurrent follows of the same teacher both succeed with one row.
+    await tx.insert(follows).values({ followerId: userId, teacherId }).onConflictDoNothing()
+  })
   return followState(db, userId, teacherId)
 }
 
@@ -101,7 +132,25 @@ export async function getFavorite(db: Db, userId: number, classWorkId: number): 
 export async function addFavorite(db: Db, userId: number, classWorkId: number): Promise<FavoriteState> {
   if (!(await isPublishedClass(db, classWorkId))) throw notFound('クラス')
   try {
-    await db.insert(favorites).values({ userId, classWorkId }).onConflictDoNothing()
+    await transaction(db, async (tx) => {
+      await lockListOf(tx, FAVORITES_LOCK, userId)
+      // Counted as /follow lists them (published classes), so the page shows every one.
+      const [n] = await tx
+        .select({
+          n: count(),
+          mine: sql<number>`count(*) filter (where ${favorites.classWorkId} = ${classWorkId})`,
+        })
+        .from(favorites)
+        .innerJoin(classWorks, eq(classWorks.id, favorites.classWorkId))
+        .where(and(eq(favorites.userId, userId), eq(classWorks.isPublished, true)))
+      if (Number(n?.mine ?? 0) > 0) return
+      if (Number(n?.n ?? 0) >= MAX_FAVORITES)
+        throw tooMany(
+          'too_many_favorites',
+          `お気に入りに登録できるクラスは${MAX_FAVORITES}件までです。お気に入りから外してから、もう一度お試しください`,
+        )
+      await tx.insert(favorites).values({ userId, classWorkId }).onConflictDoNothing()
+    })
   } catch (err) {
     // Deleted by its teacher between the check and the insert: gone, like one that never was.
     if (sqlState(err) === '23503') throw notFound('クラス')
@@ -128,8 +177,8 @@ export async function listFavorites(db: Db, userId: number, now: Date): Promise<
     .innerJoin(classWorks, eq(classWorks.id, favorites.classWorkId))
     .where(and(eq(favorites.userId, userId), eq(classWorks.isPublished, true)))
     .orderBy(desc(favorites.createdAt), desc(favorites.classWorkId))
-    // Bounded like every list a member can grow: the latest 200 (one page's cards, one IN list).
-    .limit(200)
+    // Every one (addFavorite keeps them to MAX_FAVORITES); the bound only guards a class published again since.
+    .limit(MAX_FAVORITES * 2)
   if (mine.length === 0) return []
   const rows = await selectCardRows(db).where(
     inArray(

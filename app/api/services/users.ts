@@ -24,6 +24,7 @@ import {
   users,
 } from '../../db/schema'
 import { transaction } from '../../db/transaction'
+import { MAX_FOLLOWS } from '../../lib/page-sizes'
 import { classSearchText } from '../../lib/search-normalize'
 import type { TokenClaims, UserRow } from '../auth'
 import { ApiError, invalidRequest, refuseContactInfoIn, sqlState } from '../errors'
@@ -177,7 +178,8 @@ export async function followings(db: Db, userId: number): Promise<Following[]> {
     // made before pages waited for the 本人確認); the follow row itself stays.
     .where(and(eq(follows.followerId, userId), publicTeacher, isNull(users.suspendedAt)))
     .orderBy(desc(follows.createdAt), desc(users.id))
-    .limit(200)
+    // Every one (follow keeps them to MAX_FOLLOWS); the bound only guards a teacher shown again since.
+    .limit(MAX_FOLLOWS * 2)
   return rows.map((r) => ({
     id: r.id,
     nickname: r.nickname,
