@@ -23,7 +23,7 @@ function TestShellPage() {
           type="button"
           className="btn-outline"
           onClick={() =>
-            showSnackbar({ message: '<strong>太字</strong>のお知らせ<img src=x onerror="window.__xss=1">' })
+            showSnackbar({ html: '<strong>太字</strong>のお知らせ<img src=x onerror="window.__xss=1">' })
           }
         >
           HTMLを含むスナックバー
