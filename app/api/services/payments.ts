@@ -13,7 +13,6 @@ import {
   classWorkSchedules,
   classWorks,
   jobs,
-  learners,
   payments,
   purchases,
   refunds,
