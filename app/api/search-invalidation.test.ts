@@ -14,6 +14,9 @@ describe('changesSearchResults', () => {
     expect(changesSearchResults('POST', '/v1/users/favorites')).toBe(false)
     expect(changesSearchResults('PATCH', '/v1/teachers/class_works/3')).toBe(true)
     expect(changesSearchResults('POST', '/v1/purchases')).toBe(true)
+    // A member leaving takes their classes out of the organisation, whose name the cards show.
+    expect(changesSearchResults('POST', '/v1/org_users/invitation_code/regenerate')).toBe(false)
+    expect(changesSearchResults('POST', '/v1/org_users/leave')).toBe(true)
   })
 })
 

@@ -302,6 +302,7 @@ test.describe('the approved teacher and organisations', { tag: '@pc-only' }, () 
     test.setTimeout(90_000)
     await login(page, OWNER, '/organization_management')
     await expect(page.getByTestId('org-name')).toBeVisible()
+    await expect(page.getByTestId('leave-organization')).toHaveCount(0)
     await expectAccessible(page)
 
     const removeTeacher = async () => {
@@ -329,6 +330,20 @@ test.describe('the approved teacher and organisations', { tag: '@pc-only' }, () 
     await join.getByLabel('招待コード').fill(newCode)
     await join.getByRole('button', { name: '参加する' }).click()
     await expect(teacher.getByTestId('org-name')).toBeVisible()
+    await expect(teacher.getByTestId('org-members')).toContainText(TEACHER_NICKNAME)
+
+    // A member may leave of their own accord (the owner has no such button), and come back with the same code.
+    const orgName = (await teacher.getByTestId('org-name').textContent())!.trim()
+    await teacher.getByTestId('leave-organization').click()
+    const leave = teacher.getByTestId('leave-organization-dialog')
+    await expect(leave).toContainText(`${orgName}を抜けますか？`)
+    await expectAccessible(teacher)
+    await leave.getByRole('button', { name: '抜ける' }).click()
+    await expect(teacher.getByTestId('snackbar').locator('p')).toHaveText(`${orgName}を抜けました`)
+    await expect(teacher.getByTestId('join-form')).toBeVisible()
+    await expect(teacher.getByTestId('org-name')).toHaveCount(0)
+    await join.getByLabel('招待コード').fill(newCode)
+    await join.getByRole('button', { name: '参加する' }).click()
     await expect(teacher.getByTestId('org-members')).toContainText(TEACHER_NICKNAME)
     await teacher.context().close()
 

@@ -1,9 +1,12 @@
 import { eq, inArray } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { removeMember } from '../../app/api/services/org-management'
 import { InvitationCode, OrganizationDeepMe, OrgUserList } from '../../app/contract/v1/organizations'
+import type { Db } from '../../app/db/client'
 import { classWorks, organizations, orgUsers, users } from '../../app/db/schema'
 import { setupApi, type TestApi } from './support/api'
-import { whileSuspending } from './support/locks'
+import { loadMasters, postClass } from './support/classes'
+import { whileHeld, whileSuspending } from './support/locks'
 import { insertMembers } from './support/people'
 import { SUBS } from './support/tokens'
 
@@ -90,7 +93,7 @@ describe('invitation codes and joining', () => {
     expect((await api.as(SUBS.owner, 'DELETE', `/v1/org_users/${teacherId}`)).status).toBe(404)
   })
 
-  it('a class created while its teacher leaves or joins takes the membership that holds after both', async () => {
+  it('a class created while its teacher leaves (removed or of their own accord) or joins takes the membership that holds after both', async () => {
     const teacherId = await api.userId(SUBS.teacher)
     const [category, style, grade] = await Promise.all(
       ['categories', 'class_styles', 'target_grades'].map(
@@ -115,6 +118,7 @@ describe('invitation codes and joining', () => {
       return api.as(SUBS.teacher, 'POST', '/v1/org_users/join', { invitation_code })
     }
     const remove = () => api.as(SUBS.owner, 'DELETE', `/v1/org_users/${teacherId}`)
+    const leave = () => api.as(SUBS.teacher, 'POST', '/v1/org_users/leave')
     const orgsOfClasses = async () =>
       new Set(
         (await api.db.select().from(classWorks).where(eq(classWorks.teacherId, teacherId))).map(
@@ -129,7 +133,10 @@ describe('invitation codes and joining', () => {
       const [made2, joined] = await Promise.all([createClass(), join()])
       expect([made2.status, joined.status]).toEqual([201, 200])
       expect([...(await orgsOfClasses())].every((o) => o !== null)).toBe(true)
-      expect((await remove()).status).toBe(200)
+      // The teacher leaving of their own accord, while creating a class in another tab.
+      const [made3, left] = await Promise.all([createClass(), leave()])
+      expect([made3.status, left.status]).toEqual([201, 204])
+      expect(await orgsOfClasses()).toEqual(new Set([null]))
     }
   })
 
@@ -192,6 +199,64 @@ describe('at the same moment, and suspended accounts', () => {
         .from(orgUsers)
         .where(eq(orgUsers.userId, await api.userId(joiner!))),
     ).toEqual([])
+  })
+
+  it('a member leaves and their classes leave too; the owner cannot (422); someone outside gets 404', async () => {
+    const [owner, leaver, outsider] = await freshTeachers('org-leave', 3)
+    expect((await api.as(owner!, 'POST', '/v1/organizations', orgBody)).status).toBe(201)
+    const code = await codeOf(owner!)
+    expect((await api.as(leaver!, 'POST', '/v1/org_users/join', { invitation_code: code })).status).toBe(200)
+    const made = await postClass(api, await loadMasters(api), leaver!, { is_published: true })
+    expect(made.status).toBe(201)
+    const classId = made.body.id as number
+    const orgName = async () => (await api.call('GET', `/v1/class_works/${classId}`)).body.organization
+    expect((await orgName())?.name).toBe(orgBody.name)
+    const leaverId = await api.userId(leaver!)
+    const ownerId = await api.userId(owner!)
+
+    const ownerLeaves = await api.as(owner!, 'POST', '/v1/org_users/leave')
+    expect([ownerLeaves.status, ownerLeaves.body.code]).toEqual([422, 'owner_cannot_leave'])
+    expect(ownerLeaves.body.message).toBe('団体のオーナーは団体を抜けられません')
+    expect(await api.db.select().from(orgUsers).where(eq(orgUsers.userId, ownerId))).toHaveLength(1)
+    const outside = await api.as(outsider!, 'POST', '/v1/org_users/leave')
+    expect([outside.status, outside.body.code]).toEqual([404, 'not_found'])
+
+    const left = await api.as(leaver!, 'POST', '/v1/org_users/leave')
+    expect(left.status).toBe(204)
+    expect(await api.db.select().from(orgUsers).where(eq(orgUsers.userId, leaverId))).toEqual([])
+    const own = await api.db.select().from(classWorks).where(eq(classWorks.teacherId, leaverId))
+    expect(own.map((c) => c.organizationId)).toEqual([null])
+    expect(await orgName()).toBeNull()
+    const members = OrgUserList.parse((await api.as(owner!, 'GET', '/v1/org_users')).body)
+    expect(members.map((m) => m.user_id)).toEqual([ownerId])
+    expect((await api.as(leaver!, 'GET', '/v1/organizations/deep_me')).status).toBe(404)
+    // Sent again (a second tab): nothing left to leave.
+    expect((await api.as(leaver!, 'POST', '/v1/org_users/leave')).status).toBe(404)
+    // The code stays as it was: leaving was the member's own choice, and they may be invited back with it.
+    expect(await codeOf(owner!)).toBe(code)
+    expect((await api.as(leaver!, 'POST', '/v1/org_users/join', { invitation_code: code })).status).toBe(200)
+  })
+
+  it('a member leaving while the owner removes them: one of the two does it, the other finds nothing (404)', async () => {
+    const [owner, leaver] = await freshTeachers('org-leave-race', 2)
+    expect((await api.as(owner!, 'POST', '/v1/organizations', orgBody)).status).toBe(201)
+    const code = await codeOf(owner!)
+    expect((await api.as(leaver!, 'POST', '/v1/org_users/join', { invitation_code: code })).status).toBe(200)
+    expect((await postClass(api, await loadMasters(api), leaver!)).status).toBe(201)
+    const leaverId = await api.userId(leaver!)
+    const [ownerRow] = await api.db.select().from(users).where(eq(users.sub, owner!))
+    // The owner's removal is committing (another instance) when the member's leave arrives.
+    const left = await whileHeld(
+      api,
+      async (tx) => {
+        await removeMember(tx as unknown as Db, ownerRow!, leaverId)
+      },
+      () => api.as(leaver!, 'POST', '/v1/org_users/leave'),
+    )
+    expect([left.status, left.body.code]).toEqual([404, 'not_found'])
+    expect(await api.db.select().from(orgUsers).where(eq(orgUsers.userId, leaverId))).toEqual([])
+    const own = await api.db.select().from(classWorks).where(eq(classWorks.teacherId, leaverId))
+    expect(own.map((c) => c.organizationId)).toEqual([null])
   })
 
   it('a join racing the joiner’s suspension waits for it and is refused (403); nothing joins (PostgreSQL)', async () => {

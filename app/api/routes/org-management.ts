@@ -11,6 +11,7 @@ import { type ApiApp, bearer, errors, json, type RouteDeps } from '../openapi'
 import {
   createOrganization,
   joinOrganization,
+  leaveOrganization,
   regenerateInvitationCode,
   removeMember,
   updateOrganization,
@@ -96,6 +97,23 @@ export function registerOrgManagementRoutes(app: ApiApp, deps: RouteDeps) {
       const db = await deps.getDb()
       await joinOrganization(db, c.var.user, c.req.valid('json'), deps.now())
       return c.json(await organizationDeepMe(db, c.var.user.id), 200)
+    },
+  )
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/org_users/leave',
+      tags,
+      summary:
+        '所属している団体を抜ける（メンバーのみ、自分のクラスも団体のクラスではなくなる。オーナーは 422 owner_cannot_leave）',
+      security: bearer,
+      middleware: [member] as const,
+      responses: { 204: { description: '団体を抜けました' }, ...errors(401, 404, 422, 503) },
+    }),
+    async (c) => {
+      await leaveOrganization(await deps.getDb(), c.var.user)
+      return c.body(null, 204)
     },
   )
 

@@ -209,3 +209,34 @@ export async function removeMember(db: Db, user: UserRow, memberId: number): Pro
   })
   return orgUserList(db, user.id)
 }
+
+/**
+ * POST /v1/org_users/leave: a member leaves their organisation; their classes leave with them, as on a removal.
+ * The owner cannot (422 `owner_cannot_leave`): the organisation would have nobody to manage it. The code stays: the
+ * member leaving chose to, and the owner may regenerate it. Organisation → user → classes (0015), the membership
+ * read again under those locks: an owner removing them at the same moment makes this a 404, not a second delete.
+ */
+export async function leaveOrganization(db: Db, user: UserRow): Promise<void> {
+  await transaction(db, async (tx) => {
+    const first = await membership(tx, user.id)
+    if (!first) throw notFound('組織')
+    await tx
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(eq(organizations.id, first.organizationId))
+      .for('no key update')
+    await lockTeacherRow(tx, user.id)
+    const m = await membership(tx, user.id)
+    if (!m) throw notFound('組織')
+    if (m.role === 'owner')
+      throw new ApiError(422, 'owner_cannot_leave', '団体のオーナーは団体を抜けられません')
+    await tx
+      .delete(orgUsers)
+      .where(and(eq(orgUsers.organizationId, m.organizationId), eq(orgUsers.userId, user.id)))
+    await lockClassesOfTeacher(tx, user.id)
+    await tx
+      .update(classWorks)
+      .set({ organizationId: null })
+      .where(and(eq(classWorks.teacherId, user.id), eq(classWorks.organizationId, m.organizationId)))
+  })
+}

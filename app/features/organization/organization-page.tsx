@@ -11,7 +11,7 @@ import type { OrganizationSales } from '~/contract/v1/sales'
 import { formatDateJa, groupDigits } from '~/lib/format'
 import { formatMonthJa, shiftMonth } from '~/lib/month'
 import { CreateNeedsVerification } from './create-needs-verification'
-import { joinOrganization, regenerateCode, removeMember } from './organization.functions'
+import { joinOrganization, leaveOrganization, regenerateCode, removeMember } from './organization.functions'
 import { organizationPageQuery } from './queries'
 
 const kindLabels = { corporation: '法人', group: 'グループ' } as const
@@ -28,6 +28,7 @@ export function OrganizationPage({ month }: { month?: string }) {
           <OrganizationSummary org={org} />
           {org.my_role === 'owner' ? <InvitationCodePanel code={org.invitation_code ?? ''} /> : null}
           <Members org={org} />
+          {org.my_role === 'member' ? <LeaveOrganization name={org.name} /> : null}
           {sales ? <SalesRollUp sales={sales} /> : null}
         </>
       ) : (
@@ -199,6 +200,62 @@ function Members({ org }: { org: OrganizationDeepMe }) {
         buttons={[
           { text: 'やめる', color: 'outline', onClick: () => setTarget(null) },
           { text: '外す', color: 'danger', disable: pending, onClick: onRemove },
+        ]}
+      />
+    </section>
+  )
+}
+
+/** A member leaves (the owner cannot: the organisation would have nobody to manage it). */
+function LeaveOrganization({ name }: { name: string }) {
+  const [open, setOpen] = useState(false)
+  const [pending, setPending] = useState(false)
+  const leave = useServerFn(leaveOrganization)
+  const queryClient = useQueryClient()
+
+  async function onLeave() {
+    setPending(true)
+    try {
+      const result = await leave()
+      if (!result.ok) {
+        showErrorSnackbar(result.message)
+        return
+      }
+      setOpen(false)
+      await queryClient.invalidateQueries({ queryKey: ['organization'] })
+      showSnackbar({ message: `${name}を抜けました` })
+    } catch {
+      showErrorSnackbar('団体を抜けられませんでした')
+    } finally {
+      setPending(false)
+    }
+  }
+
+  return (
+    <section className="mt-6" aria-labelledby="leave-heading">
+      <h2 id="leave-heading" className="text-lg font-bold">
+        団体を抜ける
+      </h2>
+      <p className="mt-1 text-sm text-slate-700">
+        抜けると、あなたのクラスは団体のクラスではなくなります。予約や売上はそのまま残ります。
+      </p>
+      <button
+        type="button"
+        className="btn-outline mt-3 px-4 py-2 text-red-dark"
+        onClick={() => setOpen(true)}
+        data-testid="leave-organization"
+      >
+        団体を抜ける
+      </button>
+      <Modal
+        open={open}
+        onOpenChange={setOpen}
+        title={`${name}を抜けますか？`}
+        message="あなたのクラスは団体のクラスではなくなります。もう一度参加するには招待コードが必要です。"
+        testId="leave-organization-dialog"
+        buttons={[
+          { text: 'やめる', color: 'outline', onClick: () => setOpen(false) },
+          { text: '抜ける', color: 'danger', disable: pending, onClick: onLeave },
         ]}
       />
     </section>

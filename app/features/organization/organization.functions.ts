@@ -85,3 +85,11 @@ export const joinOrganization = createServerFn({ method: 'POST' })
       return (await api.joinOrganization(session.token, data)).name
     }),
   )
+
+export const leaveOrganization = createServerFn({ method: 'POST' }).handler(() =>
+  toActionResult(async () => {
+    const session = await requireSession()
+    await api.leaveOrganization(session.token)
+    return true
+  }),
+)

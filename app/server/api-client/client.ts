@@ -919,6 +919,7 @@ function teacherTools(
       path: '/v1/org_users/join',
       body,
     })),
+    leaveOrganization: authedCall(z.unknown(), () => ({ method: 'POST', path: '/v1/org_users/leave' })),
     removeOrgUser: authedCall(OrgUserList, (userId: number) => ({
       method: 'DELETE',
       path: `/v1/org_users/${id(userId)}`,
