@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { addFavorite } from '../../app/api/services/follows'
+import { addFavorite, follow } from '../../app/api/services/follows'
 import { sitemapEntries } from '../../app/api/services/sitemap'
 import { ClassWorkDetail } from '../../app/contract/v1/class-works'
 import { FavoriteList, FavoriteState, FollowState } from '../../app/contract/v1/follows'
@@ -486,5 +486,39 @@ describe('a member keeps at most 200 favorites and 200 follows, and /follow list
     // A suspended teacher leaves the list, and the count with it.
     await api.db.update(users).set({ suspendedAt: new Date() }).where(eq(users.id, teachers[0]!))
     expect((await api.as(sub!, 'POST', followPath(teachers[200]!))).status).toBe(200)
+  })
+
+  it('a follow added while another follow of the same member is being committed still stops at 200 (PostgreSQL)', async () => {
+    const [sub] = await insertMembers(api.db, 'crowd-follows', 1)
+    const userId = await api.userId(sub!)
+    const teacherSubs = await insertMembers(api.db, 'crowd-followed', 201)
+    await api.db
+      .update(users)
+      .set({ isTeacher: true, role: 'teacher', teacherVerifiedAt: new Date() })
+      .where(inArray(users.sub, teacherSubs))
+    const teachers = await Promise.all(teacherSubs.map((t) => api.userId(t)))
+    await api.db
+      .insert(follows)
+      .values(teachers.slice(0, 198).map((teacherId) => ({ followerId: userId, teacherId })))
+    // Another instance follows the 199th… and, while it commits, this one follows the 200th and then the 201st.
+    const res = await whileHeld(
+      api,
+      async (tx) => {
+        await follow(tx as unknown as Db, userId, teachers[198]!)
+        await tx.insert(follows).values({ followerId: userId, teacherId: teachers[199]! })
+      },
+      () => api.as(sub!, 'POST', followPath(teachers[200]!)),
+    )
+    expect([res.status, res.body.code]).toEqual([409, 'too_many_follows'])
+    const rows = await api.db
+      .select({ id: follows.teacherId })
+      .from(follows)
+      .where(eq(follows.followerId, userId))
+    expect(rows).toHaveLength(200)
+    const [refusedTeacher] = await api.db
+      .select({ n: users.followerCount })
+      .from(users)
+      .where(eq(users.id, teachers[200]!))
+    expect(refusedTeacher!.n).toBe(0)
   })
 })
