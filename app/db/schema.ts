@@ -138,6 +138,8 @@ export const organizations = pgTable(
       .references(() => users.id),
     invitationCode: text('invitation_code').notNull().unique(),
     createdAt: createdAt(),
+    /** Moved by every save of the organisation's own fields (not its code): a form opened before it is stale. */
+    updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
     unique('organizations_owner_unique').on(t.ownerId),

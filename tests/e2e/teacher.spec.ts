@@ -353,6 +353,38 @@ test.describe('the approved teacher and organisations', { tag: '@pc-only' }, () 
     await removeTeacher()
   })
 
+  test('the owner’s organisation form opened before a save in another tab is refused, not saved over it', async ({
+    page,
+  }) => {
+    await login(page, OWNER, '/profile/edit_organization')
+    const form = page.getByTestId('organization-form')
+    const description = form.getByLabel('紹介文（任意）')
+    const original = await description.inputValue()
+    const other = await page.context().newPage()
+    await gotoReady(other, '/profile/edit_organization')
+    const otherForm = other.getByTestId('organization-form')
+
+    // The other tab saves first…
+    await otherForm.getByLabel('紹介文（任意）').fill(`${original}\n別のタブで書き足しました。`)
+    await other.getByTestId('save-organization').click()
+    await expect(other.getByTestId('snackbar').locator('p')).toHaveText('団体情報を保存しました')
+    await other.close()
+
+    // …so this tab, which read the organisation before, is told to reload instead of putting back the old text.
+    await form.getByLabel('代表者名').fill('古い画面の代表者')
+    await page.getByTestId('save-organization').click()
+    await expect(page.getByTestId('snackbar').locator('p')).toHaveText(
+      'この団体の情報は、この画面を開いたあとにほかの画面で変更されました。ページを読み込み直してから保存してください',
+    )
+    await gotoReady(page, '/profile/edit_organization')
+    await expect(description).toHaveValue(`${original}\n別のタブで書き足しました。`)
+    await expect(form.getByLabel('代表者名')).not.toHaveValue('古い画面の代表者')
+    // Put the demo data back.
+    await description.fill(original)
+    await page.getByTestId('save-organization').click()
+    await expect(page.getByTestId('snackbar').locator('p')).toHaveText('団体情報を保存しました')
+  })
+
   test('the organisation form shows Japanese errors and keeps what was typed', async ({ page }) => {
     await login(page, TEACHER, '/profile/edit_organization')
     await expect(page.getByRole('heading', { level: 1, name: '団体の作成' })).toBeVisible()

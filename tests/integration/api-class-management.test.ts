@@ -151,6 +151,25 @@ describe('class works: create, read, update, delete', () => {
     expect(saved.body).toMatchObject({ description: '誤字を直しました。', is_published: false, price: 900 })
   })
 
+  it('two saves in the same millisecond still tell the second tab it is stale (updated_at always moves)', async () => {
+    // The test API's clock stands still, as two saves inside one millisecond would see it.
+    const created = await createClass(teacher, { price: 1000 })
+    const first = await api.as(teacher, 'PATCH', `/v1/teachers/class_works/${created.id}`, {
+      price: 1500,
+      expected_updated_at: created.updated_at,
+    })
+    expect(first.status).toBe(200)
+    expect(first.body.updated_at).not.toBe(created.updated_at)
+    const stale = await api.as(teacher, 'PATCH', `/v1/teachers/class_works/${created.id}`, {
+      price: 1000,
+      description: '古い画面から',
+      expected_updated_at: created.updated_at,
+    })
+    expect([stale.status, stale.body.code]).toEqual([409, 'class_changed'])
+    const [row] = await api.db.select().from(classWorks).where(eq(classWorks.id, created.id))
+    expect(row!.price).toBe(1500)
+  })
+
   it.each([
     ['an empty title', { title: '' }],
     ['a negative price', { price: -1 }],

@@ -315,6 +315,58 @@ describe('creating and editing an organisation', () => {
     expect([again.status, again.body.code]).toEqual([409, 'already_in_organization'])
   })
 
+  it('a save from a form opened before another save is refused (409 organization_changed) and changes nothing', async () => {
+    const [owner] = await insertMembers(api.db, 'org-stale-form', 1)
+    await api.db
+      .update(users)
+      .set({ isTeacher: true, teacherVerifiedAt: api.now })
+      .where(eq(users.sub, owner!))
+    expect((await api.as(owner!, 'POST', '/v1/organizations', orgBody)).status).toBe(201)
+    // Two tabs open the edit form: both read the same updated_at.
+    const opened = OrganizationDeepMe.parse((await api.as(owner!, 'GET', '/v1/organizations/deep_me')).body)
+    expect(opened.updated_at).toBe(opened.created_at)
+    const first = await api.as(owner!, 'PATCH', '/v1/organizations/me', {
+      ...orgBody,
+      representative: '佐藤 一郎',
+      expected_updated_at: opened.updated_at,
+    })
+    expect(first.status).toBe(200)
+    const saved = OrganizationDeepMe.parse(first.body)
+    expect(saved.updated_at).not.toBe(opened.updated_at)
+    // The second tab still shows the old representative and sends it back with a new description.
+    const stale = await api.as(owner!, 'PATCH', '/v1/organizations/me', {
+      ...orgBody,
+      description: '古い画面からの説明',
+      expected_updated_at: opened.updated_at,
+    })
+    expect([stale.status, stale.body.code, stale.body.message]).toEqual([
+      409,
+      'organization_changed',
+      'この団体の情報は、この画面を開いたあとにほかの画面で変更されました。ページを読み込み直してから保存してください',
+    ])
+    const now = OrganizationDeepMe.parse((await api.as(owner!, 'GET', '/v1/organizations/deep_me')).body)
+    expect(now).toMatchObject({ representative: '佐藤 一郎', description: orgBody.description })
+    expect(now.updated_at).toBe(saved.updated_at)
+    // Read again, the form saves; an API caller that sends no expected_updated_at keeps last-write-wins.
+    const fresh = await api.as(owner!, 'PATCH', '/v1/organizations/me', {
+      description: '読み込み直した画面からの説明',
+      expected_updated_at: now.updated_at,
+    })
+    expect(fresh.status).toBe(200)
+    expect((await api.as(owner!, 'PATCH', '/v1/organizations/me', { name: '名前だけ' })).status).toBe(200)
+    // Not a date: 400, as any bad field.
+    const bad = await api.as(owner!, 'PATCH', '/v1/organizations/me', { expected_updated_at: 'きのう' })
+    expect(bad.status).toBe(400)
+    // Regenerating the code is not an edit of the form's fields: an open form still saves after it.
+    const before = OrganizationDeepMe.parse((await api.as(owner!, 'GET', '/v1/organizations/deep_me')).body)
+    expect((await api.as(owner!, 'POST', '/v1/org_users/invitation_code/regenerate')).status).toBe(200)
+    const afterCode = await api.as(owner!, 'PATCH', '/v1/organizations/me', {
+      name: '作り直しのあと',
+      expected_updated_at: before.updated_at,
+    })
+    expect(afterCode.status).toBe(200)
+  })
+
   it('a class created while its teacher founds an organisation belongs to that organisation', async () => {
     // Fresh verified teachers outside any organisation, one per round: an organisation cannot be left by its owner.
     const subs = await insertMembers(api.db, 'org-found-race', 10)

@@ -52,15 +52,19 @@ export function registerOrgManagementRoutes(app: ApiApp, deps: RouteDeps) {
       method: 'patch',
       path: '/organizations/me',
       tags,
-      summary: '自分が代表の団体を変更する（オーナーのみ）',
+      summary:
+        '自分が代表の団体を変更する（オーナーのみ。expected_updated_at 以降にほかで保存されていれば 409 organization_changed）',
       security: bearer,
       middleware: [member] as const,
       request: { body: body(OrganizationPatch) },
-      responses: { 200: json(OrganizationDeepMe, '変更後の団体'), ...errors(400, 401, 404, 413, 422, 503) },
+      responses: {
+        200: json(OrganizationDeepMe, '変更後の団体'),
+        ...errors(400, 401, 404, 409, 413, 422, 503),
+      },
     }),
     async (c) => {
       const db = await deps.getDb()
-      await updateOrganization(db, c.var.user, c.req.valid('json'))
+      await updateOrganization(db, c.var.user, c.req.valid('json'), deps.now())
       return c.json(await organizationDeepMe(db, c.var.user.id), 200)
     },
   )

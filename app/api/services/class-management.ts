@@ -29,6 +29,7 @@ import {
 import { transaction } from '../../db/transaction'
 import { enqueue } from '../../jobs/queue.server'
 import { containsContactInfo } from '../../lib/contact-detector'
+import { nextEditVersion } from '../../lib/edit-version'
 import { formatRunJa, formatScheduleJa } from '../../lib/format'
 import { CANCEL_DEADLINE_MS } from '../../lib/reservation-rules'
 import { findOverlap } from '../../lib/schedule-overlap'
@@ -349,7 +350,7 @@ export async function updateClassWork(
         imageUrl: patch.image_url === undefined ? current.imageUrl : patch.image_url,
         isPublished: patch.is_published ?? current.isPublished,
         searchText: await searchTextFor(tx, { ...next, teacherId: user.id }),
-        updatedAt: now,
+        updatedAt: nextEditVersion(now, current.updatedAt),
       })
       .where(eq(classWorks.id, classWorkId))
     if (patch.target_grade_ids) {

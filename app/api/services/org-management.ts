@@ -9,6 +9,7 @@ import type { InvitationCode, OrgUser } from '../../contract/v1/organizations'
 import type { Db, Tx } from '../../db/client'
 import { classWorks, organizations, orgUsers, users } from '../../db/schema'
 import { transaction } from '../../db/transaction'
+import { nextEditVersion } from '../../lib/edit-version'
 import type { UserRow } from '../auth'
 import { ApiError, notFound, refuseContactInfoIn } from '../errors'
 import { refuseIfSuspended } from './account-state'
@@ -86,6 +87,7 @@ export async function createOrganization(db: Db, user: UserRow, input: Organizat
         ownerId: user.id,
         invitationCode: newInvitationCode(),
         createdAt: now,
+        updatedAt: now,
       })
       .returning({ id: organizations.id })
     await tx
@@ -98,9 +100,20 @@ export async function createOrganization(db: Db, user: UserRow, input: Organizat
 }
 
 /** PATCH /v1/organizations/me (owner only). */
-export async function updateOrganization(db: Db, user: UserRow, patch: OrganizationPatch) {
+export async function updateOrganization(db: Db, user: UserRow, patch: OrganizationPatch, now: Date) {
   await db.transaction(async (tx) => {
     const org = await lockOwnedOrganization(tx, user.id)
+    // A form opened before another tab's save sends every field as it read them: saved, it would put back what the
+    // other tab changed (as for a class, 0044).
+    if (
+      patch.expected_updated_at !== undefined &&
+      Date.parse(patch.expected_updated_at) !== org.updatedAt.getTime()
+    )
+      throw new ApiError(
+        409,
+        'organization_changed',
+        'この団体の情報は、この画面を開いたあとにほかの画面で変更されました。ページを読み込み直してから保存してください',
+      )
     // Only a changed name: one saved before this rule must not block an edit of another field.
     refuseContactInName(patch.name !== org.name ? patch.name : undefined)
     await tx
@@ -111,6 +124,7 @@ export async function updateOrganization(db: Db, user: UserRow, patch: Organizat
         representative: patch.representative ?? org.representative,
         url: patch.url === undefined ? org.url : patch.url,
         description: patch.description ?? org.description,
+        updatedAt: nextEditVersion(now, org.updatedAt),
       })
       .where(eq(organizations.id, org.id))
   })

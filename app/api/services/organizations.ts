@@ -93,6 +93,7 @@ export async function organizationDeepMe(db: Db, userId: number): Promise<Organi
     class_work_count: total,
     published_class_work_count: published,
     created_at: iso(m.org.createdAt),
+    updated_at: iso(m.org.updatedAt),
   }
 }
 

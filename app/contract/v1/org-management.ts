@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { HttpsUrl } from './class-management'
-import { line, paragraph } from './common'
+import { DateTime, line, paragraph } from './common'
 
 /** POST /v1/organizations: create the caller's organisation (the caller becomes its owner). */
 export const OrganizationInput = z
@@ -14,8 +14,13 @@ export const OrganizationInput = z
   .strict()
 export type OrganizationInput = z.infer<typeof OrganizationInput>
 
-/** PATCH /v1/organizations/me (owner only). */
-export const OrganizationPatch = OrganizationInput.partial().strict()
+/**
+ * PATCH /v1/organizations/me (owner only). `expected_updated_at`: the `updated_at` the form was opened with; a save
+ * made since elsewhere makes this one 409 `organization_changed` instead of putting back what it changed.
+ */
+export const OrganizationPatch = OrganizationInput.partial()
+  .extend({ expected_updated_at: DateTime.optional() })
+  .strict()
 export type OrganizationPatch = z.infer<typeof OrganizationPatch>
 
 /** Dashes a phone's keyboard or a Japanese input method may type for the code's hyphen. */

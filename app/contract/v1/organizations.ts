@@ -33,6 +33,8 @@ export const OrganizationDeepMe = z.object({
   class_work_count: z.number().int().nonnegative(),
   published_class_work_count: z.number().int().nonnegative(),
   created_at: DateTime,
+  /** When the organisation's own fields were last saved (the edit form sends it back as expected_updated_at). */
+  updated_at: DateTime,
 })
 export type OrganizationDeepMe = z.infer<typeof OrganizationDeepMe>
 

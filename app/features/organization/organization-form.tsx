@@ -71,7 +71,9 @@ export function OrganizationForm() {
     setErrors({})
     setPending(true)
     try {
-      const result = org ? await update({ data: parsed.data }) : await create({ data: parsed.data })
+      const result = org
+        ? await update({ data: { ...parsed.data, expected_updated_at: org.updated_at } })
+        : await create({ data: parsed.data })
       if (!result.ok) {
         setErrors(result.fieldErrors)
         showErrorSnackbar(result.message || '保存できませんでした')
