@@ -30,3 +30,9 @@ export const DESTINATION_SEARCH_LIMIT = 50
  */
 export const MAX_FAVORITES = 200
 export const MAX_FOLLOWS = 200
+
+/**
+ * The most teachers one organisation holds, its owner included (a 409 past it): /organization_management lists every
+ * member and their sales on one page, and an invitation code passed around cannot grow it without bound.
+ */
+export const MAX_ORG_MEMBERS = 100

@@ -298,7 +298,10 @@ test('a teacher finds a student by nickname on /message and opens the conversati
 test.describe('the approved teacher and organisations', { tag: '@pc-only' }, () => {
   test.describe.configure({ mode: 'default' })
 
-  test('the owner regenerates the invitation code and a teacher joins with it', async ({ page, browser }) => {
+  test('the owner regenerates the invitation code; a teacher joins with it, leaves, and is removed', async ({
+    page,
+    browser,
+  }) => {
     test.setTimeout(90_000)
     await login(page, OWNER, '/organization_management')
     await expect(page.getByTestId('org-name')).toBeVisible()
@@ -345,9 +348,26 @@ test.describe('the approved teacher and organisations', { tag: '@pc-only' }, () 
     await join.getByLabel('招待コード').fill(newCode)
     await join.getByRole('button', { name: '参加する' }).click()
     await expect(teacher.getByTestId('org-members')).toContainText(TEACHER_NICKNAME)
-    await teacher.context().close()
 
-    // The owner sees the new member, then removes them (leaving the demo data as it was).
+    // The owner sees the new member; the member leaves while the owner's page still lists them: removing them says
+    // they are gone and shows the list as it is.
+    await gotoReady(page, '/organization_management')
+    await expect(page.getByTestId('org-members')).toContainText(TEACHER_NICKNAME)
+    await teacher.getByTestId('leave-organization').click()
+    await teacher.getByTestId('leave-organization-dialog').getByRole('button', { name: '抜ける' }).click()
+    await expect(teacher.getByTestId('join-form')).toBeVisible()
+    const row = page.getByTestId('org-member').filter({ hasText: TEACHER_NICKNAME })
+    await row.getByRole('button', { name: /外す/ }).click()
+    await page.getByTestId('remove-member-dialog').getByRole('button', { name: '外す' }).click()
+    await expect(page.getByTestId('snackbar').locator('p')).toHaveText('メンバーが見つかりませんでした')
+    await expect(row).toHaveCount(0)
+
+    // Back with the code (the owner's removal above changed nothing, the code included), then removed by the owner
+    // (leaving the demo data as it was).
+    await join.getByLabel('招待コード').fill(newCode)
+    await join.getByRole('button', { name: '参加する' }).click()
+    await expect(teacher.getByTestId('org-members')).toContainText(TEACHER_NICKNAME)
+    await teacher.context().close()
     await gotoReady(page, '/organization_management')
     await expect(page.getByTestId('org-members')).toContainText(TEACHER_NICKNAME)
     await removeTeacher()

@@ -1,6 +1,6 @@
 import { eq, inArray } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { removeMember } from '../../app/api/services/org-management'
+import { joinOrganization, removeMember } from '../../app/api/services/org-management'
 import { InvitationCode, OrganizationDeepMe, OrgUserList } from '../../app/contract/v1/organizations'
 import type { Db } from '../../app/db/client'
 import { classWorks, organizations, orgUsers, users } from '../../app/db/schema'
@@ -257,6 +257,61 @@ describe('at the same moment, and suspended accounts', () => {
     expect(await api.db.select().from(orgUsers).where(eq(orgUsers.userId, leaverId))).toEqual([])
     const own = await api.db.select().from(classWorks).where(eq(classWorks.teacherId, leaverId))
     expect(own.map((c) => c.organizationId)).toEqual([null])
+  })
+
+  /** An organisation founded by a fresh owner, filled with `n` more members straight in the table; its code. */
+  async function organizationWith(prefix: string, n: number) {
+    const [owner] = await freshTeachers(`${prefix}-owner`, 1)
+    const created = OrganizationDeepMe.parse(
+      (await api.as(owner!, 'POST', '/v1/organizations', orgBody)).body,
+    )
+    const fillers = await freshTeachers(`${prefix}-member`, n)
+    const ids = await Promise.all(fillers.map((f) => api.userId(f)))
+    await api.db
+      .insert(orgUsers)
+      .values(
+        ids.map((userId) => ({ organizationId: created.id, userId, role: 'member', joinedAt: api.now })),
+      )
+    return { owner: owner!, orgId: created.id, code: await codeOf(owner!), fillers }
+  }
+  const memberCount = async (orgId: number) =>
+    (await api.db.select().from(orgUsers).where(eq(orgUsers.organizationId, orgId))).length
+
+  it('an organisation holds at most 100 teachers: the next join is refused (409 organization_full) and changes nothing', async () => {
+    const { orgId, code, fillers } = await organizationWith('org-full', 98)
+    const [last, late] = await freshTeachers('org-full-joiner', 2)
+    expect((await api.as(last!, 'POST', '/v1/org_users/join', { invitation_code: code })).status).toBe(200)
+    expect(await memberCount(orgId)).toBe(100)
+    expect((await postClass(api, await loadMasters(api), late!)).status).toBe(201)
+    const refused = await api.as(late!, 'POST', '/v1/org_users/join', { invitation_code: code })
+    expect([refused.status, refused.body.code, refused.body.message]).toEqual([
+      409,
+      'organization_full',
+      'この団体のメンバーは100人に達しているため、参加できません。団体のオーナーにお問い合わせください',
+    ])
+    expect(await memberCount(orgId)).toBe(100)
+    const lateId = await api.userId(late!)
+    const own = await api.db.select().from(classWorks).where(eq(classWorks.teacherId, lateId))
+    expect(own.map((c) => c.organizationId)).toEqual([null])
+    // A member leaving frees a place.
+    expect((await api.as(fillers[0]!, 'POST', '/v1/org_users/leave')).status).toBe(204)
+    expect((await api.as(late!, 'POST', '/v1/org_users/join', { invitation_code: code })).status).toBe(200)
+    expect(await memberCount(orgId)).toBe(100)
+  })
+
+  it('a join while another join takes the last place is refused; the organisation stays at 100 (PostgreSQL)', async () => {
+    const { orgId, code } = await organizationWith('org-full-race', 98)
+    const [first, second] = await freshTeachers('org-full-race-joiner', 2)
+    const [firstRow] = await api.db.select().from(users).where(eq(users.sub, first!))
+    const res = await whileHeld(
+      api,
+      async (tx) => {
+        await joinOrganization(tx as unknown as Db, firstRow!, { invitation_code: code }, api.now)
+      },
+      () => api.as(second!, 'POST', '/v1/org_users/join', { invitation_code: code }),
+    )
+    expect([res.status, res.body.code]).toEqual([409, 'organization_full'])
+    expect(await memberCount(orgId)).toBe(100)
   })
 
   it('a join racing the joiner’s suspension waits for it and is refused (403); nothing joins (PostgreSQL)', async () => {

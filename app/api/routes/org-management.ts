@@ -88,7 +88,7 @@ export function registerOrgManagementRoutes(app: ApiApp, deps: RouteDeps) {
       path: '/org_users/join',
       tags,
       summary:
-        '招待コードで団体に参加する（先生のみ: 403 not_teacher、コード違い: 404 invalid_invitation_code）',
+        '招待コードで団体に参加する（先生のみ: 403 not_teacher、コード違い: 404 invalid_invitation_code、満員: 409 organization_full）',
       security: bearer,
       middleware: [member] as const,
       request: { body: body(JoinOrganizationBody) },

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto'
-import { and, eq } from 'drizzle-orm'
+import { and, count, eq } from 'drizzle-orm'
 import type {
   JoinOrganizationBody,
   OrganizationInput,
@@ -10,6 +10,7 @@ import type { Db, Tx } from '../../db/client'
 import { classWorks, organizations, orgUsers, users } from '../../db/schema'
 import { transaction } from '../../db/transaction'
 import { nextEditVersion } from '../../lib/edit-version'
+import { MAX_ORG_MEMBERS } from '../../lib/page-sizes'
 import type { UserRow } from '../auth'
 import { ApiError, notFound, refuseContactInfoIn } from '../errors'
 import { refuseIfSuspended } from './account-state'
@@ -155,6 +156,17 @@ export async function joinOrganization(db: Db, user: UserRow, body: JoinOrganiza
       .for('no key update', { of: organizations })
     // An organisation whose owner was suspended takes nobody in: its code may have been shared already.
     if (!org || org.ownerSuspendedAt) throw invalidInvitationCode()
+    // Counted under the organisation's lock, which every join takes: two joins at once cannot both take the last place.
+    const [members] = await tx
+      .select({ n: count() })
+      .from(orgUsers)
+      .where(eq(orgUsers.organizationId, org.id))
+    if (Number(members?.n ?? 0) >= MAX_ORG_MEMBERS)
+      throw new ApiError(
+        409,
+        'organization_full',
+        `この団体のメンバーは${MAX_ORG_MEMBERS}人に達しているため、参加できません。団体のオーナーにお問い合わせください`,
+      )
     // Organisation → user → classes (0015); the membership read again under the user's lock (a create or another
     // join of the same teacher at the same moment).
     await lockOwnRow(tx, user.id)

@@ -141,6 +141,11 @@ function Members({ org }: { org: OrganizationDeepMe }) {
       const result = await remove({ data: { userId: target.user_id } })
       if (!result.ok) {
         showErrorSnackbar(result.message)
+        // Gone already (they left, or another tab removed them): show the list as it is now.
+        if (result.status === 404) {
+          setTarget(null)
+          await queryClient.invalidateQueries({ queryKey: ['organization'] })
+        }
         return
       }
       setTarget(null)
