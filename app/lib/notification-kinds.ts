@@ -61,6 +61,13 @@ export const NOTIFICATION_KINDS = [
     defaultOn: true,
   },
   {
+    kind: 'organization_members',
+    label: '団体のメンバー（オーナー向け）',
+    description: 'ご自身の団体に先生が参加したときや、団体を抜けたとき',
+    mandatory: false,
+    defaultOn: true,
+  },
+  {
     kind: 'operator_notice',
     label: '運営からのお知らせ',
     description: 'まなびのたねからの大切なお知らせやキャンペーン（希望する方のみ）',

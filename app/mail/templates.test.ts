@@ -136,6 +136,17 @@ const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
     'レビューが届きました：はじめての将棋',
     '評価：★★★★☆（4）',
   ],
+  org_member_changed: [
+    {
+      organizationName: 'さくら学習会',
+      member: 'けんた',
+      change: 'left',
+      memberCount: 3,
+      url: 'https://manabi.example/organization_management',
+    },
+    '団体から先生が抜けました：さくら学習会',
+    'けんた先生が「さくら学習会」を抜けました。',
+  ],
   request_scheduled: [
     {
       className: 'はじめての将棋',

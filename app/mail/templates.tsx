@@ -350,6 +350,43 @@ export const templates = {
     ),
   }),
 
+  org_member_changed: define<{
+    organizationName: string
+    member: string
+    change: 'joined' | 'left'
+    memberCount: number
+    url: string
+  }>({
+    kind: 'organization_members',
+    subject: (p) =>
+      p.change === 'joined'
+        ? `団体に先生が参加しました：${p.organizationName}`
+        : `団体から先生が抜けました：${p.organizationName}`,
+    body: (p) => (
+      <MailLayout
+        preview={`${p.member}先生が${p.organizationName}${p.change === 'joined' ? 'に参加しました' : 'を抜けました'}`}
+        heading={p.change === 'joined' ? '団体に先生が参加しました' : '団体から先生が抜けました'}
+        footer={p.footer}
+      >
+        {p.change === 'joined' ? (
+          <P>
+            {p.member}先生が招待コードで「{p.organizationName}」に参加しました。
+          </P>
+        ) : (
+          <P>
+            {p.member}先生が「{p.organizationName}
+            」を抜けました。その先生のクラスは団体のクラスではなくなりました。
+          </P>
+        )}
+        <Details rows={[['メンバー', `${p.memberCount}人（オーナーを含む）`]]} />
+        {p.change === 'joined' ? (
+          <P>心当たりのない参加は、招待コードを作り直してから、そのメンバーを外してください。</P>
+        ) : null}
+        <Action href={p.url}>団体管理を開く</Action>
+      </MailLayout>
+    ),
+  }),
+
   request_scheduled: define<{
     className: string
     startedAt: string

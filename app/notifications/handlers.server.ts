@@ -16,6 +16,7 @@ import {
   notices,
   notificationPreferences,
   notificationThrottles,
+  organizations,
   payments,
   purchases,
   refunds,
@@ -682,6 +683,46 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           comment: excerptOf(r.comment, 300),
           reviewer: r.reviewer,
           classUrl: `${deps.mail.siteOrigin}/class_search/detail/${r.classWorkId}#reviews`,
+        },
+      )
+    },
+
+    /**
+     * A teacher joined the organisation or left it of their own accord: its owner hears of it (a setting they may
+     * switch off). A removal is the owner's own act and sends nothing.
+     */
+    'notify.org_member': async (job, { db }) => {
+      const organizationId = positiveId(job.payload.organizationId, 'organizationId')
+      const userId = positiveId(job.payload.userId, 'userId')
+      // As it stood right after the change (counted in its transaction), not when the job runs.
+      const memberCount = positiveId(job.payload.memberCount, 'memberCount')
+      const change = job.payload.change
+      if (change !== 'joined' && change !== 'left')
+        throw new PermanentJobError('payload.change must be joined or left')
+      const [o] = await db
+        .select({
+          name: organizations.name,
+          ownerId: users.id,
+          ownerEmail: users.email,
+          ownerSuspendedAt: users.suspendedAt,
+        })
+        .from(organizations)
+        .innerJoin(users, eq(users.id, organizations.ownerId))
+        .where(eq(organizations.id, organizationId))
+      const [member] = await db.select({ nickname: users.nickname }).from(users).where(eq(users.id, userId))
+      if (!o || !member || o.ownerSuspendedAt) return
+      await mailMember(
+        db,
+        deps,
+        `org-member-${job.id}`,
+        { id: o.ownerId, email: o.ownerEmail },
+        'org_member_changed',
+        {
+          organizationName: o.name,
+          member: member.nickname,
+          change,
+          memberCount,
+          url: `${deps.mail.siteOrigin}/organization_management`,
         },
       )
     },

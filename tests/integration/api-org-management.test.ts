@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { joinOrganization, removeMember } from '../../app/api/services/org-management'
 import { InvitationCode, OrganizationDeepMe, OrgUserList } from '../../app/contract/v1/organizations'
 import type { Db } from '../../app/db/client'
-import { classWorks, organizations, orgUsers, users } from '../../app/db/schema'
+import { classWorks, jobs, mails, organizations, orgUsers, users } from '../../app/db/schema'
 import { setupApi, type TestApi } from './support/api'
 import { loadMasters, postClass } from './support/classes'
+import { drainAppJobs } from './support/jobs'
 import { whileHeld, whileSuspending } from './support/locks'
-import { insertMembers } from './support/people'
+import { emailOf, insertMembers } from './support/people'
 import { SUBS } from './support/tokens'
 
 let api: TestApi
@@ -265,13 +266,15 @@ describe('at the same moment, and suspended accounts', () => {
     const created = OrganizationDeepMe.parse(
       (await api.as(owner!, 'POST', '/v1/organizations', orgBody)).body,
     )
-    const fillers = await freshTeachers(`${prefix}-member`, n)
+    const fillers = n > 0 ? await freshTeachers(`${prefix}-member`, n) : []
     const ids = await Promise.all(fillers.map((f) => api.userId(f)))
-    await api.db
-      .insert(orgUsers)
-      .values(
-        ids.map((userId) => ({ organizationId: created.id, userId, role: 'member', joinedAt: api.now })),
-      )
+    const rows = ids.map((userId) => ({
+      organizationId: created.id,
+      userId,
+      role: 'member',
+      joinedAt: api.now,
+    }))
+    if (rows.length > 0) await api.db.insert(orgUsers).values(rows)
     return { owner: owner!, orgId: created.id, code: await codeOf(owner!), fillers }
   }
   const memberCount = async (orgId: number) =>
@@ -312,6 +315,57 @@ describe('at the same moment, and suspended accounts', () => {
     )
     expect([res.status, res.body.code]).toEqual([409, 'organization_full'])
     expect(await memberCount(orgId)).toBe(100)
+  })
+
+  it('the owner is mailed when a teacher joins or leaves, not when they remove one; a setting switches it off', async () => {
+    const { owner, code } = await organizationWith('org-mail', 0)
+    const [teacher] = await freshTeachers('org-mail-joiner', 1)
+    const teacherId = await api.userId(teacher!)
+    const box = async () => {
+      await drainAppJobs(api)
+      const failed = await api.db.select().from(jobs).where(eq(jobs.failed, true))
+      expect(failed.map((j) => [j.kind, j.lastError])).toEqual([])
+      return api.db
+        .select({ subject: mails.subject, text: mails.text, kind: mails.kind })
+        .from(mails)
+        .where(eq(mails.toAddress, emailOf(owner)))
+        .orderBy(mails.id)
+    }
+    const join = () => api.as(teacher!, 'POST', '/v1/org_users/join', { invitation_code: code })
+    expect((await join()).status).toBe(200)
+    expect((await api.as(teacher!, 'POST', '/v1/org_users/leave')).status).toBe(204)
+    const [joined, left, ...more] = await box()
+    expect(more).toEqual([])
+    expect([joined!.subject, joined!.kind]).toEqual([
+      `団体に先生が参加しました：${orgBody.name}`,
+      'organization_members',
+    ])
+    expect(joined!.text).toContain(`受講者0先生が招待コードで「${orgBody.name}」に参加しました。`)
+    expect(joined!.text).toContain('メンバー：2人（オーナーを含む）')
+    expect(joined!.text).toContain('/organization_management')
+    expect([left!.subject, left!.kind]).toEqual([
+      `団体から先生が抜けました：${orgBody.name}`,
+      'organization_members',
+    ])
+    expect(left!.text).toContain('メンバー：1人（オーナーを含む）')
+
+    // The owner's own removal tells the owner nothing.
+    expect((await join()).status).toBe(200)
+    expect((await api.as(owner, 'DELETE', `/v1/org_users/${teacherId}`)).status).toBe(200)
+    expect((await box()).map((m) => m.subject)).toEqual([joined!.subject, left!.subject, joined!.subject])
+
+    // Switched off in the owner's notification settings: nothing more.
+    const off = await api.as(owner, 'PUT', '/v1/users/notification_settings', {
+      kind: 'organization_members',
+      enabled: false,
+    })
+    expect(off.status).toBe(200)
+    const fresh = await codeOf(owner)
+    expect((await api.as(teacher!, 'POST', '/v1/org_users/join', { invitation_code: fresh })).status).toBe(
+      200,
+    )
+    expect((await api.as(teacher!, 'POST', '/v1/org_users/leave')).status).toBe(204)
+    expect(await box()).toHaveLength(3)
   })
 
   it('a join racing the joiner’s suspension waits for it and is refused (403); nothing joins (PostgreSQL)', async () => {

@@ -455,6 +455,7 @@ describe('/v1 settings and unsubscribe', () => {
       'announcement',
       'teacher_reservation',
       'teacher_review',
+      'organization_members',
       'operator_notice',
     ])
     for (const body of [

@@ -9,6 +9,7 @@ import type { InvitationCode, OrgUser } from '../../contract/v1/organizations'
 import type { Db, Tx } from '../../db/client'
 import { classWorks, organizations, orgUsers, users } from '../../db/schema'
 import { transaction } from '../../db/transaction'
+import { enqueue } from '../../jobs/queue.server'
 import { nextEditVersion } from '../../lib/edit-version'
 import { MAX_ORG_MEMBERS } from '../../lib/page-sizes'
 import type { UserRow } from '../auth'
@@ -174,6 +175,12 @@ export async function joinOrganization(db: Db, user: UserRow, body: JoinOrganiza
     await tx
       .insert(orgUsers)
       .values({ organizationId: org.id, userId: user.id, role: 'member', joinedAt: now })
+    await enqueue(tx, 'notify.org_member', {
+      organizationId: org.id,
+      userId: user.id,
+      change: 'joined',
+      memberCount: Number(members?.n ?? 0) + 1,
+    })
     await lockClassesOfTeacher(tx, user.id)
     await tx.update(classWorks).set({ organizationId: org.id }).where(eq(classWorks.teacherId, user.id))
   })
@@ -259,6 +266,17 @@ export async function leaveOrganization(db: Db, user: UserRow): Promise<void> {
     await tx
       .delete(orgUsers)
       .where(and(eq(orgUsers.organizationId, m.organizationId), eq(orgUsers.userId, user.id)))
+    // The count as it stands after this leave (the organisation's lock keeps joins out meanwhile).
+    const [left] = await tx
+      .select({ n: count() })
+      .from(orgUsers)
+      .where(eq(orgUsers.organizationId, m.organizationId))
+    await enqueue(tx, 'notify.org_member', {
+      organizationId: m.organizationId,
+      userId: user.id,
+      change: 'left',
+      memberCount: Number(left?.n ?? 0),
+    })
     await lockClassesOfTeacher(tx, user.id)
     await tx
       .update(classWorks)
