@@ -139,13 +139,13 @@ const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
   org_member_changed: [
     {
       organizationName: 'さくら学習会',
-      member: 'けんた',
+      member: 'けんた 先生',
       change: 'left',
       memberCount: 3,
       url: 'https://manabi.example/organization_management',
     },
     '団体から先生が抜けました：さくら学習会',
-    'けんた先生が「さくら学習会」を抜けました。',
+    'けんた 先生が「さくら学習会」を抜けました。',
   ],
   request_scheduled: [
     {

@@ -352,6 +352,7 @@ export const templates = {
 
   org_member_changed: define<{
     organizationName: string
+    /** As addressed: 「けんた 先生」, or a nickname that already ends in 先生 as it is (addressName). */
     member: string
     change: 'joined' | 'left'
     memberCount: number
@@ -364,17 +365,17 @@ export const templates = {
         : `団体から先生が抜けました：${p.organizationName}`,
     body: (p) => (
       <MailLayout
-        preview={`${p.member}先生が${p.organizationName}${p.change === 'joined' ? 'に参加しました' : 'を抜けました'}`}
+        preview={`${p.member}が${p.organizationName}${p.change === 'joined' ? 'に参加しました' : 'を抜けました'}`}
         heading={p.change === 'joined' ? '団体に先生が参加しました' : '団体から先生が抜けました'}
         footer={p.footer}
       >
         {p.change === 'joined' ? (
           <P>
-            {p.member}先生が招待コードで「{p.organizationName}」に参加しました。
+            {p.member}が招待コードで「{p.organizationName}」に参加しました。
           </P>
         ) : (
           <P>
-            {p.member}先生が「{p.organizationName}
+            {p.member}が「{p.organizationName}
             」を抜けました。その先生のクラスは団体のクラスではなくなりました。
           </P>
         )}

@@ -719,7 +719,7 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
         'org_member_changed',
         {
           organizationName: o.name,
-          member: member.nickname,
+          member: addressName(member.nickname, true),
           change,
           memberCount,
           url: `${deps.mail.siteOrigin}/organization_management`,
