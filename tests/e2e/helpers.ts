@@ -4,10 +4,14 @@ import { type Browser, type BrowserContext, expect, type Page, type TestInfo, te
 
 export const isPhone = (testInfo: TestInfo) => testInfo.project.name === 'phone'
 
-/** Waits until the client has hydrated (the app-load key is released). */
+/**
+ * Waits until the client has hydrated (the app-load key is released). Longer than an assertion's 7 s: while the
+ * other worker starts three server instances (cluster.spec), a page's scripts were seen to load in 0.7 s and the
+ * starved browser to hydrate 7 s later. Speed is measured by the bench and Lighthouse, not here.
+ */
 export async function gotoReady(page: Page, path: string) {
   const response = await page.goto(path)
-  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true', { timeout: 15_000 })
   return response
 }
 
