@@ -147,6 +147,15 @@ const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
     '団体から先生が抜けました：さくら学習会',
     'けんた 先生が「さくら学習会」を抜けました。',
   ],
+  org_member_removed: [
+    {
+      nickname: 'けんた',
+      organizationName: 'さくら学習会',
+      manageUrl: 'https://manabi.example/class_management',
+    },
+    '団体のメンバーから外れました：さくら学習会',
+    'けんたさん、「さくら学習会」のオーナーが、あなたを団体のメンバーから外しました。',
+  ],
   request_scheduled: [
     {
       className: 'はじめての将棋',
@@ -248,6 +257,7 @@ describe('mail templates', () => {
         'account_reinstated',
         'class_hidden',
         'bank_account_changed',
+        'org_member_removed',
       ].includes(name)
       expect(mail.text.includes('/unsubscribe?token=7.')).toBe(optional)
       expect('List-Unsubscribe' in mail.headers).toBe(optional)

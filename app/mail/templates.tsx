@@ -388,6 +388,30 @@ export const templates = {
     ),
   }),
 
+  /**
+   * To a teacher the owner removed from the organisation: their classes left it with them. An account matter (as
+   * verification's are), not a setting: the cards of their classes change, and they may be invited back.
+   */
+  org_member_removed: define<{ nickname: string; organizationName: string; manageUrl: string }>({
+    kind: 'verification',
+    subject: (p) => `団体のメンバーから外れました：${p.organizationName}`,
+    body: (p) => (
+      <MailLayout
+        preview={`${p.organizationName}のメンバーから外れました`}
+        heading="団体のメンバーから外れました"
+        footer={p.footer}
+      >
+        <P>
+          {p.nickname}さん、「{p.organizationName}」のオーナーが、あなたを団体のメンバーから外しました。
+        </P>
+        <P>
+          あなたのクラスは団体のクラスではなくなりました。クラスの公開や予約、これまでの売上はそのままです。団体に戻るには、オーナーから新しい招待コードを受け取ってください。
+        </P>
+        <Action href={p.manageUrl}>クラス管理を開く</Action>
+      </MailLayout>
+    ),
+  }),
+
   request_scheduled: define<{
     className: string
     startedAt: string

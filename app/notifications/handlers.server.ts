@@ -689,7 +689,7 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
 
     /**
      * A teacher joined the organisation or left it of their own accord: its owner hears of it (a setting they may
-     * switch off). A removal is the owner's own act and sends nothing.
+     * switch off). A removal is the owner's own act: the removed teacher hears of it instead.
      */
     'notify.org_member': async (job, { db }) => {
       const organizationId = positiveId(job.payload.organizationId, 'organizationId')
@@ -697,8 +697,28 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
       // As it stood right after the change (counted in its transaction), not when the job runs.
       const memberCount = positiveId(job.payload.memberCount, 'memberCount')
       const change = job.payload.change
-      if (change !== 'joined' && change !== 'left')
-        throw new PermanentJobError('payload.change must be joined or left')
+      if (change !== 'joined' && change !== 'left' && change !== 'removed')
+        throw new PermanentJobError('payload.change must be joined, left or removed')
+      if (change === 'removed') {
+        const [removed] = await db
+          .select({
+            id: users.id,
+            email: users.email,
+            nickname: users.nickname,
+            suspendedAt: users.suspendedAt,
+            organizationName: organizations.name,
+          })
+          .from(users)
+          .innerJoin(organizations, eq(organizations.id, organizationId))
+          .where(eq(users.id, userId))
+        if (!removed || removed.suspendedAt) return
+        await mailMember(db, deps, `org-member-${job.id}`, removed, 'org_member_removed', {
+          nickname: removed.nickname,
+          organizationName: removed.organizationName,
+          manageUrl: `${deps.mail.siteOrigin}/class_management`,
+        })
+        return
+      }
       const [o] = await db
         .select({
           name: organizations.name,

@@ -317,7 +317,7 @@ describe('at the same moment, and suspended accounts', () => {
     expect(await memberCount(orgId)).toBe(100)
   })
 
-  it('the owner is mailed when a teacher joins or leaves, not when they remove one; a setting switches it off', async () => {
+  it('the owner is mailed when a teacher joins or leaves; a removal mails the removed teacher; a setting switches the owner’s off', async () => {
     const { owner, code } = await organizationWith('org-mail', 0)
     const [teacher] = await freshTeachers('org-mail-joiner', 1)
     const teacherId = await api.userId(teacher!)
@@ -352,10 +352,32 @@ describe('at the same moment, and suspended accounts', () => {
     ])
     expect(left!.text).toContain('メンバー：1人（オーナーを含む）')
 
-    // The owner's own removal tells the owner nothing.
+    // The owner's own removal tells the owner nothing; the removed teacher is told, whatever their settings (their
+    // classes' cards change).
+    const teacherBox = () =>
+      api.db
+        .select({ subject: mails.subject, text: mails.text, kind: mails.kind })
+        .from(mails)
+        .where(eq(mails.toAddress, emailOf(teacher!)))
+    expect(await teacherBox()).toEqual([])
+    const quiet = await api.as(teacher!, 'PUT', '/v1/users/notification_settings', {
+      kind: 'organization_members',
+      enabled: false,
+    })
+    expect(quiet.status).toBe(200)
     expect((await join()).status).toBe(200)
     expect((await api.as(owner, 'DELETE', `/v1/org_users/${teacherId}`)).status).toBe(200)
     expect((await box()).map((m) => m.subject)).toEqual([joined!.subject, left!.subject, joined!.subject])
+    const [removed, ...others] = await teacherBox()
+    expect(others).toEqual([])
+    expect([removed!.subject, removed!.kind]).toEqual([
+      `団体のメンバーから外れました：${orgBody.name}`,
+      'verification',
+    ])
+    expect(removed!.text).toContain(
+      `受講者0さん、「${orgBody.name}」のオーナーが、あなたを団体のメンバーから外しました。`,
+    )
+    expect(removed!.text).toContain('/class_management')
 
     // Switched off in the owner's notification settings: nothing more.
     const off = await api.as(owner, 'PUT', '/v1/users/notification_settings', {

@@ -216,7 +216,8 @@ async function requireRemovable(tx: Db | Tx, organizationId: number, memberId: n
 }
 
 /**
- * DELETE /v1/org_users/{user_id}: the owner removes a member (never the owner); their classes leave too. The
+ * DELETE /v1/org_users/{user_id}: the owner removes a member (never the owner); their classes leave too, and the
+ * teacher is mailed (notify.org_member, change 'removed'). The
  * invitation code is made new first: the removed teacher knows the old one and would otherwise join again at once.
  * In its own short transaction, as regenerating does: the code is a unique key (FOR UPDATE), which the removal
  * must not hold while it waits for the member's classes (0015).
@@ -233,6 +234,14 @@ export async function removeMember(db: Db, user: UserRow, memberId: number): Pro
     const org = await lockOwnedOrganization(tx, user.id)
     await requireRemovable(tx, org.id, memberId)
     await tx.delete(orgUsers).where(and(eq(orgUsers.organizationId, org.id), eq(orgUsers.userId, memberId)))
+    // The removed teacher is told (their classes' cards change); the owner, who did it, is not.
+    const [left] = await tx.select({ n: count() }).from(orgUsers).where(eq(orgUsers.organizationId, org.id))
+    await enqueue(tx, 'notify.org_member', {
+      organizationId: org.id,
+      userId: memberId,
+      change: 'removed',
+      memberCount: Number(left?.n ?? 0),
+    })
     await lockTeacherRow(tx, memberId)
     await lockClassesOfTeacher(tx, memberId)
     await tx
