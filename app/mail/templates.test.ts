@@ -156,6 +156,16 @@ const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
     '団体のメンバーから外れました：さくら学習会',
     'けんたさん、「さくら学習会」のオーナーが、あなたを団体のメンバーから外しました。',
   ],
+  org_owner_assigned: [
+    {
+      nickname: 'けんた',
+      organizationName: 'さくら学習会',
+      memberCount: 3,
+      url: 'https://manabi.example/organization_management',
+    },
+    '団体のオーナーになりました：さくら学習会',
+    'けんたさん、「さくら学習会」のオーナーが、団体のオーナーをあなたに譲りました。',
+  ],
   request_scheduled: [
     {
       className: 'はじめての将棋',
@@ -258,6 +268,7 @@ describe('mail templates', () => {
         'class_hidden',
         'bank_account_changed',
         'org_member_removed',
+        'org_owner_assigned',
       ].includes(name)
       expect(mail.text.includes('/unsubscribe?token=7.')).toBe(optional)
       expect('List-Unsubscribe' in mail.headers).toBe(optional)

@@ -412,6 +412,33 @@ export const templates = {
     ),
   }),
 
+  /** To the member an owner handed the organisation to: they now manage it (the former owner stays a member). */
+  org_owner_assigned: define<{
+    nickname: string
+    organizationName: string
+    memberCount: number
+    url: string
+  }>({
+    kind: 'verification',
+    subject: (p) => `団体のオーナーになりました：${p.organizationName}`,
+    body: (p) => (
+      <MailLayout
+        preview={`${p.organizationName}のオーナーになりました`}
+        heading="団体のオーナーになりました"
+        footer={p.footer}
+      >
+        <P>
+          {p.nickname}さん、「{p.organizationName}」のオーナーが、団体のオーナーをあなたに譲りました。
+        </P>
+        <P>
+          これからは、あなたが団体の情報、招待コード、メンバーと売上を管理します。これまでのオーナーはメンバーとして残ります。
+        </P>
+        <Details rows={[['メンバー', `${p.memberCount}人（オーナーを含む）`]]} />
+        <Action href={p.url}>団体管理を開く</Action>
+      </MailLayout>
+    ),
+  }),
+
   request_scheduled: define<{
     className: string
     startedAt: string

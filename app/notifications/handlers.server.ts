@@ -697,9 +697,10 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
       // As it stood right after the change (counted in its transaction), not when the job runs.
       const memberCount = positiveId(job.payload.memberCount, 'memberCount')
       const change = job.payload.change
-      if (change !== 'joined' && change !== 'left' && change !== 'removed')
-        throw new PermanentJobError('payload.change must be joined, left or removed')
-      if (change === 'removed') {
+      if (change !== 'joined' && change !== 'left' && change !== 'removed' && change !== 'owner')
+        throw new PermanentJobError('payload.change must be joined, left, removed or owner')
+      // The member concerned hears of a removal, and of becoming the owner (an account matter either way).
+      if (change === 'removed' || change === 'owner') {
         const [removed] = await db
           .select({
             id: users.id,
@@ -712,11 +713,19 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           .innerJoin(organizations, eq(organizations.id, organizationId))
           .where(eq(users.id, userId))
         if (!removed || removed.suspendedAt) return
-        await mailMember(db, deps, `org-member-${job.id}`, removed, 'org_member_removed', {
-          nickname: removed.nickname,
-          organizationName: removed.organizationName,
-          manageUrl: `${deps.mail.siteOrigin}/class_management`,
-        })
+        if (change === 'owner')
+          await mailMember(db, deps, `org-member-${job.id}`, removed, 'org_owner_assigned', {
+            nickname: removed.nickname,
+            organizationName: removed.organizationName,
+            memberCount,
+            url: `${deps.mail.siteOrigin}/organization_management`,
+          })
+        else
+          await mailMember(db, deps, `org-member-${job.id}`, removed, 'org_member_removed', {
+            nickname: removed.nickname,
+            organizationName: removed.organizationName,
+            manageUrl: `${deps.mail.siteOrigin}/class_management`,
+          })
         return
       }
       const [o] = await db

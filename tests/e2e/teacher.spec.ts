@@ -20,6 +20,7 @@ const TEACHER = 'teacher@manabi.example'
 const PARENT = 'parent@manabi.example'
 const OWNER = 'owner@manabi.example'
 const TEACHER_NICKNAME = 'けんた先生'
+const OWNER_NICKNAME = 'みさき先生'
 test('a teacher creates and publishes a class with two schedules, then cancels a reserved one', async ({
   page,
   browser,
@@ -298,7 +299,7 @@ test('a teacher finds a student by nickname on /message and opens the conversati
 test.describe('the approved teacher and organisations', { tag: '@pc-only' }, () => {
   test.describe.configure({ mode: 'default' })
 
-  test('the owner regenerates the invitation code; a teacher joins with it, leaves, and is removed', async ({
+  test('the owner regenerates the invitation code; a teacher joins with it, leaves, is handed the organisation and hands it back, and is removed', async ({
     page,
     browser,
   }) => {
@@ -367,6 +368,28 @@ test.describe('the approved teacher and organisations', { tag: '@pc-only' }, () 
     await join.getByLabel('招待コード').fill(newCode)
     await join.getByRole('button', { name: '参加する' }).click()
     await expect(teacher.getByTestId('org-members')).toContainText(TEACHER_NICKNAME)
+
+    // The owner hands the organisation to the teacher, who manages it (the code included) and hands it back.
+    await gotoReady(page, '/organization_management')
+    await page.getByRole('button', { name: `${TEACHER_NICKNAME}さんにオーナーを譲る` }).click()
+    const handOver = page.getByTestId('transfer-ownership-dialog')
+    await expect(handOver).toContainText(`${TEACHER_NICKNAME}さんに団体のオーナーを譲りますか？`)
+    await expectAccessible(page)
+    await handOver.getByRole('button', { name: '譲る' }).click()
+    await expect(page.getByTestId('snackbar').locator('p')).toHaveText(
+      `${TEACHER_NICKNAME}さんにオーナーを譲りました`,
+    )
+    await expect(page.getByTestId('invitation-code')).toHaveCount(0)
+    await expect(page.getByTestId('leave-organization')).toBeVisible()
+    await gotoReady(teacher, '/organization_management')
+    await expect(teacher.getByTestId('invitation-code')).toHaveText(newCode)
+    await expect(teacher.getByTestId('leave-organization')).toHaveCount(0)
+    await teacher.getByRole('button', { name: `${OWNER_NICKNAME}さんにオーナーを譲る` }).click()
+    await teacher.getByTestId('transfer-ownership-dialog').getByRole('button', { name: '譲る' }).click()
+    await expect(teacher.getByTestId('snackbar').locator('p')).toHaveText(
+      `${OWNER_NICKNAME}さんにオーナーを譲りました`,
+    )
+    await expect(teacher.getByTestId('leave-organization')).toBeVisible()
     await teacher.context().close()
     await gotoReady(page, '/organization_management')
     await expect(page.getByTestId('org-members')).toContainText(TEACHER_NICKNAME)

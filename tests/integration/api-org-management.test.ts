@@ -1,6 +1,6 @@
 import { eq, inArray } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { joinOrganization, removeMember } from '../../app/api/services/org-management'
+import { joinOrganization, leaveOrganization, removeMember } from '../../app/api/services/org-management'
 import { InvitationCode, OrganizationDeepMe, OrgUserList } from '../../app/contract/v1/organizations'
 import type { Db } from '../../app/db/client'
 import { classWorks, jobs, mails, organizations, orgUsers, users } from '../../app/db/schema'
@@ -391,6 +391,143 @@ describe('at the same moment, and suspended accounts', () => {
     )
     expect((await api.as(teacher!, 'POST', '/v1/org_users/leave')).status).toBe(204)
     expect(await box()).toHaveLength(3)
+  })
+
+  it('the owner hands the organisation to a verified member: roles swap, classes and code stay, the new owner is mailed', async () => {
+    const { owner, orgId, code } = await organizationWith('org-hand', 0)
+    const [heir] = await freshTeachers('org-hand-heir', 1)
+    expect((await api.as(heir!, 'POST', '/v1/org_users/join', { invitation_code: code })).status).toBe(200)
+    const made = await postClass(api, await loadMasters(api), heir!, { is_published: true })
+    expect(made.status).toBe(201)
+    const [ownerId, heirId] = [await api.userId(owner), await api.userId(heir!)]
+
+    const handed = await api.as(owner, 'POST', `/v1/org_users/${heirId}/transfer_ownership`)
+    expect(handed.status).toBe(200)
+    expect(OrganizationDeepMe.parse(handed.body).my_role).toBe('member')
+    const [org] = await api.db.select().from(organizations).where(eq(organizations.id, orgId))
+    expect(org!.ownerId).toBe(heirId)
+    const roles = await api.db
+      .select({ userId: orgUsers.userId, role: orgUsers.role })
+      .from(orgUsers)
+      .where(eq(orgUsers.organizationId, orgId))
+      .orderBy(orgUsers.userId)
+    expect(roles).toEqual(
+      [
+        { userId: ownerId, role: 'member' },
+        { userId: heirId, role: 'owner' },
+      ].sort((a, b) => a.userId - b.userId),
+    )
+    // The new owner manages it, with the same code; the class stays the organisation's.
+    expect(
+      OrganizationDeepMe.parse((await api.as(heir!, 'GET', '/v1/organizations/deep_me')).body).my_role,
+    ).toBe('owner')
+    expect(await codeOf(heir!)).toBe(code)
+    const [cls] = await api.db
+      .select()
+      .from(classWorks)
+      .where(eq(classWorks.id, made.body.id as number))
+    expect(cls!.organizationId).toBe(orgId)
+    // The former owner is a member now: no owner's calls, and they may leave.
+    expect((await api.as(owner, 'GET', '/v1/org_users/invitation_code')).status).toBe(404)
+    expect((await api.as(owner, 'POST', `/v1/org_users/${heirId}/transfer_ownership`)).status).toBe(404)
+    expect((await api.as(owner, 'PATCH', '/v1/organizations/me', { name: '乗っ取り' })).status).toBe(404)
+    expect((await api.as(owner, 'POST', '/v1/org_users/leave')).status).toBe(204)
+
+    await drainAppJobs(api)
+    expect(await api.db.select().from(jobs).where(eq(jobs.failed, true))).toEqual([])
+    const got = await api.db
+      .select({ subject: mails.subject, text: mails.text, kind: mails.kind })
+      .from(mails)
+      .where(eq(mails.toAddress, emailOf(heir!)))
+    const assigned = got.filter((m) => m.subject.startsWith('団体のオーナー'))
+    expect(assigned.map((m) => [m.subject, m.kind])).toEqual([
+      [`団体のオーナーになりました：${orgBody.name}`, 'verification'],
+    ])
+    expect(assigned[0]!.text).toContain('メンバー：2人（オーナーを含む）')
+    expect(assigned[0]!.text).toContain('/organization_management')
+  })
+
+  it('a hand-over is refused to the owner themself, an unverified or suspended member, anyone outside; nothing changes', async () => {
+    const { owner, orgId, code } = await organizationWith('org-hand-refused', 0)
+    const [unverified, suspended, outsider] = await freshTeachers('org-hand-refused-m', 3)
+    for (const m of [unverified!, suspended!])
+      expect((await api.as(m, 'POST', '/v1/org_users/join', { invitation_code: code })).status).toBe(200)
+    await api.db.update(users).set({ teacherVerifiedAt: null }).where(eq(users.sub, unverified!))
+    await api.db.update(users).set({ suspendedAt: api.now }).where(eq(users.sub, suspended!))
+    const ownerId = await api.userId(owner)
+    const unverifiedId = await api.userId(unverified!)
+    const suspendedId = await api.userId(suspended!)
+    const outsiderId = await api.userId(outsider!)
+    const hand = (by: string, id: number | string) =>
+      api.as(by, 'POST', `/v1/org_users/${id}/transfer_ownership`)
+    const answers = [
+      await hand(owner, ownerId),
+      await hand(owner, unverifiedId),
+      await hand(owner, suspendedId),
+      await hand(owner, outsiderId),
+      await hand(owner, 999_999_999),
+      await hand(unverified!, ownerId),
+      await hand(owner, 'abc'),
+    ]
+    expect(answers.map((a) => [a.status, a.body.code])).toEqual([
+      [422, 'already_owner'],
+      [422, 'member_not_verified'],
+      [422, 'member_suspended'],
+      [404, 'not_found'],
+      [404, 'not_found'],
+      [404, 'not_found'],
+      [400, 'invalid_request'],
+    ])
+    expect(answers[1]!.body.message).toBe(
+      '本人確認が済んでいない先生にはオーナーを譲れません。先に本人確認を申請してもらってください',
+    )
+    const [org] = await api.db.select().from(organizations).where(eq(organizations.id, orgId))
+    expect(org!.ownerId).toBe(ownerId)
+    const owners = await api.db
+      .select({ userId: orgUsers.userId })
+      .from(orgUsers)
+      .where(eq(orgUsers.role, 'owner'))
+    expect(owners.filter((o) => [ownerId, unverifiedId, suspendedId].includes(o.userId))).toEqual([
+      { userId: ownerId },
+    ])
+  })
+
+  it('a hand-over to a member who is leaving at that moment finds nothing (404) and changes nothing', async () => {
+    const { owner, orgId, code } = await organizationWith('org-hand-race', 0)
+    const [heir] = await freshTeachers('org-hand-race-heir', 1)
+    expect((await api.as(heir!, 'POST', '/v1/org_users/join', { invitation_code: code })).status).toBe(200)
+    const [heirRow] = await api.db.select().from(users).where(eq(users.sub, heir!))
+    const handed = await whileHeld(
+      api,
+      async (tx) => {
+        await leaveOrganization(tx as unknown as Db, heirRow!)
+      },
+      () => api.as(owner, 'POST', `/v1/org_users/${heirRow!.id}/transfer_ownership`),
+    )
+    expect([handed.status, handed.body.code]).toEqual([404, 'not_found'])
+    const [org] = await api.db.select().from(organizations).where(eq(organizations.id, orgId))
+    expect(org!.ownerId).toBe(await api.userId(owner))
+    expect(await api.db.select().from(orgUsers).where(eq(orgUsers.userId, heirRow!.id))).toEqual([])
+  })
+
+  it('two hand-overs sent at once from two tabs: one organisation, one owner (the second finds nothing to hand)', async () => {
+    const { owner, orgId, code } = await organizationWith('org-hand-twice', 0)
+    const heirs = await freshTeachers('org-hand-twice-heir', 2)
+    for (const h of heirs)
+      expect((await api.as(h, 'POST', '/v1/org_users/join', { invitation_code: code })).status).toBe(200)
+    const ids = await Promise.all(heirs.map((h) => api.userId(h)))
+    const answers = await Promise.all(
+      ids.map((id) => api.as(owner, 'POST', `/v1/org_users/${id}/transfer_ownership`)),
+    )
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 404])
+    const [org] = await api.db.select().from(organizations).where(eq(organizations.id, orgId))
+    const winner = ids[answers.findIndex((a) => a.status === 200)]
+    expect(org!.ownerId).toBe(winner)
+    const roles = await api.db
+      .select({ role: orgUsers.role })
+      .from(orgUsers)
+      .where(eq(orgUsers.organizationId, orgId))
+    expect(roles.map((r) => r.role).sort()).toEqual(['member', 'member', 'owner'])
   })
 
   it('a join racing the joiner’s suspension waits for it and is refused (403); nothing joins (PostgreSQL)', async () => {

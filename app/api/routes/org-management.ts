@@ -14,6 +14,7 @@ import {
   leaveOrganization,
   regenerateInvitationCode,
   removeMember,
+  transferOwnership,
   updateOrganization,
 } from '../services/org-management'
 import { organizationDeepMe } from '../services/organizations'
@@ -118,6 +119,28 @@ export function registerOrgManagementRoutes(app: ApiApp, deps: RouteDeps) {
     async (c) => {
       await leaveOrganization(await deps.getDb(), c.var.user)
       return c.body(null, 204)
+    },
+  )
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/org_users/{user_id}/transfer_ownership',
+      tags,
+      summary:
+        '団体のオーナーをメンバーに譲る（オーナーのみ。自分はメンバーになる。本人確認が済んでいない相手は 422 member_not_verified）',
+      security: bearer,
+      middleware: [member] as const,
+      request: { params: UserIdParams },
+      responses: {
+        200: json(OrganizationDeepMe, '譲ったあとの団体（自分はメンバー）'),
+        ...errors(400, 401, 404, 422, 503),
+      },
+    }),
+    async (c) => {
+      const db = await deps.getDb()
+      await transferOwnership(db, c.var.user, c.req.valid('param').user_id)
+      return c.json(await organizationDeepMe(db, c.var.user.id), 200)
     },
   )
 

@@ -293,3 +293,59 @@ export async function leaveOrganization(db: Db, user: UserRow): Promise<void> {
       .where(and(eq(classWorks.teacherId, user.id), eq(classWorks.organizationId, m.organizationId)))
   })
 }
+
+/**
+ * POST /v1/org_users/{user_id}/transfer_ownership: the owner hands the organisation to one of its members, who must
+ * be a verified teacher (only they may found one) and not suspended; the owner stays on as a member and may then
+ * leave. Classes, sales and the invitation code stay with the organisation. The new owner is mailed.
+ * Organisation → users (0015, the two users by id), the membership read under them: a join, leave or removal waits.
+ * Not FOR UPDATE at first, though `owner_id` is a unique key and its update takes that lock in the end: a member
+ * creating a class holds their user row and then a key-share lock on the organisation (the class's foreign key), so
+ * FOR UPDATE before the user rows would deadlock with them; by the update, such a creator has its user lock behind it.
+ */
+export async function transferOwnership(db: Db, user: UserRow, memberId: number): Promise<void> {
+  await transaction(db, async (tx) => {
+    const org = await lockOwnedOrganization(tx, user.id)
+    const [first, second] = [user.id, memberId].sort((a, b) => a - b)
+    await lockTeacherRow(tx, first!)
+    if (second !== first) await lockTeacherRow(tx, second!)
+    const [target] = await tx
+      .select({
+        role: orgUsers.role,
+        verifiedAt: users.teacherVerifiedAt,
+        suspendedAt: users.suspendedAt,
+      })
+      .from(orgUsers)
+      .innerJoin(users, eq(users.id, orgUsers.userId))
+      .where(and(eq(orgUsers.organizationId, org.id), eq(orgUsers.userId, memberId)))
+    if (!target) throw notFound('メンバー')
+    if (target.role === 'owner') throw new ApiError(422, 'already_owner', 'すでにこの団体のオーナーです')
+    if (target.suspendedAt)
+      throw new ApiError(422, 'member_suspended', '利用を停止されている先生にはオーナーを譲れません')
+    if (!target.verifiedAt)
+      throw new ApiError(
+        422,
+        'member_not_verified',
+        '本人確認が済んでいない先生にはオーナーを譲れません。先に本人確認を申請してもらってください',
+      )
+    await tx
+      .update(orgUsers)
+      .set({ role: 'member' })
+      .where(and(eq(orgUsers.organizationId, org.id), eq(orgUsers.userId, user.id)))
+    await tx
+      .update(orgUsers)
+      .set({ role: 'owner' })
+      .where(and(eq(orgUsers.organizationId, org.id), eq(orgUsers.userId, memberId)))
+    await tx.update(organizations).set({ ownerId: memberId }).where(eq(organizations.id, org.id))
+    const [members] = await tx
+      .select({ n: count() })
+      .from(orgUsers)
+      .where(eq(orgUsers.organizationId, org.id))
+    await enqueue(tx, 'notify.org_member', {
+      organizationId: org.id,
+      userId: memberId,
+      change: 'owner',
+      memberCount: Number(members?.n ?? 0),
+    })
+  })
+}

@@ -11,7 +11,13 @@ import type { OrganizationSales } from '~/contract/v1/sales'
 import { formatDateJa, groupDigits } from '~/lib/format'
 import { formatMonthJa, shiftMonth } from '~/lib/month'
 import { CreateNeedsVerification } from './create-needs-verification'
-import { joinOrganization, leaveOrganization, regenerateCode, removeMember } from './organization.functions'
+import {
+  joinOrganization,
+  leaveOrganization,
+  regenerateCode,
+  removeMember,
+  transferOwnership,
+} from './organization.functions'
 import { organizationPageQuery } from './queries'
 
 const kindLabels = { corporation: '法人', group: 'グループ' } as const
@@ -129,10 +135,36 @@ function InvitationCodePanel({ code }: { code: string }) {
 
 function Members({ org }: { org: OrganizationDeepMe }) {
   const [target, setTarget] = useState<OrgUser | null>(null)
+  const [heir, setHeir] = useState<OrgUser | null>(null)
   const [pending, setPending] = useState(false)
   const remove = useServerFn(removeMember)
+  const transfer = useServerFn(transferOwnership)
   const queryClient = useQueryClient()
   const isOwner = org.my_role === 'owner'
+
+  async function onTransfer() {
+    if (!heir) return
+    setPending(true)
+    try {
+      const result = await transfer({ data: { userId: heir.user_id } })
+      if (!result.ok) {
+        showErrorSnackbar(result.message)
+        // Gone already (they left, or the organisation changed hands in another tab): show the page as it is now.
+        if (result.status === 404) {
+          setHeir(null)
+          await queryClient.invalidateQueries({ queryKey: ['organization'] })
+        }
+        return
+      }
+      setHeir(null)
+      await queryClient.invalidateQueries({ queryKey: ['organization'] })
+      showSnackbar({ message: `${heir.nickname}さんにオーナーを譲りました` })
+    } catch {
+      showErrorSnackbar('オーナーを譲れませんでした')
+    } finally {
+      setPending(false)
+    }
+  }
 
   async function onRemove() {
     if (!target) return
@@ -184,14 +216,25 @@ function Members({ org }: { org: OrganizationDeepMe }) {
               </p>
             </div>
             {isOwner && m.role !== 'owner' ? (
-              <button
-                type="button"
-                className="btn-ghost px-3 py-1 text-sm text-red-dark"
-                onClick={() => setTarget(m)}
-                aria-label={`${m.nickname}さんを団体から外す`}
-              >
-                外す
-              </button>
+              <div className="flex gap-2">
+                <button
+                  type="button"
+                  className="btn-ghost px-3 py-1 text-sm"
+                  onClick={() => setHeir(m)}
+                  aria-label={`${m.nickname}さんにオーナーを譲る`}
+                  data-testid="transfer-ownership"
+                >
+                  オーナーを譲る
+                </button>
+                <button
+                  type="button"
+                  className="btn-ghost px-3 py-1 text-sm text-red-dark"
+                  onClick={() => setTarget(m)}
+                  aria-label={`${m.nickname}さんを団体から外す`}
+                >
+                  外す
+                </button>
+              </div>
             ) : null}
           </li>
         ))}
@@ -205,6 +248,17 @@ function Members({ org }: { org: OrganizationDeepMe }) {
         buttons={[
           { text: 'やめる', color: 'outline', onClick: () => setTarget(null) },
           { text: '外す', color: 'danger', disable: pending, onClick: onRemove },
+        ]}
+      />
+      <Modal
+        open={heir !== null}
+        onOpenChange={(o) => (o ? null : setHeir(null))}
+        title={`${heir?.nickname ?? ''}さんに団体のオーナーを譲りますか？`}
+        message="譲ると、あなたはメンバーになり、団体の情報、招待コード、メンバーと売上は新しいオーナーが管理します。元に戻すには、新しいオーナーに譲り返してもらう必要があります。"
+        testId="transfer-ownership-dialog"
+        buttons={[
+          { text: 'やめる', color: 'outline', onClick: () => setHeir(null) },
+          { text: '譲る', color: 'primary', disable: pending, onClick: onTransfer },
         ]}
       />
     </section>

@@ -77,6 +77,15 @@ export const removeMember = createServerFn({ method: 'POST' })
     }),
   )
 
+export const transferOwnership = createServerFn({ method: 'POST' })
+  .validator(z.object({ userId: Id }))
+  .handler(({ data }) =>
+    toActionResult(async () => {
+      const session = await requireSession()
+      return (await api.transferOrgOwnership(session.token, data.userId)).my_role
+    }),
+  )
+
 export const joinOrganization = createServerFn({ method: 'POST' })
   .validator(JoinOrganizationBody)
   .handler(({ data }) =>

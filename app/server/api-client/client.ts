@@ -920,6 +920,10 @@ function teacherTools(
       body,
     })),
     leaveOrganization: authedCall(z.unknown(), () => ({ method: 'POST', path: '/v1/org_users/leave' })),
+    transferOrgOwnership: authedCall(OrganizationDeepMe, (userId: number) => ({
+      method: 'POST',
+      path: `/v1/org_users/${id(userId)}/transfer_ownership`,
+    })),
     removeOrgUser: authedCall(OrgUserList, (userId: number) => ({
       method: 'DELETE',
       path: `/v1/org_users/${id(userId)}`,
