@@ -217,7 +217,9 @@ describe('at the same moment, and suspended accounts', () => {
 
     const ownerLeaves = await api.as(owner!, 'POST', '/v1/org_users/leave')
     expect([ownerLeaves.status, ownerLeaves.body.code]).toEqual([422, 'owner_cannot_leave'])
-    expect(ownerLeaves.body.message).toBe('団体のオーナーは団体を抜けられません')
+    expect(ownerLeaves.body.message).toBe(
+      '団体のオーナーは団体を抜けられません。先にほかのメンバーにオーナーを譲ってください',
+    )
     expect(await api.db.select().from(orgUsers).where(eq(orgUsers.userId, ownerId))).toHaveLength(1)
     const outside = await api.as(outsider!, 'POST', '/v1/org_users/leave')
     expect([outside.status, outside.body.code]).toEqual([404, 'not_found'])

@@ -271,7 +271,11 @@ export async function leaveOrganization(db: Db, user: UserRow): Promise<void> {
     const m = await membership(tx, user.id)
     if (!m) throw notFound('組織')
     if (m.role === 'owner')
-      throw new ApiError(422, 'owner_cannot_leave', '団体のオーナーは団体を抜けられません')
+      throw new ApiError(
+        422,
+        'owner_cannot_leave',
+        '団体のオーナーは団体を抜けられません。先にほかのメンバーにオーナーを譲ってください',
+      )
     await tx
       .delete(orgUsers)
       .where(and(eq(orgUsers.organizationId, m.organizationId), eq(orgUsers.userId, user.id)))
