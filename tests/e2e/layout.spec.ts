@@ -57,6 +57,12 @@ const ROLES = [
     ],
   },
   {
+    // The owner's view: the invitation code, each member's 「オーナーを譲る」 and 「外す」, the sales roll-up.
+    who: 'an organisation owner',
+    email: 'owner@manabi.example',
+    pages: ['/organization_management', '/profile/edit_organization'],
+  },
+  {
     who: 'an operator',
     email: 'operator@manabi.example',
     pages: [
