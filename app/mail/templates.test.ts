@@ -164,7 +164,7 @@ const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
       url: 'https://manabi.example/organization_management',
     },
     '団体のオーナーになりました：さくら学習会',
-    'けんたさん、「さくら学習会」のオーナーが、団体のオーナーをあなたに譲りました。',
+    'けんたさん、「さくら学習会」のこれまでのオーナーが、団体のオーナーをあなたに譲りました。',
   ],
   request_scheduled: [
     {

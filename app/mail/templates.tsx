@@ -428,7 +428,8 @@ export const templates = {
         footer={p.footer}
       >
         <P>
-          {p.nickname}さん、「{p.organizationName}」のオーナーが、団体のオーナーをあなたに譲りました。
+          {p.nickname}さん、「{p.organizationName}
+          」のこれまでのオーナーが、団体のオーナーをあなたに譲りました。
         </P>
         <P>
           これからは、あなたが団体の情報、招待コード、メンバーと売上を管理します。これまでのオーナーはメンバーとして残ります。

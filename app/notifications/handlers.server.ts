@@ -701,7 +701,7 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
         throw new PermanentJobError('payload.change must be joined, left, removed or owner')
       // The member concerned hears of a removal, and of becoming the owner (an account matter either way).
       if (change === 'removed' || change === 'owner') {
-        const [removed] = await db
+        const [member] = await db
           .select({
             id: users.id,
             email: users.email,
@@ -712,18 +712,18 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           .from(users)
           .innerJoin(organizations, eq(organizations.id, organizationId))
           .where(eq(users.id, userId))
-        if (!removed || removed.suspendedAt) return
+        if (!member || member.suspendedAt) return
         if (change === 'owner')
-          await mailMember(db, deps, `org-member-${job.id}`, removed, 'org_owner_assigned', {
-            nickname: removed.nickname,
-            organizationName: removed.organizationName,
+          await mailMember(db, deps, `org-member-${job.id}`, member, 'org_owner_assigned', {
+            nickname: member.nickname,
+            organizationName: member.organizationName,
             memberCount,
             url: `${deps.mail.siteOrigin}/organization_management`,
           })
         else
-          await mailMember(db, deps, `org-member-${job.id}`, removed, 'org_member_removed', {
-            nickname: removed.nickname,
-            organizationName: removed.organizationName,
+          await mailMember(db, deps, `org-member-${job.id}`, member, 'org_member_removed', {
+            nickname: member.nickname,
+            organizationName: member.organizationName,
             manageUrl: `${deps.mail.siteOrigin}/class_management`,
           })
         return

@@ -217,10 +217,9 @@ async function requireRemovable(tx: Db | Tx, organizationId: number, memberId: n
 
 /**
  * DELETE /v1/org_users/{user_id}: the owner removes a member (never the owner); their classes leave too, and the
- * teacher is mailed (notify.org_member, change 'removed'). The
- * invitation code is made new first: the removed teacher knows the old one and would otherwise join again at once.
- * In its own short transaction, as regenerating does: the code is a unique key (FOR UPDATE), which the removal
- * must not hold while it waits for the member's classes (0015).
+ * teacher is mailed (notify.org_member, change 'removed'). The invitation code is made new first: the removed teacher
+ * knows the old one and would otherwise join again at once. In its own short transaction, as regenerating does: the
+ * code is a unique key (FOR UPDATE), which the removal must not hold while it waits for the member's classes (0015).
  */
 export async function removeMember(db: Db, user: UserRow, memberId: number): Promise<OrgUser[]> {
   const [owned] = await db
