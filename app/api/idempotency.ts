@@ -15,8 +15,9 @@ import {
 /**
  * `Idempotency-Key` on /v1 writes (POST, PATCH, PUT, DELETE): a repeat within 24 h by the same caller with the
  * same key gets the first answer (`Idempotent-Replayed: true`) and changes nothing; the same key with another
- * request is 422; a repeat while the first still runs waits for it briefly, then 409. Anonymous writes and
- * requests without the header run as usual.
+ * request is 422; a repeat while the first still runs waits for it briefly, then 409; a repeat of one that was
+ * answered 503 by the request timeout and then committed is 422 `idempotency_completed` (its answer is lost).
+ * Anonymous writes and requests without the header run as usual.
  */
 export function idempotency(getDb: () => Promise<Db>, auth: AuthConfigSource): MiddlewareHandler {
   return async (c, next) => {
@@ -59,9 +60,19 @@ export function idempotency(getDb: () => Promise<Db>, auth: AuthConfigSource): M
       await releaseKey(db, scope, key).catch(() => {})
       throw error
     }
-    // Answered 503 by the timeout while the write went on: it may have committed, so a retry with this key must
-    // not run it again. The claim stays (a repeat is 409 idempotency_in_progress).
-    if (c.error instanceof RequestTimedOutError) return
+    // Answered 503 by the timeout while the write went on. `next()` resolves only when the route is done: had it
+    // failed, its own error would have replaced the timeout's here. It did not, so it committed, and its answer
+    // went nowhere (Hono keeps the 503 already sent). A retry with this key must not run it again: until now it
+    // was 409 idempotency_in_progress (retried while the write still runs); from now on it is told the write was
+    // done, so the client reads the state again instead of waiting out the key's day.
+    if (c.error instanceof RequestTimedOutError) {
+      const done = {
+        code: 'idempotency_completed',
+        message: '同じリクエストはすでに処理されました。最新の状態を確認してください',
+      }
+      await completeKey(db, scope, key, 422, JSON.stringify(done)).catch(() => {})
+      return
+    }
     // A failure on our side, or a refusal the caller is told to retry (a rate limit, a conflict, too early, spec
     // §9's statuses): the key is given back, so that the retry runs instead of replaying the refusal for a day.
     if (c.res.status >= 500 || RETRY_STATUSES.includes(c.res.status))

@@ -129,7 +129,8 @@ describe('Idempotency-Key on /v1 writes', () => {
       getDb: async () => {
         // The idempotency claim first; the route's own read then waits past the timeout (a lock, a slow disk).
         if (++calls === 2) {
-          await new Promise((r) => setTimeout(r, API_REQUEST_TIMEOUT_MS + 500))
+          // Long enough that a retry sent at the 503, which waits up to 2 s for the key, finds it still running.
+          await new Promise((r) => setTimeout(r, API_REQUEST_TIMEOUT_MS + 4_000))
           setTimeout(finished, 500)
         }
         return api.db
@@ -142,12 +143,23 @@ describe('Idempotency-Key on /v1 writes', () => {
     const before = await count()
     const first = await send(token, 'key-slow', 'おそい', slow)
     expect(first.status).toBe(503)
+    // While the write still runs, a retry is told so (and may be retried).
+    const early = await send(token, 'key-slow', 'おそい', slow)
+    expect([early.status, early.body.code]).toEqual([409, 'idempotency_in_progress'])
     await done // the write went on …
     await expect.poll(count, { timeout: 10_000 }).toBe(before + 1) // … and committed
+    // Once it has, a retry is told it was done (its answer is lost), not "in progress" for the key's whole day.
+    await expect
+      .poll(async () => (await send(token, 'key-slow', 'おそい', slow)).body.code, { timeout: 5_000 })
+      .toBe('idempotency_completed')
     const retry = await send(token, 'key-slow', 'おそい', slow)
-    expect([retry.status, retry.body.code]).toEqual([409, 'idempotency_in_progress'])
+    expect([retry.status, retry.body.message]).toEqual([
+      422,
+      '同じリクエストはすでに処理されました。最新の状態を確認してください',
+    ])
+    expect(retry.replayed).toBe('true')
     expect(await count()).toBe(before + 1)
-  }, 20_000)
+  }, 30_000)
 
   it('a write refused for now (429: wait and retry) runs when retried with its key, not replayed as refused', async () => {
     const token = await accessToken(SUBS.teacher)
