@@ -532,6 +532,21 @@ describe('at the same moment, and suspended accounts', () => {
     expect(roles.map((r) => r.role).sort()).toEqual(['member', 'member', 'owner'])
   })
 
+  it('a hand-over racing the heir’s or the owner’s suspension waits for it and is refused; the owner keeps it (PostgreSQL)', async () => {
+    const { owner, orgId, code } = await organizationWith('org-hand-suspended', 0)
+    const [heir] = await freshTeachers('org-hand-suspended-heir', 1)
+    expect((await api.as(heir!, 'POST', '/v1/org_users/join', { invitation_code: code })).status).toBe(200)
+    const [ownerId, heirId] = [await api.userId(owner), await api.userId(heir!)]
+    const hand = () => api.as(owner, 'POST', `/v1/org_users/${heirId}/transfer_ownership`)
+    const toSuspended = await whileSuspending(api, heirId, hand)
+    expect([toSuspended.status, toSuspended.body.code]).toEqual([422, 'member_suspended'])
+    await api.db.update(users).set({ suspendedAt: null }).where(eq(users.id, heirId))
+    const bySuspended = await whileSuspending(api, ownerId, hand)
+    expect([bySuspended.status, bySuspended.body.code]).toEqual([403, 'account_suspended'])
+    const [org] = await api.db.select().from(organizations).where(eq(organizations.id, orgId))
+    expect(org!.ownerId).toBe(ownerId)
+  })
+
   it('a join racing the joiner’s suspension waits for it and is refused (403); nothing joins (PostgreSQL)', async () => {
     const [owner, joiner] = await freshTeachers('org-suspended-joiner', 2)
     expect((await api.as(owner!, 'POST', '/v1/organizations', orgBody)).status).toBe(201)

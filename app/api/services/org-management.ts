@@ -309,9 +309,10 @@ export async function leaveOrganization(db: Db, user: UserRow): Promise<void> {
 export async function transferOwnership(db: Db, user: UserRow, memberId: number): Promise<void> {
   await transaction(db, async (tx) => {
     const org = await lockOwnedOrganization(tx, user.id)
-    const [first, second] = [user.id, memberId].sort((a, b) => a - b)
-    await lockTeacherRow(tx, first!)
-    if (second !== first) await lockTeacherRow(tx, second!)
+    // The caller's own row with the suspension check (a suspension committed since sign-in refuses it: 403), the
+    // heir's so that a suspension or a leave of theirs at the same moment is seen below.
+    for (const id of [...new Set([user.id, memberId])].sort((a, b) => a - b))
+      await (id === user.id ? lockOwnRow(tx, id) : lockTeacherRow(tx, id))
     const [target] = await tx
       .select({
         role: orgUsers.role,
