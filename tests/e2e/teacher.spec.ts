@@ -371,23 +371,23 @@ test.describe('the approved teacher and organisations', { tag: '@pc-only' }, () 
 
     // The owner hands the organisation to the teacher, who manages it (the code included) and hands it back.
     await gotoReady(page, '/organization_management')
-    await page.getByRole('button', { name: `${TEACHER_NICKNAME}さんにオーナーを譲る` }).click()
+    await page.getByRole('button', { name: `${TEACHER_NICKNAME}にオーナーを譲る` }).click()
     const handOver = page.getByTestId('transfer-ownership-dialog')
-    await expect(handOver).toContainText(`${TEACHER_NICKNAME}さんに団体のオーナーを譲りますか？`)
+    await expect(handOver).toContainText(`${TEACHER_NICKNAME}に団体のオーナーを譲りますか？`)
     await expectAccessible(page)
     await handOver.getByRole('button', { name: '譲る' }).click()
     await expect(page.getByTestId('snackbar').locator('p')).toHaveText(
-      `${TEACHER_NICKNAME}さんにオーナーを譲りました`,
+      `${TEACHER_NICKNAME}にオーナーを譲りました`,
     )
     await expect(page.getByTestId('invitation-code')).toHaveCount(0)
     await expect(page.getByTestId('leave-organization')).toBeVisible()
     await gotoReady(teacher, '/organization_management')
     await expect(teacher.getByTestId('invitation-code')).toHaveText(newCode)
     await expect(teacher.getByTestId('leave-organization')).toHaveCount(0)
-    await teacher.getByRole('button', { name: `${OWNER_NICKNAME}さんにオーナーを譲る` }).click()
+    await teacher.getByRole('button', { name: `${OWNER_NICKNAME}にオーナーを譲る` }).click()
     await teacher.getByTestId('transfer-ownership-dialog').getByRole('button', { name: '譲る' }).click()
     await expect(teacher.getByTestId('snackbar').locator('p')).toHaveText(
-      `${OWNER_NICKNAME}さんにオーナーを譲りました`,
+      `${OWNER_NICKNAME}にオーナーを譲りました`,
     )
     await expect(teacher.getByTestId('leave-organization')).toBeVisible()
     await teacher.context().close()

@@ -8,7 +8,7 @@ import { ScrollRegion } from '~/components/ui/scroll-region'
 import { JoinOrganizationBody } from '~/contract/v1/org-management'
 import type { OrganizationDeepMe, OrgUser } from '~/contract/v1/organizations'
 import type { OrganizationSales } from '~/contract/v1/sales'
-import { formatDateJa, groupDigits } from '~/lib/format'
+import { addressName, formatDateJa, groupDigits } from '~/lib/format'
 import { formatMonthJa, shiftMonth } from '~/lib/month'
 import { CreateNeedsVerification } from './create-needs-verification'
 import {
@@ -133,6 +133,7 @@ function InvitationCodePanel({ code }: { code: string }) {
   )
 }
 
+/** Members are teachers, named as mail names them (addressName): 「ゆい 先生」, 「けんた先生」 (not 「けんた先生さん」). */
 function Members({ org }: { org: OrganizationDeepMe }) {
   const [target, setTarget] = useState<OrgUser | null>(null)
   const [heir, setHeir] = useState<OrgUser | null>(null)
@@ -158,7 +159,7 @@ function Members({ org }: { org: OrganizationDeepMe }) {
       }
       setHeir(null)
       await queryClient.invalidateQueries({ queryKey: ['organization'] })
-      showSnackbar({ message: `${heir.nickname}さんにオーナーを譲りました` })
+      showSnackbar({ message: `${addressName(heir.nickname, true)}にオーナーを譲りました` })
     } catch {
       showErrorSnackbar('オーナーを譲れませんでした')
     } finally {
@@ -221,7 +222,7 @@ function Members({ org }: { org: OrganizationDeepMe }) {
                   type="button"
                   className="btn-ghost px-3 py-1 text-sm"
                   onClick={() => setHeir(m)}
-                  aria-label={`${m.nickname}さんにオーナーを譲る`}
+                  aria-label={`${addressName(m.nickname, true)}にオーナーを譲る`}
                   data-testid="transfer-ownership"
                 >
                   オーナーを譲る
@@ -230,7 +231,7 @@ function Members({ org }: { org: OrganizationDeepMe }) {
                   type="button"
                   className="btn-ghost px-3 py-1 text-sm text-red-dark"
                   onClick={() => setTarget(m)}
-                  aria-label={`${m.nickname}さんを団体から外す`}
+                  aria-label={`${addressName(m.nickname, true)}を団体から外す`}
                 >
                   外す
                 </button>
@@ -242,7 +243,7 @@ function Members({ org }: { org: OrganizationDeepMe }) {
       <Modal
         open={target !== null}
         onOpenChange={(o) => (o ? null : setTarget(null))}
-        title={`${target?.nickname ?? ''}さんを団体から外しますか？`}
+        title={`${target ? addressName(target.nickname, true) : ''}を団体から外しますか？`}
         message="その先生のクラスは団体のクラスではなくなります。招待コードは新しくなり、今のコードでは参加できなくなります。"
         testId="remove-member-dialog"
         buttons={[
@@ -253,7 +254,7 @@ function Members({ org }: { org: OrganizationDeepMe }) {
       <Modal
         open={heir !== null}
         onOpenChange={(o) => (o ? null : setHeir(null))}
-        title={`${heir?.nickname ?? ''}さんに団体のオーナーを譲りますか？`}
+        title={`${heir ? addressName(heir.nickname, true) : ''}に団体のオーナーを譲りますか？`}
         message="譲ると、あなたはメンバーになり、団体の情報、招待コード、メンバーと売上は新しいオーナーが管理します。元に戻すには、新しいオーナーに譲り返してもらう必要があります。"
         testId="transfer-ownership-dialog"
         buttons={[
