@@ -158,11 +158,8 @@ export async function joinOrganization(db: Db, user: UserRow, body: JoinOrganiza
     // An organisation whose owner was suspended takes nobody in: its code may have been shared already.
     if (!org || org.ownerSuspendedAt) throw invalidInvitationCode()
     // Counted under the organisation's lock, which every join takes: two joins at once cannot both take the last place.
-    const [members] = await tx
-      .select({ n: count() })
-      .from(orgUsers)
-      .where(eq(orgUsers.organizationId, org.id))
-    if (Number(members?.n ?? 0) >= MAX_ORG_MEMBERS)
+    const members = await memberCountOf(tx, org.id)
+    if (members >= MAX_ORG_MEMBERS)
       throw new ApiError(
         409,
         'organization_full',
@@ -175,15 +172,33 @@ export async function joinOrganization(db: Db, user: UserRow, body: JoinOrganiza
     await tx
       .insert(orgUsers)
       .values({ organizationId: org.id, userId: user.id, role: 'member', joinedAt: now })
-    await enqueue(tx, 'notify.org_member', {
-      organizationId: org.id,
-      userId: user.id,
-      change: 'joined',
-      memberCount: Number(members?.n ?? 0) + 1,
-    })
+    await queueMemberMail(tx, org.id, user.id, 'joined', members + 1)
     await lockClassesOfTeacher(tx, user.id)
     await tx.update(classWorks).set({ organizationId: org.id }).where(eq(classWorks.teacherId, user.id))
   })
+}
+
+/** The organisation's teachers, the owner included, as this transaction sees them. */
+async function memberCountOf(tx: Tx, organizationId: number): Promise<number> {
+  const [row] = await tx
+    .select({ n: count() })
+    .from(orgUsers)
+    .where(eq(orgUsers.organizationId, organizationId))
+  return Number(row?.n ?? 0)
+}
+
+/**
+ * The mail of a membership change (notify.org_member), queued in the change's transaction (outbox) with the member
+ * count right after it: to the owner for a join or a leave, to the teacher for a removal or a hand-over.
+ */
+function queueMemberMail(
+  tx: Tx,
+  organizationId: number,
+  userId: number,
+  change: 'joined' | 'left' | 'removed' | 'owner',
+  memberCount: number,
+) {
+  return enqueue(tx, 'notify.org_member', { organizationId, userId, change, memberCount })
 }
 
 const invalidInvitationCode = () =>
@@ -234,13 +249,7 @@ export async function removeMember(db: Db, user: UserRow, memberId: number): Pro
     await requireRemovable(tx, org.id, memberId)
     await tx.delete(orgUsers).where(and(eq(orgUsers.organizationId, org.id), eq(orgUsers.userId, memberId)))
     // The removed teacher is told (their classes' cards change); the owner, who did it, is not.
-    const [left] = await tx.select({ n: count() }).from(orgUsers).where(eq(orgUsers.organizationId, org.id))
-    await enqueue(tx, 'notify.org_member', {
-      organizationId: org.id,
-      userId: memberId,
-      change: 'removed',
-      memberCount: Number(left?.n ?? 0),
-    })
+    await queueMemberMail(tx, org.id, memberId, 'removed', await memberCountOf(tx, org.id))
     await lockTeacherRow(tx, memberId)
     await lockClassesOfTeacher(tx, memberId)
     await tx
@@ -279,16 +288,7 @@ export async function leaveOrganization(db: Db, user: UserRow): Promise<void> {
       .delete(orgUsers)
       .where(and(eq(orgUsers.organizationId, m.organizationId), eq(orgUsers.userId, user.id)))
     // The count as it stands after this leave (the organisation's lock keeps joins out meanwhile).
-    const [left] = await tx
-      .select({ n: count() })
-      .from(orgUsers)
-      .where(eq(orgUsers.organizationId, m.organizationId))
-    await enqueue(tx, 'notify.org_member', {
-      organizationId: m.organizationId,
-      userId: user.id,
-      change: 'left',
-      memberCount: Number(left?.n ?? 0),
-    })
+    await queueMemberMail(tx, m.organizationId, user.id, 'left', await memberCountOf(tx, m.organizationId))
     await lockClassesOfTeacher(tx, user.id)
     await tx
       .update(classWorks)
@@ -341,15 +341,6 @@ export async function transferOwnership(db: Db, user: UserRow, memberId: number)
       .set({ role: 'owner' })
       .where(and(eq(orgUsers.organizationId, org.id), eq(orgUsers.userId, memberId)))
     await tx.update(organizations).set({ ownerId: memberId }).where(eq(organizations.id, org.id))
-    const [members] = await tx
-      .select({ n: count() })
-      .from(orgUsers)
-      .where(eq(orgUsers.organizationId, org.id))
-    await enqueue(tx, 'notify.org_member', {
-      organizationId: org.id,
-      userId: memberId,
-      change: 'owner',
-      memberCount: Number(members?.n ?? 0),
-    })
+    await queueMemberMail(tx, org.id, memberId, 'owner', await memberCountOf(tx, org.id))
   })
 }
