@@ -12,7 +12,11 @@ import { consume, giveBack, isLimited, limitKey, RateLimitedError } from '../db/
 import { LIMITS, type Limit, type LimitName } from '../lib/limits'
 import { unsubscribeSecretOf } from '../mail/unsubscribe.server'
 import { type PaymentProvider, PaymentProviderError } from '../payments/provider.server'
-import { configuredPaymentProvider, getPaymentProvider } from '../payments/runtime.server'
+import {
+  configuredPaymentProvider,
+  currentReceiptIssuer,
+  getPaymentProvider,
+} from '../payments/runtime.server'
 import { deriveSecret, resolveSessionSecret } from '../server/auth/secret.server'
 import { getConfig } from '../server/config'
 import { type AuthConfigSource, bearerToken, canonicalToken, defaultAuthSource } from './auth'
@@ -47,7 +51,7 @@ import { registerTrustRoutes } from './routes/trust'
 import { registerUserRoutes } from './routes/users'
 import { registerWaitlistRoutes } from './routes/waitlist'
 import { searchInvalidation } from './search-invalidation'
-import { paymentUnavailable } from './services/payments'
+import { paymentUnavailable, type ReceiptIssuer } from './services/payments'
 
 // Field errors in /v1 400 bodies speak Japanese like the rest of the answer (a schema's own message still wins):
 // zod's Japanese locale, for every schema this process validates.
@@ -62,6 +66,8 @@ export interface ApiDeps {
   payment?: PaymentProvider
   /** The key that encrypts teachers' bank accounts (default: derived from SESSION_SECRET). */
   dataSecret?: () => string
+  /** Who issues receipts (default: the platform's name and INVOICE_REGISTRATION_NUMBER). */
+  receiptIssuer?: () => ReceiptIssuer
   /** COMMISSION_RATE (default: the app's configuration, 0.2). */
   commissionRate?: () => number
   /** Rate limits (app/lib/limits.ts): other numbers for some, or false for none (tests of other things). */
@@ -187,13 +193,15 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
     ownProvider ??= configuredPaymentProvider(getDb)
     return ownProvider
   }
+  const receiptIssuer = deps.receiptIssuer ?? currentReceiptIssuer
   registerPurchaseRoutes(app, routeDeps, {
     payment,
     commissionRate: deps.commissionRate ?? defaultCommissionRate,
+    issuer: receiptIssuer,
   })
   registerPaymentRoutes(app, routeDeps, {
     payment,
-    registrationNumber: () => getConfig().invoiceRegistrationNumber ?? null,
+    issuer: receiptIssuer,
     dataSecret: deps.dataSecret ?? defaultDataSecret,
   }) // before the teacher routes: fixed paths first
   registerTeacherRoutes(app, routeDeps)

@@ -1106,6 +1106,14 @@ export const payments = pgTable(
     receiptLessonCount: integer('receipt_lesson_count'),
     receiptLearner: text('receipt_learner'),
     receiptMember: text('receipt_member'),
+    /**
+     * Who issued the receipt, as it stood when the payment went through: the platform's name and its
+     * 適格請求書発行事業者登録番号 (null: not registered then). Written by the payment service with the status
+     * (settlePayment), since the number comes from configuration the database cannot read. A payment recorded
+     * before migration 0043 or outside the service has no issuer name, and its receipt shows what is configured.
+     */
+    receiptIssuerName: text('receipt_issuer_name'),
+    receiptRegistrationNumber: text('receipt_registration_number'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -1119,6 +1127,10 @@ export const payments = pgTable(
     check(
       'payments_receipt_item_check',
       sql`${t.status} <> 'succeeded' or (${t.receiptTitle} is not null and ${t.receiptStartedAt} is not null and ${t.receiptLessonCount} is not null and ${t.receiptMember} is not null)`,
+    ),
+    check(
+      'payments_receipt_registration_check',
+      sql`${t.receiptRegistrationNumber} is null or (${t.receiptRegistrationNumber} ~ '^T[0-9]{13}$' and ${t.receiptIssuerName} is not null)`,
     ),
   ],
 )

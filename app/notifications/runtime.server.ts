@@ -9,7 +9,7 @@ import type { MailSettings } from '../mail/mailer.server'
 import { closeMailTransport } from '../mail/mailer.server'
 import { unsubscribeSecretOf } from '../mail/unsubscribe.server'
 import { paymentHandlers, paymentRecurringJobs } from '../payments/jobs.server'
-import { getPaymentProvider } from '../payments/runtime.server'
+import { currentReceiptIssuer, getPaymentProvider } from '../payments/runtime.server'
 import { AVATAR_SWEEP_EVERY_MS, AVATAR_SWEEP_KIND, avatarImageHandlers } from '../server/avatar-images.server'
 import {
   CLASS_IMAGE_SWEEP_EVERY_MS,
@@ -55,7 +55,11 @@ export function backgroundJobs(): Pick<JobRunnerOptions, 'handlers' | 'recurring
         publish: publishMemberEvent,
         publicContentChanged,
       }),
-      ...paymentHandlers({ provider: () => getPaymentProvider(), publicContentChanged }),
+      ...paymentHandlers({
+        provider: () => getPaymentProvider(),
+        issuer: currentReceiptIssuer,
+        publicContentChanged,
+      }),
       'verifications.purge': async (_job, ctx) => {
         await purgeVerificationDocuments(ctx.db, new Date())
       },

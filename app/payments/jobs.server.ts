@@ -1,5 +1,5 @@
 import '@tanstack/react-start/server-only'
-import type { PaymentDeps } from '../api/services/payments'
+import type { PaymentDeps, ReceiptIssuer } from '../api/services/payments'
 import { cancelAtProvider, expireHold, reconcilePayments, runRefund } from '../api/services/payments'
 import type { Db } from '../db/client'
 import type { JobHandler, RecurringJob } from '../jobs/runner.server'
@@ -20,6 +20,8 @@ const positiveId = (v: unknown, name: string): number => {
  */
 export function paymentHandlers(deps: {
   provider: (db: Db) => PaymentProvider
+  /** Who issues receipts now, recorded on each payment a job settles. */
+  issuer: () => ReceiptIssuer
   /** Seats moved: public pages may have changed (see NotificationDeps.publicContentChanged). */
   publicContentChanged?: (why: string) => Promise<void>
   /** The clock (tests move it). */
@@ -34,6 +36,7 @@ export function paymentHandlers(deps: {
       return clock()
     },
     provider: deps.provider(db),
+    issuer: deps.issuer(),
   })
   return {
     'payments.expire_hold': async (job, { db }) => {

@@ -1,4 +1,6 @@
 import '@tanstack/react-start/server-only'
+import { appConfig } from '../../app.config'
+import type { ReceiptIssuer } from '../api/services/payments'
 import { type Db, getDb } from '../db/client'
 import { getConfig } from '../server/config'
 import { embeddedPaymentProvider } from './embedded.server'
@@ -19,4 +21,9 @@ let provider: PaymentProvider | undefined
 export function getPaymentProvider(): PaymentProvider {
   provider ??= configuredPaymentProvider(getDb)
   return provider
+}
+
+/** Who issues receipts now: the platform's name and INVOICE_REGISTRATION_NUMBER (recorded on each payment). */
+export function currentReceiptIssuer(): ReceiptIssuer {
+  return { name: appConfig.siteName, registrationNumber: getConfig().invoiceRegistrationNumber ?? null }
 }

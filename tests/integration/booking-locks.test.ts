@@ -22,7 +22,7 @@ import {
   waitlistEntries,
 } from '../../app/db/schema'
 import { embeddedPaymentProvider } from '../../app/payments/embedded.server'
-import { setupApi, type TestApi } from './support/api'
+import { setupApi, TEST_RECEIPT_ISSUER, type TestApi } from './support/api'
 import { loadMasters, type Masters, postClass, postSchedule } from './support/classes'
 import { whileHeld, whileSuspending } from './support/locks'
 import { insertMembers, insertTeacher } from './support/people'
@@ -189,7 +189,7 @@ describe('late money while its buyer is being suspended', () => {
       expect([held.status, held.body.status]).toEqual([201, 'pending'])
       const provider = embeddedPaymentProvider(async () => api.db)
       const later = new Date(api.now.getTime() + 11 * 60_000)
-      await expireHold(api.db, held.body.id, { now: later, provider })
+      await expireHold(api.db, held.body.id, { now: later, provider, issuer: TEST_RECEIPT_ISSUER })
       const [pay] = await api.db.select().from(payments).where(eq(payments.purchaseId, held.body.id))
       // The card was charged just as the hold ended: the money arrives now.
       await api.db
@@ -200,7 +200,9 @@ describe('late money while its buyer is being suspended', () => {
         .select({ id: users.id })
         .from(users)
         .where(eq(users.sub, member!))) as [{ id: number }]
-      const settled = await whileSuspending(api, memberId, () => settlePayment(api.db, pay!.id, later))
+      const settled = await whileSuspending(api, memberId, () =>
+        settlePayment(api.db, pay!.id, { now: later, issuer: TEST_RECEIPT_ISSUER }),
+      )
       expect(settled).toBe('refunded')
       const [row] = await api.db.select().from(purchases).where(eq(purchases.id, held.body.id))
       expect(row?.status).not.toBe('reserved')

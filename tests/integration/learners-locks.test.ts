@@ -19,7 +19,7 @@ import {
   users,
 } from '../../app/db/schema'
 import { embeddedPaymentProvider } from '../../app/payments/embedded.server'
-import { type CallResult, setupApi, type TestApi } from './support/api'
+import { type CallResult, setupApi, TEST_RECEIPT_ISSUER, type TestApi } from './support/api'
 import { loadMasters, type Masters, postClass, postSchedule } from './support/classes'
 import { whileHeld } from './support/locks'
 import { insertMembers, insertTeacher } from './support/people'
@@ -166,7 +166,9 @@ describe('a hold that ended unpaid', () => {
     })
     expect(held.status, JSON.stringify(held.body)).toBe(201)
     const p = Purchase.parse(held.body)
-    expect(await expireHold(api.db, p.id, { now: ended(), provider })).toBe('changed')
+    expect(await expireHold(api.db, p.id, { now: ended(), provider, issuer: TEST_RECEIPT_ISSUER })).toBe(
+      'changed',
+    )
     const [pay] = await api.db.select().from(payments).where(eq(payments.id, p.payment!.id))
     expect(pay).toMatchObject({ status: 'canceled', lastAttemptAt: ended() })
     expect(pay!.providerRef).not.toBeNull()
@@ -186,7 +188,9 @@ describe('a hold that ended unpaid', () => {
       .update(embeddedPayments)
       .set({ status: 'succeeded' })
       .where(eq(embeddedPayments.ref, hold.ref))
-    expect(await settlePayment(api.db, hold.paymentId, api.now)).toBe('reserved')
+    expect(await settlePayment(api.db, hold.paymentId, { now: api.now, issuer: TEST_RECEIPT_ISSUER })).toBe(
+      'reserved',
+    )
     const [seat] = await api.db
       .select({ status: purchases.status, learnerId: purchases.learnerId })
       .from(purchases)
@@ -205,7 +209,7 @@ describe('a hold that ended unpaid', () => {
         .set({ status: 'succeeded' })
         .where(eq(embeddedPayments.ref, hold.ref))
       const [settled, removed] = await Promise.all([
-        settlePayment(api.db, hold.paymentId, api.now),
+        settlePayment(api.db, hold.paymentId, { now: api.now, issuer: TEST_RECEIPT_ISSUER }),
         api.as(parent!, 'DELETE', `/v1/users/me/learners/${id}`),
       ])
       expect(settled, `round ${round}`).toBe('reserved')
@@ -225,8 +229,16 @@ describe('a hold that ended unpaid', () => {
     const a = await newChild(parent!, 'とりけし')
     const holdA = await expiredHold(parent!, first, a)
     expect((await api.as(parent!, 'DELETE', `/v1/users/me/learners/${a}`)).status).toBe(409)
-    await reconcilePayments(api.db, { now: new Date(ended().getTime() + 2 * MINUTE), provider })
-    await reconcilePayments(api.db, { now: new Date(ended().getTime() + 4 * MINUTE), provider })
+    await reconcilePayments(api.db, {
+      now: new Date(ended().getTime() + 2 * MINUTE),
+      provider,
+      issuer: TEST_RECEIPT_ISSUER,
+    })
+    await reconcilePayments(api.db, {
+      now: new Date(ended().getTime() + 4 * MINUTE),
+      provider,
+      issuer: TEST_RECEIPT_ISSUER,
+    })
     const [out] = await api.db.select().from(payments).where(eq(payments.id, holdA.paymentId))
     expect(out).toMatchObject({ status: 'canceled', lastAttemptAt: null })
     expect((await api.as(parent!, 'DELETE', `/v1/users/me/learners/${a}`)).status).toBe(204)

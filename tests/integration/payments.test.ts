@@ -41,7 +41,7 @@ import { embeddedPaymentProvider, TEST_CARDS } from '../../app/payments/embedded
 import { paymentHandlers } from '../../app/payments/jobs.server'
 import type { PaymentProvider, RefundState } from '../../app/payments/provider.server'
 import { stripePaymentProvider } from '../../app/payments/stripe.server'
-import { type CallResult, setupApi, TEST_CARD, type TestApi } from './support/api'
+import { type CallResult, setupApi, TEST_CARD, TEST_RECEIPT_ISSUER, type TestApi } from './support/api'
 import { appJobHandlers } from './support/jobs'
 import { testMailSettings } from './support/mail'
 import { insertMembers, insertTeacher } from './support/people'
@@ -54,9 +54,11 @@ const DAY = 24 * HOUR
 
 let api: TestApi
 let masters: { category: number; style: number; grades: number[] }
+/** Who the app issues receipts as (the platform may register for the invoice system between two payments). */
+let issuerNow = TEST_RECEIPT_ISSUER
 
 beforeAll(async () => {
-  api = await setupApi()
+  api = await setupApi({ receiptIssuer: () => issuerNow })
   const [cats, styles, grades] = await Promise.all(
     ['categories', 'class_styles', 'target_grades'].map(
       async (k) => (await api.call('GET', `/v1/master/${k}`)).body,
@@ -317,10 +319,18 @@ describe('a hold that ends unpaid', () => {
     expect(job!.runAt.toISOString()).toBe(p.hold_expires_at)
     // Too early: nothing happens, and the hold's end is the time to try again.
     expect(
-      await expireHold(api.db, p.id, { now: new Date(api.now.getTime() + 9 * MINUTE), provider: embedded() }),
+      await expireHold(api.db, p.id, {
+        now: new Date(api.now.getTime() + 9 * MINUTE),
+        provider: embedded(),
+        issuer: TEST_RECEIPT_ISSUER,
+      }),
     ).toEqual(new Date(p.hold_expires_at!))
     expect(await seatsOf(schedule.id)).toBe(1)
-    await expireHold(api.db, p.id, { now: new Date(api.now.getTime() + 11 * MINUTE), provider: embedded() })
+    await expireHold(api.db, p.id, {
+      now: new Date(api.now.getTime() + 11 * MINUTE),
+      provider: embedded(),
+      issuer: TEST_RECEIPT_ISSUER,
+    })
     expect(await seatsOf(schedule.id)).toBe(0)
     const [row] = await api.db.select().from(purchases).where(eq(purchases.id, p.id))
     expect(row).toMatchObject({ status: 'expired', holdExpiresAt: null })
@@ -387,6 +397,7 @@ describe('a hold that ends unpaid', () => {
     const told: string[] = []
     const handlers = paymentHandlers({
       provider: (db) => embeddedPaymentProvider(async () => db),
+      issuer: () => TEST_RECEIPT_ISSUER,
       publicContentChanged: async (why) => void told.push(why),
     })
     const job = { id: 1, kind: 'payments.expire_hold', payload: { purchaseId: p.id }, attempts: 1 }
@@ -414,25 +425,37 @@ describe('a hold that ends unpaid', () => {
     const provider = embedded()
     // a: released, then the provider's success arrives (a lost answer): the seat is still free → reserved.
     const p1 = await hold(a!, schedule.id)
-    await expireHold(api.db, p1.id, { now: new Date(api.now.getTime() + 11 * MINUTE), provider })
+    await expireHold(api.db, p1.id, {
+      now: new Date(api.now.getTime() + 11 * MINUTE),
+      provider,
+      issuer: TEST_RECEIPT_ISSUER,
+    })
     const [pay1] = await api.db.select().from(payments).where(eq(payments.id, p1.payment!.id))
     await api.db
       .update(embeddedPayments)
       .set({ status: 'succeeded' })
       .where(eq(embeddedPayments.ref, pay1!.providerRef!))
-    expect(await settlePayment(api.db, p1.payment!.id, api.now)).toBe('reserved')
+    expect(await settlePayment(api.db, p1.payment!.id, { now: api.now, issuer: TEST_RECEIPT_ISSUER })).toBe(
+      'reserved',
+    )
     expect(await seatsOf(schedule.id)).toBe(1)
     // b: the same, but a took the only seat → refunded (no_seat), nothing oversold.
     ok(await api.as(a!, 'POST', `/v1/purchases/${p1.id}/cancel`)) // frees it for b's hold
     const p2 = await hold(b!, schedule.id)
-    await expireHold(api.db, p2.id, { now: new Date(api.now.getTime() + 11 * MINUTE), provider })
+    await expireHold(api.db, p2.id, {
+      now: new Date(api.now.getTime() + 11 * MINUTE),
+      provider,
+      issuer: TEST_RECEIPT_ISSUER,
+    })
     ok(await api.book(a!, { schedule_id: schedule.id }), 201)
     const [pay2] = await api.db.select().from(payments).where(eq(payments.id, p2.payment!.id))
     await api.db
       .update(embeddedPayments)
       .set({ status: 'succeeded' })
       .where(eq(embeddedPayments.ref, pay2!.providerRef!))
-    expect(await settlePayment(api.db, p2.payment!.id, api.now)).toBe('refunded')
+    expect(await settlePayment(api.db, p2.payment!.id, { now: api.now, issuer: TEST_RECEIPT_ISSUER })).toBe(
+      'refunded',
+    )
     expect(await seatsOf(schedule.id)).toBe(1)
     const [refund] = await api.db.select().from(refunds).where(eq(refunds.purchaseId, p2.id))
     expect(refund).toMatchObject({ amount: 3300, reason: 'no_seat', status: 'pending' })
@@ -440,7 +463,9 @@ describe('a hold that ends unpaid', () => {
     const [done] = await api.db.select().from(refunds).where(eq(refunds.purchaseId, p2.id))
     expect(done!.status).toBe('succeeded')
     // Settling again changes nothing.
-    expect(await settlePayment(api.db, p2.payment!.id, api.now)).toBe('already')
+    expect(await settlePayment(api.db, p2.payment!.id, { now: api.now, issuer: TEST_RECEIPT_ISSUER })).toBe(
+      'already',
+    )
     // Pressing 支払う again is told of the refund, not 「お支払いが完了しました」; a paid seat cancelled since, of that.
     const again = await confirm(b!, p2.payment!.id, { card: TEST_CARD })
     expect([again.status, again.body.code]).toEqual([409, 'refunded_no_seat'])
@@ -482,7 +507,9 @@ describe('a hold that ends unpaid', () => {
         .update(embeddedPayments)
         .set({ status: 'succeeded' })
         .where(eq(embeddedPayments.ref, pay!.providerRef!))
-      expect(await settlePayment(api.db, p.payment!.id, api.database.now)).toBe('refunded')
+      expect(
+        await settlePayment(api.db, p.payment!.id, { now: api.database.now, issuer: TEST_RECEIPT_ISSUER }),
+      ).toBe('refunded')
       const [after] = await api.db.select().from(purchases).where(eq(purchases.id, p.id))
       expect(after!.status).toBe('expired')
       const [refund] = await api.db.select().from(refunds).where(eq(refunds.purchaseId, p.id))
@@ -498,7 +525,11 @@ describe('a hold that ends unpaid', () => {
     const provider = embedded()
     const late = async (sub: string) => {
       const p = await hold(sub, schedule.id)
-      await expireHold(api.db, p.id, { now: new Date(api.now.getTime() + 11 * MINUTE), provider })
+      await expireHold(api.db, p.id, {
+        now: new Date(api.now.getTime() + 11 * MINUTE),
+        provider,
+        issuer: TEST_RECEIPT_ISSUER,
+      })
       const [pay] = await api.db.select().from(payments).where(eq(payments.id, p.payment!.id))
       await api.db
         .update(embeddedPayments)
@@ -508,12 +539,16 @@ describe('a hold that ends unpaid', () => {
     }
     const pa = await late(a!)
     await api.db.update(users).set({ suspendedAt: api.now }).where(eq(users.sub, a!))
-    expect(await settlePayment(api.db, pa.payment!.id, api.now)).toBe('refunded')
+    expect(await settlePayment(api.db, pa.payment!.id, { now: api.now, issuer: TEST_RECEIPT_ISSUER })).toBe(
+      'refunded',
+    )
     expect(await seatsOf(schedule.id)).toBe(0)
 
     const pb = await late(b!)
     ok(await api.as(teacher, 'PATCH', `/v1/teachers/class_works/${cls.id}`, { is_published: false }))
-    expect(await settlePayment(api.db, pb.payment!.id, api.now)).toBe('refunded')
+    expect(await settlePayment(api.db, pb.payment!.id, { now: api.now, issuer: TEST_RECEIPT_ISSUER })).toBe(
+      'refunded',
+    )
     expect(await seatsOf(schedule.id)).toBe(0)
     const refunded = await api.db
       .select()
@@ -599,7 +634,11 @@ describe('idempotency and crashes', () => {
     expect(before!.status).toBe('pending')
     // The sweep, a minute later, asks the provider and settles.
     expect(
-      await reconcilePayments(api.db, { now: new Date(api.now.getTime() + 2 * MINUTE), provider: base }),
+      await reconcilePayments(api.db, {
+        now: new Date(api.now.getTime() + 2 * MINUTE),
+        provider: base,
+        issuer: TEST_RECEIPT_ISSUER,
+      }),
     ).toBeGreaterThanOrEqual(1)
     const [after] = await api.db.select().from(purchases).where(eq(purchases.id, held.id))
     expect(after!.status).toBe('reserved')
@@ -610,7 +649,11 @@ describe('idempotency and crashes', () => {
       .where(eq(payments.id, held.payment.id))
     expect(ledger.map((l) => l.embedded_payments.status)).toEqual(['succeeded'])
     // Had the hold's end come first, it would have settled too instead of giving the seat away.
-    await expireHold(api.db, held.id, { now: new Date(api.now.getTime() + HOUR), provider: base })
+    await expireHold(api.db, held.id, {
+      now: new Date(api.now.getTime() + HOUR),
+      provider: base,
+      issuer: TEST_RECEIPT_ISSUER,
+    })
     expect((await api.db.select().from(purchases).where(eq(purchases.id, held.id)))[0]!.status).toBe(
       'reserved',
     )
@@ -655,8 +698,14 @@ describe('idempotency and crashes', () => {
       .set({ lastAttemptAt: new Date(3_000) })
       .where(eq(payments.id, paid.payment.id))
     // A sweep of two at a time: the first looks at the two it cannot ask, the next reaches the paid one.
-    await reconcilePayments(api.db, { now: new Date(t0), provider: base }, 2)
-    expect(await reconcilePayments(api.db, { now: new Date(t0 + 30_000), provider: base }, 2)).toBe(1)
+    await reconcilePayments(api.db, { now: new Date(t0), provider: base, issuer: TEST_RECEIPT_ISSUER }, 2)
+    expect(
+      await reconcilePayments(
+        api.db,
+        { now: new Date(t0 + 30_000), provider: base, issuer: TEST_RECEIPT_ISSUER },
+        2,
+      ),
+    ).toBe(1)
     const [after] = await api.db.select().from(purchases).where(eq(purchases.id, paid.id))
     expect(after!.status).toBe('reserved')
   })
@@ -684,7 +733,11 @@ describe('idempotency and crashes', () => {
         return base.retrieve(ref)
       },
     }
-    const handlers = paymentHandlers({ provider: () => slow, clock: () => now })
+    const handlers = paymentHandlers({
+      provider: () => slow,
+      issuer: () => TEST_RECEIPT_ISSUER,
+      clock: () => now,
+    })
     await handlers['payments.reconcile']!(
       { id: 1, kind: 'payments.reconcile', payload: {}, attempts: 1 },
       { db: api.db },
@@ -727,6 +780,7 @@ describe('idempotency and crashes', () => {
     const outcome = await expireHold(api.db, p.id, {
       now: new Date(api.now.getTime() + 11 * MINUTE),
       provider: embedded(),
+      issuer: TEST_RECEIPT_ISSUER,
     })
     expect(outcome).toBe('changed')
     expect(await seatsOf(schedule.id)).toBe(0)
@@ -1088,6 +1142,76 @@ describe('a receipt names what was bought (0057)', () => {
       api.db.update(payments).set({ receiptTitle: null }).where(eq(payments.id, pending.payment!.id)),
     ).rejects.toThrow()
     expect((await itemOf()).title).toBe(cls.title)
+  })
+
+  it('a receipt names its issuer as it stood then: registering for the invoice system later adds no number to it', async () => {
+    const [sub] = await insertMembers(api.db, 'pay-issuer', 1)
+    const { schedule: first } = await paidSchedule()
+    const { schedule: second } = await paidSchedule()
+    const receiptOf = async (paymentId: number) =>
+      PaymentReceipt.parse(ok(await api.as(sub!, 'GET', `/v1/payments/${paymentId}/receipt`)))
+    const unregistered = { name: 'まなびのたね', registrationNumber: null }
+    const registered = { name: 'まなびのたね', registrationNumber: 'T1234567890123' }
+    try {
+      issuerNow = unregistered
+      const before = Purchase.parse(ok(await api.book(sub!, { schedule_id: first.id }), 201))
+      expect((await receiptOf(before.payment!.id)).registration_number).toBeNull()
+
+      issuerNow = registered
+      expect(await receiptOf(before.payment!.id)).toMatchObject({
+        platform_name: 'まなびのたね',
+        registration_number: null,
+      })
+      const after = Purchase.parse(ok(await api.book(sub!, { schedule_id: second.id }), 201))
+      expect((await receiptOf(after.payment!.id)).registration_number).toBe('T1234567890123')
+      const [row] = await api.db
+        .select({ name: payments.receiptIssuerName, number: payments.receiptRegistrationNumber })
+        .from(payments)
+        .where(eq(payments.id, after.payment!.id))
+      expect(row).toEqual({ name: 'まなびのたね', number: 'T1234567890123' })
+
+      // A payment recorded before its issuer was (migration 0043, or by hand) shows the issuer configured now.
+      await api.db
+        .update(payments)
+        .set({ receiptIssuerName: null })
+        .where(eq(payments.id, before.payment!.id))
+      expect((await receiptOf(before.payment!.id)).registration_number).toBe('T1234567890123')
+      // The database keeps only a well-formed number, and only with the issuer's name.
+      await expect(
+        api.db
+          .update(payments)
+          .set({ receiptRegistrationNumber: '1234567890123' })
+          .where(eq(payments.id, after.payment!.id)),
+      ).rejects.toThrow()
+      await expect(
+        api.db.update(payments).set({ receiptIssuerName: null }).where(eq(payments.id, after.payment!.id)),
+      ).rejects.toThrow()
+      expect((await receiptOf(after.payment!.id)).registration_number).toBe('T1234567890123')
+    } finally {
+      issuerNow = TEST_RECEIPT_ISSUER
+    }
+  })
+
+  it('a payment settled outside a request (a job, the provider’s webhook) records the issuer it is given', async () => {
+    const { schedule } = await paidSchedule()
+    const [sub] = await insertMembers(api.db, 'pay-issuer-job', 1)
+    const held = await hold(sub!, schedule.id)
+    const registered = { name: 'まなびのたね', registrationNumber: 'T9876543210987' }
+    expect(await settlePayment(api.db, held.payment!.id, { now: api.now, issuer: registered })).toBe(
+      'reserved',
+    )
+    const receipt = PaymentReceipt.parse(
+      ok(await api.as(sub!, 'GET', `/v1/payments/${held.payment!.id}/receipt`)),
+    )
+    expect(receipt.registration_number).toBe('T9876543210987')
+    // Settling again (a webhook replayed after the job) keeps what was recorded first.
+    expect(await settlePayment(api.db, held.payment!.id, { now: api.now, issuer: TEST_RECEIPT_ISSUER })).toBe(
+      'already',
+    )
+    expect(
+      PaymentReceipt.parse(ok(await api.as(sub!, 'GET', `/v1/payments/${held.payment!.id}/receipt`)))
+        .registration_number,
+    ).toBe('T9876543210987')
   })
 })
 
@@ -1507,7 +1631,11 @@ describe('the Stripe adapter (a local stub of its API, webhooks signed by the SD
     const intent = stub.intents.get(pay!.providerRef!)!
     expect(intent.allowed_payment_method_types).toEqual(['card'])
     intent.status = 'processing'
-    const at = (minutes: number) => ({ now: new Date(api.now.getTime() + minutes * MINUTE), provider })
+    const at = (minutes: number) => ({
+      now: new Date(api.now.getTime() + minutes * MINUTE),
+      provider,
+      issuer: TEST_RECEIPT_ISSUER,
+    })
     // The hold's end: extended by a minute and asked again then, the seat kept; the checkout shows a live hold.
     expect(await expireHold(api.db, held.body.id, at(11))).toEqual(at(12).now)
     expect(await seatsOf(schedule.id)).toBe(1)
@@ -1536,7 +1664,11 @@ describe('the Stripe adapter (a local stub of its API, webhooks signed by the SD
     const held = await call(sub!, 'POST', '/v1/purchases', { schedule_id: schedule.id })
     expect(held.status, JSON.stringify(held.body)).toBe(201)
     const [pay] = await api.db.select().from(payments).where(eq(payments.id, held.body.payment.id))
-    await expireHold(api.db, held.body.id, { now: new Date(api.now.getTime() + 11 * MINUTE), provider })
+    await expireHold(api.db, held.body.id, {
+      now: new Date(api.now.getTime() + 11 * MINUTE),
+      provider,
+      issuer: TEST_RECEIPT_ISSUER,
+    })
     stub.pay(pay!.providerRef!) // Stripe took it before the cancel job reached it
     const checkout = Checkout.parse((await call(sub!, 'GET', `/v1/payments/${pay!.id}`)).body)
     expect(checkout.payment.status).toBe('succeeded')
@@ -1589,19 +1721,21 @@ describe('the Stripe adapter (a local stub of its API, webhooks signed by the SD
     const statusOf = async (purchaseId: number) =>
       (await api.db.select().from(purchases).where(eq(purchases.id, purchaseId)))[0]!.status
     const ended = new Date(api.now.getTime() + 11 * MINUTE)
-    const sweep = (at: Date) => reconcilePayments(api.db, { now: at, provider })
+    const sweep = (at: Date) => reconcilePayments(api.db, { now: at, provider, issuer: TEST_RECEIPT_ISSUER })
 
     // a: the hold ends while the card check is open in the browser, and Stripe.js pays before our cancel reaches
     // Stripe. The browser's confirm settles it: the seat is still free, so a has it.
     const pa = await holdOf(a!)
-    expect(await expireHold(api.db, pa.purchaseId, { now: ended, provider })).toBe('changed')
+    expect(
+      await expireHold(api.db, pa.purchaseId, { now: ended, provider, issuer: TEST_RECEIPT_ISSUER }),
+    ).toBe('changed')
     stub.pay(pa.intent)
     expect((await call(a!, 'POST', `/v1/payments/${pa.paymentId}/confirm`, {})).status).toBe(200)
     expect(await statusOf(pa.purchaseId)).toBe('reserved')
 
     // b: the same, but the browser's confirm never arrives and neither does the webhook: the sweep settles it.
     const pb = await holdOf(b!)
-    await expireHold(api.db, pb.purchaseId, { now: ended, provider })
+    await expireHold(api.db, pb.purchaseId, { now: ended, provider, issuer: TEST_RECEIPT_ISSUER })
     stub.pay(pb.intent)
     await sweep(new Date(ended.getTime() + 2 * MINUTE))
     expect(await statusOf(pb.purchaseId)).toBe('reserved')
@@ -1611,7 +1745,7 @@ describe('the Stripe adapter (a local stub of its API, webhooks signed by the SD
     // seat again meanwhile: c's confirm says so, and c's payment is refunded in full.
     ok(await call(a!, 'POST', `/v1/purchases/${pa.purchaseId}/cancel`))
     const pc = await holdOf(c!)
-    await expireHold(api.db, pc.purchaseId, { now: ended, provider })
+    await expireHold(api.db, pc.purchaseId, { now: ended, provider, issuer: TEST_RECEIPT_ISSUER })
     await holdOf(a!)
     stub.pay(pc.intent)
     const refused = await call(c!, 'POST', `/v1/payments/${pc.paymentId}/confirm`, {})
@@ -1628,15 +1762,23 @@ describe('the Stripe adapter (a local stub of its API, webhooks signed by the SD
     expect(held.status, JSON.stringify(held.body)).toBe(201)
     const paymentId = Number(held.body.payment.id)
     const ended = new Date(api.now.getTime() + 11 * MINUTE)
-    await expireHold(api.db, Number(held.body.id), { now: ended, provider })
+    await expireHold(api.db, Number(held.body.id), { now: ended, provider, issuer: TEST_RECEIPT_ISSUER })
     const [given] = await api.db.select().from(payments).where(eq(payments.id, paymentId))
     expect(given).toMatchObject({ status: 'canceled', lastAttemptAt: ended })
     // Its cancel job has not reached Stripe: the sweep a minute later cancels it there.
     expect(stub.intents.get(given!.providerRef!)!.status).toBe('requires_payment_method')
-    await reconcilePayments(api.db, { now: new Date(ended.getTime() + 2 * MINUTE), provider })
+    await reconcilePayments(api.db, {
+      now: new Date(ended.getTime() + 2 * MINUTE),
+      provider,
+      issuer: TEST_RECEIPT_ISSUER,
+    })
     expect(stub.intents.get(given!.providerRef!)!.status).toBe('canceled')
     // The next sweep sees it cancelled at Stripe too: out of the sweep for good.
-    await reconcilePayments(api.db, { now: new Date(ended.getTime() + 4 * MINUTE), provider })
+    await reconcilePayments(api.db, {
+      now: new Date(ended.getTime() + 4 * MINUTE),
+      provider,
+      issuer: TEST_RECEIPT_ISSUER,
+    })
     const [out] = await api.db.select().from(payments).where(eq(payments.id, paymentId))
     expect(out).toMatchObject({ status: 'canceled', lastAttemptAt: null })
   })

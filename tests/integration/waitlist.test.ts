@@ -30,7 +30,7 @@ import { type JobHandler, startJobRunner } from '../../app/jobs/runner.server'
 import { formatRunJa } from '../../app/lib/format'
 import { setNotificationPreference } from '../../app/notifications/preferences.server'
 import { embeddedPaymentProvider } from '../../app/payments/embedded.server'
-import { type CallResult, setupApi, type TestApi } from './support/api'
+import { type CallResult, setupApi, TEST_RECEIPT_ISSUER, type TestApi } from './support/api'
 import { TEST_ISSUER } from './support/constants'
 import { appJobHandlers } from './support/jobs'
 import { testMailSettings } from './support/mail'
@@ -1031,7 +1031,9 @@ describe('a booking made with an offer, left unpaid', () => {
     expect(first.status).toBe('pending')
     expect((await entryOf(ea.id)).status).toBe('booked')
     // The hold's time runs out unpaid, hours before the offer's.
-    expect(await expireHold(api.db, first.id, { now: at(3 * HOUR), provider })).toBe('changed')
+    expect(
+      await expireHold(api.db, first.id, { now: at(3 * HOUR), provider, issuer: TEST_RECEIPT_ISSUER }),
+    ).toBe('changed')
     expect((await entryOf(ea.id)).status).toBe('offered')
     expect(await seats(full.scheduleId)).toMatchObject({ purchased: 0, held: 1, live: 0, offered: 1 })
     expect((await entryOf(eb.id)).status).toBe('waiting')
@@ -1057,7 +1059,9 @@ describe('a booking made with an offer, left unpaid', () => {
     expectOk(await call(b, 'DELETE', `/v1/waitlist/${eb.id}`, undefined, at(3 * HOUR)))
     // A books the free seat without an offer and leaves it unpaid: nothing comes back to the old offer.
     const plain = await book(at(4 * HOUR))
-    expect(await expireHold(api.db, plain.id, { now: at(5 * HOUR), provider })).toBe('changed')
+    expect(
+      await expireHold(api.db, plain.id, { now: at(5 * HOUR), provider, issuer: TEST_RECEIPT_ISSUER }),
+    ).toBe('changed')
     expect((await entryOf(ea.id)).status).toBe('booked')
     expect(await seats(full.scheduleId)).toMatchObject({ purchased: 0, held: 0, live: 0, offered: 0 })
   })
@@ -1067,7 +1071,9 @@ describe('a booking made with an offer, left unpaid', () => {
     const booked = await book(at(2 * HOUR))
     expect((await entryOf(ea.id)).status).toBe('booked')
     expectOk(await setPublished(full, false, at(2 * HOUR + MINUTE)))
-    expect(await expireHold(api.db, booked.id, { now: at(3 * HOUR), provider })).toBe('changed')
+    expect(
+      await expireHold(api.db, booked.id, { now: at(3 * HOUR), provider, issuer: TEST_RECEIPT_ISSUER }),
+    ).toBe('changed')
     // Not an offer of a class nobody can book (it would run out unseen, and a lose their place).
     expect(await entryOf(ea.id)).toMatchObject({ status: 'waiting', offerExpiresAt: null })
     expect(await seats(full.scheduleId)).toMatchObject({ purchased: 0, held: 0, offered: 0 })
@@ -1082,7 +1088,7 @@ describe('a booking made with an offer, left unpaid', () => {
     const { full, ea, book, provider } = await offeredToFirst()
     const booked = await book(at(2 * HOUR))
     const [expired, unpublished] = await Promise.all([
-      expireHold(api.db, booked.id, { now: at(3 * HOUR), provider }),
+      expireHold(api.db, booked.id, { now: at(3 * HOUR), provider, issuer: TEST_RECEIPT_ISSUER }),
       setPublished(full, false, at(3 * HOUR)),
     ])
     expect(expired).toBe('changed')
@@ -1094,10 +1100,14 @@ describe('a booking made with an offer, left unpaid', () => {
   it('money for that unpaid booking arriving late takes the seat its offer holds, not a refund', async () => {
     const { full, ea, book, provider } = await offeredToFirst()
     const booked = await book(at(2 * HOUR))
-    expect(await expireHold(api.db, booked.id, { now: at(3 * HOUR), provider })).toBe('changed')
+    expect(
+      await expireHold(api.db, booked.id, { now: at(3 * HOUR), provider, issuer: TEST_RECEIPT_ISSUER }),
+    ).toBe('changed')
     expect((await entryOf(ea.id)).status).toBe('offered')
     const [payment] = await api.db.select().from(payments).where(eq(payments.purchaseId, booked.id))
-    expect(await settlePayment(api.db, payment!.id, at(3 * HOUR + MINUTE))).toBe('reserved')
+    expect(
+      await settlePayment(api.db, payment!.id, { now: at(3 * HOUR + MINUTE), issuer: TEST_RECEIPT_ISSUER }),
+    ).toBe('reserved')
     expect((await entryOf(ea.id)).status).toBe('booked')
     expect(await seats(full.scheduleId)).toMatchObject({ purchased: 1, held: 0, live: 1, offered: 0 })
   })

@@ -1,5 +1,4 @@
 import { createRoute } from '@hono/zod-openapi'
-import { appConfig } from '../../../app.config'
 import { IdParams } from '../../contract/v1/common'
 import {
   BankAccount,
@@ -24,6 +23,7 @@ import {
   handleProviderEvent,
   type PaymentDeps,
   paymentHistory,
+  type ReceiptIssuer,
   receiptOf,
   setReceiptName,
 } from '../services/payments'
@@ -32,8 +32,8 @@ import { purchaseById } from '../services/purchases'
 
 export interface PaymentRouteOptions {
   payment: () => PaymentProvider
-  /** 適格請求書発行事業者登録番号 printed on receipts. */
-  registrationNumber: () => string | null
+  /** Who issues receipts now (the platform's name and 適格請求書発行事業者登録番号), recorded on each payment. */
+  issuer: () => ReceiptIssuer
   /** The key that encrypts teachers' bank accounts. */
   dataSecret: () => string
 }
@@ -49,6 +49,7 @@ export function registerPaymentRoutes(app: ApiApp, deps: RouteDeps, options: Pay
       return deps.now()
     },
     provider: options.payment(),
+    issuer: options.issuer(),
   })
   const checkout = async (userId: number, paymentId: number) => {
     const db = await deps.getDb()
@@ -141,10 +142,7 @@ export function registerPaymentRoutes(app: ApiApp, deps: RouteDeps, options: Pay
   )
 
   const receipt = async (userId: number, paymentId: number) =>
-    receiptOf(await deps.getDb(), userId, paymentId, {
-      name: appConfig.siteName,
-      registrationNumber: options.registrationNumber(),
-    })
+    receiptOf(await deps.getDb(), userId, paymentId, options.issuer())
 
   app.openapi(
     createRoute({
@@ -203,7 +201,7 @@ export function registerPaymentRoutes(app: ApiApp, deps: RouteDeps, options: Pay
       throw err
     }
     // Each refusal counts against its member's card-testing limit, as a refusal through confirm does.
-    const outcome = await handleProviderEvent(await deps.getDb(), provider, event, deps.now(), (userId) =>
+    const outcome = await handleProviderEvent(await deps.getDb(), provider, event, paymentDeps(), (userId) =>
       deps.rateLimit('paymentDeclines', String(userId)).catch(() => {}),
     )
     return c.json({ received: true, outcome }, 200)

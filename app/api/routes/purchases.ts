@@ -4,6 +4,7 @@ import { CreatePurchaseBody, Purchase, PurchaseList, PurchaseListQuery } from '.
 import type { PaymentProvider } from '../../payments/provider.server'
 import { requireUser } from '../auth'
 import { type ApiApp, bearer, errors, json, type RouteDeps } from '../openapi'
+import type { ReceiptIssuer } from '../services/payments'
 import { cancelPurchase, createPurchase, listPurchases } from '../services/purchases'
 
 export interface PurchaseRouteOptions {
@@ -11,6 +12,8 @@ export interface PurchaseRouteOptions {
   payment: () => PaymentProvider
   /** COMMISSION_RATE; read when a purchase is made. */
   commissionRate: () => number
+  /** Who issues receipts now: recorded on a payment a cancellation finds already taken. */
+  issuer: () => ReceiptIssuer
 }
 
 export function registerPurchaseRoutes(app: ApiApp, deps: RouteDeps, options: PurchaseRouteOptions) {
@@ -74,6 +77,7 @@ export function registerPurchaseRoutes(app: ApiApp, deps: RouteDeps, options: Pu
         await cancelPurchase(await deps.getDb(), c.var.user.id, c.req.valid('param').id, {
           now: deps.now(),
           provider: options.payment(),
+          issuer: options.issuer(),
         }),
         200,
       ),

@@ -55,7 +55,20 @@ export interface PaymentDeps {
   now: Date
   /** The configured provider, for new payments; older payments are served by the provider that took them. */
   provider: PaymentProvider
+  /** Who issues receipts now: recorded on each payment as it succeeds. */
+  issuer: ReceiptIssuer
 }
+
+/** The platform as a receipt names it: its name and 適格請求書発行事業者登録番号 (null: not registered). */
+export interface ReceiptIssuer {
+  name: string
+  registrationNumber: string | null
+}
+
+/** What settling a payment needs: the time it is recorded and the receipt's issuer. */
+export type SettleDeps = Pick<PaymentDeps, 'now' | 'issuer'>
+/** What a call to the provider that never settles a payment needs. */
+export type ProviderDeps = Pick<PaymentDeps, 'now' | 'provider'>
 
 const holdEnded = () =>
   new ApiError(
@@ -147,7 +160,7 @@ export async function createAtProvider(
   db: Db,
   paymentId: number,
   description: string,
-  deps: PaymentDeps,
+  deps: ProviderDeps,
 ): Promise<string | null> {
   const [p] = await db
     .select({ amount: payments.amount, purchaseId: payments.purchaseId, providerRef: payments.providerRef })
@@ -293,7 +306,7 @@ export async function expireHold(
       .then(() => providerFor(db, deps.provider, provider).retrieve(providerRef))
       .catch(() => undefined)
     if (state?.status === 'succeeded') {
-      await settlePayment(db, row.paymentId, deps.now)
+      await settlePayment(db, row.paymentId, deps)
       return 'changed'
     }
     // Paid within the hold and still being confirmed (the card's bank has not answered): the hold is extended a
@@ -355,7 +368,7 @@ export async function paymentBeforeGivingUp(
     .catch(() => undefined)
   if (state?.status === 'succeeded') {
     // Settled meanwhile by the webhook or the hold's job ('already'): booked, unless that found no seat.
-    const settled = await settlePayment(db, p.id, deps.now)
+    const settled = await settlePayment(db, p.id, deps)
     if (settled !== 'already') return settled
     const [now] = await db
       .select({ status: purchases.status })
@@ -367,7 +380,7 @@ export async function paymentBeforeGivingUp(
 }
 
 /** Job `payments.cancel`: the provider forgets a payment that will not be paid (a paid one it keeps). */
-export async function cancelAtProvider(db: Db, paymentId: number, deps: PaymentDeps): Promise<void> {
+export async function cancelAtProvider(db: Db, paymentId: number, deps: ProviderDeps): Promise<void> {
   const [p] = await db
     .select({ provider: payments.provider, ref: payments.providerRef, status: payments.status })
     .from(payments)
@@ -442,7 +455,7 @@ export async function confirmPayment(
     if (state?.status !== 'succeeded')
       // The teacher cancelled the lesson during the checkout: that, not the 10 minutes, ended the hold.
       throw p.scheduleCanceled ? new ApiError(409, 'canceled', 'この日程は中止になりました') : holdEnded()
-    if ((await settlePayment(db, p.id, deps.now)) === 'refunded') throw refundedNoSeat()
+    if ((await settlePayment(db, p.id, deps)) === 'refunded') throw refundedNoSeat()
     return
   }
   const provider = providerFor(db, deps.provider, p.provider)
@@ -477,7 +490,7 @@ export async function confirmPayment(
     if (err instanceof PaymentProviderError) throw paymentUnavailable()
     throw err
   }
-  if (state.status === 'succeeded' && (await settlePayment(db, p.id, deps.now)) === 'refunded')
+  if (state.status === 'succeeded' && (await settlePayment(db, p.id, deps)) === 'refunded')
     throw refundedNoSeat()
 }
 
@@ -495,7 +508,7 @@ export const refundedNoSeat = () =>
 export async function settlePayment(
   db: Db,
   paymentId: number,
-  now: Date,
+  deps: SettleDeps,
 ): Promise<'reserved' | 'refunded' | 'already'> {
   const [ref] = await db
     .select({ purchaseId: payments.purchaseId })
@@ -511,9 +524,17 @@ export async function settlePayment(
     const purchase = await lockSeatRows(tx, seat.classWorkId, seat.scheduleId, ref.purchaseId)
     const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update')
     if (payment!.status === 'succeeded') return 'already' as const
+    const now = deps.now
     await tx
       .update(payments)
-      .set({ status: 'succeeded', succeededAt: now, failureCode: null, failureMessage: null })
+      .set({
+        status: 'succeeded',
+        succeededAt: now,
+        failureCode: null,
+        failureMessage: null,
+        receiptIssuerName: deps.issuer.name,
+        receiptRegistrationNumber: deps.issuer.registrationNumber,
+      })
       .where(eq(payments.id, paymentId))
     const reserve = async () => {
       await tx
@@ -639,7 +660,7 @@ export const refundKey = (refundId: number, attempt: number) =>
  * Job `payments.refund`: the provider refunds, keyed by our refund's id — a run repeated after a crash (the
  * provider refunded, our record was lost) gets the same refund back instead of a second one.
  */
-export async function runRefund(db: Db, refundId: number, deps: PaymentDeps): Promise<void> {
+export async function runRefund(db: Db, refundId: number, deps: ProviderDeps): Promise<void> {
   const [r] = await db
     .select({
       status: refunds.status,
@@ -742,7 +763,7 @@ export async function reconcilePayments(db: Db, deps: PaymentDeps, batch = 100):
       continue
     }
     if (state.status === 'succeeded') {
-      await settlePayment(db, p.id, deps.now)
+      await settlePayment(db, p.id, deps)
       settled++
     } else if (state.status === 'canceled') {
       // Nothing more can happen to it: out of the sweep.
@@ -800,7 +821,7 @@ export async function handleProviderEvent(
   db: Db,
   provider: PaymentProvider,
   event: ProviderEvent,
-  now: Date,
+  deps: SettleDeps,
   /** A card refused in the browser (Stripe.js tries cards at Stripe, never through our confirm): counted here. */
   onDeclined: (userId: number) => Promise<void> = async () => {},
 ): Promise<'handled' | 'duplicate' | 'ignored'> {
@@ -816,7 +837,7 @@ export async function handleProviderEvent(
       .from(payments)
       .where(and(eq(payments.provider, provider.name), eq(payments.providerRef, event.ref)))
     if (p && event.type === 'payment_succeeded') {
-      await settlePayment(db, p.id, now)
+      await settlePayment(db, p.id, deps)
       outcome = 'handled'
     } else if (p && event.type === 'payment_failed') {
       const state = await provider.retrieve(event.ref)
@@ -916,7 +937,7 @@ export async function checkoutOf(
       // Paid in the browser (Stripe.js) while our confirm call failed, and the webhook is not here yet: the page
       // reloaded as its message asks must show the booking (or, with no seat left, the refund), not a card form
       // and 支払いをやめる.
-      await settlePayment(db, p.id, deps.now)
+      await settlePayment(db, p.id, deps)
       p = await ownPayment(db, userId, paymentId)
     } else if (payable && !cardsPaused) clientSecret = state?.clientSecret ?? null
   }
@@ -1034,12 +1055,16 @@ export async function paymentHistory(
   }
 }
 
-/** GET /v1/payments/{id}/receipt: the 領収書 of a payment that succeeded. */
+/**
+ * GET /v1/payments/{id}/receipt: the 領収書 of a payment that succeeded, issued as the platform stood then (a
+ * receipt printed again after the platform registered for the invoice system must not gain a number it did not
+ * carry). `current` names the issuer only for payments recorded before the issuer was (migration 0043).
+ */
 export async function receiptOf(
   db: Db,
   userId: number,
   paymentId: number,
-  platform: { name: string; registrationNumber: string | null },
+  current: ReceiptIssuer,
 ): Promise<PaymentReceipt> {
   const [row] = await selectHistory(db, {
     status: payments.status,
@@ -1047,16 +1072,20 @@ export async function receiptOf(
     amount: payments.amount,
     tax: payments.taxAmount,
     name: payments.receiptName,
+    issuerName: payments.receiptIssuerName,
+    registrationNumber: payments.receiptRegistrationNumber,
     refunded: sql<number>`coalesce((select ${refunds.amount} from ${refunds} where ${refunds.paymentId} = ${payments.id} and ${refunds.status} = 'succeeded'), 0)::int`,
   }).where(and(eq(payments.id, paymentId), eq(payments.userId, userId)))
   if (row?.status !== 'succeeded' || !row.at) throw notFound('領収書')
+  const issuer =
+    row.issuerName === null ? current : { name: row.issuerName, registrationNumber: row.registrationNumber }
   return {
     payment_id: paymentId,
     number: receiptNumber(paymentId),
     issued_at: iso(row.at),
     name: row.name,
-    platform_name: platform.name,
-    registration_number: platform.registrationNumber,
+    platform_name: issuer.name,
+    registration_number: issuer.registrationNumber,
     item: {
       class_title: row.title!,
       schedule_started_at: iso(row.startedAt!),

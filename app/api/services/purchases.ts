@@ -24,6 +24,7 @@ import { courseLessonsOf, lessonJson, lessonsOr } from './lessons'
 import {
   createAtProvider,
   openPayment,
+  type PaymentDeps,
   paymentBeforeGivingUp,
   paymentsOfPurchases,
   refundedNoSeat,
@@ -273,7 +274,7 @@ export async function cancelPurchase(
   db: Db,
   userId: number,
   purchaseId: number,
-  deps: Pick<PurchaseDeps, 'now' | 'provider'>,
+  deps: PaymentDeps,
 ): Promise<Purchase> {
   // A held seat's payment may be paid, or being confirmed, at the provider already (asked outside the locks).
   const atProvider = await paymentBeforeGivingUp(db, userId, purchaseId, deps)

@@ -108,7 +108,7 @@ export const PaymentReceipt = z.object({
   /** 宛名: set once by the member; null until then. */
   name: z.string().nullable(),
   platform_name: z.string(),
-  /** 適格請求書発行事業者登録番号, when the platform is registered. */
+  /** 適格請求書発行事業者登録番号, when the platform was registered as the payment went through. */
   registration_number: z.string().nullable(),
   item: z.object({
     class_title: z.string(),

@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm'
 import { type ApiDeps, createApiApp } from '../../../app/api/app'
 import type { ApiApp } from '../../../app/api/openapi'
 import { users } from '../../../app/db/schema'
+import { currentReceiptIssuer } from '../../../app/payments/runtime.server'
 import { TEST_ISSUER } from './constants'
 import { openTestDatabase, type TestDatabase } from './test-db'
 import { testAuth, tokenFor } from './tokens'
@@ -95,6 +96,9 @@ export async function setupApi(deps: Omit<ApiDeps, 'getDb' | 'auth'> = {}): Prom
 }
 
 /** The embedded provider's card that always pays. */
+/** Who the app issues receipts as in tests: what a payment service outside a request records (the default). */
+export const TEST_RECEIPT_ISSUER = currentReceiptIssuer()
+
 export const TEST_CARD = { number: '4242 4242 4242 4242', exp_month: 12, exp_year: 2099, cvc: '123' }
 
 /** Reserves with `token` and pays a held seat with the test card; see TestApi.book. */

@@ -5,7 +5,7 @@ import { type JobHandler, startJobRunner } from '../../../app/jobs/runner.server
 import { type NotificationDeps, notificationHandlers } from '../../../app/notifications/handlers.server'
 import { embeddedPaymentProvider } from '../../../app/payments/embedded.server'
 import { paymentHandlers } from '../../../app/payments/jobs.server'
-import type { TestApi } from './api'
+import { TEST_RECEIPT_ISSUER, type TestApi } from './api'
 import { testMailSettings } from './mail'
 
 /**
@@ -15,7 +15,10 @@ import { testMailSettings } from './mail'
 export function appJobHandlers(deps: NotificationDeps) {
   return {
     ...notificationHandlers(deps),
-    ...paymentHandlers({ provider: (db) => embeddedPaymentProvider(async () => db) }),
+    ...paymentHandlers({
+      provider: (db) => embeddedPaymentProvider(async () => db),
+      issuer: () => TEST_RECEIPT_ISSUER,
+    }),
     [RUBY_FILL_KIND]: rubyFillHandler(async () => {}),
   }
 }
