@@ -55,7 +55,7 @@ async function lockOwnedOrganization(
   strength: 'no key update' | 'update' = 'no key update',
 ) {
   const [org] = await tx.select().from(organizations).where(eq(organizations.ownerId, userId)).for(strength)
-  if (!org) throw notFound('組織')
+  if (!org) throw notFound('団体')
   return org
 }
 
@@ -241,7 +241,7 @@ export async function removeMember(db: Db, user: UserRow, memberId: number): Pro
     .select({ id: organizations.id })
     .from(organizations)
     .where(eq(organizations.ownerId, user.id))
-  if (!owned) throw notFound('組織')
+  if (!owned) throw notFound('団体')
   await requireRemovable(db, owned.id, memberId)
   await regenerateInvitationCode(db, user)
   await transaction(db, async (tx) => {
@@ -269,7 +269,7 @@ export async function removeMember(db: Db, user: UserRow, memberId: number): Pro
 export async function leaveOrganization(db: Db, user: UserRow): Promise<void> {
   await transaction(db, async (tx) => {
     const first = await membership(tx, user.id)
-    if (!first) throw notFound('組織')
+    if (!first) throw notFound('団体')
     await tx
       .select({ id: organizations.id })
       .from(organizations)
@@ -277,7 +277,7 @@ export async function leaveOrganization(db: Db, user: UserRow): Promise<void> {
       .for('no key update')
     await lockTeacherRow(tx, user.id)
     const m = await membership(tx, user.id)
-    if (!m) throw notFound('組織')
+    if (!m) throw notFound('団体')
     if (m.role === 'owner')
       throw new ApiError(
         422,

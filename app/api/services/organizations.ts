@@ -67,7 +67,7 @@ async function members(
 
 export async function organizationDeepMe(db: Db, userId: number): Promise<OrganizationDeepMe> {
   const m = await membershipOf(db, userId)
-  if (!m) throw notFound('所属している組織')
+  if (!m) throw notFound('所属している団体')
   const [memberList, counts] = await Promise.all([
     members(db, m.org.id, { userId, isOwner: m.role === 'owner' }),
     db

@@ -276,7 +276,7 @@ export async function organizationSales(
     .innerJoin(orgUsers, and(eq(orgUsers.organizationId, organizations.id), eq(orgUsers.userId, user.id)))
     .where(and(eq(organizations.ownerId, user.id), eq(orgUsers.role, 'owner')))
     .limit(1)
-  if (!org) throw notFound('組織')
+  if (!org) throw notFound('団体')
   const m = month ?? tokyoMonth(now)
   const ofOrg = and(eq(purchases.organizationId, org.id), inMonth(m))
   const [byTeacher, members] = await Promise.all([

@@ -8,6 +8,7 @@ import { ScrollRegion } from '~/components/ui/scroll-region'
 import { JoinOrganizationBody } from '~/contract/v1/org-management'
 import type { OrganizationDeepMe, OrgUser } from '~/contract/v1/organizations'
 import type { OrganizationSales } from '~/contract/v1/sales'
+import type { ActionResult } from '~/lib/action-result'
 import { addressName, formatDateJa, groupDigits } from '~/lib/format'
 import { formatMonthJa, shiftMonth } from '~/lib/month'
 import { CreateNeedsVerification } from './create-needs-verification'
@@ -44,6 +45,44 @@ export function OrganizationPage({ month }: { month?: string }) {
   )
 }
 
+/**
+ * One confirm-then-act flow of this page: the dialog's subject (a member, or `true`), the write, what follows. A
+ * refusal is shown as the API words it; a 404 (the member left, or the organisation changed hands or the caller was
+ * removed in another tab) also closes the dialog and shows the page as it is now.
+ */
+function useConfirmedAction<S>(
+  act: (subject: S) => Promise<ActionResult<unknown>>,
+  texts: { done: (subject: S) => string; failed: string },
+) {
+  const [subject, setSubject] = useState<S | null>(null)
+  const [pending, setPending] = useState(false)
+  const queryClient = useQueryClient()
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['organization'] })
+  async function confirm() {
+    if (subject === null) return
+    setPending(true)
+    try {
+      const result = await act(subject)
+      if (!result.ok) {
+        showErrorSnackbar(result.message)
+        if (result.status === 404) {
+          setSubject(null)
+          await refresh()
+        }
+        return
+      }
+      setSubject(null)
+      await refresh()
+      showSnackbar({ message: texts.done(subject) })
+    } catch {
+      showErrorSnackbar(texts.failed)
+    } finally {
+      setPending(false)
+    }
+  }
+  return { subject, open: setSubject, close: () => setSubject(null), pending, confirm }
+}
+
 function OrganizationSummary({ org }: { org: OrganizationDeepMe }) {
   return (
     <section className="mt-6 rounded-2xl border border-slate-200 bg-white p-6" aria-labelledby="org-name">
@@ -76,28 +115,11 @@ function OrganizationSummary({ org }: { org: OrganizationDeepMe }) {
 }
 
 function InvitationCodePanel({ code }: { code: string }) {
-  const [open, setOpen] = useState(false)
-  const [pending, setPending] = useState(false)
   const regenerate = useServerFn(regenerateCode)
-  const queryClient = useQueryClient()
-
-  async function onRegenerate() {
-    setPending(true)
-    try {
-      const result = await regenerate()
-      if (!result.ok) {
-        showErrorSnackbar(result.message)
-        return
-      }
-      setOpen(false)
-      await queryClient.invalidateQueries({ queryKey: ['organization'] })
-      showSnackbar({ message: '招待コードを作り直しました' })
-    } catch {
-      showErrorSnackbar('招待コードを作り直せませんでした')
-    } finally {
-      setPending(false)
-    }
-  }
+  const dialog = useConfirmedAction(() => regenerate(), {
+    done: () => '招待コードを作り直しました',
+    failed: '招待コードを作り直せませんでした',
+  })
 
   return (
     <section className="mt-6 rounded-2xl border border-slate-200 bg-white p-6" aria-labelledby="code-heading">
@@ -113,20 +135,20 @@ function InvitationCodePanel({ code }: { code: string }) {
       <button
         type="button"
         className="btn-outline mt-4 px-4 py-2"
-        onClick={() => setOpen(true)}
+        onClick={() => dialog.open(true)}
         data-testid="regenerate-code"
       >
         コードを作り直す
       </button>
       <Modal
-        open={open}
-        onOpenChange={setOpen}
+        open={dialog.subject !== null}
+        onOpenChange={(o) => (o ? null : dialog.close())}
         title="招待コードを作り直しますか？"
         message="今のコードは使えなくなります。"
         testId="regenerate-dialog"
         buttons={[
-          { text: 'やめる', color: 'outline', onClick: () => setOpen(false) },
-          { text: '作り直す', color: 'primary', disable: pending, onClick: onRegenerate },
+          { text: 'やめる', color: 'outline', onClick: dialog.close },
+          { text: '作り直す', color: 'primary', disable: dialog.pending, onClick: dialog.confirm },
         ]}
       />
     </section>
@@ -135,61 +157,19 @@ function InvitationCodePanel({ code }: { code: string }) {
 
 /** Members are teachers, named as mail names them (addressName): 「ゆい 先生」, 「けんた先生」 (not 「けんた先生さん」). */
 function Members({ org }: { org: OrganizationDeepMe }) {
-  const [target, setTarget] = useState<OrgUser | null>(null)
-  const [heir, setHeir] = useState<OrgUser | null>(null)
-  const [pending, setPending] = useState(false)
   const remove = useServerFn(removeMember)
   const transfer = useServerFn(transferOwnership)
-  const queryClient = useQueryClient()
+  const removal = useConfirmedAction((m: OrgUser) => remove({ data: { userId: m.user_id } }), {
+    done: () => 'メンバーを外しました',
+    failed: 'メンバーを外せませんでした',
+  })
+  const handOver = useConfirmedAction((m: OrgUser) => transfer({ data: { userId: m.user_id } }), {
+    done: (m) => `${addressName(m.nickname, true)}にオーナーを譲りました`,
+    failed: 'オーナーを譲れませんでした',
+  })
   const isOwner = org.my_role === 'owner'
-
-  async function onTransfer() {
-    if (!heir) return
-    setPending(true)
-    try {
-      const result = await transfer({ data: { userId: heir.user_id } })
-      if (!result.ok) {
-        showErrorSnackbar(result.message)
-        // Gone already (they left, or the organisation changed hands in another tab): show the page as it is now.
-        if (result.status === 404) {
-          setHeir(null)
-          await queryClient.invalidateQueries({ queryKey: ['organization'] })
-        }
-        return
-      }
-      setHeir(null)
-      await queryClient.invalidateQueries({ queryKey: ['organization'] })
-      showSnackbar({ message: `${addressName(heir.nickname, true)}にオーナーを譲りました` })
-    } catch {
-      showErrorSnackbar('オーナーを譲れませんでした')
-    } finally {
-      setPending(false)
-    }
-  }
-
-  async function onRemove() {
-    if (!target) return
-    setPending(true)
-    try {
-      const result = await remove({ data: { userId: target.user_id } })
-      if (!result.ok) {
-        showErrorSnackbar(result.message)
-        // Gone already (they left, or another tab removed them): show the list as it is now.
-        if (result.status === 404) {
-          setTarget(null)
-          await queryClient.invalidateQueries({ queryKey: ['organization'] })
-        }
-        return
-      }
-      setTarget(null)
-      await queryClient.invalidateQueries({ queryKey: ['organization'] })
-      showSnackbar({ message: 'メンバーを外しました' })
-    } catch {
-      showErrorSnackbar('メンバーを外せませんでした')
-    } finally {
-      setPending(false)
-    }
-  }
+  const target = removal.subject
+  const heir = handOver.subject
 
   return (
     <section className="mt-6" aria-labelledby="members-heading">
@@ -221,7 +201,7 @@ function Members({ org }: { org: OrganizationDeepMe }) {
                 <button
                   type="button"
                   className="btn-ghost px-3 py-1 text-sm"
-                  onClick={() => setHeir(m)}
+                  onClick={() => handOver.open(m)}
                   aria-label={`${addressName(m.nickname, true)}にオーナーを譲る`}
                   data-testid="transfer-ownership"
                 >
@@ -230,7 +210,7 @@ function Members({ org }: { org: OrganizationDeepMe }) {
                 <button
                   type="button"
                   className="btn-ghost px-3 py-1 text-sm text-red-dark"
-                  onClick={() => setTarget(m)}
+                  onClick={() => removal.open(m)}
                   aria-label={`${addressName(m.nickname, true)}を団体から外す`}
                 >
                   外す
@@ -242,24 +222,24 @@ function Members({ org }: { org: OrganizationDeepMe }) {
       </ul>
       <Modal
         open={target !== null}
-        onOpenChange={(o) => (o ? null : setTarget(null))}
+        onOpenChange={(o) => (o ? null : removal.close())}
         title={`${target ? addressName(target.nickname, true) : ''}を団体から外しますか？`}
         message="その先生のクラスは団体のクラスではなくなります。招待コードは新しくなり、今のコードでは参加できなくなります。"
         testId="remove-member-dialog"
         buttons={[
-          { text: 'やめる', color: 'outline', onClick: () => setTarget(null) },
-          { text: '外す', color: 'danger', disable: pending, onClick: onRemove },
+          { text: 'やめる', color: 'outline', onClick: removal.close },
+          { text: '外す', color: 'danger', disable: removal.pending, onClick: removal.confirm },
         ]}
       />
       <Modal
         open={heir !== null}
-        onOpenChange={(o) => (o ? null : setHeir(null))}
+        onOpenChange={(o) => (o ? null : handOver.close())}
         title={`${heir ? addressName(heir.nickname, true) : ''}に団体のオーナーを譲りますか？`}
         message="譲ると、あなたはメンバーになり、団体の情報、招待コード、メンバーと売上は新しいオーナーが管理します。元に戻すには、新しいオーナーに譲り返してもらう必要があります。"
         testId="transfer-ownership-dialog"
         buttons={[
-          { text: 'やめる', color: 'outline', onClick: () => setHeir(null) },
-          { text: '譲る', color: 'primary', disable: pending, onClick: onTransfer },
+          { text: 'やめる', color: 'outline', onClick: handOver.close },
+          { text: '譲る', color: 'primary', disable: handOver.pending, onClick: handOver.confirm },
         ]}
       />
     </section>
@@ -268,28 +248,11 @@ function Members({ org }: { org: OrganizationDeepMe }) {
 
 /** A member leaves (the owner cannot: the organisation would have nobody to manage it). */
 function LeaveOrganization({ name }: { name: string }) {
-  const [open, setOpen] = useState(false)
-  const [pending, setPending] = useState(false)
   const leave = useServerFn(leaveOrganization)
-  const queryClient = useQueryClient()
-
-  async function onLeave() {
-    setPending(true)
-    try {
-      const result = await leave()
-      if (!result.ok) {
-        showErrorSnackbar(result.message)
-        return
-      }
-      setOpen(false)
-      await queryClient.invalidateQueries({ queryKey: ['organization'] })
-      showSnackbar({ message: `${name}を抜けました` })
-    } catch {
-      showErrorSnackbar('団体を抜けられませんでした')
-    } finally {
-      setPending(false)
-    }
-  }
+  const dialog = useConfirmedAction(() => leave(), {
+    done: () => `${name}を抜けました`,
+    failed: '団体を抜けられませんでした',
+  })
 
   return (
     <section className="mt-6" aria-labelledby="leave-heading">
@@ -302,20 +265,20 @@ function LeaveOrganization({ name }: { name: string }) {
       <button
         type="button"
         className="btn-outline mt-3 px-4 py-2 text-red-dark"
-        onClick={() => setOpen(true)}
+        onClick={() => dialog.open(true)}
         data-testid="leave-organization"
       >
         団体を抜ける
       </button>
       <Modal
-        open={open}
-        onOpenChange={setOpen}
+        open={dialog.subject !== null}
+        onOpenChange={(o) => (o ? null : dialog.close())}
         title={`${name}を抜けますか？`}
         message="あなたのクラスは団体のクラスではなくなります。もう一度参加するには招待コードが必要です。"
         testId="leave-organization-dialog"
         buttons={[
-          { text: 'やめる', color: 'outline', onClick: () => setOpen(false) },
-          { text: '抜ける', color: 'danger', disable: pending, onClick: onLeave },
+          { text: 'やめる', color: 'outline', onClick: dialog.close },
+          { text: '抜ける', color: 'danger', disable: dialog.pending, onClick: dialog.confirm },
         ]}
       />
     </section>
