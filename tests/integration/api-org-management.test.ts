@@ -262,6 +262,27 @@ describe('at the same moment, and suspended accounts', () => {
     expect(own.map((c) => c.organizationId)).toEqual([null])
   })
 
+  it('a removal that the member’s own leave beats finds nothing (404) and leaves the invitation code as it was', async () => {
+    const [owner, leaver] = await freshTeachers('org-remove-late', 2)
+    expect((await api.as(owner!, 'POST', '/v1/organizations', orgBody)).status).toBe(201)
+    const code = await codeOf(owner!)
+    expect((await api.as(leaver!, 'POST', '/v1/org_users/join', { invitation_code: code })).status).toBe(200)
+    const leaverId = await api.userId(leaver!)
+    const [leaverRow] = await api.db.select().from(users).where(eq(users.sub, leaver!))
+    // The member's leave is committing (another instance) when the owner's removal arrives.
+    const removed = await whileHeld(
+      api,
+      async (tx) => {
+        await leaveOrganization(tx as unknown as Db, leaverRow!)
+      },
+      () => api.as(owner!, 'DELETE', `/v1/org_users/${leaverId}`),
+    )
+    expect([removed.status, removed.body.code]).toEqual([404, 'not_found'])
+    // Refused, it changed nothing: the member who left of their own accord may come back with the same code.
+    expect(await codeOf(owner!)).toBe(code)
+    expect((await api.as(leaver!, 'POST', '/v1/org_users/join', { invitation_code: code })).status).toBe(200)
+  })
+
   /** An organisation founded by a fresh owner, filled with `n` more members straight in the table; its code. */
   async function organizationWith(prefix: string, n: number) {
     const [owner] = await freshTeachers(`${prefix}-owner`, 1)

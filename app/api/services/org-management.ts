@@ -232,9 +232,11 @@ async function requireRemovable(tx: Db | Tx, organizationId: number, memberId: n
 
 /**
  * DELETE /v1/org_users/{user_id}: the owner removes a member (never the owner); their classes leave too, and the
- * teacher is mailed (notify.org_member, change 'removed'). The invitation code is made new first: the removed teacher
- * knows the old one and would otherwise join again at once. In its own short transaction, as regenerating does: the
- * code is a unique key (FOR UPDATE), which the removal must not hold while it waits for the member's classes (0015).
+ * teacher is mailed (notify.org_member, change 'removed'). The invitation code is made new in the same transaction:
+ * the removed teacher knows the old one and would otherwise join again at once, and a removal refused or cut off
+ * changes neither. The code is a unique key, so its update takes FOR UPDATE on the organisation; taken last, as the
+ * hand-over's owner_id is: a member creating a class holds their user row and then a key-share lock on the
+ * organisation, and FOR UPDATE before the member's row and classes would deadlock with them (0015).
  */
 export async function removeMember(db: Db, user: UserRow, memberId: number): Promise<OrgUser[]> {
   const [owned] = await db
@@ -243,7 +245,6 @@ export async function removeMember(db: Db, user: UserRow, memberId: number): Pro
     .where(eq(organizations.ownerId, user.id))
   if (!owned) throw notFound('団体')
   await requireRemovable(db, owned.id, memberId)
-  await regenerateInvitationCode(db, user)
   await transaction(db, async (tx) => {
     const org = await lockOwnedOrganization(tx, user.id)
     await requireRemovable(tx, org.id, memberId)
@@ -256,6 +257,10 @@ export async function removeMember(db: Db, user: UserRow, memberId: number): Pro
       .update(classWorks)
       .set({ organizationId: null })
       .where(and(eq(classWorks.teacherId, memberId), eq(classWorks.organizationId, org.id)))
+    await tx
+      .update(organizations)
+      .set({ invitationCode: newInvitationCode() })
+      .where(eq(organizations.id, org.id))
   })
   return orgUserList(db, user.id)
 }
