@@ -30,6 +30,10 @@ const routes: [string, string, unknown?][] = [
   ['GET', '/v1/sitemap_entries?page=2'],
   ['GET', '/v1/admin/suspensions?page=2'],
   ['PATCH', '/v1/users/me', { avatar_url: `/uploads/avatars/${'e'.repeat(32)}.webp` }],
+  ['GET', '/v1/payments/1/receipt'],
+  ['POST', '/v1/org_users/leave'],
+  ['POST', '/v1/org_users/2/transfer_ownership'],
+  ['DELETE', '/v1/org_users/2'],
 ]
 
 async function callAll(app: ReturnType<typeof createApiApp>) {
