@@ -1110,7 +1110,8 @@ export const payments = pgTable(
      * Who issued the receipt, as it stood when the payment went through: the platform's name and its
      * 適格請求書発行事業者登録番号 (null: not registered then). Written by the payment service with the status
      * (settlePayment), since the number comes from configuration the database cannot read. A payment recorded
-     * before migration 0043 or outside the service has no issuer name, and its receipt shows what is configured.
+     * before migration 0043 or outside the service has none until the app next opens its database and stamps it
+     * (stampReceiptIssuers); until then its receipt shows what is configured.
      */
     receiptIssuerName: text('receipt_issuer_name'),
     receiptRegistrationNumber: text('receipt_registration_number'),

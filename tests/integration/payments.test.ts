@@ -18,6 +18,7 @@ import { sealAccount } from '../../app/api/services/payouts'
 import { TeacherClassWork, TeacherSchedule } from '../../app/contract/v1/class-management'
 import { Checkout, PaymentHistory, PaymentReceipt, PayoutStatement } from '../../app/contract/v1/payments'
 import { Purchase } from '../../app/contract/v1/purchases'
+import { stampReceiptIssuers } from '../../app/db/receipt-issuers'
 import {
   auditLog,
   classWorkSchedules,
@@ -1192,6 +1193,44 @@ describe('a receipt names what was bought (0057)', () => {
     }
   })
 
+  it('payments recorded without an issuer are stamped with the configured one as the app opens its database, once', async () => {
+    const { schedule } = await paidSchedule()
+    const { schedule: later } = await paidSchedule()
+    const [sub] = await insertMembers(api.db, 'pay-issuer-stamp', 1)
+    const paid = Purchase.parse(ok(await api.book(sub!, { schedule_id: schedule.id }), 201))
+    const pending = await hold(sub!, later.id)
+    // Paid before migration 0043: no issuer recorded.
+    await api.db
+      .update(payments)
+      .set({ receiptIssuerName: null, receiptRegistrationNumber: null })
+      .where(eq(payments.id, paid.payment!.id))
+    const issuerOf = async (id: number) =>
+      (
+        await api.db
+          .select({ name: payments.receiptIssuerName, number: payments.receiptRegistrationNumber })
+          .from(payments)
+          .where(eq(payments.id, id))
+      )[0]
+    const unregistered = { name: 'まなびのたね', registrationNumber: null }
+    expect(await stampReceiptIssuers(api.db, unregistered)).toBeGreaterThanOrEqual(1)
+    expect(await issuerOf(paid.payment!.id)).toEqual({ name: 'まなびのたね', number: null })
+    expect(await issuerOf(pending.payment!.id)).toEqual({ name: null, number: null })
+    // Stamped, the receipt no longer follows the configuration; a second start changes nothing.
+    try {
+      issuerNow = { name: 'まなびのたね', registrationNumber: 'T1234567890123' }
+      expect(
+        PaymentReceipt.parse(ok(await api.as(sub!, 'GET', `/v1/payments/${paid.payment!.id}/receipt`)))
+          .registration_number,
+      ).toBeNull()
+    } finally {
+      issuerNow = TEST_RECEIPT_ISSUER
+    }
+    expect(
+      await stampReceiptIssuers(api.db, { name: 'まなびのたね', registrationNumber: 'T1234567890123' }),
+    ).toBe(0)
+    expect(await issuerOf(paid.payment!.id)).toEqual({ name: 'まなびのたね', number: null })
+  })
+
   it('a payment settled outside a request (a job, the provider’s webhook) records the issuer it is given', async () => {
     const { schedule } = await paidSchedule()
     const [sub] = await insertMembers(api.db, 'pay-issuer-job', 1)
@@ -1476,6 +1515,7 @@ describe('the Stripe adapter (a local stub of its API, webhooks signed by the SD
       auth: testAuth,
       now: () => api.now,
       payment: provider,
+      receiptIssuer: () => ({ name: 'まなびのたね', registrationNumber: 'T5555555555555' }),
     })
   })
   afterAll(async () => {
@@ -1542,6 +1582,12 @@ describe('the Stripe adapter (a local stub of its API, webhooks signed by the SD
     expect((await api.db.select().from(purchases).where(eq(purchases.id, held.body.id)))[0]!.status).toBe(
       'reserved',
     )
+    // Settled by the webhook with the issuer its app has now (0057).
+    const [settled] = await api.db.select().from(payments).where(eq(payments.id, pay!.id))
+    expect([settled!.receiptIssuerName, settled!.receiptRegistrationNumber]).toEqual([
+      'まなびのたね',
+      'T5555555555555',
+    ])
     const replay = await call(null, 'POST', '/v1/webhooks/stripe', payload, {
       'stripe-signature': sign(payload),
     })

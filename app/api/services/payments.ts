@@ -1058,7 +1058,8 @@ export async function paymentHistory(
 /**
  * GET /v1/payments/{id}/receipt: the 領収書 of a payment that succeeded, issued as the platform stood then (a
  * receipt printed again after the platform registered for the invoice system must not gain a number it did not
- * carry). `current` names the issuer only for payments recorded before the issuer was (migration 0043).
+ * carry). `current` names the issuer only for a payment with none recorded yet (made to succeed by hand since the
+ * app last started, app/db/receipt-issuers.ts).
  */
 export async function receiptOf(
   db: Db,

@@ -58,6 +58,8 @@ function useConfirmedAction<S>(
   const [pending, setPending] = useState(false)
   const queryClient = useQueryClient()
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['organization'] })
+  // Closes the dialog of this subject only: one opened meanwhile (やめる pressed while this ran) stays open.
+  const closeOf = (done: S) => setSubject((open) => (open === done ? null : open))
   async function confirm() {
     if (subject === null) return
     setPending(true)
@@ -66,12 +68,12 @@ function useConfirmedAction<S>(
       if (!result.ok) {
         showErrorSnackbar(result.message)
         if (result.status === 404) {
-          setSubject(null)
+          closeOf(subject)
           await refresh()
         }
         return
       }
-      setSubject(null)
+      closeOf(subject)
       await refresh()
       showSnackbar({ message: texts.done(subject) })
     } catch {

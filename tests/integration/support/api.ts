@@ -95,10 +95,10 @@ export async function setupApi(deps: Omit<ApiDeps, 'getDb' | 'auth'> = {}): Prom
   }
 }
 
-/** The embedded provider's card that always pays. */
 /** Who the app issues receipts as in tests: what a payment service outside a request records (the default). */
 export const TEST_RECEIPT_ISSUER = currentReceiptIssuer()
 
+/** The embedded provider's card that always pays. */
 export const TEST_CARD = { number: '4242 4242 4242 4242', exp_month: 12, exp_year: 2099, cvc: '123' }
 
 /** Reserves with `token` and pays a held seat with the test card; see TestApi.book. */

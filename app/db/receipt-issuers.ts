@@ -1,0 +1,20 @@
+import { and, eq, isNull } from 'drizzle-orm'
+import type { Db } from './client'
+import { payments } from './schema'
+
+/**
+ * Succeeded payments with no issuer recorded — from before migration 0043, or the demo seed — are stamped with the
+ * issuer configured as the app opens its database: from then on their receipts stay as they are, whatever the
+ * configuration becomes (docs/decisions/0057). Nothing older is known. A no-op once done; every instance runs it.
+ */
+export async function stampReceiptIssuers(
+  db: Db,
+  issuer: { name: string; registrationNumber: string | null },
+): Promise<number> {
+  const stamped = await db
+    .update(payments)
+    .set({ receiptIssuerName: issuer.name, receiptRegistrationNumber: issuer.registrationNumber })
+    .where(and(eq(payments.status, 'succeeded'), isNull(payments.receiptIssuerName)))
+    .returning({ id: payments.id })
+  return stamped.length
+}
