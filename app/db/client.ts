@@ -4,12 +4,11 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { PGlite } from '@electric-sql/pglite'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
-import { appConfig } from '../../app.config'
 import { DataDirError, type DataDirLock, lockDataDir, prepareDataDir } from './data-dir'
 import { keepWalBounded } from './pglite-checkpoint'
 import { cacheStatements } from './pglite-statements'
 import { queryCountLogger } from './query-count'
-import { stampReceiptIssuers } from './receipt-issuers'
+import { configuredReceiptIssuer, stampReceiptIssuers } from './receipt-issuers'
 import * as schema from './schema'
 
 export type Schema = typeof schema
@@ -295,10 +294,7 @@ export function getDatabase(): Promise<Database> {
         } catch (err) {
           throw new DatabaseError(`Could not create the demo content: ${errorText(err)}`, { cause: err })
         }
-        await stampReceiptIssuers(db, {
-          name: appConfig.siteName,
-          registrationNumber: config.invoiceRegistrationNumber ?? null,
-        })
+        await stampReceiptIssuers(db, configuredReceiptIssuer(config))
       },
     })
   })()

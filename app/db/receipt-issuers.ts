@@ -1,6 +1,16 @@
 import { and, eq, isNull } from 'drizzle-orm'
+import { appConfig } from '../../app.config'
+import type { ServerConfig } from '../server/config'
 import type { Db } from './client'
 import { payments } from './schema'
+
+/** The platform as its receipts name it under this configuration: its name and INVOICE_REGISTRATION_NUMBER. */
+export function configuredReceiptIssuer(config: Pick<ServerConfig, 'invoiceRegistrationNumber'>): {
+  name: string
+  registrationNumber: string | null
+} {
+  return { name: appConfig.siteName, registrationNumber: config.invoiceRegistrationNumber ?? null }
+}
 
 /**
  * Succeeded payments with no issuer recorded — from before migration 0043, or the demo seed — are stamped with the

@@ -1,7 +1,7 @@
 import '@tanstack/react-start/server-only'
-import { appConfig } from '../../app.config'
 import type { ReceiptIssuer } from '../api/services/payments'
 import { type Db, getDb } from '../db/client'
+import { configuredReceiptIssuer } from '../db/receipt-issuers'
 import { getConfig } from '../server/config'
 import { embeddedPaymentProvider } from './embedded.server'
 import type { PaymentProvider } from './provider.server'
@@ -25,5 +25,5 @@ export function getPaymentProvider(): PaymentProvider {
 
 /** Who issues receipts now: the platform's name and INVOICE_REGISTRATION_NUMBER (recorded on each payment). */
 export function currentReceiptIssuer(): ReceiptIssuer {
-  return { name: appConfig.siteName, registrationNumber: getConfig().invoiceRegistrationNumber ?? null }
+  return configuredReceiptIssuer(getConfig())
 }

@@ -711,7 +711,7 @@ describe('idempotency and crashes', () => {
     expect(after!.status).toBe('reserved')
   })
 
-  it('the sweep dates a payment when it settles it, not when the sweep began (a month can end meanwhile)', async () => {
+  it('the sweep dates a payment when it settles it, not when the sweep began (a month can end meanwhile), and records the issuer it is given', async () => {
     const { schedule } = await paidSchedule()
     const [sub] = await insertMembers(api.db, 'pay-sweep-clock', 1)
     const base = embedded()
@@ -734,9 +734,10 @@ describe('idempotency and crashes', () => {
         return base.retrieve(ref)
       },
     }
+    // The job's issuer is not the test default: the receipt must carry the one the job was given.
     const handlers = paymentHandlers({
       provider: () => slow,
-      issuer: () => TEST_RECEIPT_ISSUER,
+      issuer: () => ({ name: 'まなびのたね', registrationNumber: 'T5555555555555' }),
       clock: () => now,
     })
     await handlers['payments.reconcile']!(
@@ -746,6 +747,10 @@ describe('idempotency and crashes', () => {
     const [settled] = await api.db.select().from(payments).where(eq(payments.id, row!.id))
     expect(settled!.status).toBe('succeeded')
     expect(settled!.succeededAt).toEqual(answered)
+    expect([settled!.receiptIssuerName, settled!.receiptRegistrationNumber]).toEqual([
+      'まなびのたね',
+      'T5555555555555',
+    ])
   })
 
   it('a refund whose job gave up is queued again once an hour by the sweep until it is paid back', async () => {

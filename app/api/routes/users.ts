@@ -33,7 +33,7 @@ export function registerUserRoutes(app: ApiApp, deps: RouteDeps) {
       method: 'get',
       path: '/users/deep_me',
       tags: ['users'],
-      summary: '自分のユーザー情報（お子さま、所属組織、先生としての数値を含む）',
+      summary: '自分のユーザー情報（お子さま、所属団体、先生としての数値を含む）',
       security: bearer,
       middleware: [member] as const,
       responses: { 200: json(DeepMe, 'ユーザー詳細'), ...errors(401, 404, 503) },
