@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm'
 import { appConfig } from '../../app.config'
 import type { ServerConfig } from '../server/config'
-import type { Db } from './client'
+import type { DbOrTx } from './client'
 import { payments } from './schema'
 
 /** The platform as its receipts name it under this configuration: its name and INVOICE_REGISTRATION_NUMBER. */
@@ -18,7 +18,7 @@ export function configuredReceiptIssuer(config: Pick<ServerConfig, 'invoiceRegis
  * configuration becomes (docs/decisions/0057). Nothing older is known. A no-op once done; every instance runs it.
  */
 export async function stampReceiptIssuers(
-  db: Db,
+  db: DbOrTx,
   issuer: { name: string; registrationNumber: string | null },
 ): Promise<number> {
   const stamped = await db

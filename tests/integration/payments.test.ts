@@ -44,6 +44,7 @@ import type { PaymentProvider, RefundState } from '../../app/payments/provider.s
 import { stripePaymentProvider } from '../../app/payments/stripe.server'
 import { type CallResult, setupApi, TEST_CARD, TEST_RECEIPT_ISSUER, type TestApi } from './support/api'
 import { appJobHandlers } from './support/jobs'
+import { whileHeld } from './support/locks'
 import { testMailSettings } from './support/mail'
 import { insertMembers, insertTeacher } from './support/people'
 import { type StripeStub, startStripeStub } from './support/stripe-stub'
@@ -1234,6 +1235,34 @@ describe('a receipt names what was bought (0057)', () => {
       await stampReceiptIssuers(api.db, { name: 'まなびのたね', registrationNumber: 'T1234567890123' }),
     ).toBe(0)
     expect(await issuerOf(paid.payment!.id)).toEqual({ name: 'まなびのたね', number: null })
+  })
+
+  it('two instances starting at once stamp a payment once: the later waits, then finds nothing left to stamp', async () => {
+    const { schedule } = await paidSchedule()
+    const [sub] = await insertMembers(api.db, 'pay-issuer-twice', 1)
+    const paid = Purchase.parse(ok(await api.book(sub!, { schedule_id: schedule.id }), 201))
+    await api.db
+      .update(payments)
+      .set({ receiptIssuerName: null, receiptRegistrationNumber: null })
+      .where(eq(payments.id, paid.payment!.id))
+    const first = { name: 'まなびのたね', registrationNumber: null }
+    const second = { name: 'まなびのたね', registrationNumber: 'T1234567890123' }
+    let stampedFirst = 0
+    // The first instance's stamp is still uncommitted when the second's arrives (on PostgreSQL it waits for it).
+    const stampedSecond = await whileHeld(
+      api,
+      async (tx) => {
+        stampedFirst = await stampReceiptIssuers(tx, first)
+      },
+      () => stampReceiptIssuers(api.db, second),
+    )
+    expect(stampedFirst).toBeGreaterThanOrEqual(1)
+    expect(stampedSecond).toBe(0)
+    const [row] = await api.db
+      .select({ number: payments.receiptRegistrationNumber })
+      .from(payments)
+      .where(eq(payments.id, paid.payment!.id))
+    expect(row!.number).toBeNull()
   })
 
   it('a payment settled outside a request (a job, the provider’s webhook) records the issuer it is given', async () => {
