@@ -50,9 +50,10 @@ const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
       taxAmount: 300,
       receiptNumber: 'R-000012',
       receiptUrl: 'https://manabi.example/purchase_history/receipt/12',
+      issuer: { name: 'まなびのたね', registrationNumber: 'T1234567890123' },
     },
     'お支払いが完了しました（領収書）：はじめての将棋',
-    'うち消費税（10%）：¥300',
+    '登録番号：T1234567890123',
   ],
   refund_completed: [
     { ...lesson, amount: 3300, historyUrl: 'https://manabi.example/purchase_history' },
@@ -352,6 +353,31 @@ describe('mail templates', () => {
     expect(mail.text).not.toContain('はなこさんが次の予約をキャンセルしました')
   })
 
+  it('payment_receipt names the issuer recorded with the payment, and a number only when it had one', async () => {
+    const render = (registrationNumber: string | null) =>
+      renderMail(settings, {
+        messageId: '<x@manabi.example>',
+        to: 'parent@manabi.example',
+        userId: 7,
+        template: 'payment_receipt',
+        props: {
+          ...lesson,
+          amount: 3300,
+          taxAmount: 300,
+          receiptNumber: 'R-000012',
+          receiptUrl: 'https://manabi.example/purchase_history/receipt/12',
+          issuer: { name: 'まなびのたね', registrationNumber },
+        },
+      })
+    const registered = await render('T1234567890123')
+    expect(registered.text).toContain('発行者：まなびのたね')
+    expect(registered.text).toContain('登録番号：T1234567890123')
+    expect(registered.html).toContain('T1234567890123')
+    const unregistered = await render(null)
+    expect(unregistered.text).toContain('発行者：まなびのたね')
+    expect(unregistered.text).not.toContain('登録番号')
+  })
+
   it('payment_receipt paid after the hold ended, with no seat left, says the money goes back', async () => {
     const mail = await renderMail(settings, {
       messageId: '<x@manabi.example>',
@@ -364,6 +390,7 @@ describe('mail templates', () => {
         taxAmount: 300,
         receiptNumber: 'R-000012',
         receiptUrl: 'https://manabi.example/purchase_history',
+        issuer: { name: 'まなびのたね', registrationNumber: 'T1234567890123' },
         refundedNoSeat: true,
       },
     })
@@ -372,6 +399,8 @@ describe('mail templates', () => {
     expect(mail.text).toContain('満席・休講などで予約できなくなったため')
     expect(mail.text).not.toContain('席が埋まったため')
     expect(mail.text).toContain('お支払いは全額返金します')
+    // Not a receipt: no issuer.
+    expect(mail.text).not.toContain('登録番号')
   })
 
   it('escapes what members typed (no HTML from a nickname or a title)', async () => {

@@ -52,6 +52,14 @@ const lessonRows = (l: Lesson): [string, string][] => [
 const refundRow = (refund: number): [string, string][] =>
   refund > 0 ? [['返金額', formatPrice(refund)]] : []
 
+/** The receipt's issuer, as its page prints it; the number only once the platform had registered. */
+function issuerRows(issuer: { name: string; registrationNumber: string | null } | undefined) {
+  const rows: [string, string][] = []
+  if (issuer) rows.push(['発行者', issuer.name])
+  if (issuer?.registrationNumber) rows.push(['登録番号', issuer.registrationNumber])
+  return rows
+}
+
 interface Template<P> {
   /** Which preference governs it; 'verification' and 'refund' cannot be switched off. */
   kind: NotificationKind | 'verification'
@@ -141,6 +149,8 @@ export const templates = {
       taxAmount: number
       receiptNumber: string
       receiptUrl: string
+      /** Who issued the receipt, as recorded when the payment went through (docs/decisions/0057). */
+      issuer?: { name: string; registrationNumber: string | null }
       /** Paid after the hold ended with no seat left: the whole amount goes back. */
       refundedNoSeat?: boolean
     }
@@ -171,6 +181,7 @@ export const templates = {
             ['お支払い金額', `${formatPrice(p.amount)}（税込）`],
             ['うち消費税（10%）', formatPrice(p.taxAmount)],
             ['領収書番号', p.receiptNumber],
+            ...(p.refundedNoSeat ? [] : issuerRows(p.issuer)),
           ]}
         />
         <Action href={p.receiptUrl}>{p.refundedNoSeat ? '購入履歴を見る' : '領収書を見る'}</Action>

@@ -300,6 +300,8 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           amount: payments.amount,
           taxAmount: payments.taxAmount,
           status: payments.status,
+          issuerName: payments.receiptIssuerName,
+          registrationNumber: payments.receiptRegistrationNumber,
           refunded: refunds.id,
         })
         .from(payments)
@@ -320,6 +322,9 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           amount: pay.amount,
           taxAmount: pay.taxAmount,
           receiptNumber: receiptNumber(paymentId),
+          ...(pay.issuerName
+            ? { issuer: { name: pay.issuerName, registrationNumber: pay.registrationNumber } }
+            : {}),
           receiptUrl: noSeat
             ? `${deps.mail.siteOrigin}/purchase_history`
             : `${deps.mail.siteOrigin}/purchase_history/receipt/${paymentId}`,

@@ -5,7 +5,15 @@
  */
 import { and, eq, inArray, isNull, lte, notInArray, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { classWorkSchedules, jobs, mails, notificationThrottles, purchases, users } from '../../app/db/schema'
+import {
+  classWorkSchedules,
+  jobs,
+  mails,
+  notificationThrottles,
+  payments,
+  purchases,
+  users,
+} from '../../app/db/schema'
 import { type JobHandler, type RecurringJob, startJobRunner } from '../../app/jobs/runner.server'
 import { addressName, formatTimeJa } from '../../app/lib/format'
 import {
@@ -14,7 +22,7 @@ import {
   setNotificationPreference,
 } from '../../app/notifications/preferences.server'
 import type { LiveEventType } from '../../app/server/live-events.server'
-import { setupApi, type TestApi } from './support/api'
+import { setupApi, TEST_RECEIPT_ISSUER, type TestApi } from './support/api'
 import { loadMasters, postClass } from './support/classes'
 import { appJobHandlers } from './support/jobs'
 import { testMailSettings } from './support/mail'
@@ -129,6 +137,11 @@ describe('reservations', () => {
     const res = await api.book(SUBS.parent, { schedule_id: s.id })
     expect(res.status).toBe(201)
     expect(await mailbox()).toEqual([]) // nothing is sent in the request
+    // The platform had registered for the invoice system when this payment went through: its mail says so.
+    await api.db
+      .update(payments)
+      .set({ receiptRegistrationNumber: 'T1234567890123' })
+      .where(eq(payments.id, res.body.payment.id))
     await runJobs()
     const box = await mailbox()
     // A paid class: the confirmation and the receipt (issue 17) to the parent, the news to the teacher.
@@ -141,6 +154,8 @@ describe('reservations', () => {
     const receipt = box.find((m) => m.kind === 'refund')!.text
     expect(receipt).toContain(`お支払い金額：¥${res.body.price.toLocaleString('ja-JP')}（税込）`)
     expect(receipt).toContain(`/purchase_history/receipt/${res.body.payment.id}`)
+    expect(receipt).toContain(`発行者：${TEST_RECEIPT_ISSUER.name}`)
+    expect(receipt).toContain('登録番号：T1234567890123')
     expect(published).toContainEqual({ userIds: [parentId, teacherId], type: 'reservation' })
     // Running the jobs again sends nothing more.
     await runJobs()
