@@ -8,7 +8,7 @@ import { OrganizationInput } from '~/contract/v1/org-management'
 import { fieldErrorsOf } from '~/lib/action-result'
 import { CreateNeedsVerification } from './create-needs-verification'
 import { createOrganization, updateOrganization } from './organization.functions'
-import { organizationEditQuery } from './queries'
+import { organizationEditQuery, refreshOrganizationViews } from './queries'
 
 type Kind = 'corporation' | 'group'
 
@@ -79,7 +79,7 @@ export function OrganizationForm() {
         showErrorSnackbar(result.message || '保存できませんでした')
         return
       }
-      await queryClient.invalidateQueries({ queryKey: ['organization'] })
+      await refreshOrganizationViews(queryClient)
       showSnackbar({ message: org ? '団体情報を保存しました' : '団体を作成しました' })
       await navigate({ to: '/organization_management', search: {} })
     } catch (error) {

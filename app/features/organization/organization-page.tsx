@@ -19,7 +19,7 @@ import {
   removeMember,
   transferOwnership,
 } from './organization.functions'
-import { organizationPageQuery } from './queries'
+import { organizationPageQuery, refreshOrganizationViews } from './queries'
 
 const kindLabels = { corporation: '法人', group: 'グループ' } as const
 const yen = (n: number) => `¥${groupDigits(n)}`
@@ -57,7 +57,7 @@ function useConfirmedAction<S>(
   const [subject, setSubject] = useState<S | null>(null)
   const [pending, setPending] = useState(false)
   const queryClient = useQueryClient()
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['organization'] })
+  const refresh = () => refreshOrganizationViews(queryClient)
   // Closes the dialog of this subject only: one opened meanwhile (やめる pressed while this ran) stays open.
   const closeOf = (done: S) => setSubject((open) => (open === done ? null : open))
   async function confirm() {
@@ -419,7 +419,7 @@ function JoinForm() {
         setError(result.fieldErrors.invitation_code ?? result.message)
         return
       }
-      await queryClient.invalidateQueries({ queryKey: ['organization'] })
+      await refreshOrganizationViews(queryClient)
       showSnackbar({ message: `${result.data}に参加しました` })
     } catch {
       showErrorSnackbar('参加できませんでした')

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query'
+import { type QueryClient, queryOptions } from '@tanstack/react-query'
 import { getOrganizationForEdit, getOrganizationPage } from './organization.functions'
 
 export const organizationPageQuery = (month: string | undefined) =>
@@ -9,3 +9,15 @@ export const organizationPageQuery = (month: string | undefined) =>
 
 export const organizationEditQuery = () =>
   queryOptions({ queryKey: ['organization', 'edit'], queryFn: () => getOrganizationForEdit() })
+
+/**
+ * After joining, leaving, creating, editing, handing over or removing: every view of the member's organisation in
+ * this browser reads it again — this page, 基本情報 (団体・代表/メンバー) and teacher pages (所属) — rather than showing the
+ * cached one for up to the 30 s a query stays fresh.
+ */
+export const refreshOrganizationViews = (queryClient: QueryClient) =>
+  Promise.all(
+    [['organization'], ['profile'], ['teacher-page']].map((queryKey) =>
+      queryClient.invalidateQueries({ queryKey }),
+    ),
+  )
