@@ -1,9 +1,14 @@
+import { Hono } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { timeout } from 'hono/timeout'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fakeBus } from '../../tests/support/fake-bus'
+import { RequestTimedOutError } from './errors'
 import {
   changesSearchResults,
   SEARCH_BUS_RETRY_MS,
   SEARCH_INVALIDATE_CHANNEL,
+  searchInvalidation,
   searchInvalidationListener,
 } from './search-invalidation'
 
@@ -17,6 +22,57 @@ describe('changesSearchResults', () => {
     // A member leaving takes their classes out of the organisation, whose name the cards show.
     expect(changesSearchResults('POST', '/v1/org_users/invitation_code/regenerate')).toBe(false)
     expect(changesSearchResults('POST', '/v1/org_users/leave')).toBe(true)
+  })
+})
+
+describe('searchInvalidation', () => {
+  /** The API's order: the request timeout outside, the invalidation inside, a write that takes `ms`, then `end`. */
+  function appWith(fake: ReturnType<typeof fakeBus>, ms: number, end: 'ok' | 'refused') {
+    const app = new Hono()
+    app.use(
+      '*',
+      timeout(50, () => new RequestTimedOutError()),
+    )
+    app.use('*', searchInvalidation(fake.events, undefined, { error: () => {} }))
+    app.post('/v1/teachers/class_works/:id', async (c) => {
+      await new Promise((r) => setTimeout(r, ms))
+      if (end === 'refused') throw new HTTPException(409)
+      return c.json({ ok: true })
+    })
+    app.onError((err, c) => c.json({}, err instanceof HTTPException ? err.status : 500))
+    return app
+  }
+  const settle = () => new Promise((r) => setTimeout(r, 200))
+
+  it('tells every instance once a write succeeded; not after a refusal', async () => {
+    const fake = fakeBus()
+    expect(
+      (await appWith(fake, 0, 'ok').request('/v1/teachers/class_works/3', { method: 'POST' })).status,
+    ).toBe(200)
+    expect(fake.published).toEqual([`${SEARCH_INVALIDATE_CHANNEL} /v1/teachers/class_works/3`])
+    const refused = fakeBus()
+    expect(
+      (await appWith(refused, 0, 'refused').request('/v1/teachers/class_works/3', { method: 'POST' })).status,
+    ).toBe(409)
+    expect(refused.published).toEqual([])
+  })
+
+  it('a write answered 503 by the timeout that commits later still tells every instance, once it has', async () => {
+    const fake = fakeBus()
+    const res = await appWith(fake, 120, 'ok').request('/v1/teachers/class_works/3', { method: 'POST' })
+    expect(res.status).toBe(503)
+    // Not yet: the write has not finished.
+    expect(fake.published).toEqual([])
+    await settle()
+    expect(fake.published).toEqual([`${SEARCH_INVALIDATE_CHANNEL} /v1/teachers/class_works/3`])
+  })
+
+  it('a write answered 503 by the timeout that then fails tells no one', async () => {
+    const fake = fakeBus()
+    const res = await appWith(fake, 120, 'refused').request('/v1/teachers/class_works/3', { method: 'POST' })
+    expect(res.status).toBe(503)
+    await settle()
+    expect(fake.published).toEqual([])
   })
 })
 

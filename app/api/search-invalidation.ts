@@ -1,6 +1,7 @@
 import '@tanstack/react-start/server-only'
 import type { MiddlewareHandler } from 'hono'
 import { type EventBus, getEventBus } from '../db/events'
+import { RequestTimedOutError } from './errors'
 
 /** Channel on which "class search results may have changed" goes to every instance (payload: the write's path). */
 export const SEARCH_INVALIDATE_CHANNEL = 'search_invalidate'
@@ -25,7 +26,9 @@ export function changesSearchResults(method: string, path: string): boolean {
  * client — tells every instance to empty its search cache. Sent before the response leaves, so a client that
  * reads again through another instance after the answer does not see the old results (within delivery time).
  * `clearOwn` empties this instance's own cache at once (the bus's message comes back to it later).
- * A failed publish is logged, never turned into a failed write.
+ * A failed publish is logged, never turned into a failed write. A write the request timeout answered 503 for goes
+ * on, and may commit later: its handler's end is awaited here all the same, and unless it failed, the message goes
+ * then (an extra one for a write that did not commit only empties caches).
  */
 export function searchInvalidation(
   bus: () => Promise<EventBus> = getEventBus,
@@ -34,7 +37,9 @@ export function searchInvalidation(
 ): MiddlewareHandler {
   return async (c, next) => {
     await next()
-    if (c.res.status >= 400 || !changesSearchResults(c.req.method, c.req.path)) return
+    // Answered 503 by the timeout and finished since: the handler's own failure would have replaced the error.
+    const finishedLate = c.error instanceof RequestTimedOutError
+    if ((c.res.status >= 400 && !finishedLate) || !changesSearchResults(c.req.method, c.req.path)) return
     clearOwn?.()
     try {
       await (await bus()).publish(SEARCH_INVALIDATE_CHANNEL, c.req.path.slice(0, 200))
