@@ -26,52 +26,67 @@ describe('changesSearchResults', () => {
 })
 
 describe('searchInvalidation', () => {
-  /** The API's order: the request timeout outside, the invalidation inside, a write that takes `ms`, then `end`. */
-  function appWith(fake: ReturnType<typeof fakeBus>, ms: number, end: 'ok' | 'refused') {
+  /**
+   * The API's order: the request timeout outside, the invalidation inside, then a write that waits for `gate` and
+   * ends as `end` says. A short timeout answers 503 while the gate is shut (no race with the clock).
+   */
+  function appWith(
+    fake: ReturnType<typeof fakeBus>,
+    end: 'ok' | 'refused',
+    options: { timeoutMs: number; gate?: Promise<void> },
+  ) {
     const app = new Hono()
     app.use(
       '*',
-      timeout(50, () => new RequestTimedOutError()),
+      timeout(options.timeoutMs, () => new RequestTimedOutError()),
     )
     app.use('*', searchInvalidation(fake.events, undefined, { error: () => {} }))
     app.post('/v1/teachers/class_works/:id', async (c) => {
-      await new Promise((r) => setTimeout(r, ms))
+      await options.gate
       if (end === 'refused') throw new HTTPException(409)
       return c.json({ ok: true })
     })
     app.onError((err, c) => c.json({}, err instanceof HTTPException ? err.status : 500))
     return app
   }
-  const settle = () => new Promise((r) => setTimeout(r, 200))
+  const post = (app: Hono) => app.request('/v1/teachers/class_works/3', { method: 'POST' })
+  const gated = () => {
+    let open = () => {}
+    const gate = new Promise<void>((resolve) => {
+      open = resolve
+    })
+    return { gate, open }
+  }
 
   it('tells every instance once a write succeeded; not after a refusal', async () => {
     const fake = fakeBus()
-    expect(
-      (await appWith(fake, 0, 'ok').request('/v1/teachers/class_works/3', { method: 'POST' })).status,
-    ).toBe(200)
+    expect((await post(appWith(fake, 'ok', { timeoutMs: 5_000 }))).status).toBe(200)
     expect(fake.published).toEqual([`${SEARCH_INVALIDATE_CHANNEL} /v1/teachers/class_works/3`])
     const refused = fakeBus()
-    expect(
-      (await appWith(refused, 0, 'refused').request('/v1/teachers/class_works/3', { method: 'POST' })).status,
-    ).toBe(409)
+    expect((await post(appWith(refused, 'refused', { timeoutMs: 5_000 }))).status).toBe(409)
     expect(refused.published).toEqual([])
   })
 
   it('a write answered 503 by the timeout that commits later still tells every instance, once it has', async () => {
     const fake = fakeBus()
-    const res = await appWith(fake, 120, 'ok').request('/v1/teachers/class_works/3', { method: 'POST' })
-    expect(res.status).toBe(503)
+    const { gate, open } = gated()
+    expect((await post(appWith(fake, 'ok', { timeoutMs: 20, gate }))).status).toBe(503)
     // Not yet: the write has not finished.
     expect(fake.published).toEqual([])
-    await settle()
-    expect(fake.published).toEqual([`${SEARCH_INVALIDATE_CHANNEL} /v1/teachers/class_works/3`])
+    open()
+    await vi.waitFor(() =>
+      expect(fake.published).toEqual([`${SEARCH_INVALIDATE_CHANNEL} /v1/teachers/class_works/3`]),
+    )
   })
 
   it('a write answered 503 by the timeout that then fails tells no one', async () => {
     const fake = fakeBus()
-    const res = await appWith(fake, 120, 'refused').request('/v1/teachers/class_works/3', { method: 'POST' })
-    expect(res.status).toBe(503)
-    await settle()
+    const { gate, open } = gated()
+    expect((await post(appWith(fake, 'refused', { timeoutMs: 20, gate }))).status).toBe(503)
+    open()
+    await gate
+    // The handler throws in the microtasks after the gate opens; the middleware's end follows within them.
+    await new Promise((r) => setTimeout(r, 50))
     expect(fake.published).toEqual([])
   })
 })
