@@ -136,10 +136,12 @@ export function createApiApp(deps: ApiDeps = {}): ApiApp {
         : undefined,
   }
   const app = new OpenAPIHono<ApiEnv>({
-    defaultHook: (result, c) => {
+    defaultHook: (result) => {
       if (!result.success) {
         const issues = result.error.issues.map((i) => ({ path: i.path, code: i.code, message: i.message }))
-        return c.json({ code: 'invalid_request', message: '入力内容に誤りがあります', issues }, 400)
+        // Thrown, not returned: a refusal after the request timeout answered 503 (a body slow to arrive) must
+        // replace the timeout's error, or the idempotency and search middlewares would take the write as done.
+        throw new ApiError(400, 'invalid_request', '入力内容に誤りがあります', { issues })
       }
     },
   }).basePath('/v1')

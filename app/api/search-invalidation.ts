@@ -37,7 +37,7 @@ export function searchInvalidation(
 ): MiddlewareHandler {
   return async (c, next) => {
     await next()
-    // Answered 503 by the timeout and finished since: the handler's own failure would have replaced the error.
+    // Answered 503 by the timeout and finished since: a failure the handler threw would have replaced the error.
     const finishedLate = c.error instanceof RequestTimedOutError
     if ((c.res.status >= 400 && !finishedLate) || !changesSearchResults(c.req.method, c.req.path)) return
     clearOwn?.()

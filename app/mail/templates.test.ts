@@ -373,6 +373,7 @@ describe('mail templates', () => {
     expect(registered.text).toContain('発行者：まなびのたね')
     expect(registered.text).toContain('登録番号：T1234567890123')
     expect(registered.html).toContain('T1234567890123')
+    expect(registered.text).toContain('うち消費税（10%）：¥300')
     const unregistered = await render(null)
     expect(unregistered.text).toContain('発行者：まなびのたね')
     expect(unregistered.text).not.toContain('登録番号')
@@ -400,6 +401,7 @@ describe('mail templates', () => {
     expect(mail.text).not.toContain('席が埋まったため')
     expect(mail.text).toContain('お支払いは全額返金します')
     // Not a receipt: no issuer.
+    expect(mail.text).not.toContain('発行者')
     expect(mail.text).not.toContain('登録番号')
   })
 

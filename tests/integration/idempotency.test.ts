@@ -161,6 +161,48 @@ describe('Idempotency-Key on /v1 writes', () => {
     expect(await count()).toBe(before + 1)
   }, 30_000)
 
+  it('a write whose body arrives after the request timeout (503) and is then refused as invalid is replayed as refused, not as done', async () => {
+    const token = await accessToken(SUBS.parent)
+    const before = await count()
+    const text = JSON.stringify({ text: 'body ではない' })
+    let arrived!: () => void
+    const sent = new Promise<void>((resolve) => {
+      arrived = resolve
+    })
+    const post = (body: BodyInit) =>
+      api.app.fetch(
+        new Request(`http://api.test/v1/rooms/${roomId}/messages`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            'idempotency-key': 'key-slow-body',
+          },
+          body,
+          duplex: 'half',
+        } as RequestInit),
+      )
+    const slowBody = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        await new Promise((r) => setTimeout(r, API_REQUEST_TIMEOUT_MS + 500))
+        controller.enqueue(new TextEncoder().encode(text))
+        controller.close()
+        arrived()
+      },
+    })
+    expect((await post(slowBody)).status).toBe(503)
+    await sent
+    await new Promise((r) => setTimeout(r, 1_000)) // its claim and its validation's refusal, recorded
+    // The refusal threw (it did not return its 400), so the key keeps it: not "done" for a write that never ran.
+    const retry = await post(text)
+    expect([retry.status, retry.headers.get('idempotent-replayed'), (await retry.json()).code]).toEqual([
+      400,
+      'true',
+      'invalid_request',
+    ])
+    expect(await count()).toBe(before)
+  }, 20_000)
+
   it('a write refused for now (429: wait and retry) runs when retried with its key, not replayed as refused', async () => {
     const token = await accessToken(SUBS.teacher)
     const limited = createApiApp({

@@ -1237,7 +1237,7 @@ describe('a receipt names what was bought (0057)', () => {
     expect(await issuerOf(paid.payment!.id)).toEqual({ name: 'まなびのたね', number: null })
   })
 
-  it('two instances starting at once stamp a payment once: the later waits, then finds nothing left to stamp', async () => {
+  it('two stamps at once (start-up’s advisory lock aside) stamp a payment once: the later waits, then finds nothing left', async () => {
     const { schedule } = await paidSchedule()
     const [sub] = await insertMembers(api.db, 'pay-issuer-twice', 1)
     const paid = Purchase.parse(ok(await api.book(sub!, { schedule_id: schedule.id }), 201))
