@@ -62,8 +62,8 @@ export function idempotency(getDb: () => Promise<Db>, auth: AuthConfigSource): M
     }
     // Answered 503 by the timeout while the write went on. `next()` resolves only when the route is done: had it
     // failed, its own error would have replaced the timeout's here (refusals are thrown, never returned: a returned
-    // answer cannot replace the 503 — the validation hook in app.ts throws for this reason). It did not, so it committed, and its answer
-    // went nowhere (Hono keeps the 503 already sent). A retry with this key must not run it again: until now it
+    // answer cannot replace the 503 — the validation hook in app.ts throws for this reason). It did not, so it
+    // committed, and its answer went nowhere (Hono keeps the 503 already sent). A retry with this key must not run it again: until now it
     // was 409 idempotency_in_progress (retried while the write still runs); from now on it is told the write was
     // done, so the client reads the state again instead of waiting out the key's day.
     if (c.error instanceof RequestTimedOutError) {

@@ -16,6 +16,24 @@ const lesson = {
   attendee: 'たろう',
 }
 
+/** A ¥3,300 payment's receipt mail, its issuer registered for the invoice system. */
+const receipt: TemplateProps<'payment_receipt'> = {
+  ...lesson,
+  amount: 3300,
+  taxAmount: 300,
+  receiptNumber: 'R-000012',
+  receiptUrl: 'https://manabi.example/purchase_history/receipt/12',
+  issuer: { name: 'まなびのたね', registrationNumber: 'T1234567890123' },
+}
+const renderReceipt = (props: TemplateProps<'payment_receipt'>) =>
+  renderMail(settings, {
+    messageId: '<x@manabi.example>',
+    to: 'parent@manabi.example',
+    userId: 7,
+    template: 'payment_receipt',
+    props,
+  })
+
 /** Every template with props, the subject it must have and a line its text must show. */
 const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
   verify_email: [
@@ -43,18 +61,7 @@ const cases: { [N in TemplateName]: [TemplateProps<N>, string, string] } = {
     '【予約取消】はじめての将棋',
     '運営の判断により、次の予約を取り消しました。お支払いは全額返金します。',
   ],
-  payment_receipt: [
-    {
-      ...lesson,
-      amount: 3300,
-      taxAmount: 300,
-      receiptNumber: 'R-000012',
-      receiptUrl: 'https://manabi.example/purchase_history/receipt/12',
-      issuer: { name: 'まなびのたね', registrationNumber: 'T1234567890123' },
-    },
-    'お支払いが完了しました（領収書）：はじめての将棋',
-    '登録番号：T1234567890123',
-  ],
+  payment_receipt: [receipt, 'お支払いが完了しました（領収書）：はじめての将棋', '登録番号：T1234567890123'],
   refund_completed: [
     { ...lesson, amount: 3300, historyUrl: 'https://manabi.example/purchase_history' },
     '返金が完了しました：はじめての将棋',
@@ -354,46 +361,24 @@ describe('mail templates', () => {
   })
 
   it('payment_receipt names the issuer recorded with the payment, and a number only when it had one', async () => {
-    const render = (registrationNumber: string | null) =>
-      renderMail(settings, {
-        messageId: '<x@manabi.example>',
-        to: 'parent@manabi.example',
-        userId: 7,
-        template: 'payment_receipt',
-        props: {
-          ...lesson,
-          amount: 3300,
-          taxAmount: 300,
-          receiptNumber: 'R-000012',
-          receiptUrl: 'https://manabi.example/purchase_history/receipt/12',
-          issuer: { name: 'まなびのたね', registrationNumber },
-        },
-      })
-    const registered = await render('T1234567890123')
+    const registered = await renderReceipt(receipt)
     expect(registered.text).toContain('発行者：まなびのたね')
     expect(registered.text).toContain('登録番号：T1234567890123')
     expect(registered.html).toContain('T1234567890123')
     expect(registered.text).toContain('うち消費税（10%）：¥300')
-    const unregistered = await render(null)
+    const unregistered = await renderReceipt({
+      ...receipt,
+      issuer: { name: 'まなびのたね', registrationNumber: null },
+    })
     expect(unregistered.text).toContain('発行者：まなびのたね')
     expect(unregistered.text).not.toContain('登録番号')
   })
 
   it('payment_receipt paid after the hold ended, with no seat left, says the money goes back', async () => {
-    const mail = await renderMail(settings, {
-      messageId: '<x@manabi.example>',
-      to: 'parent@manabi.example',
-      userId: 7,
-      template: 'payment_receipt',
-      props: {
-        ...lesson,
-        amount: 3300,
-        taxAmount: 300,
-        receiptNumber: 'R-000012',
-        receiptUrl: 'https://manabi.example/purchase_history',
-        issuer: { name: 'まなびのたね', registrationNumber: 'T1234567890123' },
-        refundedNoSeat: true,
-      },
+    const mail = await renderReceipt({
+      ...receipt,
+      receiptUrl: 'https://manabi.example/purchase_history',
+      refundedNoSeat: true,
     })
     // The seat may have gone for another reason than a full class (a cancelled lesson, a class taken down).
     expect(mail.subject).toBe('お支払いを返金します：はじめての将棋')
