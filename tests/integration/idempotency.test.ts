@@ -5,7 +5,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { API_REQUEST_TIMEOUT_MS, createApiApp } from '../../app/api/app'
-import { messages, rateLimits } from '../../app/db/schema'
+import { idempotencyKeys, messages, rateLimits } from '../../app/db/schema'
 import { setupApi, type TestApi } from './support/api'
 import { accessToken, SUBS, testAuth } from './support/tokens'
 
@@ -165,10 +165,6 @@ describe('Idempotency-Key on /v1 writes', () => {
     const token = await accessToken(SUBS.parent)
     const before = await count()
     const text = JSON.stringify({ text: 'body ではない' })
-    let arrived!: () => void
-    const sent = new Promise<void>((resolve) => {
-      arrived = resolve
-    })
     const post = (body: BodyInit) =>
       api.app.fetch(
         new Request(`http://api.test/v1/rooms/${roomId}/messages`, {
@@ -187,12 +183,22 @@ describe('Idempotency-Key on /v1 writes', () => {
         await new Promise((r) => setTimeout(r, API_REQUEST_TIMEOUT_MS + 500))
         controller.enqueue(new TextEncoder().encode(text))
         controller.close()
-        arrived()
       },
     })
     expect((await post(slowBody)).status).toBe(503)
-    await sent
-    await new Promise((r) => setTimeout(r, 1_000)) // its claim and its validation's refusal, recorded
+    // The body arrives, the key is claimed and the refusal recorded (waited for, not guessed at).
+    await expect
+      .poll(
+        async () =>
+          (
+            await api.db
+              .select({ status: idempotencyKeys.status })
+              .from(idempotencyKeys)
+              .where(eq(idempotencyKeys.key, 'key-slow-body'))
+          )[0]?.status ?? null,
+        { timeout: 10_000 },
+      )
+      .not.toBeNull()
     // The refusal threw (it did not return its 400), so the key keeps it: not "done" for a write that never ran.
     const retry = await post(text)
     expect([retry.status, retry.headers.get('idempotent-replayed'), (await retry.json()).code]).toEqual([
