@@ -407,6 +407,24 @@ test('a teacher page has structured data and is accessible', async ({ page }) =>
   await expectAccessible(page)
 })
 
+test('a teacher page names its organisation’s kind as the organisation form does: 法人 or グループ', async ({
+  page,
+}) => {
+  const { teachers } = await publicIds(page)
+  const kinds = new Map<string, number>()
+  for (const id of teachers) {
+    const res = await page.request.get(`/v1/teachers/${id}`)
+    const kind = ((await res.json()) as { organization: { kind: string } | null }).organization?.kind
+    if (kind && !kinds.has(kind)) kinds.set(kind, id)
+  }
+  // The demo has one organisation of each kind (app/db/seed/people.ts).
+  expect([...kinds.keys()].sort()).toEqual(['corporation', 'group'])
+  await gotoReady(page, `/teacher/detail/${kinds.get('group')}`)
+  await expect(page.getByTestId('teacher-organization')).toHaveText('こども将棋囲碁クラブ（グループ）')
+  await gotoReady(page, `/teacher/detail/${kinds.get('corporation')}`)
+  await expect(page.getByTestId('teacher-organization')).toHaveText('株式会社みらいキッズアカデミー（法人）')
+})
+
 test('a teacher page past its last page of classes says so and leads back to the first', async ({ page }) => {
   const { teachers } = await publicIds(page)
   await gotoReady(page, `/teacher/detail/${teachers[0]}?page=99`)

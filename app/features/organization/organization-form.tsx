@@ -6,6 +6,7 @@ import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { inputClass } from '~/components/ui/form-parts'
 import { OrganizationInput } from '~/contract/v1/org-management'
 import { fieldErrorsOf } from '~/lib/action-result'
+import { organizationKindLabels } from '~/lib/format'
 import { CreateNeedsVerification } from './create-needs-verification'
 import { createOrganization, updateOrganization } from './organization.functions'
 import { organizationEditQuery, refreshOrganizationViews } from './queries'
@@ -111,7 +112,7 @@ export function OrganizationForm() {
             {(['corporation', 'group'] as const).map((k) => (
               <label key={k} className="flex items-center gap-2">
                 <input type="radio" name={f('kind')} checked={kind === k} onChange={() => setKind(k)} />
-                {k === 'corporation' ? '法人' : 'グループ'}
+                {organizationKindLabels[k]}
               </label>
             ))}
           </div>

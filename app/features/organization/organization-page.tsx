@@ -9,7 +9,7 @@ import { JoinOrganizationBody } from '~/contract/v1/org-management'
 import type { OrganizationDeepMe, OrgUser } from '~/contract/v1/organizations'
 import type { OrganizationSales } from '~/contract/v1/sales'
 import type { ActionResult } from '~/lib/action-result'
-import { addressName, formatDateJa, groupDigits } from '~/lib/format'
+import { addressName, formatDateJa, groupDigits, organizationKindLabels } from '~/lib/format'
 import { formatMonthJa, shiftMonth } from '~/lib/month'
 import { CreateNeedsVerification } from './create-needs-verification'
 import {
@@ -21,7 +21,6 @@ import {
 } from './organization.functions'
 import { organizationPageQuery, refreshOrganizationViews } from './queries'
 
-const kindLabels = { corporation: '法人', group: 'グループ' } as const
 const yen = (n: number) => `¥${groupDigits(n)}`
 
 /** /organization_management: the owner manages; a member sees; a teacher outside any organisation joins. */
@@ -88,7 +87,7 @@ function useConfirmedAction<S>(
 function OrganizationSummary({ org }: { org: OrganizationDeepMe }) {
   return (
     <section className="mt-6 rounded-2xl border border-slate-200 bg-white p-6" aria-labelledby="org-name">
-      <p className="text-sm text-slate-700">{kindLabels[org.kind]}</p>
+      <p className="text-sm text-slate-700">{organizationKindLabels[org.kind]}</p>
       <h2 id="org-name" className="text-xl font-bold" data-testid="org-name">
         {org.name}
       </h2>

@@ -1,7 +1,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import type { MasterItem } from '~/contract/v1/master'
-import { formatDateJa } from '~/lib/format'
+import { formatDateJa, organizationKindLabels } from '~/lib/format'
 import { fixedSizeSrcSet } from '~/lib/responsive-image'
 import { profileQuery } from './queries'
 
@@ -130,7 +130,7 @@ export function ProfileView() {
             所属している法人・団体
           </h2>
           <p className="mt-3 rounded-xl border border-slate-200 bg-white p-4">
-            {me.organization.name}（{me.organization.kind === 'corporation' ? '法人' : '団体'}・
+            {me.organization.name}（{organizationKindLabels[me.organization.kind]}・
             {me.organization.role === 'owner' ? '代表' : 'メンバー'}）
           </p>
         </section>

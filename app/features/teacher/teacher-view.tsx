@@ -8,6 +8,7 @@ import type { PageLinkProps } from '~/components/ui/pagination'
 import { Ruby } from '~/components/ui/ruby'
 import { ShareButtons } from '~/components/ui/share-buttons'
 import { VerifiedBadge } from '~/components/ui/verified-badge'
+import { organizationKindLabels } from '~/lib/format'
 import { TEACHER_CLASSES_PER_PAGE } from '~/lib/page-sizes'
 import { DEFAULT_AVATAR, fixedSizeSrcSet } from '~/lib/responsive-image'
 import { FollowButton } from './follow-button'
@@ -74,7 +75,7 @@ export function TeacherView({
               <>
                 <dt className="font-bold text-slate-700">所属</dt>
                 <dd data-testid="teacher-organization">
-                  {t.organization.name}（{t.organization.kind === 'corporation' ? '法人' : '団体'}）
+                  {t.organization.name}（{organizationKindLabels[t.organization.kind]}）
                 </dd>
               </>
             ) : null}
