@@ -16,6 +16,7 @@ import { SMTPServer } from 'smtp-server'
 import { sendMessage } from '../app/api/services/rooms'
 import { openDatabase } from '../app/db/client'
 import { createPostgresEventBus } from '../app/db/events'
+import { configuredReceiptIssuer } from '../app/db/receipt-issuers'
 import { jobs, roomMembers } from '../app/db/schema'
 import { seedDemoContent } from '../app/db/seed'
 import { startJobRunner } from '../app/jobs/runner.server'
@@ -92,7 +93,10 @@ async function main() {
       db: a.db,
       autoStart: false,
       concurrency: Number(process.env.BENCH_MAIL_CONCURRENCY ?? 8),
-      handlers: notificationHandlers({ mail }),
+      handlers: notificationHandlers({
+        mail,
+        issuer: () => configuredReceiptIssuer({ invoiceRegistrationNumber: undefined }),
+      }),
     })
     const started = performance.now()
     const ran = await runner.drain()
@@ -121,6 +125,7 @@ async function main() {
       pollMs: 1000,
       handlers: notificationHandlers({
         mail: { ...mail, smtpUrl: undefined },
+        issuer: () => configuredReceiptIssuer({ invoiceRegistrationNumber: undefined }),
         publish: (ids, type) => publishMemberEventOn(busA, ids, type),
       }),
     })

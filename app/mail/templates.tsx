@@ -149,8 +149,11 @@ export const templates = {
       taxAmount: number
       receiptNumber: string
       receiptUrl: string
-      /** Who issued the receipt, as recorded when the payment went through (docs/decisions/0057). */
-      issuer?: { name: string; registrationNumber: string | null }
+      /**
+       * Who issued the receipt, as recorded when the payment went through (docs/decisions/0057), else as configured
+       * now (the receipt page does the same). Not printed on the refund notice.
+       */
+      issuer: { name: string; registrationNumber: string | null }
       /** Paid after the hold ended with no seat left: the whole amount goes back. */
       refundedNoSeat?: boolean
     }

@@ -1,6 +1,7 @@
 import { and, eq, gt, inArray, isNull, lte, ne, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { noticePlainText } from '../api/services/markdown'
+import type { ReceiptIssuer } from '../api/services/payments'
 import { expireOffers, offerDetails } from '../api/services/waitlist'
 import type { Db, DbOrTx } from '../db/client'
 import {
@@ -69,6 +70,11 @@ export interface NotificationDeps {
   publicContentChanged?: (why: string) => Promise<void>
   /** Tells the recipients' open pages (GET /events); optional so that jobs run without the stream. */
   publish?: (userIds: number[], type: LiveEventType) => Promise<void>
+  /**
+   * The issuer configured now: a receipt mail names it when its payment recorded none (made to succeed by hand
+   * since the app last started, app/db/receipt-issuers.ts), as the receipt page does.
+   */
+  issuer: () => ReceiptIssuer
 }
 
 const positiveId = (v: unknown, name: string): number => {
@@ -322,9 +328,9 @@ export function notificationHandlers(deps: NotificationDeps): Record<string, Job
           amount: pay.amount,
           taxAmount: pay.taxAmount,
           receiptNumber: receiptNumber(paymentId),
-          ...(pay.issuerName
-            ? { issuer: { name: pay.issuerName, registrationNumber: pay.registrationNumber } }
-            : {}),
+          issuer: pay.issuerName
+            ? { name: pay.issuerName, registrationNumber: pay.registrationNumber }
+            : deps.issuer(),
           receiptUrl: noSeat
             ? `${deps.mail.siteOrigin}/purchase_history`
             : `${deps.mail.siteOrigin}/purchase_history/receipt/${paymentId}`,

@@ -54,6 +54,7 @@ export function backgroundJobs(): Pick<JobRunnerOptions, 'handlers' | 'recurring
         mail: mailSettings(),
         publish: publishMemberEvent,
         publicContentChanged,
+        issuer: currentReceiptIssuer,
       }),
       ...paymentHandlers({
         provider: () => getPaymentProvider(),

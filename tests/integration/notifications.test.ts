@@ -16,6 +16,7 @@ import {
 } from '../../app/db/schema'
 import { type JobHandler, type RecurringJob, startJobRunner } from '../../app/jobs/runner.server'
 import { addressName, formatTimeJa } from '../../app/lib/format'
+import { notificationHandlers } from '../../app/notifications/handlers.server'
 import {
   isNotificationEnabled,
   listNotificationPreferences,
@@ -160,6 +161,26 @@ describe('reservations', () => {
     // Running the jobs again sends nothing more.
     await runJobs()
     expect(await mailbox()).toHaveLength(3)
+  })
+
+  it('a receipt mail whose payment recorded no issuer names the one configured now, as the receipt page does', async () => {
+    const s = await newSchedule()
+    const res = await api.book(SUBS.parent, { schedule_id: s.id })
+    expect(res.status).toBe(201)
+    // Made to succeed by hand since the app last started: the start-up stamp has not named its issuer yet.
+    await api.db
+      .update(payments)
+      .set({ receiptIssuerName: null, receiptRegistrationNumber: null })
+      .where(eq(payments.id, res.body.payment.id))
+    const now = { name: TEST_RECEIPT_ISSUER.name, registrationNumber: 'T9876543210987' }
+    await startJobRunner({
+      db: api.db,
+      autoStart: false,
+      handlers: notificationHandlers({ mail: settings, issuer: () => now }),
+    }).drain()
+    const receipt = (await mailbox()).find((m) => m.kind === 'refund')!.text
+    expect(receipt).toContain(`発行者：${TEST_RECEIPT_ISSUER.name}`)
+    expect(receipt).toContain('登録番号：T9876543210987')
   })
 
   it('a mail still goes after the SMTP server refused it for longer than a job is usually tried (a relay restart)', async () => {

@@ -12,9 +12,9 @@ import { testMailSettings } from './mail'
  * Every job handler the app's runner has (notifications, payments, furigana), with the embedded payment provider on the
  * database the job runs on: what tests drain.
  */
-export function appJobHandlers(deps: NotificationDeps) {
+export function appJobHandlers(deps: Omit<NotificationDeps, 'issuer'>) {
   return {
-    ...notificationHandlers(deps),
+    ...notificationHandlers({ issuer: () => TEST_RECEIPT_ISSUER, ...deps }),
     ...paymentHandlers({
       provider: (db) => embeddedPaymentProvider(async () => db),
       issuer: () => TEST_RECEIPT_ISSUER,
