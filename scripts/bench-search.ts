@@ -20,6 +20,7 @@ import {
   searchClassWorks,
 } from '../app/api/services/class-works'
 import { type Database, openDatabase } from '../app/db/client'
+import { rowsOf } from '../app/db/rows'
 import { recomputeSearchKeys } from '../app/db/search-keys'
 import { seedMasters } from '../app/db/seed'
 import { normalizeSearchText, searchTerms } from '../app/lib/search-normalize'
@@ -246,10 +247,6 @@ async function load(database: Database, now: Date) {
 /** A PostgreSQL array literal, passed as one text parameter (drizzle would spread a JS array into a list). */
 function pgArray(xs: string[]): string {
   return `{${xs.map((x) => `"${x.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`
-}
-
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[]
 }
 
 function percentile(sorted: number[], p: number): number {

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { markRoomRead, openRoom, roomListQuery, sendMessage } from '../../app/api/services/rooms'
 import { DestinationList, Message, MessageList, Room, RoomList } from '../../app/contract/v1/rooms'
+import { rowsOf } from '../../app/db/rows'
 import { follows, messages, purchases, rateLimits, roomMembers, rooms, users } from '../../app/db/schema'
 import { tokyoAt } from '../../app/db/seed'
 import { retriedConflicts } from '../../app/db/transaction'
@@ -509,11 +510,9 @@ describe('a teacher not yet approved', () => {
 describe('a room with a long history', () => {
   /** Rows each plan node over `messages` produced, summed over its loops (EXPLAIN ANALYZE). */
   const messageRowsRead = async (query: { getSQL(): ReturnType<typeof sql> }) => {
-    const result = (await api.db.execute(sql`explain (analyze, format json) ${query}`)) as unknown
-    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<
-      string,
-      unknown
-    >[]
+    const rows = rowsOf<Record<string, unknown>>(
+      await api.db.execute(sql`explain (analyze, format json) ${query}`),
+    )
     const raw = Object.values(rows[0]!)[0]
     const [top] = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: PlanNode }[]
     let read = 0

@@ -6,6 +6,7 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cardsByIds, selectClassRows, toCards } from '../../app/api/services/class-cards'
+import { rowsOf } from '../../app/db/rows'
 import { classWorks, classWorkTargetGrades, targetGrades } from '../../app/db/schema'
 import { openTestDatabase, type TestDatabase } from './support/test-db'
 
@@ -20,9 +21,8 @@ afterAll(async () => {
   await database?.close()
 })
 
-async function rowsOf<T>(query: ReturnType<typeof sql>): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows?: T[] } | T[]
-  return Array.isArray(result) ? result : (result.rows ?? [])
+async function rowsOfQuery<T>(query: ReturnType<typeof sql>): Promise<T[]> {
+  return rowsOf<T>(await db.execute(query))
 }
 
 describe('class cards', () => {
@@ -33,14 +33,14 @@ describe('class cards', () => {
     const cards = await toCards(db, rows, now)
     expect(cards.map((c) => c.id)).toEqual(rows.map((r) => r.id))
 
-    const grades = await rowsOf<{ class_work_id: number; id: number; name: string }>(sql`
+    const grades = await rowsOfQuery<{ class_work_id: number; id: number; name: string }>(sql`
       select g.class_work_id, t.id, t.name from class_work_target_grades g
       join target_grades t on t.id = g.target_grade_id order by t.sort_order, t.id`)
-    const next = await rowsOf<{ class_work_id: number; id: number }>(sql`
+    const next = await rowsOfQuery<{ class_work_id: number; id: number }>(sql`
       select distinct on (class_work_id) class_work_id, id from class_work_schedules
       where not is_canceled and started_at >= ${now.toISOString()}::timestamptz
       order by class_work_id, started_at, id`)
-    const favorites = await rowsOf<{ class_work_id: number; n: number }>(sql`
+    const favorites = await rowsOfQuery<{ class_work_id: number; n: number }>(sql`
       select class_work_id, count(*)::int as n from favorites group by class_work_id`)
 
     for (const card of cards) {
@@ -84,7 +84,7 @@ describe('class cards', () => {
     async () => {
       const ids = (await db.select({ id: classWorks.id }).from(classWorks)).map((r) => r.id)
       for (let i = 0; i < 12; i++) await cardsByIds(db, ids.slice(i, i + 3 + (i % 5)), database.now)
-      const [plans] = await rowsOf<{ generic_plans: number; custom_plans: number }>(sql`
+      const [plans] = await rowsOfQuery<{ generic_plans: number; custom_plans: number }>(sql`
         select generic_plans::int, custom_plans::int from pg_prepared_statements
         where statement like '%plan_opaque%'`)
       // PostgreSQL plans the first five calls for their values, then keeps the generic plan.

@@ -9,6 +9,7 @@ import { and, eq, like, or, sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLASS_IMAGE_RELEASE_KIND, requireOwnClassImage } from '../../app/api/services/class-images'
+import { rowsOf } from '../../app/db/rows'
 import { classImages, classWorks, jobs, uploads, users } from '../../app/db/schema'
 import { PermanentJobError, startJobRunner } from '../../app/jobs/runner.server'
 import {
@@ -409,8 +410,6 @@ describe('suspension and the index', () => {
         sql`explain select id from class_works where image_url = ${'/uploads/classes/x.webp'} limit 1`,
       )
     })
-    // postgres.js answers the rows, PGlite an object holding them.
-    const rows = Array.isArray(plan) ? plan : (plan as { rows: unknown[] }).rows
-    expect(JSON.stringify(rows)).toContain('class_works_image_url_idx')
+    expect(JSON.stringify(rowsOf(plan))).toContain('class_works_image_url_idx')
   })
 })

@@ -1,5 +1,6 @@
 import { count, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { rowsOf } from '../../app/db/rows'
 import * as s from '../../app/db/schema'
 import { seedIfEmpty } from '../../app/db/seed'
 import { TEST_ISSUER } from './support/constants'
@@ -13,9 +14,7 @@ beforeAll(async () => {
   const tables = await t.db.execute<{ tablename: string }>(
     sql`select tablename from pg_tables where schemaname = 'public' and tablename <> 'audit_log'`,
   )
-  const names = (Array.isArray(tables) ? tables : (tables as { rows: { tablename: string }[] }).rows).map(
-    (r) => `"${r.tablename}"`,
-  )
+  const names = rowsOf<{ tablename: string }>(tables).map((r) => `"${r.tablename}"`)
   await t.db.execute(sql.raw(`TRUNCATE ${names.join(', ')} RESTART IDENTITY CASCADE`))
 })
 afterAll(async () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ClassWorkDetail } from '../../app/contract/v1/class-works'
 import { FavoriteState, FollowState } from '../../app/contract/v1/follows'
 import { TeacherProfile } from '../../app/contract/v1/teachers'
+import { rowsOf } from '../../app/db/rows'
 import { classWorks, favorites, follows, users } from '../../app/db/schema'
 import { retriedConflicts } from '../../app/db/transaction'
 import { setupApi, type TestApi } from './support/api'
@@ -38,17 +39,16 @@ afterAll(async () => {
 
 /** Rows whose kept count differs from a recount of favorites / follows by members who are not suspended. */
 async function countsOffFromRecount() {
-  const rows = (r: unknown) => (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows)
-  const classes = rows(
+  const classes = rowsOf<{ id: number; favorite_count: number; recount: number }>(
     await api.db.execute(sql`select cw.id, cw.favorite_count, (select count(*)::int from favorites f
       join users u on u.id = f.user_id where f.class_work_id = cw.id and u.suspended_at is null) as recount
       from class_works cw`),
-  ) as { id: number; favorite_count: number; recount: number }[]
-  const teachers = rows(
+  )
+  const teachers = rowsOf<{ id: number; follower_count: number; recount: number }>(
     await api.db.execute(sql`select t.id, t.follower_count, (select count(*)::int from follows f
       join users u on u.id = f.follower_id where f.teacher_id = t.id and u.suspended_at is null) as recount
       from users t`),
-  ) as { id: number; follower_count: number; recount: number }[]
+  )
   return [
     ...classes.filter((c) => c.favorite_count !== c.recount),
     ...teachers.filter((t) => t.follower_count !== t.recount),

@@ -21,6 +21,7 @@ import {
   ReportReceipt,
   ResolveReportResult,
 } from '../../app/contract/v1/trust'
+import { rowsOf } from '../../app/db/rows'
 import {
   auditLog,
   classWorkSchedules,
@@ -255,12 +256,6 @@ const search = async (body: Record<string, unknown>) =>
 
 const reviewsOfPurchase = (purchaseId: number) =>
   api.db.select().from(reviews).where(eq(reviews.purchaseId, purchaseId))
-
-/** The rows of a raw query (drizzle's execute answers { rows } on PGlite and postgres-js alike here). */
-const rowsOf = async (q: Promise<unknown>) => {
-  const r = (await q) as { rows?: unknown[] } | unknown[]
-  return Array.isArray(r) ? r : (r.rows ?? [])
-}
 
 const reviewJobs = () => api.db.select().from(jobs).where(eq(jobs.kind, 'notify.review'))
 
@@ -945,7 +940,7 @@ describe('rating_min against the average the cards show (one decimal, halves rou
       await tx.execute(sql`set local enable_seqscan = off`)
       return tx.execute(sql`explain select id from class_works where rating_halves >= ${9}`)
     })
-    expect(JSON.stringify(await rowsOf(Promise.resolve(plan)))).toContain('class_works_rating_halves_idx')
+    expect(JSON.stringify(rowsOf(plan))).toContain('class_works_rating_halves_idx')
   })
 })
 
@@ -1227,8 +1222,8 @@ describe('reporting a review', () => {
     expect(result).toMatchObject({ id: receipt.id, status: 'hidden', canceled_reservations: 0 })
     const [row] = await api.db.select().from(reviews).where(eq(reviews.id, bad!))
     expect(row!.status).toBe('hidden')
-    const closed = await rowsOf(
-      api.db.execute(
+    const closed = rowsOf(
+      await api.db.execute(
         sql`select id, status from reports where id in (${receipt.id}, ${second.id}) order by id`,
       ),
     )
@@ -1487,8 +1482,8 @@ describe("the member's reservations (GET /v1/purchases)", () => {
     expect(Number(seeded[0]!.n)).toBeGreaterThan(0)
 
     // Every class's counters are its visible reviews (the seed's and this file's alike).
-    const mismatched = await rowsOf(
-      api.db.execute(sql`
+    const mismatched = rowsOf(
+      await api.db.execute(sql`
       select c.id, c.rating_count, c.rating_sum, coalesce(r.n, 0) as n, coalesce(r.total, 0) as total
       from class_works c
       left join (select class_work_id, count(*)::int as n, sum(rating)::int as total
@@ -1498,8 +1493,8 @@ describe("the member's reservations (GET /v1/purchases)", () => {
     expect(mismatched).toEqual([])
 
     // The seeded reviews are written after their lessons ended, by the member who reserved, on reserved seats.
-    const wrong = await rowsOf(
-      api.db.execute(sql`
+    const wrong = rowsOf(
+      await api.db.execute(sql`
       select r.id from reviews r
       join purchases p on p.id = r.purchase_id
       join class_work_schedules s on s.id = p.schedule_id

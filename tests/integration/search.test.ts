@@ -11,6 +11,7 @@ import {
   type SearchParams,
   searchClassWorks,
 } from '../../app/api/services/class-works'
+import { rowsOf } from '../../app/db/rows'
 import {
   categories,
   classStyles,
@@ -185,8 +186,7 @@ describe('class_search_bigrams (SQL) matches textGrams (TypeScript)', () => {
     '',
     'x',
   ])('%j', async (text) => {
-    const result = (await db.execute(sql`select class_search_bigrams(${text})::text as v`)) as unknown
-    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { v: string }[]
+    const rows = rowsOf<{ v: string }>(await db.execute(sql`select class_search_bigrams(${text})::text as v`))
     const lexemes = [...rows[0]!.v.matchAll(/'((?:[^']|'')*)'/gu)].map((m) =>
       m[1]!.replace(/''/gu, "'").replace(/\\\\/gu, '\\'),
     )
@@ -467,14 +467,16 @@ describe('paging and the index', () => {
     'plans the walk past the cap for its values on every run: PGlite keeps it unprepared (0026)',
     async () => {
       const walks = async () => {
-        const result = (await db.execute(
-          // The walk: ids by keyword, sorted and limited (the counted page has a row_number() beside the id), as the
-          // search runs it, not EXPLAINed by the test before; the pattern is a parameter, or it would match itself.
-          sql`select count(*)::int as n from pg_prepared_statements
+        const [row] = rowsOf<{ n: number }>(
+          await db.execute(
+            // The walk: ids by keyword, sorted and limited (the counted page has a row_number() beside the id), as the
+            // search runs it, not EXPLAINed by the test before; the pattern is a parameter, or it would match itself.
+            sql`select count(*)::int as n from pg_prepared_statements
               where statement like ${'%select "id" from "class_works" where%class_search_bigrams%order by%limit%'}
                 and statement not like 'explain%'`,
-        )) as unknown as { rows: { n: number }[] }
-        return result.rows[0]?.n
+          ),
+        )
+        return row?.n
       }
       // Past the cap, so each of these walks; six runs, past the five after which a prepared statement may turn
       // generic.
@@ -488,22 +490,17 @@ describe('paging and the index', () => {
   )
 
   it('counts and pages in one statement, and never sorts a match set past the cap', async () => {
-    const rowsOf = async (query: ReturnType<typeof sql>) => {
-      const result = (await db.execute(query)) as unknown
-      return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<
-        string,
-        string
-      >[]
-    }
+    const rowsOfQuery = async (query: ReturnType<typeof sql>) =>
+      rowsOf<Record<string, string>>(await db.execute(query))
     // 'だみー' matches 4,975 classes: the count stops at the cap and the ranked page is never run.
-    const over = await rowsOf(
+    const over = await rowsOfQuery(
       sql`explain (analyze, costs off, timing off) ${classWorkSearchQueries(db, { q: 'だみー' }).countedPage(0)}`,
     )
     const plan = over.map((r) => Object.values(r)[0]).join('\n')
     expect(plan, plan).toMatch(/One-Time Filter/u)
     expect(plan, plan).toMatch(/never executed/u)
     // Within the cap: the count on every row, the page's ids in rank order.
-    const page = await rowsOf(classWorkSearchQueries(db, { q: 'テントウムシ' }).countedPage(0))
+    const page = await rowsOfQuery(classWorkSearchQueries(db, { q: 'テントウムシ' }).countedPage(0))
     expect(page).toHaveLength(20)
     expect(page.every((r) => Number(r.n) === 25)).toBe(true)
     expect(page.map((r) => Number(r.ord))).toEqual(Array.from({ length: 20 }, (_, i) => i + 1))
@@ -519,11 +516,7 @@ describe('paging and the index', () => {
 })
 
 async function explain(query: { getSQL(): ReturnType<typeof sql> }): Promise<string> {
-  const result = (await db.execute(sql`explain ${query}`)) as unknown
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<
-    string,
-    string
-  >[]
+  const rows = rowsOf<Record<string, string>>(await db.execute(sql`explain ${query}`))
   return rows.map((r) => Object.values(r)[0]).join('\n')
 }
 
