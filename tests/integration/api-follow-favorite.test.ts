@@ -456,10 +456,11 @@ describe('a member keeps at most 200 favorites and 200 follows, and /follow list
     expect(await favoriteRows(userId)).toBe(200)
   })
 
-  it('follows: the 201st teacher is refused (409) and changes nothing; the 200 are all listed', async () => {
-    const [sub] = await insertMembers(api.db, 'many-follows', 1)
+  /** A member following the first `following` of 201 verified teachers of their own. */
+  async function followerOfMany(prefix: string, following: number) {
+    const [sub] = await insertMembers(api.db, prefix, 1)
     const userId = await api.userId(sub!)
-    const teacherSubs = await insertMembers(api.db, 'followed-teacher', 201)
+    const teacherSubs = await insertMembers(api.db, `${prefix}-teacher`, 201)
     await api.db
       .update(users)
       .set({ isTeacher: true, role: 'teacher', teacherVerifiedAt: new Date() })
@@ -467,7 +468,12 @@ describe('a member keeps at most 200 favorites and 200 follows, and /follow list
     const teachers = await Promise.all(teacherSubs.map((t) => api.userId(t)))
     await api.db
       .insert(follows)
-      .values(teachers.slice(0, 200).map((teacherId) => ({ followerId: userId, teacherId })))
+      .values(teachers.slice(0, following).map((teacherId) => ({ followerId: userId, teacherId })))
+    return { sub: sub!, userId, teachers }
+  }
+
+  it('follows: the 201st teacher is refused (409) and changes nothing; the 200 are all listed', async () => {
+    const { sub, teachers } = await followerOfMany('many-follows', 200)
     const refused = await api.as(sub!, 'POST', followPath(teachers[200]!))
     expect([refused.status, refused.body.code, refused.body.message]).toEqual([
       409,
@@ -489,17 +495,7 @@ describe('a member keeps at most 200 favorites and 200 follows, and /follow list
   })
 
   it('a follow added while another follow of the same member is being committed still stops at 200 (PostgreSQL)', async () => {
-    const [sub] = await insertMembers(api.db, 'crowd-follows', 1)
-    const userId = await api.userId(sub!)
-    const teacherSubs = await insertMembers(api.db, 'crowd-followed', 201)
-    await api.db
-      .update(users)
-      .set({ isTeacher: true, role: 'teacher', teacherVerifiedAt: new Date() })
-      .where(inArray(users.sub, teacherSubs))
-    const teachers = await Promise.all(teacherSubs.map((t) => api.userId(t)))
-    await api.db
-      .insert(follows)
-      .values(teachers.slice(0, 198).map((teacherId) => ({ followerId: userId, teacherId })))
+    const { sub, userId, teachers } = await followerOfMany('crowd-follows', 198)
     // Another instance follows the 199th… and, while it commits, this one follows the 200th and then the 201st.
     const res = await whileHeld(
       api,
