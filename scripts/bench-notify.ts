@@ -72,6 +72,8 @@ async function main() {
     unsubscribeSecret: 'bench-unsubscribe-secret-0123456789abcdef',
     smtpUrl,
   }
+  // Receipt mails of payments with no issuer recorded name this one (the demo's, unregistered).
+  const issuer = () => configuredReceiptIssuer({ invoiceRegistrationNumber: undefined })
   const busA = createPostgresEventBus(url.toString())
   const busB = createPostgresEventBus(url.toString())
   try {
@@ -93,10 +95,7 @@ async function main() {
       db: a.db,
       autoStart: false,
       concurrency: Number(process.env.BENCH_MAIL_CONCURRENCY ?? 8),
-      handlers: notificationHandlers({
-        mail,
-        issuer: () => configuredReceiptIssuer({ invoiceRegistrationNumber: undefined }),
-      }),
+      handlers: notificationHandlers({ mail, issuer }),
     })
     const started = performance.now()
     const ran = await runner.drain()
@@ -125,7 +124,7 @@ async function main() {
       pollMs: 1000,
       handlers: notificationHandlers({
         mail: { ...mail, smtpUrl: undefined },
-        issuer: () => configuredReceiptIssuer({ invoiceRegistrationNumber: undefined }),
+        issuer,
         publish: (ids, type) => publishMemberEventOn(busA, ids, type),
       }),
     })
