@@ -121,9 +121,3 @@ export function addressName(nickname: string, isTeacher: boolean): string {
   if (!isTeacher || /(先生|せんせい|センセイ)$/.test(nickname.trim())) return nickname
   return `${nickname} 先生`
 }
-
-/**
- * An organisation's kind as every screen names it: 団体 is the word for both kinds (「団体（法人・グループ）」),
- * so a group must not be labelled 団体 on one page and グループ on another.
- */
-export const organizationKindLabels = { corporation: '法人', group: 'グループ' } as const

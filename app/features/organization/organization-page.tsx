@@ -9,8 +9,9 @@ import { JoinOrganizationBody } from '~/contract/v1/org-management'
 import type { OrganizationDeepMe, OrgUser } from '~/contract/v1/organizations'
 import type { OrganizationSales } from '~/contract/v1/sales'
 import type { ActionResult } from '~/lib/action-result'
-import { addressName, formatDateJa, groupDigits, organizationKindLabels } from '~/lib/format'
+import { addressName, formatDateJa, groupDigits } from '~/lib/format'
 import { formatMonthJa, shiftMonth } from '~/lib/month'
+import { organizationKindLabels } from '~/lib/organization-kind'
 import { CreateNeedsVerification } from './create-needs-verification'
 import {
   joinOrganization,

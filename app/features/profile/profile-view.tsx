@@ -1,7 +1,8 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import type { MasterItem } from '~/contract/v1/master'
-import { formatDateJa, organizationKindLabels } from '~/lib/format'
+import { formatDateJa } from '~/lib/format'
+import { organizationKindLabels } from '~/lib/organization-kind'
 import { fixedSizeSrcSet } from '~/lib/responsive-image'
 import { profileQuery } from './queries'
 

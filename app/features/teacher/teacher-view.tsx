@@ -8,7 +8,6 @@ import type { PageLinkProps } from '~/components/ui/pagination'
 import { Ruby } from '~/components/ui/ruby'
 import { ShareButtons } from '~/components/ui/share-buttons'
 import { VerifiedBadge } from '~/components/ui/verified-badge'
-import { organizationKindLabels } from '~/lib/format'
 import { TEACHER_CLASSES_PER_PAGE } from '~/lib/page-sizes'
 import { DEFAULT_AVATAR, fixedSizeSrcSet } from '~/lib/responsive-image'
 import { FollowButton } from './follow-button'
@@ -19,6 +18,10 @@ import { teacherPageQuery } from './queries'
 const Pagination = lazyPart(() =>
   import('~/components/ui/pagination').then((m) => ({ default: m.Pagination })),
 )
+
+// organizationKindLabels' words (app/lib/organization-kind.ts), spelled here: importing that module would cost this
+// public page one more script on its first load (its budget, docs/decisions/0008).
+const kindLabel = (kind: 'corporation' | 'group') => (kind === 'corporation' ? '法人' : 'グループ')
 
 /** /teacher/detail/{id}: what a teacher shows in public, and their public classes. */
 export function TeacherView({
@@ -75,7 +78,7 @@ export function TeacherView({
               <>
                 <dt className="font-bold text-slate-700">所属</dt>
                 <dd data-testid="teacher-organization">
-                  {t.organization.name}（{organizationKindLabels[t.organization.kind]}）
+                  {t.organization.name}（{kindLabel(t.organization.kind)}）
                 </dd>
               </>
             ) : null}
