@@ -53,10 +53,9 @@ const refundRow = (refund: number): [string, string][] =>
   refund > 0 ? [['返金額', formatPrice(refund)]] : []
 
 /** The receipt's issuer, as its page prints it; the number only once the platform had registered. */
-function issuerRows(issuer: { name: string; registrationNumber: string | null } | undefined) {
-  const rows: [string, string][] = []
-  if (issuer) rows.push(['発行者', issuer.name])
-  if (issuer?.registrationNumber) rows.push(['登録番号', issuer.registrationNumber])
+function issuerRows(issuer: { name: string; registrationNumber: string | null }) {
+  const rows: [string, string][] = [['発行者', issuer.name]]
+  if (issuer.registrationNumber) rows.push(['登録番号', issuer.registrationNumber])
   return rows
 }
 
