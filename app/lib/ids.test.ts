@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { idInput, idPageInput, parseId, toggleInput } from './ids'
+import { idInput, idPageInput, laterPage, parseId, toggleInput } from './ids'
 
 describe('parseId', () => {
   it('accepts positive integers as numbers or digit strings', () => {
@@ -28,6 +28,35 @@ describe('parseId', () => {
     ]) {
       expect(parseId(bad), String(bad)).toBeUndefined()
     }
+  })
+})
+
+describe('laterPage', () => {
+  it('is a page after the first, up to 1000, as the router parsed it or as typed', () => {
+    expect([2, '2', 1000, '1000'].map(laterPage)).toEqual([2, 2, 1000, 1000])
+  })
+
+  it('is undefined for the first page and for anything an address can hold that is not a page', () => {
+    for (const bad of [
+      1,
+      '1',
+      0,
+      '0',
+      -2,
+      1001,
+      '1001',
+      2.5,
+      '2.5',
+      'abc',
+      '',
+      '2abc',
+      '1e3',
+      null,
+      undefined,
+      [2],
+      {},
+    ])
+      expect(laterPage(bad), JSON.stringify(bad)).toBeUndefined()
   })
 })
 

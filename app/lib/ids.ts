@@ -12,6 +12,17 @@ export function parseId(value: unknown): number | undefined {
   return Number(value)
 }
 
+/**
+ * ?page=N of a paged list: 2–1000, or undefined (the first page) for anything else.
+ *
+ * A route's validateSearch names every key it reads, undefined when the value is bad: the router merges what it
+ * returns over the raw search, so a key left out would reach the loader as typed (?page=abc → a 500).
+ */
+export function laterPage(value: unknown): number | undefined {
+  const page = parseId(value)
+  return page !== undefined && page > 1 && page <= 1000 ? page : undefined
+}
+
 /** Validator of a server function that takes one id. */
 export function idInput(value: unknown): number {
   const id = parseId(value)

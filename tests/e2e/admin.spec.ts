@@ -19,6 +19,41 @@ test('a member who is not an operator gets the 404 page at /admin; a visitor is 
   await expect(page.getByTestId('menu-admin')).toHaveCount(0)
 })
 
+test('the notices page goes by pages of 200: a page past the last says so and leads back @pc-only', async ({
+  page,
+}) => {
+  await login(page, OPERATOR, '/')
+  await gotoReady(page, '/admin/notices?page=2')
+  await expect(page.getByRole('heading', { level: 1, name: 'お知らせ' })).toBeVisible()
+  // The demo has fewer than 200 notices: the second page is empty, and the first has no next page.
+  await expect(page.getByTestId('notices-empty')).toHaveText('このページにお知らせはありません。')
+  await page.getByRole('link', { name: '新しいお知らせへ' }).click()
+  await expect(page).toHaveURL(/\/admin\/notices$/)
+  await expect(page.getByTestId('admin-notice').first()).toBeVisible()
+  await expect(page.getByRole('link', { name: /お知らせへ$/ })).toHaveCount(0)
+})
+
+test('an address with a value its page cannot mean shows the page without it, not an error @pc-only', async ({
+  page,
+}) => {
+  await login(page, OPERATOR, '/')
+  // Each was a 500 (入力内容に誤りがあります): the raw value reached the loader past validateSearch.
+  for (const [path, heading] of [
+    ['/admin/notices?page=abc', 'お知らせ'],
+    ['/admin/suspensions?page=0', '利用停止中のアカウント'],
+    ['/admin/audit?page=abc&actor_id=x', '監査ログ'],
+    ['/admin/verifications?status=bogus&page=-1', '本人確認'],
+    ['/admin/reports?status=bogus&kind=bogus&page=1.5', '通報'],
+    ['/message?room=abc&to=x', 'メッセージ'],
+  ] as const) {
+    const res = await page.goto(path)
+    expect(res?.status(), path).toBe(200)
+    await expect(page.getByRole('heading', { level: 1, name: heading }), path).toBeVisible()
+  }
+  await gotoReady(page, '/admin/notices?page=abc')
+  await expect(page.getByTestId('admin-notice').first()).toBeVisible()
+})
+
 test('an operator publishes a notice that members read, withdraws it, and finds both in the audit log @pc-only', async ({
   page,
   browser,

@@ -2,7 +2,7 @@
  * 運営 (issue 15): the operator role (command line only), /v1/admin/* for operators only, notices written,
  * scheduled and withdrawn by operators, and the append-only audit log.
  */
-import { eq, sql } from 'drizzle-orm'
+import { eq, inArray, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AdminNotice, AdminNoticeList, AuditPage } from '../../app/contract/v1/admin'
 import { audit } from '../../app/db/audit'
@@ -186,6 +186,50 @@ describe('notices', () => {
       expect(res.status, JSON.stringify(body)).toBe(400)
     }
     expect(await api.count('notices')).toBe(before)
+  })
+
+  it('lists 200 a page, the latest publication first, so the oldest can still be withdrawn; a bad page is 400', async () => {
+    const base = api.now.getTime() - 365 * 24 * 3600_000
+    // Older than every notice so far: they fill the end of the list, the last one alone on the second page.
+    const extra = await api.db
+      .insert(notices)
+      .values(
+        Array.from({ length: 201 }, (_, i) => ({
+          title: `古いお知らせ${i}`,
+          body: '一年前',
+          publishedAt: new Date(base - i * 60_000),
+        })),
+      )
+      .returning({ id: notices.id })
+    try {
+      const total = await api.count('notices')
+      const first = AdminNoticeList.parse((await api.as(SUBS.operator, 'GET', '/v1/admin/notices')).body)
+      expect(first).toHaveLength(200)
+      const second = AdminNoticeList.parse(
+        (await api.as(SUBS.operator, 'GET', '/v1/admin/notices?page=2')).body,
+      )
+      expect(second).toHaveLength(total - 200)
+      expect(new Set([...first, ...second].map((n) => n.id)).size).toBe(total)
+      const dates = [...first, ...second].map((n) => n.published_at)
+      expect(dates).toEqual([...dates].sort().reverse())
+      expect(second.at(-1)?.title).toBe('古いお知らせ200')
+      expect((await api.as(SUBS.operator, 'GET', '/v1/admin/notices?page=3')).body).toEqual([])
+      for (const page of ['0', '-1', 'abc', '1001', '1.5']) {
+        const res = await api.as(SUBS.operator, 'GET', `/v1/admin/notices?page=${page}`)
+        expect(res.status, page).toBe(400)
+        expect(res.body.code).toBe('invalid_request')
+      }
+      const oldest = second.at(-1)!
+      const withdrawn = await api.as(SUBS.operator, 'POST', `/v1/admin/notices/${oldest.id}/withdraw`)
+      expect(withdrawn.body.state).toBe('withdrawn')
+    } finally {
+      await api.db.delete(notices).where(
+        inArray(
+          notices.id,
+          extra.map((n) => n.id),
+        ),
+      )
+    }
   })
 
   it('mails the members who asked for operator notices (opt-in), not the others, and not a withdrawn one', async () => {

@@ -2,6 +2,7 @@ import { createRoute } from '@hono/zod-openapi'
 import {
   AdminNotice,
   AdminNoticeList,
+  AdminNoticeQuery,
   AuditPage,
   AuditQuery,
   CreateNoticeBody,
@@ -33,12 +34,14 @@ export function registerAdminRoutes(app: ApiApp, deps: RouteDeps) {
       method: 'get',
       path: '/admin/notices',
       tags: ['admin'],
-      summary: '運営のお知らせ（予約投稿・取り下げ済みを含む）',
+      summary: '運営のお知らせ（予約投稿・取り下げ済みを含む、新しい順、200件ずつ）',
       security: bearer,
       middleware: [operator] as const,
-      responses: { 200: json(AdminNoticeList, 'お知らせの一覧'), ...errors(401, 404, 503) },
+      request: { query: AdminNoticeQuery },
+      responses: { 200: json(AdminNoticeList, 'お知らせの1ページ'), ...errors(400, 401, 404, 503) },
     }),
-    async (c) => c.json(await adminListNotices(await deps.getDb(), deps.now()), 200),
+    async (c) =>
+      c.json(await adminListNotices(await deps.getDb(), deps.now(), c.req.valid('query').page), 200),
   )
 
   app.openapi(

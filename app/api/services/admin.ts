@@ -13,6 +13,7 @@ import type { Db } from '../../db/client'
 import { messages, notices, roomMembers, rooms, users } from '../../db/schema'
 import { enqueue } from '../../jobs/queue.server'
 import { contactKindsLabel, detectContactInfo } from '../../lib/contact-detector'
+import { ADMIN_LIST_PAGE_SIZE } from '../../lib/page-sizes'
 import { actorLabel, type UserRow } from '../auth'
 import { ApiError, notFound, ownAccount } from '../errors'
 import { iso } from './class-cards'
@@ -56,14 +57,15 @@ const toAdminNotice = (r: AdminNoticeRow, now: Date): AdminNotice => ({
   created_by: r.createdBy,
 })
 
-/** Every notice, scheduled and withdrawn ones too, latest publication first. */
-export async function adminListNotices(db: Db, now: Date): Promise<AdminNotice[]> {
+/** A page of notices, scheduled and withdrawn ones too, latest publication first. */
+export async function adminListNotices(db: Db, now: Date, page: number): Promise<AdminNotice[]> {
   const rows = await db
     .select(adminNoticeColumns)
     .from(notices)
     .leftJoin(users, eq(users.id, notices.createdBy))
     .orderBy(desc(notices.publishedAt), desc(notices.id))
-    .limit(200)
+    .limit(ADMIN_LIST_PAGE_SIZE)
+    .offset((page - 1) * ADMIN_LIST_PAGE_SIZE)
   return rows.map((r) => toAdminNotice(r, now))
 }
 

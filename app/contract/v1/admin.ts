@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { AUDIT_ACTIONS } from '../../lib/audit-actions'
 import { DateTime, Id, IdString, line, paragraph } from './common'
+import { AdminListPage } from './trust'
 
 /** /v1/admin/* — operators (運営) only (issue 15). */
 
@@ -16,7 +17,9 @@ export const AdminNotice = z.object({
   created_by: z.string().nullable(),
 })
 export type AdminNotice = z.infer<typeof AdminNotice>
+/** A page of notices (200 a page, the latest publication first; a full page may have a next). */
 export const AdminNoticeList = z.array(AdminNotice)
+export const AdminNoticeQuery = z.object({ page: AdminListPage })
 
 export const CreateNoticeBody = z
   .object({

@@ -66,7 +66,7 @@ export type AdminVerification = z.infer<typeof AdminVerification>
 export const AdminVerificationList = z.array(AdminVerification)
 
 /** A page of 200 (ADMIN_LIST_PAGE_SIZE): an operator reaches every entry, however many there are. */
-const AdminListPage = z.coerce.number().int().min(1).max(1000).default(1)
+export const AdminListPage = z.coerce.number().int().min(1).max(1000).default(1)
 
 export const AdminVerificationQuery = z.object({
   status: z.enum(['pending', 'approved', 'rejected']).default('pending'),

@@ -1,10 +1,12 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { Field, inputClass } from '~/components/ui/form-parts'
 import { CreateNoticeBody } from '~/contract/v1/admin'
 import { fieldErrorsOf } from '~/lib/action-result'
 import { formatDateJa, formatTimeJa } from '~/lib/format'
+import { ADMIN_LIST_PAGE_SIZE } from '~/lib/page-sizes'
 import { createAdminNotice, withdrawAdminNotice } from './admin.functions'
 import { AdminPage } from './admin-page'
 import { adminNoticesQuery } from './queries'
@@ -17,9 +19,13 @@ function tokyoInstant(local: string): string | undefined {
   return local ? new Date(`${local}:00+09:00`).toISOString() : undefined
 }
 
-/** /admin/notices: write, schedule and withdraw お知らせ (small Markdown: **太字**, リスト, [リンク](https://…)). */
-export function AdminNotices() {
-  const notices = useSuspenseQuery(adminNoticesQuery()).data
+/**
+ * /admin/notices: write, schedule and withdraw お知らせ (small Markdown: **太字**, リスト, [リンク](https://…)).
+ * The notices written so far come 200 a page, so that an operator can still withdraw an old one.
+ */
+export function AdminNotices({ page }: { page: number }) {
+  const notices = useSuspenseQuery(adminNoticesQuery(page)).data
+  const full = notices.length >= ADMIN_LIST_PAGE_SIZE
   const queryClient = useQueryClient()
   const [errors, setErrors] = useState<Record<string, string>>({})
   // Every operator view: the notices, and the audit log that records each change.
@@ -97,44 +103,66 @@ export function AdminNotices() {
         </div>
       </form>
       <h2 className="mt-8 font-bold">これまでのお知らせ</h2>
-      <ul
-        className="mt-3 divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white"
-        data-testid="admin-notices"
-      >
-        {notices.map((n) => (
-          <li
-            key={n.id}
-            className="flex flex-wrap items-start justify-between gap-3 p-4"
-            data-testid="admin-notice"
-          >
-            <div className="min-w-0">
-              <p className="text-xs text-slate-600">
-                <span
-                  className="mr-2 rounded-full bg-light-grey px-2 py-0.5 font-bold"
-                  data-testid="notice-state"
+      {notices.length === 0 ? (
+        <p className="mt-3" data-testid="notices-empty">
+          {page > 1 ? 'このページにお知らせはありません。' : 'まだお知らせはありません。'}
+        </p>
+      ) : (
+        <ul
+          className="mt-3 divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white"
+          data-testid="admin-notices"
+        >
+          {notices.map((n) => (
+            <li
+              key={n.id}
+              className="flex flex-wrap items-start justify-between gap-3 p-4"
+              data-testid="admin-notice"
+            >
+              <div className="min-w-0">
+                <p className="text-xs text-slate-600">
+                  <span
+                    className="mr-2 rounded-full bg-light-grey px-2 py-0.5 font-bold"
+                    data-testid="notice-state"
+                  >
+                    {STATE_LABEL[n.state]}
+                  </span>
+                  <time dateTime={n.published_at}>{when(n.published_at)}</time>
+                  {n.created_by ? `・${n.created_by}` : null}
+                </p>
+                <p className="mt-1 break-words font-bold">{n.title}</p>
+              </div>
+              {n.state !== 'withdrawn' ? (
+                <button
+                  type="button"
+                  className="btn-outline"
+                  disabled={withdraw.isPending}
+                  onClick={() => {
+                    if (window.confirm(`「${n.title}」を取り下げますか？`)) withdraw.mutate(n.id)
+                  }}
                 >
-                  {STATE_LABEL[n.state]}
-                </span>
-                <time dateTime={n.published_at}>{when(n.published_at)}</time>
-                {n.created_by ? `・${n.created_by}` : null}
-              </p>
-              <p className="mt-1 break-words font-bold">{n.title}</p>
-            </div>
-            {n.state !== 'withdrawn' ? (
-              <button
-                type="button"
-                className="btn-outline"
-                disabled={withdraw.isPending}
-                onClick={() => {
-                  if (window.confirm(`「${n.title}」を取り下げますか？`)) withdraw.mutate(n.id)
-                }}
-              >
-                取り下げる
-              </button>
-            ) : null}
-          </li>
-        ))}
-      </ul>
+                  取り下げる
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      {page > 1 || full ? (
+        <nav aria-label="ページ送り" className="mt-6 flex justify-between">
+          {page > 1 ? (
+            <Link to="/admin/notices" search={page > 2 ? { page: page - 1 } : {}} className="btn-outline">
+              新しいお知らせへ
+            </Link>
+          ) : (
+            <span />
+          )}
+          {full ? (
+            <Link to="/admin/notices" search={{ page: page + 1 }} className="btn-outline">
+              古いお知らせへ
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
     </AdminPage>
   )
 }

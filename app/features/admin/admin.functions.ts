@@ -1,7 +1,7 @@
 import { createServerFn } from '@tanstack/react-start'
 import { getRequest } from '@tanstack/react-start/server'
 import { z } from 'zod'
-import { AuditQuery, CreateNoticeBody } from '~/contract/v1/admin'
+import { AdminNoticeQuery, AuditQuery, CreateNoticeBody } from '~/contract/v1/admin'
 import {
   AdminReportQuery,
   DecideVerificationBody,
@@ -19,9 +19,9 @@ import { requireAccessToken } from '~/server/session-token.server'
  */
 const clientAddress = () => getRequest().headers.get('x-real-ip') ?? undefined
 
-export const getAdminNotices = createServerFn({ method: 'GET' }).handler(async () =>
-  api.adminListNotices(await requireAccessToken()),
-)
+export const getAdminNotices = createServerFn({ method: 'GET' })
+  .validator(AdminNoticeQuery)
+  .handler(async ({ data }) => api.adminListNotices(await requireAccessToken(), data.page))
 
 export const createAdminNotice = createServerFn({ method: 'POST' })
   .validator(CreateNoticeBody)

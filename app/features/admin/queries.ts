@@ -17,8 +17,8 @@ export interface AuditSearch {
   page?: number
 }
 
-export const adminNoticesQuery = () =>
-  queryOptions({ queryKey: ['admin', 'notices'], queryFn: () => getAdminNotices() })
+export const adminNoticesQuery = (page = 1) =>
+  queryOptions({ queryKey: ['admin', 'notices', page], queryFn: () => getAdminNotices({ data: { page } }) })
 
 /**
  * The audit log filtered by `search`. An action the log does not know is dropped here rather than in the route's

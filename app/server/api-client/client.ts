@@ -527,7 +527,7 @@ export function createApiClient(getTransport: () => ApiTransport, options: ApiCl
       path: `/v1/users/followings/${id(teacherId)}`,
     })),
     listFavorites: authedCall(FavoriteList, () => get('/v1/users/favorites')),
-    adminListNotices: authedCall(AdminNoticeList, () => get('/v1/admin/notices')),
+    adminListNotices: authedCall(AdminNoticeList, (page: number) => get('/v1/admin/notices', { page })),
     adminCreateNotice: authedCall(AdminNotice, (body: CreateNoticeBody, clientAddress?: string) => ({
       method: 'POST',
       path: '/v1/admin/notices',

@@ -7,11 +7,10 @@ import { parseId } from '~/lib/ids'
 import { pageHead } from '~/lib/seo'
 
 export const Route = createFileRoute('/_default/_auth/message')({
-  validateSearch: (search: Record<string, unknown>): { room?: number; to?: number } => {
-    const room = parseId(search.room)
-    const to = parseId(search.to)
-    return { ...(room === undefined ? {} : { room }), ...(to === undefined ? {} : { to }) }
-  },
+  validateSearch: (search: Record<string, unknown>): { room?: number; to?: number } => ({
+    room: parseId(search.room),
+    to: parseId(search.to),
+  }),
   loaderDeps: ({ search }) => ({ room: search.room, to: search.to }),
   loader: async ({ context, deps }) => {
     const { rooms } = await context.queryClient.ensureQueryData(roomsQuery())

@@ -4,8 +4,9 @@ import { mailboxQuery } from '~/features/mailbox/queries'
 import { pageHead } from '~/lib/seo'
 
 export const Route = createFileRoute('/_default/test/mailbox/')({
-  validateSearch: (search: Record<string, unknown>): { to?: string } =>
-    typeof search.to === 'string' && search.to ? { to: search.to.slice(0, 254) } : {},
+  validateSearch: (search: Record<string, unknown>): { to?: string } => ({
+    to: typeof search.to === 'string' && search.to ? search.to.slice(0, 254) : undefined,
+  }),
   loaderDeps: ({ search }) => ({ to: search.to }),
   loader: ({ context, deps }) => context.queryClient.ensureQueryData(mailboxQuery(deps.to)),
   head: ({ match }) => pageHead(match, { title: 'メールボックス', noindex: true }),

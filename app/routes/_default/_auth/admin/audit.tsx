@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { AdminAudit } from '~/features/admin/admin-audit'
 import { type AuditSearch, adminAuditQuery } from '~/features/admin/queries'
-import { parseId } from '~/lib/ids'
+import { laterPage, parseId } from '~/lib/ids'
 import { pageHead } from '~/lib/seo'
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/
@@ -9,17 +9,13 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/
 const ACTION = /^[a-z_]{1,40}$/
 
 export const Route = createFileRoute('/_default/_auth/admin/audit')({
-  validateSearch: (search: Record<string, unknown>): AuditSearch => {
-    const out: AuditSearch = {}
-    if (typeof search.action === 'string' && ACTION.test(search.action)) out.action = search.action
-    const actor = parseId(search.actor_id)
-    if (actor !== undefined) out.actor_id = actor
-    if (typeof search.from === 'string' && DAY.test(search.from)) out.from = search.from
-    if (typeof search.to === 'string' && DAY.test(search.to)) out.to = search.to
-    const page = parseId(search.page)
-    if (page !== undefined && page > 1 && page <= 1000) out.page = page
-    return out
-  },
+  validateSearch: (search: Record<string, unknown>): AuditSearch => ({
+    action: typeof search.action === 'string' && ACTION.test(search.action) ? search.action : undefined,
+    actor_id: parseId(search.actor_id),
+    from: typeof search.from === 'string' && DAY.test(search.from) ? search.from : undefined,
+    to: typeof search.to === 'string' && DAY.test(search.to) ? search.to : undefined,
+    page: laterPage(search.page),
+  }),
   loaderDeps: ({ search }) => search,
   loader: ({ context, deps }) => context.queryClient.ensureQueryData(adminAuditQuery(deps)),
   head: ({ match }) => pageHead(match, { title: '監査ログ', noindex: true }),
