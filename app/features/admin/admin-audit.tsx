@@ -5,7 +5,7 @@ import { inputClass } from '~/components/ui/form-parts'
 import { ScrollRegion } from '~/components/ui/scroll-region'
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, type AuditAction } from '~/lib/audit-actions'
 import { formatDateJa, formatTimeJa } from '~/lib/format'
-import { AdminPage } from './admin-page'
+import { AdminPage, AdminPager } from './admin-page'
 import { type AuditSearch, adminAuditQuery } from './queries'
 
 const when = (iso: string) => `${formatDateJa(iso)} ${formatTimeJa(iso)}`
@@ -106,20 +106,13 @@ export function AdminAudit(props: { search: AuditSearch }) {
           </table>
         </ScrollRegion>
       )}
-      <nav aria-label="ページ送り" className="mt-6 flex justify-between">
-        {page > 1 ? (
-          <Link to="/admin/audit" search={{ ...props.search, page: page - 1 }} className="btn-outline">
-            新しい記録へ
-          </Link>
-        ) : (
-          <span />
-        )}
-        {has_next ? (
-          <Link to="/admin/audit" search={{ ...props.search, page: page + 1 }} className="btn-outline">
-            古い記録へ
-          </Link>
-        ) : null}
-      </nav>
+      <AdminPager
+        page={page}
+        hasNext={has_next}
+        newer="新しい記録へ"
+        older="古い記録へ"
+        renderLink={(p, link) => <Link to="/admin/audit" search={{ ...props.search, page: p }} {...link} />}
+      />
     </AdminPage>
   )
 }

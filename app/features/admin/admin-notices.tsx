@@ -8,7 +8,7 @@ import { fieldErrorsOf } from '~/lib/action-result'
 import { formatDateJa, formatTimeJa } from '~/lib/format'
 import { ADMIN_LIST_PAGE_SIZE } from '~/lib/page-sizes'
 import { createAdminNotice, withdrawAdminNotice } from './admin.functions'
-import { AdminPage } from './admin-page'
+import { AdminPage, AdminPager } from './admin-page'
 import { adminNoticesQuery } from './queries'
 
 const when = (iso: string) => `${formatDateJa(iso)} ${formatTimeJa(iso)}`
@@ -147,22 +147,13 @@ export function AdminNotices({ page }: { page: number }) {
           ))}
         </ul>
       )}
-      {page > 1 || full ? (
-        <nav aria-label="ページ送り" className="mt-6 flex justify-between">
-          {page > 1 ? (
-            <Link to="/admin/notices" search={page > 2 ? { page: page - 1 } : {}} className="btn-outline">
-              新しいお知らせへ
-            </Link>
-          ) : (
-            <span />
-          )}
-          {full ? (
-            <Link to="/admin/notices" search={{ page: page + 1 }} className="btn-outline">
-              古いお知らせへ
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <AdminPager
+        page={page}
+        hasNext={full}
+        newer="新しいお知らせへ"
+        older="古いお知らせへ"
+        renderLink={(p, link) => <Link to="/admin/notices" search={{ page: p }} {...link} />}
+      />
     </AdminPage>
   )
 }

@@ -9,7 +9,7 @@ import { formatDateJa, formatPrice, formatTimeJa } from '~/lib/format'
 import { ADMIN_LIST_PAGE_SIZE } from '~/lib/page-sizes'
 import { REPORT_REASONS, REPORT_TARGETS } from '~/lib/report-reasons'
 import { resolveReport } from './admin.functions'
-import { AdminPage } from './admin-page'
+import { AdminPage, AdminPager } from './admin-page'
 import { adminReportsQuery, type ReportSearch } from './queries'
 import { reportAge } from './report-age'
 
@@ -97,26 +97,13 @@ export function AdminReports(props: { search: ReportSearch }) {
           ))}
         </ul>
       )}
-      {page > 1 || list.length >= ADMIN_LIST_PAGE_SIZE ? (
-        <nav aria-label="ページ送り" className="mt-6 flex justify-between">
-          {page > 1 ? (
-            <Link
-              to="/admin/reports"
-              search={{ ...filter, page: page > 2 ? page - 1 : undefined }}
-              className="btn-outline"
-            >
-              前の{ADMIN_LIST_PAGE_SIZE}件
-            </Link>
-          ) : (
-            <span />
-          )}
-          {list.length >= ADMIN_LIST_PAGE_SIZE ? (
-            <Link to="/admin/reports" search={{ ...filter, page: page + 1 }} className="btn-outline">
-              次の{ADMIN_LIST_PAGE_SIZE}件
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <AdminPager
+        page={page}
+        hasNext={list.length >= ADMIN_LIST_PAGE_SIZE}
+        newer={`前の${ADMIN_LIST_PAGE_SIZE}件`}
+        older={`次の${ADMIN_LIST_PAGE_SIZE}件`}
+        renderLink={(p, link) => <Link to="/admin/reports" search={{ ...filter, page: p }} {...link} />}
+      />
     </AdminPage>
   )
 }

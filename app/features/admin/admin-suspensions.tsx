@@ -7,7 +7,7 @@ import type { AdminSuspension } from '~/contract/v1/trust'
 import { formatDateJa, formatTimeJa } from '~/lib/format'
 import { ADMIN_LIST_PAGE_SIZE } from '~/lib/page-sizes'
 import { liftSuspension } from './admin.functions'
-import { AdminPage } from './admin-page'
+import { AdminPage, AdminPager } from './admin-page'
 import { adminSuspensionsQuery } from './queries'
 
 const when = (iso: string) => `${formatDateJa(iso)} ${formatTimeJa(iso)}`
@@ -35,22 +35,13 @@ export function AdminSuspensions({ page }: { page: number }) {
           ))}
         </ul>
       )}
-      {page > 1 || full ? (
-        <nav aria-label="ページ送り" className="mt-6 flex justify-between">
-          {page > 1 ? (
-            <Link to="/admin/suspensions" search={page > 2 ? { page: page - 1 } : {}} className="btn-outline">
-              新しい停止へ
-            </Link>
-          ) : (
-            <span />
-          )}
-          {full ? (
-            <Link to="/admin/suspensions" search={{ page: page + 1 }} className="btn-outline">
-              古い停止へ
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <AdminPager
+        page={page}
+        hasNext={full}
+        newer="新しい停止へ"
+        older="古い停止へ"
+        renderLink={(p, link) => <Link to="/admin/suspensions" search={{ page: p }} {...link} />}
+      />
     </AdminPage>
   )
 }

@@ -8,7 +8,7 @@ import { ageOn } from '~/lib/age'
 import { formatDateJa, formatTimeJa } from '~/lib/format'
 import { ADMIN_LIST_PAGE_SIZE } from '~/lib/page-sizes'
 import { decideVerification } from './admin.functions'
-import { AdminPage } from './admin-page'
+import { AdminPage, AdminPager } from './admin-page'
 import { adminVerificationsQuery, type VerificationStatus } from './queries'
 
 const when = (iso: string) => `${formatDateJa(iso)} ${formatTimeJa(iso)}`
@@ -61,30 +61,13 @@ export function AdminVerifications(props: { status: VerificationStatus; page: nu
           ))}
         </ul>
       )}
-      {props.page > 1 || list.length >= ADMIN_LIST_PAGE_SIZE ? (
-        <nav aria-label="ページ送り" className="mt-6 flex justify-between">
-          {props.page > 1 ? (
-            <Link
-              to="/admin/verifications"
-              search={{ ...status, ...(props.page > 2 ? { page: props.page - 1 } : {}) }}
-              className="btn-outline"
-            >
-              前の{ADMIN_LIST_PAGE_SIZE}件
-            </Link>
-          ) : (
-            <span />
-          )}
-          {list.length >= ADMIN_LIST_PAGE_SIZE ? (
-            <Link
-              to="/admin/verifications"
-              search={{ ...status, page: props.page + 1 }}
-              className="btn-outline"
-            >
-              次の{ADMIN_LIST_PAGE_SIZE}件
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <AdminPager
+        page={props.page}
+        hasNext={list.length >= ADMIN_LIST_PAGE_SIZE}
+        newer={`前の${ADMIN_LIST_PAGE_SIZE}件`}
+        older={`次の${ADMIN_LIST_PAGE_SIZE}件`}
+        renderLink={(p, link) => <Link to="/admin/verifications" search={{ ...status, page: p }} {...link} />}
+      />
     </AdminPage>
   )
 }
