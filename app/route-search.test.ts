@@ -27,5 +27,7 @@ describe('validateSearch', () => {
     }
     expect(offenders).toEqual([])
     expect(checked.length).toBeGreaterThanOrEqual(15)
-  })
+    // Loading every route transforms most of the app: beside the other unit files on two cores that has
+    // taken more than the default 5 s.
+  }, 60_000)
 })
