@@ -19,7 +19,7 @@ test('a member who is not an operator gets the 404 page at /admin; a visitor is 
   await expect(page.getByTestId('menu-admin')).toHaveCount(0)
 })
 
-test('the notices page goes by pages of 200: a page past the last says so and leads back @pc-only', async ({
+test('the notices page goes by pages of 200: a page past the last says so and leads back, and a notice written there shows on the first @pc-only', async ({
   page,
 }) => {
   await login(page, OPERATOR, '/')
@@ -31,6 +31,23 @@ test('the notices page goes by pages of 200: a page past the last says so and le
   await expect(page).toHaveURL(/\/admin\/notices$/)
   await expect(page.getByTestId('admin-notice').first()).toBeVisible()
   await expect(page.getByRole('link', { name: /お知らせへ$/ })).toHaveCount(0)
+
+  // A notice written from an older page is shown where it is, on the first page. Scheduled far ahead so
+  // that no member sees it, and withdrawn again.
+  await gotoReady(page, '/admin/notices?page=2')
+  const title = `E2E予約 ${Date.now().toString(36)}`
+  const form = page.getByTestId('notice-form')
+  await form.getByLabel('タイトル').fill(title)
+  await form.getByLabel('本文').fill('ページ送りの確認です。')
+  await form.getByLabel('公開日時（空欄ならすぐに公開）').fill('2099-01-01T09:00')
+  await page.getByRole('button', { name: '保存する' }).click()
+  await expect(page.getByTestId('snackbar')).toContainText('お知らせを予約しました')
+  await expect(page).toHaveURL(/\/admin\/notices$/)
+  const row = page.getByTestId('admin-notice').filter({ hasText: title })
+  await expect(row.getByTestId('notice-state')).toHaveText('予約投稿')
+  page.once('dialog', (d) => d.accept())
+  await row.getByRole('button', { name: '取り下げる' }).click()
+  await expect(row.getByTestId('notice-state')).toHaveText('取り下げ済み')
 })
 
 test('an address with a value its page cannot mean shows the page without it, not an error @pc-only', async ({

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
-import { Link } from '@tanstack/react-router'
+import { Link, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
 import { showErrorSnackbar, showSnackbar } from '~/components/shell/ui-store'
 import { Field, inputClass } from '~/components/ui/form-parts'
@@ -27,6 +27,7 @@ export function AdminNotices({ page }: { page: number }) {
   const notices = useSuspenseQuery(adminNoticesQuery(page)).data
   const full = notices.length >= ADMIN_LIST_PAGE_SIZE
   const queryClient = useQueryClient()
+  const navigate = useNavigate()
   const [errors, setErrors] = useState<Record<string, string>>({})
   // Every operator view: the notices, and the audit log that records each change.
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin'] })
@@ -40,6 +41,8 @@ export function AdminNotices({ page }: { page: number }) {
       }
       setErrors({})
       await refresh()
+      // The new notice is the newest: written from an older page, show the first page, where it is.
+      if (page > 1) await navigate({ to: '/admin/notices', search: {} })
       showSnackbar({
         message: result.data.state === 'scheduled' ? 'お知らせを予約しました' : 'お知らせを公開しました',
       })
