@@ -26,7 +26,15 @@ export const adminNoticesQuery = (page = 1) =>
  */
 export const adminAuditQuery = (search: AuditSearch) => {
   const known = (AUDIT_ACTIONS as readonly (string | undefined)[]).includes(search.action)
-  const filter = known ? search : { ...search, action: undefined }
+  // Only the filter's own keys: the router's search also carries whatever else the address had, which would
+  // otherwise split the cache and ride along in the server function's URL.
+  const filter = {
+    action: known ? search.action : undefined,
+    actor_id: search.actor_id,
+    from: search.from,
+    to: search.to,
+    page: search.page,
+  }
   return queryOptions({
     queryKey: ['admin', 'audit', filter],
     // biome-ignore lint/suspicious/noExplicitAny: the route's search schema and the check above have checked the values
@@ -49,8 +57,13 @@ export interface ReportSearch {
   kind?: 'class' | 'teacher' | 'message' | 'review'
   page?: number
 }
-export const adminReportsQuery = (search: ReportSearch) =>
-  queryOptions({ queryKey: ['admin', 'reports', search], queryFn: () => getAdminReports({ data: search }) })
+export const adminReportsQuery = (search: ReportSearch) => {
+  const filter = { status: search.status, kind: search.kind, page: search.page } // as in adminAuditQuery
+  return queryOptions({
+    queryKey: ['admin', 'reports', filter],
+    queryFn: () => getAdminReports({ data: filter }),
+  })
+}
 
 export const adminSuspensionsQuery = (page = 1) =>
   queryOptions({
