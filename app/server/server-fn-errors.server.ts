@@ -1,6 +1,7 @@
 import '@tanstack/react-start/server-only'
 import { isNotFound, isRedirect } from '@tanstack/react-router'
 import { getRequest, setResponseHeader, setResponseStatus } from '@tanstack/react-start/server'
+import { fromJSON } from 'seroval'
 import { fieldErrorsOf } from '~/lib/action-result'
 import { ServerFnError } from '~/lib/server-fn-error'
 import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '../db/client'
@@ -108,23 +109,39 @@ function refusal(status: number, code: string, message: string): Response {
 }
 
 /**
- * Checks a server-function request before Start reads it: a JSON body must parse (Start would answer 500 and
- * log a stack for it). Undefined when the request may go on.
+ * Whether a text is a server-function payload Start can read: seroval JSON ({ t: { t: <type>, … }, f, m }) that
+ * deserializes. Start answers anything else with 500 and prints the error's stack, once per request. Plugin nodes
+ * (type 25: streams, our error adapter) need Start's plugins, so a payload with one is left to Start.
+ */
+export function isServerFnPayload(text: string): boolean {
+  try {
+    const payload = JSON.parse(text) as { t?: { t?: unknown } | null } | null
+    if (!payload || typeof payload !== 'object' || typeof payload.t?.t !== 'number') return false
+    if (!text.includes('"t":25')) fromJSON(payload as Parameters<typeof fromJSON>[0])
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Checks a server-function request before Start reads it: a POST's JSON body, or a GET's `payload` parameter,
+ * must be a payload Start can read. Undefined when the request may go on.
  */
 export async function precheckServerFnRequest(request: Request): Promise<Response | undefined> {
-  if (request.method !== 'POST') return undefined
-  if (!(request.headers.get('content-type') ?? '').includes('application/json')) return undefined
-  const text = await request.clone().text()
-  if (!text) return undefined
-  try {
-    // Start's payload is seroval JSON: { t: { t: <type>, … }, f, m }.
-    const payload = JSON.parse(text) as { t?: { t?: unknown } | null } | null
-    if (payload && typeof payload === 'object' && typeof payload.t?.t === 'number') return undefined
-    throw new SyntaxError('not a server-function payload')
-  } catch {
-    logger.info({ status: 400, code: 'invalid_request' }, 'server function call with a body that is not JSON')
-    return refusal(400, 'invalid_request', '不正なリクエストです')
-  }
+  let text: string | null
+  if (request.method === 'GET') {
+    // Start reads an empty or missing payload as no input.
+    text = new URL(request.url).searchParams.get('payload')
+    if (!text) return undefined
+  } else if (request.method === 'POST') {
+    // Start's client sends a JSON body only with an input (and never an empty one); forms are multipart.
+    if (!(request.headers.get('content-type') ?? '').includes('application/json')) return undefined
+    text = await request.clone().text()
+  } else return undefined
+  if (isServerFnPayload(text)) return undefined
+  logger.info({ status: 400, code: 'invalid_request' }, 'server function call with a payload that is not one')
+  return refusal(400, 'invalid_request', '不正なリクエストです')
 }
 
 /** A server-function request that failed inside Start before any function ran (e.g. an unknown function id). */

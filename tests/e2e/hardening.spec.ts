@@ -415,6 +415,81 @@ test.describe('bad input @pc-only', () => {
     await expect(page).toHaveURL(/\/mypage$/)
   })
 
+  test('every server function of the build, signed out and signed in, answers malformed input with 4xx, never 5xx', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    test.setTimeout(180_000)
+    // Every function id the build registered: the server's resolver manifest maps each id to its function.
+    const dir = path.join(process.env.BUILD_DIR ?? 'dist', 'server', 'assets')
+    const resolver = readdirSync(dir).find((f) => f.startsWith('__23tanstack-start-server-fn-resolver'))
+    const manifest = readFileSync(path.join(dir, resolver ?? ''), 'utf8')
+    const functions = [
+      ...manifest.matchAll(/"([0-9a-f]{64})": \{\s*functionName: "(\w+?)(?:_createServerFn_handler)?"/g),
+    ]
+    expect(functions.length).toBeGreaterThan(100)
+    const headers = {
+      origin: new URL(baseURL ?? '').origin,
+      'sec-fetch-site': 'same-origin',
+      'x-tsr-serverfn': 'true',
+      'content-type': 'application/json',
+    }
+    /** The wire form of `{ data: value }` as the client serialises it (seroval), around a raw node. */
+    const wrap = (node: string) => `{"t":{"t":10,"i":0,"p":{"k":["data"],"v":[${node}]},"o":0},"f":31,"m":[]}`
+    // Payloads Start cannot read: refused before any function runs (Start would answer 500 and log a stack).
+    const unreadable = ['{bad json', '[]', 'null', '""', wrap('{"t":99}'), wrap('{"t":18,"i":42}')]
+    const bodies = [
+      ...unreadable,
+      wrap('{"t":1,"s":"x\\u0000y"}'),
+      wrap('{"t":9,"i":1,"a":[{"t":0,"s":1}],"o":0}'),
+      wrap(
+        '{"t":10,"i":1,"p":{"k":["id","page","q","class_id"],"v":[{"t":0,"s":-1},{"t":1,"s":"ab"},{"t":0,"s":1e308},{"t":1,"s":"1 or 1=1"}]},"o":0}',
+      ),
+    ]
+    const call = (id: string, method: string, body: string) =>
+      method === 'POST'
+        ? page.request.post(`/_serverFn/${id}`, { headers, data: body })
+        : page.request.get(`/_serverFn/${id}?payload=${encodeURIComponent(body)}`, { headers })
+
+    const answered = new Map<number, number>()
+    const fuzz = async () => {
+      for (const [, id, name] of functions) {
+        // A GET function refuses a POST with 405 once the payload is read; that tells its method.
+        const probe = await call(id!, 'POST', wrap('{"t":10,"i":1,"p":{"k":[],"v":[]},"o":0}'))
+        const method = probe.status() === 405 ? 'GET' : 'POST'
+        // The bodies of one function at once: about 2,000 calls in all.
+        const answers = await Promise.all(
+          bodies.map(async (body) => {
+            const res = await call(id!, method, body)
+            return { body, res, text: await res.text() }
+          }),
+        )
+        for (const { body, res, text } of answers) {
+          const what = `${name} ${method} ${body}`
+          expect(res.status(), what).toBeLessThan(500)
+          expect(text, what).not.toMatch(/at .*\.js:\d+|node_modules|SyntaxError|TypeError|ZodError/)
+          // A refusal says why in Japanese (as JSON, or serialised for the client's error boundary).
+          if (res.status() >= 400) expect(text, what).toMatch(/[ぁ-んァ-ン一-龥]/)
+          if (unreadable.includes(body)) {
+            expect(res.status(), what).toBe(400)
+            expect(res.headers()['x-error-code'], what).toBe('invalid_request')
+          }
+          answered.set(res.status(), (answered.get(res.status()) ?? 0) + 1)
+        }
+      }
+    }
+    await fuzz()
+    expect(answered.get(400)).toBeGreaterThan(functions.length * unreadable.length)
+    expect(answered.get(405) ?? 0).toBe(0)
+    // A member of its own: a function without input runs as this throwaway parent only.
+    await registerNewParent(page, context)
+    await fuzz()
+    // Still signed in and working afterwards.
+    await gotoReady(page, '/mypage')
+    await expect(page).toHaveURL(/\/mypage$/)
+  })
+
   test('malformed, oversized and unknown /v1 calls get 4xx', async ({ request }) => {
     const search = '/v1/class_works/search'
     expect(
