@@ -6,7 +6,7 @@ import { ScrollRegion } from '~/components/ui/scroll-region'
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, type AuditAction } from '~/lib/audit-actions'
 import { formatDateJa, formatTimeJa } from '~/lib/format'
 import { AdminPage, AdminPager } from './admin-page'
-import { type AuditSearch, adminAuditQuery } from './queries'
+import { type AuditSearch, adminAuditQuery, auditFilter } from './queries'
 
 const when = (iso: string) => `${formatDateJa(iso)} ${formatTimeJa(iso)}`
 
@@ -111,7 +111,9 @@ export function AdminAudit(props: { search: AuditSearch }) {
         hasNext={has_next}
         newer="新しい記録へ"
         older="古い記録へ"
-        renderLink={(p, link) => <Link to="/admin/audit" search={{ ...props.search, page: p }} {...link} />}
+        renderLink={(p, link) => (
+          <Link to="/admin/audit" search={{ ...auditFilter(props.search), page: p }} {...link} />
+        )}
       />
     </AdminPage>
   )

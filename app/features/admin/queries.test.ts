@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { adminAuditQuery, adminReportsQuery } from './queries'
+import { adminAuditQuery, adminReportsQuery, auditFilter } from './queries'
 
 // The router's search carries every key of the address, not only those the route validated.
 const withExtra = <T>(search: T) => ({ ...search, utm_source: 'x'.repeat(6_000) }) as T
@@ -13,6 +13,16 @@ describe('operator list queries', () => {
       { action: undefined, actor_id: 3, from: undefined, to: undefined, page: 2 },
     ])
     expect(adminAuditQuery(withExtra({ action: 'sign_in' })).queryKey[2]).toMatchObject({ action: 'sign_in' })
+  })
+
+  it('carry only the audit filter to the next page of the log', () => {
+    expect(auditFilter(withExtra({ action: 'sign_in', from: '2026-12-01', page: 3 }))).toEqual({
+      action: 'sign_in',
+      actor_id: undefined,
+      from: '2026-12-01',
+      to: undefined,
+      page: 3,
+    })
   })
 
   it('key the reports by status, kind and page alone', () => {

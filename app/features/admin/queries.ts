@@ -24,17 +24,23 @@ export const adminNoticesQuery = (page = 1) =>
  * The audit log filtered by `search`. An action the log does not know is dropped here rather than in the route's
  * search validation, which runs in every page's entry script: the list of actions loads with the audit page only.
  */
-export const adminAuditQuery = (search: AuditSearch) => {
+/**
+ * The audit log's filter alone: the router's search also carries whatever else the address had, which would
+ * otherwise split the cache, ride along in the server function's URL and be carried to the next page's address.
+ */
+export const auditFilter = (search: AuditSearch) => {
   const known = (AUDIT_ACTIONS as readonly (string | undefined)[]).includes(search.action)
-  // Only the filter's own keys: the router's search also carries whatever else the address had, which would
-  // otherwise split the cache and ride along in the server function's URL.
-  const filter = {
+  return {
     action: known ? search.action : undefined,
     actor_id: search.actor_id,
     from: search.from,
     to: search.to,
     page: search.page,
   }
+}
+
+export const adminAuditQuery = (search: AuditSearch) => {
+  const filter = auditFilter(search)
   return queryOptions({
     queryKey: ['admin', 'audit', filter],
     // biome-ignore lint/suspicious/noExplicitAny: the route's search schema and the check above have checked the values
