@@ -21,12 +21,10 @@ export const adminNoticesQuery = (page = 1) =>
   queryOptions({ queryKey: ['admin', 'notices', page], queryFn: () => getAdminNotices({ data: { page } }) })
 
 /**
- * The audit log filtered by `search`. An action the log does not know is dropped here rather than in the route's
- * search validation, which runs in every page's entry script: the list of actions loads with the audit page only.
- */
-/**
  * The audit log's filter alone: the router's search also carries whatever else the address had, which would
  * otherwise split the cache, ride along in the server function's URL and be carried to the next page's address.
+ * An action the log does not know is dropped here rather than in the route's search validation, which runs in
+ * every page's entry script: the list of actions loads with the audit page only.
  */
 export const auditFilter = (search: AuditSearch) => {
   const known = (AUDIT_ACTIONS as readonly (string | undefined)[]).includes(search.action)
@@ -39,6 +37,7 @@ export const auditFilter = (search: AuditSearch) => {
   }
 }
 
+/** The audit log filtered by `search`, keyed by the filter alone. */
 export const adminAuditQuery = (search: AuditSearch) => {
   const filter = auditFilter(search)
   return queryOptions({
