@@ -1,5 +1,7 @@
-import { QueryClient } from '@tanstack/react-query'
+import { QueryClient, type QueryKey } from '@tanstack/react-query'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { followPageQuery } from '../../features/follow/queries'
+import { myPageQuery } from '../../features/mypage/queries'
 import { type ToggleResult, toggleOnce } from './optimistic-toggle'
 import { resetUiStore, uiStore } from './ui-store'
 
@@ -40,7 +42,9 @@ function sender(answer: () => Promise<ToggleResult<Fav>>) {
 
 describe('toggleOnce', () => {
   it("shows the change at once, then the server's state, says so and refreshes the lists it changes", async () => {
-    queryClient.setQueryData(['follow', 'favorites'], ['old'])
+    // The keys the /follow and /mypage pages load their lists and counts under.
+    const lists: QueryKey[] = [followPageQuery().queryKey, myPageQuery().queryKey]
+    for (const key of lists) queryClient.setQueryData(key, { old: true })
     const { send, seen } = sender(async () => ({
       ok: true,
       state: { is_favorite: true, favorite_count: 10 },
@@ -49,7 +53,7 @@ describe('toggleOnce', () => {
 
     expect(seen).toEqual([{ is_favorite: true, favorite_count: 4 }])
     expect(queryClient.getQueryData(queryKey)).toEqual({ is_favorite: true, favorite_count: 10 })
-    expect(queryClient.getQueryState(['follow', 'favorites'])?.isInvalidated).toBe(true)
+    for (const key of lists) expect(queryClient.getQueryState(key)?.isInvalidated, String(key)).toBe(true)
     expect(uiStore.state.snackbar).toMatchObject({ show: true, message: messages.on, hasError: false })
   })
 
